@@ -1,0 +1,11 @@
+/* cmdgpu: umbrella header. */
+#ifndef CMDGPU_H
+#define CMDGPU_H
+#include "common.h"
+#include "fault.h"
+#include "device.h"
+#include "mem.h"
+#include "trace.h"
+#include "image.h"
+#include "asm.h"
+#endif

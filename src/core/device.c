@@ -1,0 +1,122 @@
+/* cmdgpu core: the device, error strings, version, host-memory accounting. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "version.h"
+
+const char *cg_version(void) { return CMDGPU_VERSION_STRING; }
+
+const char *cg_strerror(int err)
+{
+    switch (err) {
+#define CG_X_CASE(name, value, text)                                           \
+    case value:                                                                \
+        return text;
+        CG_ERR_TABLE(CG_X_CASE)
+#undef CG_X_CASE
+    default:
+        return "unknown error";
+    }
+}
+
+const char *cg_family_name(cg_family f)
+{
+    switch (f) {
+    case CG_FAMILY_NV: return "nv";
+    case CG_FAMILY_VC4: return "vc4";
+    case CG_FAMILY_RADEON: return "radeon";
+    case CG_FAMILY_NONE: break;
+    }
+    return "none";
+}
+
+int cg_device_create(cg_device **out)
+{
+    if (!out)
+        return CG_ERR_INVAL;
+    *out = NULL;
+    cg_device *dev = calloc(1, sizeof(*dev));
+    if (!dev)
+        return CG_ERR_NOMEM;
+    if (pthread_mutex_init(&dev->lock, NULL) != 0) {
+        free(dev);
+        return CG_ERR_NOMEM;
+    }
+    dev->coherency = CG_COHERENCY_WARN;
+    dev->mem_next_id = 1;
+    atomic_init(&dev->host_bytes, 0);
+    atomic_init(&dev->host_peak, 0);
+    atomic_init(&dev->nsinks, 0);
+    *out = dev;
+    return 0;
+}
+
+void cg_device_destroy(cg_device *dev)
+{
+    if (!dev)
+        return;
+    cg__vas_teardown(dev);
+    cg__mem_teardown(dev);
+    free(dev->faults);
+    pthread_mutex_destroy(&dev->lock);
+    free(dev);
+}
+
+void cg_device_set_coherency(cg_device *dev, cg_coherency policy)
+{
+    if (dev && policy >= CG_COHERENCY_OFF && policy <= CG_COHERENCY_FAULT)
+        dev->coherency = policy;
+}
+
+cg_coherency cg_device_coherency(const cg_device *dev)
+{
+    return dev ? dev->coherency : CG_COHERENCY_OFF;
+}
+
+size_t cg_device_host_bytes(const cg_device *dev)
+{
+    return dev ? atomic_load(&dev->host_bytes) : 0;
+}
+
+size_t cg_device_host_peak(const cg_device *dev)
+{
+    return dev ? atomic_load(&dev->host_peak) : 0;
+}
+
+static void account(cg_device *dev, size_t n)
+{
+    size_t now = atomic_fetch_add(&dev->host_bytes, n) + n;
+    size_t peak = atomic_load(&dev->host_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&dev->host_peak, &peak, now))
+        ;
+}
+
+void *cg__alloc(cg_device *dev, size_t n)
+{
+    void *p = calloc(1, n ? n : 1);
+    if (p)
+        account(dev, n);
+    return p;
+}
+
+void *cg__realloc(cg_device *dev, void *p, size_t old_n, size_t new_n)
+{
+    void *q = realloc(p, new_n ? new_n : 1);
+    if (!q)
+        return NULL;
+    if (new_n > old_n) {
+        memset((char *)q + old_n, 0, new_n - old_n);
+        account(dev, new_n - old_n);
+    } else {
+        atomic_fetch_sub(&dev->host_bytes, old_n - new_n);
+    }
+    return q;
+}
+
+void cg__free(cg_device *dev, void *p, size_t n)
+{
+    if (!p)
+        return;
+    atomic_fetch_sub(&dev->host_bytes, n);
+    free(p);
+}

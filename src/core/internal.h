@@ -1,0 +1,53 @@
+/* cmdgpu core: definitions shared inside the library (not installed). */
+#ifndef CMDGPU_CORE_INTERNAL_H
+#define CMDGPU_CORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "cmdgpu/cmdgpu.h"
+
+struct cg_trace_sink {
+    cg_trace_fn fn;
+    void *user;
+};
+
+struct cg_device {
+    cg_coherency coherency;
+
+    /* Host memory accounting for model data (cg__alloc/cg__free). */
+    atomic_size_t host_bytes;
+    atomic_size_t host_peak;
+
+    /* Fault log and trace sinks, guarded by `lock` (engines may run in their
+     * own threads in a family's threaded mode). */
+    pthread_mutex_t lock;
+    cg_fault *faults;
+    size_t nfaults, capfaults;
+    uint64_t fault_seq;
+    uint64_t faults_dropped;
+    cg_fault_fn fault_fn;
+    void *fault_user;
+    struct cg_trace_sink sinks[CG_TRACE_MAX_SINKS];
+    atomic_int nsinks; /* number of non-empty slots, read without the lock */
+
+    /* Memory objects and address spaces (owned by mem.c / vas.c). */
+    struct cg_mem **mems; /* indexed by id; NULL for free ids */
+    size_t mems_cap;
+    uint32_t mem_next_id;
+    struct cg_vas *vas_list; /* intrusive list for teardown */
+    uint64_t cpu_write_seq;  /* numbers CPU writes for coherency messages */
+};
+
+/* Zeroed allocation counted in the device's host memory figures. */
+void *cg__alloc(cg_device *dev, size_t n);
+void *cg__realloc(cg_device *dev, void *p, size_t old_n, size_t new_n); /* new tail zeroed */
+void cg__free(cg_device *dev, void *p, size_t n);
+
+/* Called by cg_device_destroy: free every address space, then every object. */
+void cg__vas_teardown(cg_device *dev);
+void cg__mem_teardown(cg_device *dev);
+
+/* snprintf into a fixed buffer and return it (for messages). */
+#define CG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,120 @@
+/* cmdgpu core: tiny JSON writer (see json.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include "json.h"
+
+void cg_json_init(cg_json *j, char *buf, size_t cap)
+{
+    j->buf = buf;
+    j->cap = cap;
+    j->len = 0;
+    j->first = true;
+    if (cap)
+        buf[0] = 0;
+}
+
+static void put(cg_json *j, const char *s, size_t n)
+{
+    if (j->len < j->cap) {
+        size_t room = j->cap - j->len - 1;
+        size_t k = n < room ? n : room;
+        for (size_t i = 0; i < k; i++)
+            j->buf[j->len + i] = s[i];
+        j->buf[j->len + k] = 0;
+    }
+    j->len += n;
+}
+
+void cg_json_raw(cg_json *j, const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    put(j, s, n);
+}
+
+void cg_json_rawf(cg_json *j, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put(j, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+void cg_json_begin(cg_json *j)
+{
+    put(j, "{", 1);
+    j->first = true;
+}
+
+void cg_json_end(cg_json *j) { put(j, "}", 1); }
+
+void cg_json_key(cg_json *j, const char *key)
+{
+    if (!j->first)
+        put(j, ",", 1);
+    j->first = false;
+    put(j, "\"", 1);
+    cg_json_escape(j, key);
+    put(j, "\":", 2);
+}
+
+void cg_json_escape(cg_json *j, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            put(j, e, 2);
+        } else if (c == '\n') {
+            put(j, "\\n", 2);
+        } else if (c == '\t') {
+            put(j, "\\t", 2);
+        } else if (c < 0x20) {
+            char e[8];
+            snprintf(e, sizeof(e), "\\u%04x", c);
+            put(j, e, 6);
+        } else {
+            put(j, (const char *)&c, 1);
+        }
+    }
+}
+
+void cg_json_str(cg_json *j, const char *key, const char *s)
+{
+    cg_json_key(j, key);
+    if (!s) {
+        put(j, "null", 4);
+        return;
+    }
+    put(j, "\"", 1);
+    cg_json_escape(j, s);
+    put(j, "\"", 1);
+}
+
+void cg_json_u64(cg_json *j, const char *key, uint64_t v)
+{
+    cg_json_key(j, key);
+    cg_json_rawf(j, "%llu", (unsigned long long)v);
+}
+
+void cg_json_i64(cg_json *j, const char *key, int64_t v)
+{
+    cg_json_key(j, key);
+    cg_json_rawf(j, "%lld", (long long)v);
+}
+
+void cg_json_hex(cg_json *j, const char *key, uint64_t v)
+{
+    cg_json_key(j, key);
+    cg_json_rawf(j, "\"0x%llx\"", (unsigned long long)v);
+}
+
+void cg_json_bool(cg_json *j, const char *key, bool v)
+{
+    cg_json_key(j, key);
+    cg_json_raw(j, v ? "true" : "false");
+}
