@@ -1,0 +1,88 @@
+/* cmdgpu command: shared helpers for the subcommands. */
+#ifndef CMDGPU_TOOLS_CLI_H
+#define CMDGPU_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, documented in `cmdgpu help`. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAULT = 1, /* the stream faulted or failed a check */
+    EXIT_USAGE = 2, /* bad command line, or a request no family supports yet */
+    EXIT_INPUT = 3, /* input error: unreadable file, syntax error, bad format */
+};
+
+/* Colour as data (envytools' struct envy_colors): callers print the slots and
+ * never test whether colour is on. */
+typedef struct cli_colors {
+    const char *reset, *name, *num, *addr, *err, *comment;
+} cli_colors;
+
+typedef struct cli_opts {
+    const char *family;   /* -f */
+    const char *output;   /* -o, NULL = default */
+    const char *section;  /* --section */
+    bool json;
+    const cli_colors *color;
+    const char *out_dir;  /* --out (demo) */
+    int nargs;
+    char **args;          /* positional arguments */
+} cli_opts;
+
+/* A subcommand. */
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    const char *usage; /* full --help text */
+    int (*run)(const cli_opts *o);
+} cli_command;
+
+/* A family front end: what each subcommand does for it (NULL: not yet). */
+typedef struct cli_family {
+    const char *name;
+    const char *description;
+    int (*disasm)(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+    int (*assemble)(const cli_opts *o, const char *path);
+    int (*run)(const cli_opts *o);
+    int (*check)(const cli_opts *o);
+} cli_family;
+
+extern const cli_family cli_families[];
+extern const size_t cli_nfamilies;
+const cli_family *cli_find_family(const char *name);
+
+/* Read a whole file ("-" = stdin). Returns malloc'd data or NULL with a
+ * message printed. */
+uint8_t *cli_read_file(const char *path, size_t *size);
+/* Open an output file ("-" or NULL = stdout). */
+FILE *cli_open_out(const char *path, const char *mode);
+void cli_close_out(FILE *f);
+int cli_error(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Subcommand bodies (tools/cmd_*.c). */
+int cmd_asm(const cli_opts *o);
+int cmd_disasm(const cli_opts *o);
+int cmd_run(const cli_opts *o);
+int cmd_check(const cli_opts *o);
+int cmd_bench(const cli_opts *o);
+int cmd_demo(const cli_opts *o);
+
+/* Assemble `path` with a family plug-in (NULL: core directives only), print
+ * errors, and write the chosen section (-o, --section) or, with --json, a
+ * summary. Returns an exit code. Every family's `asm` goes through it. */
+struct cg_asm_family;
+int cli_assemble(const cli_opts *o, const char *path, const struct cg_asm_family *fam,
+                 void *user);
+
+/* The core ("raw") family: words in, words out. */
+int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int raw_assemble(const cli_opts *o, const char *path);
+
+#endif
