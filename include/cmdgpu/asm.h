@@ -8,8 +8,10 @@
  *   - strings: "text" with \n \t \\ \" \xNN escapes
  *   - integer expressions (64-bit, two's complement) with C precedence:
  *     unary - ~ + ; * / % ; + - ; << >> ; & ; ^ ; |  and parentheses.
- *     Symbols are labels, .equ constants and `.` (the current address).
- *     Division or remainder by zero is an error.
+ *     Symbols are labels, .equ constants and `.` (the current address: where
+ *     the statement starts). Arithmetic wraps around; / and % truncate toward
+ *     zero; >> is arithmetic (copies the sign bit); a shift count outside
+ *     0..63 gives 0. Division or remainder by zero is an error.
  *   - core directives: .org ADDR   .align N [,FILL]   .word/.half/.byte/.dword
  *     EXPR,...   .float F,...   .incbin "file"[,OFFSET[,LENGTH]]
  *     .section NAME[,BASE]   .equ NAME, EXPR   (also NAME = EXPR)
@@ -19,7 +21,10 @@
  * Assembly runs in passes until every label keeps its address (forward
  * references work even where an instruction's size depends on a value), then a
  * final pass in which an undefined symbol is an error. Errors read
- * `file:line:column: message`; all of them are collected, not only the first. */
+ * `file:line:column: message`; all of them are collected, not only the first.
+ * Limits against hostile input: 16 passes, 100 errors, 255 nested parentheses
+ * or unary operators, 255-character names, 256 MiB of output in all and
+ * 64 MiB skipped by one .org or .align. */
 #ifndef CMDGPU_ASM_H
 #define CMDGPU_ASM_H
 

@@ -1,0 +1,4 @@
+op end
+.zero 254
+end:
+op end

@@ -1,0 +1,2 @@
+.org end ^ 1
+end:

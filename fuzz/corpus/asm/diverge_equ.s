@@ -1,0 +1,2 @@
+.equ a, b + 1
+.equ b, a + 1

@@ -1,0 +1,3 @@
+op x
+lab:
+.byte lab
