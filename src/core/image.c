@@ -1,0 +1,411 @@
+/* cmdgpu core: pixel formats, decoding to RGBA8, PNG files and pixel hashes.
+ *
+ * Everything about a format (enum, name, bytes per pixel) comes from
+ * CG_FORMAT_TABLE; decode_span() is the one place that knows the bit layouts.
+ * PNG reading and writing is libpng's job; its errors arrive through
+ * png_error_cb() as a longjmp back to the function that set up the struct,
+ * which frees what it allocated and returns CG_ERR_IO. */
+#include <math.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "internal.h"
+
+/* Views are limited to 16-bit dimensions (image.h, cg_image). */
+#define IMAGE_MAX_DIM 65535u
+
+static const struct {
+    const char *name;
+    unsigned bpp;
+} formats[] = {
+#define CG_X_ROW(id, name, bpp) {name, bpp},
+    CG_FORMAT_TABLE(CG_X_ROW)
+#undef CG_X_ROW
+};
+
+const char *cg_format_name(cg_format f)
+{
+    return (unsigned)f < CG_FORMAT_COUNT ? formats[f].name : "?";
+}
+
+unsigned cg_format_bpp(cg_format f)
+{
+    return (unsigned)f < CG_FORMAT_COUNT ? formats[f].bpp : 0;
+}
+
+int cg_format_from_name(const char *name, cg_format *out)
+{
+    for (unsigned f = 0; name && f < CG_FORMAT_COUNT; f++) {
+        if (strcmp(formats[f].name, name) == 0) {
+            if (out)
+                *out = (cg_format)f;
+            return 0;
+        }
+    }
+    return CG_ERR_NOENT;
+}
+
+/* Check a view: dimensions in 1..65535, pixels present, a known format, rows
+ * at least width*bpp apart, and the last byte addressable without overflow. */
+static int image_check(const cg_image *img)
+{
+    if (!img || !img->pixels || (unsigned)img->format >= CG_FORMAT_COUNT)
+        return CG_ERR_INVAL;
+    if (img->width == 0 || img->width > IMAGE_MAX_DIM || img->height == 0 ||
+        img->height > IMAGE_MAX_DIM)
+        return CG_ERR_INVAL;
+    size_t row = (size_t)img->width * formats[img->format].bpp; /* <= 65535 * 16 */
+    if (img->stride < row)
+        return CG_ERR_INVAL;
+    /* Offset of the last row plus its bytes must fit in a size_t. */
+    if (img->height > 1 && img->stride > (SIZE_MAX - row) / (img->height - 1))
+        return CG_ERR_INVAL;
+    return 0;
+}
+
+static uint16_t load16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+static uint32_t load32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* 5- and 6-bit channels to 8 bits by bit replication. */
+static uint8_t expand5(unsigned v) { return (uint8_t)(v << 3 | v >> 2); }
+static uint8_t expand6(unsigned v) { return (uint8_t)(v << 2 | v >> 4); }
+
+/* IEEE 754 binary16 to float; every half value is exact in a float. */
+static float half_to_float(uint16_t h)
+{
+    unsigned exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    float v;
+    if (exp == 0) {
+        v = (float)mant * (1.0f / 16777216.0f); /* zero or denormal: mant * 2^-24 */
+    } else if (exp == 31) {
+        v = mant ? NAN : INFINITY;
+    } else {
+        uint32_t bits = (uint32_t)(exp - 15 + 127) << 23 | (uint32_t)mant << 13;
+        memcpy(&v, &bits, sizeof(v));
+    }
+    return (h & 0x8000) ? -v : v;
+}
+
+/* round(clamp(v, 0, 1) * 255), halves rounding up; NaN gives 0. v * 255 is
+ * exact in a double, so the rounding is exact too. */
+static uint8_t unit_to_u8(float v)
+{
+    if (!(v > 0.0f))
+        return 0;
+    if (v >= 1.0f)
+        return 255;
+    return (uint8_t)((double)v * 255.0 + 0.5);
+}
+
+static float load_float(const uint8_t *p)
+{
+    uint32_t bits = load32(p);
+    float v;
+    memcpy(&v, &bits, sizeof(v));
+    return v;
+}
+
+/* Decode n pixels of format f from src into dst (RGBA8, 4 bytes a pixel). */
+static void decode_span(cg_format f, const uint8_t *src, size_t n, uint8_t *dst)
+{
+    size_t i;
+    switch (f) {
+    case CG_FORMAT_RGBA8888:
+        memcpy(dst, src, n * 4);
+        break;
+    case CG_FORMAT_BGRA8888:
+        for (i = 0; i < n; i++, src += 4, dst += 4) {
+            dst[0] = src[2];
+            dst[1] = src[1];
+            dst[2] = src[0];
+            dst[3] = src[3];
+        }
+        break;
+    case CG_FORMAT_RGB565:
+        for (i = 0; i < n; i++, src += 2, dst += 4) {
+            unsigned v = load16(src);
+            dst[0] = expand5(v >> 11);
+            dst[1] = expand6((v >> 5) & 0x3f);
+            dst[2] = expand5(v & 0x1f);
+            dst[3] = 255;
+        }
+        break;
+    case CG_FORMAT_ARGB1555:
+        for (i = 0; i < n; i++, src += 2, dst += 4) {
+            unsigned v = load16(src);
+            dst[0] = expand5((v >> 10) & 0x1f);
+            dst[1] = expand5((v >> 5) & 0x1f);
+            dst[2] = expand5(v & 0x1f);
+            dst[3] = (v & 0x8000) ? 255 : 0;
+        }
+        break;
+    case CG_FORMAT_R8:
+        for (i = 0; i < n; i++, src++, dst += 4) {
+            dst[0] = dst[1] = dst[2] = src[0];
+            dst[3] = 255;
+        }
+        break;
+    case CG_FORMAT_RGBA16F:
+        for (i = 0; i < n * 4; i++, src += 2)
+            dst[i] = unit_to_u8(half_to_float(load16(src)));
+        break;
+    case CG_FORMAT_RGBA32F:
+        for (i = 0; i < n * 4; i++, src += 4)
+            dst[i] = unit_to_u8(load_float(src));
+        break;
+    case CG_FORMAT_COUNT:
+        break;
+    }
+}
+
+static const uint8_t *row_ptr(const cg_image *img, uint32_t y)
+{
+    return (const uint8_t *)img->pixels + (size_t)y * img->stride;
+}
+
+int cg_image_decode_rgba8(const cg_image *img, uint8_t *dst)
+{
+    int rc = image_check(img);
+    if (rc)
+        return rc;
+    if (!dst)
+        return CG_ERR_INVAL;
+    size_t out_row = (size_t)img->width * 4;
+    if (img->height > SIZE_MAX / out_row)
+        return CG_ERR_INVAL;
+    for (uint32_t y = 0; y < img->height; y++)
+        decode_span(img->format, row_ptr(img, y), img->width, dst + (size_t)y * out_row);
+    return 0;
+}
+
+/* ---- hashing ---- */
+
+#define FNV64_BASIS 0xcbf29ce484222325ull
+#define FNV64_PRIME 0x100000001b3ull
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= FNV64_PRIME;
+    }
+    return h;
+}
+
+uint64_t cg_image_hash(const cg_image *img)
+{
+    if (image_check(img))
+        return 0;
+    uint8_t dims[8];
+    for (int i = 0; i < 4; i++) {
+        dims[i] = (uint8_t)(img->width >> (8 * i));
+        dims[4 + i] = (uint8_t)(img->height >> (8 * i));
+    }
+    uint64_t h = fnv1a(FNV64_BASIS, dims, sizeof(dims));
+
+    /* Decode in chunks so no allocation is needed. */
+    enum { CHUNK = 256 };
+    uint8_t buf[CHUNK * 4];
+    unsigned bpp = formats[img->format].bpp;
+    for (uint32_t y = 0; y < img->height; y++) {
+        const uint8_t *src = row_ptr(img, y);
+        for (uint32_t x = 0; x < img->width; x += CHUNK) {
+            size_t n = img->width - x < CHUNK ? img->width - x : CHUNK;
+            decode_span(img->format, src + (size_t)x * bpp, n, buf);
+            h = fnv1a(h, buf, n * 4);
+        }
+    }
+    return h;
+}
+
+/* ---- PNG ---- */
+
+/* libpng reports through these: errors jump back to the caller's setjmp, and
+ * neither prints anything (a library does not write to stderr). */
+static void png_error_cb(png_structp png, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(png, 1);
+}
+
+static void png_warning_cb(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
+int cg_image_write_png_file(FILE *f, const cg_image *img)
+{
+    int rc = image_check(img);
+    if (rc)
+        return rc;
+    if (!f)
+        return CG_ERR_INVAL;
+
+    /* R8 and RGBA8888 rows go to libpng as they are; the rest are decoded
+     * into `row` first. It is allocated before setjmp and never changed, but
+     * volatile all the same: GCC cannot tell (-Wclobbered). */
+    bool grey = img->format == CG_FORMAT_R8;
+    bool direct = grey || img->format == CG_FORMAT_RGBA8888;
+    uint8_t *volatile const row = direct ? NULL : malloc((size_t)img->width * 4);
+    if (!direct && !row)
+        return CG_ERR_NOMEM;
+    png_structp png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        free(row);
+        return CG_ERR_NOMEM;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return CG_ERR_IO;
+    }
+    png_init_io(png, f);
+    png_set_IHDR(png, info, img->width, img->height, 8,
+                 grey ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < img->height; y++) {
+        const uint8_t *src = row_ptr(img, y);
+        if (row)
+            decode_span(img->format, src, img->width, row);
+        png_write_row(png, row ? row : src);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    /* libpng's writes are buffered by stdio: a full disk shows up here. */
+    if (fflush(f) != 0 || ferror(f))
+        return CG_ERR_IO;
+    return 0;
+}
+
+int cg_image_write_png(const char *path, const cg_image *img)
+{
+    int rc = image_check(img);
+    if (rc)
+        return rc;
+    if (!path)
+        return CG_ERR_INVAL;
+    if (strcmp(path, "-") == 0)
+        return cg_image_write_png_file(stdout, img);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return CG_ERR_IO;
+    rc = cg_image_write_png_file(f, img);
+    /* A partial PNG is of no use to anyone: remove it, but only if it is a
+     * regular file (never a device such as /dev/full, or a pipe). */
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (fclose(f) != 0 && rc == 0)
+        rc = CG_ERR_IO;
+    if (rc && regular)
+        remove(path);
+    return rc;
+}
+
+/* Read a PNG from f after its 8-byte signature was checked. */
+static int read_png_stream(FILE *f, uint8_t **rgba, uint32_t *width, uint32_t *height)
+{
+    png_structp png =
+        png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        return CG_ERR_NOMEM;
+    }
+    /* Assigned after setjmp, so volatile (C11 7.13.2.1p3). */
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(pixels);
+        free(rows);
+        return CG_ERR_IO;
+    }
+    png_init_io(png, f);
+    png_set_sig_bytes(png, 8);
+    /* Accept every size the PNG spec allows; our own limit comes below with
+     * its own error code. */
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);
+
+    uint32_t w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w == 0 || h == 0) /* libpng rejects these itself; be sure */
+        png_error(png, "empty image");
+    if (w > IMAGE_MAX_DIM || h > IMAGE_MAX_DIM) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return CG_ERR_RANGE;
+    }
+    int color = png_get_color_type(png, info);
+    /* Palette to RGB, grey below 8 bits to 8 bits, tRNS to an alpha channel. */
+    png_set_expand(png);
+    if (png_get_bit_depth(png, info) == 16) {
+#ifdef PNG_READ_SCALE_16_TO_8_SUPPORTED
+        png_set_scale_16(png); /* v * 255 / 65535, rounded */
+#else
+        png_set_strip_16(png); /* the high byte */
+#endif
+    }
+    if (!(color & PNG_COLOR_MASK_COLOR))
+        png_set_gray_to_rgb(png);
+    if (!(color & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)w * 4)
+        png_error(png, "unexpected row size after conversion to RGBA8");
+
+    size_t row_bytes = (size_t)w * 4;
+    if (row_bytes > SIZE_MAX / h || sizeof(png_bytep) > SIZE_MAX / h) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return CG_ERR_NOMEM;
+    }
+    pixels = malloc(row_bytes * h);
+    rows = malloc(sizeof(png_bytep) * h);
+    if (!pixels || !rows) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(pixels);
+        free(rows);
+        return CG_ERR_NOMEM;
+    }
+    for (uint32_t y = 0; y < h; y++)
+        rows[y] = pixels + (size_t)y * row_bytes;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+    *rgba = pixels;
+    *width = w;
+    *height = h;
+    return 0;
+}
+
+int cg_image_read_png(const char *path, uint8_t **rgba, uint32_t *width, uint32_t *height)
+{
+    if (!path || !rgba || !width || !height)
+        return CG_ERR_INVAL;
+    *rgba = NULL;
+    *width = *height = 0;
+    bool use_stdin = strcmp(path, "-") == 0;
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return CG_ERR_IO;
+    uint8_t sig[8];
+    int rc;
+    if (fread(sig, 1, sizeof(sig), f) != sizeof(sig) || png_sig_cmp(sig, 0, sizeof(sig)) != 0)
+        rc = CG_ERR_IO;
+    else
+        rc = read_png_stream(f, rgba, width, height);
+    if (!use_stdin)
+        fclose(f);
+    return rc;
+}
