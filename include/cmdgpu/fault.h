@@ -111,7 +111,7 @@ CG_API int cg_fault_post(cg_device *dev, const cg_agent *who, cg_fault_kind kind
     ;
 
 /* One-line text: "fault #3 unmapped nv/pfifo ch 1 addr 0x... stream 0x...
- * words 0x... : message". Returns the length it wanted (snprintf style). */
+ * words 0x...: message" ("warning #3 ..." for a warning). Returns the length it wanted (snprintf style). */
 CG_API int cg_fault_format(const cg_fault *f, char *buf, size_t cap);
 
 /* JSON object for a fault (no trailing newline), snprintf style. */
@@ -121,7 +121,9 @@ CG_API int cg_fault_format_json(const cg_fault *f, char *buf, size_t cap);
  * cg_fault_dropped() (and still reach the callback and trace). */
 #define CG_FAULT_LOG_MAX 4096
 CG_API size_t cg_fault_count(const cg_device *dev);
-CG_API const cg_fault *cg_fault_get(const cg_device *dev, size_t i); /* NULL past end */
+/* The i-th logged fault, or NULL past the end. The pointer stays valid, even
+ * while other threads raise faults, until cg_fault_clear or device destroy. */
+CG_API const cg_fault *cg_fault_get(const cg_device *dev, size_t i);
 CG_API uint64_t cg_fault_dropped(const cg_device *dev);
 CG_API void cg_fault_clear(cg_device *dev);
 

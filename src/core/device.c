@@ -57,7 +57,8 @@ void cg_device_destroy(cg_device *dev)
         return;
     cg__vas_teardown(dev);
     cg__mem_teardown(dev);
-    free(dev->faults);
+    for (size_t i = 0; i < CG_ARRAY_SIZE(dev->fault_chunks); i++)
+        free(dev->fault_chunks[i]);
     pthread_mutex_destroy(&dev->lock);
     free(dev);
 }

@@ -71,21 +71,14 @@ int cg_fault_raise(cg_device *dev, const cg_fault *f_in)
     void *user;
     pthread_mutex_lock(&dev->lock);
     f.seq = dev->fault_seq++;
-    if (dev->nfaults < CG_FAULT_LOG_MAX) {
-        if (dev->nfaults == dev->capfaults) {
-            size_t ncap = dev->capfaults ? dev->capfaults * 2 : 16;
-            cg_fault *nf = realloc(dev->faults, ncap * sizeof(*nf));
-            if (nf) {
-                dev->faults = nf;
-                dev->capfaults = ncap;
-            }
-        }
-        if (dev->nfaults < dev->capfaults)
-            dev->faults[dev->nfaults++] = f;
-        else
-            dev->faults_dropped++;
+    cg_fault **chunk = &dev->fault_chunks[dev->nfaults / CG_FAULT_CHUNK];
+    if (dev->nfaults < CG_FAULT_LOG_MAX && !*chunk)
+        *chunk = malloc(CG_FAULT_CHUNK * sizeof(cg_fault));
+    if (dev->nfaults < CG_FAULT_LOG_MAX && *chunk) {
+        (*chunk)[dev->nfaults % CG_FAULT_CHUNK] = f;
+        dev->nfaults++;
     } else {
-        dev->faults_dropped++;
+        dev->faults_dropped++; /* log full, or no memory for a new chunk */
     }
     fn = dev->fault_fn;
     user = dev->fault_user;
@@ -136,14 +129,20 @@ const cg_fault *cg_fault_get(const cg_device *dev, size_t i)
     if (!dev)
         return NULL;
     pthread_mutex_lock((pthread_mutex_t *)&dev->lock);
-    const cg_fault *f = i < dev->nfaults ? &dev->faults[i] : NULL;
+    const cg_fault *f =
+        i < dev->nfaults ? &dev->fault_chunks[i / CG_FAULT_CHUNK][i % CG_FAULT_CHUNK] : NULL;
     pthread_mutex_unlock((pthread_mutex_t *)&dev->lock);
     return f;
 }
 
 uint64_t cg_fault_dropped(const cg_device *dev)
 {
-    return dev ? dev->faults_dropped : 0;
+    if (!dev)
+        return 0;
+    pthread_mutex_lock((pthread_mutex_t *)&dev->lock);
+    uint64_t n = dev->faults_dropped;
+    pthread_mutex_unlock((pthread_mutex_t *)&dev->lock);
+    return n;
 }
 
 void cg_fault_clear(cg_device *dev)
@@ -151,8 +150,10 @@ void cg_fault_clear(cg_device *dev)
     if (!dev)
         return;
     pthread_mutex_lock(&dev->lock);
+    /* seq is the position in the log (fault.h), so it restarts with it. */
     dev->nfaults = 0;
     dev->faults_dropped = 0;
+    dev->fault_seq = 0;
     pthread_mutex_unlock(&dev->lock);
 }
 

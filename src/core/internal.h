@@ -11,6 +11,8 @@ struct cg_trace_sink {
     void *user;
 };
 
+#define CG_FAULT_CHUNK 64 /* faults per chunk of the log */
+
 struct cg_device {
     cg_coherency coherency;
 
@@ -21,8 +23,11 @@ struct cg_device {
     /* Fault log and trace sinks, guarded by `lock` (engines may run in their
      * own threads in a family's threaded mode). */
     pthread_mutex_t lock;
-    cg_fault *faults;
-    size_t nfaults, capfaults;
+    /* The log lives in fixed chunks that never move, so a pointer from
+     * cg_fault_get stays valid while other threads raise faults (until
+     * cg_fault_clear or the device is destroyed). */
+    cg_fault *fault_chunks[CG_FAULT_LOG_MAX / CG_FAULT_CHUNK];
+    size_t nfaults;
     uint64_t fault_seq;
     uint64_t faults_dropped;
     cg_fault_fn fault_fn;

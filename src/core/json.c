@@ -35,13 +35,15 @@ void cg_json_raw(cg_json *j, const char *s)
 
 void cg_json_rawf(cg_json *j, const char *fmt, ...)
 {
-    char tmp[256];
+    /* Format straight into the buffer: vsnprintf has the same semantics as
+     * put() (cut to the room left, always terminated, full length returned). */
+    bool room = j->len < j->cap;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    int n = vsnprintf(room ? j->buf + j->len : NULL, room ? j->cap - j->len : 0, fmt, ap);
     va_end(ap);
     if (n > 0)
-        put(j, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+        j->len += (size_t)n;
 }
 
 void cg_json_begin(cg_json *j)

@@ -1,5 +1,6 @@
 /* cmdgpu core: trace sinks and the text / JSON Lines writers. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "json.h"
@@ -69,55 +70,65 @@ void cg_trace_emit(cg_device *dev, const cg_trace_event *ev)
     pthread_mutex_unlock(&dev->lock);
 }
 
+/* Every text line names its place as "family/unit" and " chN" if any; the
+ * three strings go to a "%s/%s%s" conversion. */
+#define WHERE "%s/%s%s"
+#define WHERE_ARGS cg_family_name(ev->family), ev->unit ? ev->unit : "-", chan
+
 int cg_trace_format_text(const cg_trace_event *ev, char *buf, size_t cap)
 {
-    char where[64] = "";
-    size_t w = 0;
-    int n;
-    n = snprintf(where, sizeof(where), "%s/%s", cg_family_name(ev->family),
-                 ev->unit ? ev->unit : "-");
-    w = n > 0 ? (size_t)n : 0;
-    if (ev->channel >= 0 && w < sizeof(where))
-        snprintf(where + w, sizeof(where) - w, " ch%d", ev->channel);
+    char chan[24] = "";
+    if (ev->channel >= 0)
+        snprintf(chan, sizeof(chan), " ch%d", (int)ev->channel);
 
     const char *name = ev->name ? ev->name : "";
     switch (ev->kind) {
     case CG_TRACE_METHOD:
     case CG_TRACE_REG_WRITE:
-        return snprintf(buf, cap, "%-9s %s @0x%llx %s [0x%04x] = 0x%08llx",
-                        cg_trace_kind_name(ev->kind), where,
+        return snprintf(buf, cap, "%-9s " WHERE " @0x%llx %s [0x%04x] = 0x%08llx",
+                        cg_trace_kind_name(ev->kind), WHERE_ARGS,
                         (unsigned long long)ev->stream_addr, name, ev->reg,
                         (unsigned long long)ev->value);
     case CG_TRACE_PACKET:
-        return snprintf(buf, cap, "%-9s %s @0x%llx %s op 0x%02x header 0x%08llx%s%s",
-                        "packet", where, (unsigned long long)ev->stream_addr, name,
+        return snprintf(buf, cap, "%-9s " WHERE " @0x%llx %s op 0x%02x header 0x%08llx%s%s",
+                        "packet", WHERE_ARGS, (unsigned long long)ev->stream_addr, name,
                         ev->reg, (unsigned long long)ev->value, ev->text ? " " : "",
                         ev->text ? ev->text : "");
     case CG_TRACE_MEM_WRITE:
     case CG_TRACE_SPARSE_WRITE:
-        return snprintf(buf, cap, "%-9s %s 0x%llx +0x%llx", cg_trace_kind_name(ev->kind),
-                        where, (unsigned long long)ev->gpu_addr,
-                        (unsigned long long)ev->size);
+        return snprintf(buf, cap, "%-9s " WHERE " 0x%llx +0x%llx",
+                        cg_trace_kind_name(ev->kind), WHERE_ARGS,
+                        (unsigned long long)ev->gpu_addr, (unsigned long long)ev->size);
     case CG_TRACE_FENCE:
-        return snprintf(buf, cap, "%-9s %s %s addr 0x%llx value 0x%llx", "fence", where,
-                        name, (unsigned long long)ev->gpu_addr,
+        return snprintf(buf, cap, "%-9s " WHERE " %s addr 0x%llx value 0x%llx", "fence",
+                        WHERE_ARGS, name, (unsigned long long)ev->gpu_addr,
                         (unsigned long long)ev->value);
     case CG_TRACE_INTERRUPT:
-        return snprintf(buf, cap, "%-9s %s %s source %u status 0x%llx", "interrupt",
-                        where, name, ev->reg, (unsigned long long)ev->value);
+        return snprintf(buf, cap, "%-9s " WHERE " %s source %u status 0x%llx", "interrupt",
+                        WHERE_ARGS, name, ev->reg, (unsigned long long)ev->value);
     case CG_TRACE_FAULT:
         if (ev->fault) {
-            char f[320];
-            cg_fault_format(ev->fault, f, sizeof(f));
-            return snprintf(buf, cap, "%-9s %s", "fault", f);
+            /* The fault's own line goes straight after the prefix, so the
+             * length returned is exact however long the message. */
+            int n = snprintf(buf, cap, "%-9s ", "fault");
+            if (n < 0)
+                return n;
+            size_t at = (size_t)n;
+            int m = at < cap ? cg_fault_format(ev->fault, buf + at, cap - at)
+                             : cg_fault_format(ev->fault, NULL, 0);
+            return m < 0 ? m : n + m;
         }
-        return snprintf(buf, cap, "%-9s %s %s", "fault", where, ev->text ? ev->text : "");
+        return snprintf(buf, cap, "%-9s " WHERE " %s", "fault", WHERE_ARGS,
+                        ev->text ? ev->text : "");
     case CG_TRACE_NOTE:
     default:
-        return snprintf(buf, cap, "%-9s %s %s", cg_trace_kind_name(ev->kind), where,
-                        ev->text ? ev->text : "");
+        return snprintf(buf, cap, "%-9s " WHERE " %s", cg_trace_kind_name(ev->kind),
+                        WHERE_ARGS, ev->text ? ev->text : "");
     }
 }
+
+#undef WHERE
+#undef WHERE_ARGS
 
 int cg_trace_format_json(const cg_trace_event *ev, char *buf, size_t cap)
 {
@@ -156,13 +167,19 @@ int cg_trace_format_json(const cg_trace_event *ev, char *buf, size_t cap)
     }
     if (ev->name)
         cg_json_str(&j, "name", ev->name);
-    if (ev->text && ev->kind != CG_TRACE_FAULT)
+    bool fault = ev->kind == CG_TRACE_FAULT && ev->fault;
+    /* A fault record carries the text itself (its message). */
+    if (ev->text && !fault)
         cg_json_str(&j, "text", ev->text);
-    if (ev->kind == CG_TRACE_FAULT && ev->fault) {
-        char f[512];
-        cg_fault_format_json(ev->fault, f, sizeof(f));
+    if (fault) {
+        /* Nest the fault object in place, with the writer's own semantics:
+         * cut to the room left, j.len counting the full length. */
         cg_json_key(&j, "fault");
-        cg_json_raw(&j, f);
+        bool room = j.len < j.cap;
+        int n = cg_fault_format_json(ev->fault, room ? j.buf + j.len : NULL,
+                                     room ? j.cap - j.len : 0);
+        if (n > 0)
+            j.len += (size_t)n;
     }
     cg_json_end(&j);
     return (int)j.len;
@@ -175,8 +192,17 @@ static void write_line(FILE *f, int (*fmt)(const cg_trace_event *, char *, size_
     int n = fmt(ev, line, sizeof(line));
     if (n < 0)
         return;
-    fputs(line, f);
+    char *big = NULL;
+    if ((size_t)n >= sizeof(line)) {
+        /* A long text or name: format again into a buffer that fits, or
+         * write the cut line if there is no memory for one. */
+        big = malloc((size_t)n + 1);
+        if (big)
+            fmt(ev, big, (size_t)n + 1);
+    }
+    fputs(big ? big : line, f);
     fputc('\n', f);
+    free(big);
 }
 
 void cg_trace_write_text(void *file, const cg_trace_event *ev)
