@@ -19,6 +19,8 @@ expect() {
 expect 0 "help"            -- "$bin" help
 grep -q '^exit codes:' "$tmp/out" && ok || bad "help lists exit codes"
 grep -q '  3  input error' "$tmp/out" && ok || bad "help documents exit 3"
+expect 0 "help faults" -- "$bin" help faults
+grep -qE '^  unmapped +access to a GPU address with no mapping$' "$tmp/out" && ok || bad "help faults"
 expect 2 "no arguments"    -- "$bin"
 expect 2 "unknown command" -- "$bin" frobnicate
 grep -q "unknown subcommand 'frobnicate'" "$tmp/err" && ok || bad "unknown subcommand message"

@@ -28,18 +28,21 @@ static const cli_command commands[] = {
     {"run", "execute a scene or stream on the GPU model",
      "usage: cmdgpu run -f FAMILY [--json] SCENE|-\n"
      "Executes a scene (memory, streams, submissions, waits, dumps) and prints\n"
-     "faults; exit 1 if the stream faulted.\n" COMMON_OPTS,
+     "faults; exit 1 if the stream faulted.\n" COMMON_OPTS
+     "      --trace         print every method as it executes (JSON Lines with --json)\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
      "Prints each word with its offset and meaning; the text is valid input to\n"
      "`cmdgpu asm` for the same family (asm(disasm(x)) == x).\n" COMMON_OPTS
-     "  -o, --output FILE   write the text to FILE (- = stdout)\n",
+     "  -o, --output FILE   write the text to FILE (- = stdout)\n"
+     "      --gen GEN       radeon: r600 (default), r700, evergreen, r500\n"
+     "      --subch LIST    nv: classes of subchannels, e.g. 0=B197,4=B0B5\n",
      cmd_disasm},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"
      "Assembles FILE; writes the bytes of one section (the first, or NAME) to\n"
-     "OUT (default stdout). --json prints the sections and symbols instead.\n"
+     "OUT (default stdout). --json prints the sections (name, base, size) instead.\n"
      "Errors are printed as file:line:column: message; exit 3.\n" COMMON_OPTS
      "  -o, --output FILE   binary output (- = stdout)\n"
      "      --section NAME  which section to write\n",
@@ -63,7 +66,8 @@ static const cli_command commands[] = {
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version},
     {"help", "list subcommands, families and exit codes",
-     "usage: cmdgpu help [SUBCOMMAND]\n", cmd_help},
+     "usage: cmdgpu help [SUBCOMMAND|faults]\n"
+     "`cmdgpu help faults` lists every fault kind a stream can raise.\n", cmd_help},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -107,11 +111,20 @@ static void print_overview(FILE *f)
                "  1  the stream faulted, or failed a check\n"
                "  2  usage error, or a subcommand the family does not support yet\n"
                "  3  input error: unreadable file, syntax error, malformed input\n"
-               "\n`cmdgpu SUBCOMMAND --help` describes each one; `-` means stdin/stdout.\n");
+               "\n`cmdgpu SUBCOMMAND --help` describes each one; `cmdgpu help faults` lists\n"
+               "the fault kinds; `-` means stdin/stdout.\n");
 }
 
 static int cmd_help(const cli_opts *o)
 {
+    if (o->nargs > 0 && strcmp(o->args[0], "faults") == 0) {
+        /* Straight from the library's fault table. */
+        printf("fault kinds (the `kind` of every fault record):\n");
+        for (int k = 1; k < CG_FAULT_KIND_COUNT; k++)
+            printf("  %-20s %s\n", cg_fault_kind_name((cg_fault_kind)k),
+                   cg_fault_kind_desc((cg_fault_kind)k));
+        return EXIT_OK;
+    }
     if (o->nargs > 0) {
         for (size_t i = 0; i < NCOMMANDS; i++)
             if (strcmp(o->args[0], commands[i].name) == 0) {
@@ -179,6 +192,16 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
             if (t < 0)
                 return cli_error(EXIT_USAGE, "%s needs a value", a);
             o->out_dir = val;
+        } else if (strcmp(a, "--trace") == 0) {
+            o->trace = true;
+        } else if ((t = TAKES_VALUE("--subch", "--subch")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            o->subch = val;
+        } else if ((t = TAKES_VALUE("--gen", "--gen")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            o->gen = val;
         } else {
             return cli_error(EXIT_USAGE, "%s: unknown option '%s' (see `cmdgpu %s --help`)",
                              cmd->name, a, cmd->name);
