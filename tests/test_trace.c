@@ -248,7 +248,16 @@ static void test_escaping(void)
     CHECK_EVENT(&ev, "note      nv/u\"1 say \"hi\"\nnext\tline\x01\x1f\x7f end",
                 "{\"kind\":\"note\",\"family\":\"nv\",\"unit\":\"u\\\"1\","
                 "\"name\":\"back\\\\slash\","
-                "\"text\":\"say \\\"hi\\\"\\nnext\\tline\\u0001\\u001f\x7f end\"}");
+                "\"text\":\"say \\\"hi\\\"\\nnext\\tline\\u0001\\u001f\\u007f end\"}");
+
+    /* Valid UTF-8 passes through; stray bytes become U+FFFD, so the JSON
+     * stays valid whatever bytes a message quotes. */
+    char json[256];
+    cg_trace_event u = {.kind = CG_TRACE_NOTE, .channel = -1,
+                        .text = "ok \xc3\xa9 \xe2\x82\xac bad \xff \xc3 \xed\xa0\x80 \xc0\xaf"};
+    cg_trace_format_json(&u, json, sizeof(json));
+    CHECK_STR(json, "{\"kind\":\"note\",\"family\":\"none\",\"text\":\"ok \xc3\xa9 \xe2\x82\xac bad "
+                    "\\ufffd \\ufffd \\ufffd\\ufffd\\ufffd \\ufffd\\ufffd\"}");
 }
 
 /* A fault raised while a sink is attached reaches it as a "fault" event. */
@@ -376,6 +385,14 @@ static void test_writers(void)
     CHECK(strncmp(buf, want, strlen(want)) == 0);
     fclose(t);
     fclose(j);
+
+    /* The text writer keeps one event on one line. */
+    t = tmpfile();
+    b.text = "first\nsecond\rthird";
+    cg_trace_write_text(t, &b);
+    slurp(t, buf, sizeof(buf));
+    CHECK_STR(buf, "note      none/- first second third\n");
+    fclose(t);
 
     /* The writers as sinks, attached to a device. */
     cg_device *dev = NULL;

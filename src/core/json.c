@@ -64,10 +64,42 @@ void cg_json_key(cg_json *j, const char *key)
     put(j, "\":", 2);
 }
 
-void cg_json_escape(cg_json *j, const char *s)
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, nothing past U+10FFFF), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+void cg_json_escape(cg_json *j, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s) {
+        unsigned char c = *s;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
             put(j, e, 2);
@@ -75,13 +107,24 @@ void cg_json_escape(cg_json *j, const char *s)
             put(j, "\\n", 2);
         } else if (c == '\t') {
             put(j, "\\t", 2);
-        } else if (c < 0x20) {
+        } else if (c < 0x20 || c == 0x7f) {
             char e[8];
             snprintf(e, sizeof(e), "\\u%04x", c);
             put(j, e, 6);
+        } else if (c >= 0x80) {
+            /* Keep valid UTF-8; a stray byte (messages may quote stream
+             * bytes) becomes U+FFFD so the line stays valid JSON. */
+            size_t n = utf8_len(s);
+            if (n) {
+                put(j, (const char *)s, n);
+                s += n;
+                continue;
+            }
+            put(j, "\\ufffd", 6);
         } else {
             put(j, (const char *)&c, 1);
         }
+        s++;
     }
 }
 

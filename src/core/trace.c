@@ -200,6 +200,12 @@ static void write_line(FILE *f, int (*fmt)(const cg_trace_event *, char *, size_
         if (big)
             fmt(ev, big, (size_t)n + 1);
     }
+    /* One event, one line: a newline or other control character inside a
+     * message or name would break line-based readers (JSON output has them
+     * escaped already, so this only touches text). */
+    for (char *p = big ? big : line; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
     fputs(big ? big : line, f);
     fputc('\n', f);
     free(big);
