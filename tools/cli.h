@@ -28,6 +28,11 @@ typedef struct cli_opts {
     bool json;
     const cli_colors *color;
     const char *out_dir;  /* --out (demo) */
+    const char *gen;      /* --gen (radeon: r600, r700, evergreen, r500) */
+    const char *subch;    /* --subch (nv: 0=B197,2=A140,...) */
+    bool trace;           /* --trace (run: print every method/packet) */
+    const char *dumps[8]; /* --dump VA:SIZE:FILE (run), up to 8 */
+    int ndumps;
     int nargs;
     char **args;          /* positional arguments */
 } cli_opts;

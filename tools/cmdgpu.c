@@ -29,7 +29,8 @@ static const cli_command commands[] = {
      "usage: cmdgpu run -f FAMILY [--json] SCENE|-\n"
      "Executes a scene (memory, streams, submissions, waits, dumps) and prints\n"
      "faults; exit 1 if the stream faulted.\n" COMMON_OPTS
-     "      --trace         print every method as it executes (JSON Lines with --json)\n",
+     "      --trace         print every method as it executes (JSON Lines with --json)\n"
+     "      --dump VA:SIZE:FILE  nv: write GPU memory to FILE after the scene (up to 8)\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
@@ -194,6 +195,12 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
             o->out_dir = val;
         } else if (strcmp(a, "--trace") == 0) {
             o->trace = true;
+        } else if ((t = TAKES_VALUE("--dump", "--dump")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            if (o->ndumps == 8)
+                return cli_error(EXIT_USAGE, "--dump: at most 8");
+            o->dumps[o->ndumps++] = val;
         } else if ((t = TAKES_VALUE("--subch", "--subch")) != 0) {
             if (t < 0)
                 return cli_error(EXIT_USAGE, "%s needs a value", a);
