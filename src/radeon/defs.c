@@ -1,0 +1,255 @@
+/* radeon family: the definition tables, built from the .def files (one table
+ * per command set, research/style.md A6), and their lookups. */
+#include <stdlib.h>
+#include <string.h>
+#include "radeon_internal.h"
+
+/* ---- type-3 opcode tables, one per generation ---- */
+
+#define P3(name, op, kind, mn, mx) [op] = {#name, P3K_##kind, mn, mx},
+#define W(name, start, end)
+static const p3_desc p3_r600[256] = {
+#include "pm4_r600.def"
+};
+static const p3_desc p3_evergreen[256] = {
+#include "pm4_evergreen.def"
+};
+static const p3_desc p3_r500[256] = {
+#include "pm4_r500.def"
+};
+#undef P3
+#undef W
+
+#define P3(name, op, kind, mn, mx) CG_DEF_ENTRY_NOFIELDS(name, op, 1, 0, 0),
+#define W(name, start, end)
+static const cg_def_entry p3_defs_r600[] = {
+#include "pm4_r600.def"
+};
+static const cg_def_entry p3_defs_evergreen[] = {
+#include "pm4_evergreen.def"
+};
+static const cg_def_entry p3_defs_r500[] = {
+#include "pm4_r500.def"
+};
+#undef P3
+#undef W
+
+/* Windows as entries of `count` registers (unit 4). */
+#define P3(name, op, kind, mn, mx)
+#define W(name, start, end) CG_DEF_ENTRY_NOFIELDS(name, start, ((end) - (start)) / 4, 0, 0),
+static const cg_def_entry win_defs_r600[] = {
+#include "pm4_r600.def"
+};
+static const cg_def_entry win_defs_evergreen[] = {
+#include "pm4_evergreen.def"
+};
+#undef P3
+#undef W
+
+const p3_desc *rd_p3_table(cg_radeon_gen gen)
+{
+    switch (gen) {
+    case CG_RADEON_EVERGREEN: return p3_evergreen;
+    case CG_RADEON_R500: return p3_r500;
+    default: return p3_r600;
+    }
+}
+
+const cg_def_entry *rd_p3_defs(cg_radeon_gen gen, size_t *n)
+{
+    switch (gen) {
+    case CG_RADEON_EVERGREEN: *n = CG_ARRAY_SIZE(p3_defs_evergreen); return p3_defs_evergreen;
+    case CG_RADEON_R500: *n = CG_ARRAY_SIZE(p3_defs_r500); return p3_defs_r500;
+    default: *n = CG_ARRAY_SIZE(p3_defs_r600); return p3_defs_r600;
+    }
+}
+
+const cg_def_entry *rd_win_defs(cg_radeon_gen gen, size_t *n)
+{
+    switch (gen) {
+    case CG_RADEON_EVERGREEN: *n = CG_ARRAY_SIZE(win_defs_evergreen); return win_defs_evergreen;
+    case CG_RADEON_R500: *n = 0; return NULL;
+    default: *n = CG_ARRAY_SIZE(win_defs_r600); return win_defs_r600;
+    }
+}
+
+bool rd_window(cg_radeon_gen gen, unsigned opcode, uint32_t *start, uint32_t *end)
+{
+    const p3_desc *t = rd_p3_table(gen);
+    if (opcode > 255 || !t[opcode].name || t[opcode].kind != P3K_SET)
+        return false;
+    size_t n;
+    const cg_def_entry *w = rd_win_defs(gen, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(w[i].name, t[opcode].name) == 0) {
+            *start = w[i].offset;
+            *end = w[i].offset + 4 * w[i].count;
+            return true;
+        }
+    return false;
+}
+
+/* ---- registers (regs.def), def.h's three passes ---- */
+
+#define R(name, off, cnt, stride, flags) CG_DEF_TYPE_M(name)
+#define RF(reg, f, hi, lo) CG_DEF_TYPE_F
+CG_DEF_TYPE_BEGIN(rd_reg_fields)
+#include "regs.def"
+CG_DEF_TYPE_END(rd_reg_fields);
+#undef R
+#undef RF
+
+#define R(name, off, cnt, stride, flags) CG_DEF_INIT_M
+#define RF(reg, f, hi, lo) CG_DEF_INIT_F(f, hi, lo)
+static const struct rd_reg_fields rd_reg_fields = CG_DEF_INIT_BEGIN
+#include "regs.def"
+CG_DEF_INIT_END;
+#undef R
+#undef RF
+
+#define R(name, off, cnt, stride, flags) CG_DEF_ENTRY(rd_reg_fields, name, off, cnt, stride, flags),
+#define RF(reg, f, hi, lo)
+static const cg_def_entry rd_regs[] = {
+#include "regs.def"
+};
+#undef R
+#undef RF
+
+/* ---- payload fields (pm4_fields.def) ---- */
+
+#define PD(name, id) CG_DEF_TYPE_M(name)
+#define PF(e, f, hi, lo) CG_DEF_TYPE_F
+CG_DEF_TYPE_BEGIN(rd_pf_fields)
+#include "pm4_fields.def"
+CG_DEF_TYPE_END(rd_pf_fields);
+#undef PD
+#undef PF
+
+#define PD(name, id) CG_DEF_INIT_M
+#define PF(e, f, hi, lo) CG_DEF_INIT_F(f, hi, lo)
+static const struct rd_pf_fields rd_pf_fields = CG_DEF_INIT_BEGIN
+#include "pm4_fields.def"
+CG_DEF_INIT_END;
+#undef PD
+#undef PF
+
+#define PD(name, id) CG_DEF_ENTRY(rd_pf_fields, name, id, 1, 0, 0),
+#define PF(e, f, hi, lo)
+static const cg_def_entry rd_pf[] = {
+#include "pm4_fields.def"
+};
+#undef PD
+#undef PF
+
+const cg_def_entry *rd_reg_table(size_t *n)
+{
+    *n = CG_ARRAY_SIZE(rd_regs);
+    return rd_regs;
+}
+
+const cg_def_entry *rd_pf_table(size_t *n)
+{
+    *n = CG_ARRAY_SIZE(rd_pf);
+    return rd_pf;
+}
+
+bool rd_reg_lookup(uint32_t reg, rd_reg_info *out)
+{
+    /* ~60 entries: a linear scan is as fast as anything here. */
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_regs); i++) {
+        const cg_def_entry *e = &rd_regs[i];
+        uint32_t stride = e->stride ? e->stride : 4;
+        if (reg < e->offset || (reg - e->offset) % stride != 0)
+            continue;
+        uint32_t idx = (reg - e->offset) / stride;
+        if (idx < e->count) {
+            out->e = e;
+            out->index = idx;
+            return true;
+        }
+    }
+    return false;
+}
+
+const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw)
+{
+    uint32_t id = opcode * 16u + dw;
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pf); i++)
+        if (rd_pf[i].offset == id)
+            return &rd_pf[i];
+    return NULL;
+}
+
+const char *rd_reg_str(cg_radeon_gen gen, uint32_t reg, char *buf, size_t cap)
+{
+    rd_reg_info ri;
+    if (gen != CG_RADEON_R500 && rd_reg_lookup(reg, &ri)) {
+        uint32_t stride = ri.e->stride ? ri.e->stride : 4;
+        if (ri.index)
+            snprintf(buf, cap, "%s+%u", ri.e->name, ri.index * stride);
+        else
+            snprintf(buf, cap, "%s", ri.e->name);
+    } else {
+        snprintf(buf, cap, "0x%x", reg);
+    }
+    return buf;
+}
+
+/* ---- public lookups ---- */
+
+static const char *const gen_names[CG_RADEON_GEN_COUNT] = {"r600", "r700", "evergreen", "r500"};
+
+const char *cg_radeon_gen_name(cg_radeon_gen g)
+{
+    return (unsigned)g < CG_RADEON_GEN_COUNT ? gen_names[g] : "?";
+}
+
+int cg_radeon_gen_from_name(const char *name, cg_radeon_gen *out)
+{
+    for (unsigned i = 0; name && i < CG_RADEON_GEN_COUNT; i++)
+        if (strcmp(name, gen_names[i]) == 0) {
+            *out = (cg_radeon_gen)i;
+            return 0;
+        }
+    return CG_ERR_NOENT;
+}
+
+const char *cg_radeon_reg_name(cg_radeon_gen gen, uint32_t reg)
+{
+    rd_reg_info ri;
+    if (gen == CG_RADEON_R500 || !rd_reg_lookup(reg, &ri) || ri.index != 0)
+        return NULL;
+    return ri.e->name;
+}
+
+int cg_radeon_reg_by_name(cg_radeon_gen gen, const char *name, uint32_t *reg)
+{
+    if (!name || gen == CG_RADEON_R500)
+        return CG_ERR_NOENT;
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_regs); i++)
+        if (strcmp(rd_regs[i].name, name) == 0) {
+            *reg = rd_regs[i].offset;
+            return 0;
+        }
+    return CG_ERR_NOENT;
+}
+
+const char *cg_radeon_opcode_name(cg_radeon_gen gen, unsigned opcode)
+{
+    if (opcode > 255 || (unsigned)gen >= CG_RADEON_GEN_COUNT)
+        return NULL;
+    return rd_p3_table(gen)[opcode].name;
+}
+
+int cg_radeon_opcode_by_name(cg_radeon_gen gen, const char *name, unsigned *opcode)
+{
+    if (!name || (unsigned)gen >= CG_RADEON_GEN_COUNT)
+        return CG_ERR_NOENT;
+    const p3_desc *t = rd_p3_table(gen);
+    for (unsigned i = 0; i < 256; i++)
+        if (t[i].name && strcmp(t[i].name, name) == 0) {
+            *opcode = i;
+            return 0;
+        }
+    return CG_ERR_NOENT;
+}

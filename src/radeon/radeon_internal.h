@@ -1,0 +1,251 @@
+/* radeon family: definitions shared inside src/radeon (not installed).
+ *
+ * defs.c   the tables (pm4_*.def, regs.def, pm4_fields.def) and lookups
+ * cp.c     the GPU side: memory, registers, the command processor
+ * ring.c   driver ring (radeon_ring.c), scratch registers
+ * fence.c  fences and the interrupt handler (radeon_fence.c, r600_irq_process)
+ * ib.c     indirect buffers and the ring/IB tests (r600.c)
+ * disasm.c the PM4 disassembler
+ * asm.c    the assembler plug-in and scenes */
+#ifndef CMDGPU_RADEON_INTERNAL_H
+#define CMDGPU_RADEON_INTERNAL_H
+
+#include <stdio.h>
+#include "cmdgpu/cmdgpu.h"
+#include "core/def.h"
+#include "core/internal.h"
+
+/* ---- tables ---- */
+
+#define CNT_ANY 0x3FFF
+
+typedef enum p3_kind {
+    P3K_NONE = 0, /* not in the table */
+    P3K_NOP,
+    P3K_UNSUPP,    /* known packet the model does not execute: UNSUPPORTED fault */
+    P3K_ACCEPT,    /* no effect on the model's state (no state shadowing, sync) */
+    P3K_DRAW,      /* decoded and recorded */
+    P3K_SET,
+    P3K_IB,
+    P3K_MEM_WRITE,
+    P3K_EVENT,
+    P3K_EOP,
+    P3K_WAIT,
+    P3K_SURF_SYNC,
+    P3K_CP_DMA,
+    P3K_SEMAPHORE,
+    P3K_COPY_DW,
+    P3K_SET_PRED,
+    P3K_COND_EXEC,
+    P3K_ME_INIT,
+} p3_kind;
+
+typedef struct p3_desc {
+    const char *name; /* NULL: opcode not in this generation's table */
+    uint8_t kind;
+    uint16_t min_count, max_count;
+} p3_desc;
+
+/* The 256-entry opcode table of a generation. */
+const p3_desc *rd_p3_table(cg_radeon_gen gen);
+/* The SET_* register window [start, end) of a SET packet; false if none. */
+bool rd_window(cg_radeon_gen gen, unsigned opcode, uint32_t *start, uint32_t *end);
+
+/* Register fields: enum RF_<REG>__<FIELD>_HI/_LO from regs.def, and
+ * PF_<ENTRY>__<FIELD>_HI/_LO from pm4_fields.def. */
+enum {
+#define R(name, off, cnt, stride, flags) REG_##name = off,
+#define RF(reg, f, hi, lo) RF_##reg##__##f##_HI = hi, RF_##reg##__##f##_LO = lo,
+#include "regs.def"
+#undef R
+#undef RF
+#define PD(name, id)
+#define PF(e, f, hi, lo) PF_##e##__##f##_HI = hi, PF_##e##__##f##_LO = lo,
+#include "pm4_fields.def"
+#undef PD
+#undef PF
+};
+
+static inline uint32_t rd_bits(uint32_t v, unsigned hi, unsigned lo)
+{
+    uint32_t mask = (uint32_t)((2ull << (hi - lo)) - 1u);
+    return (v >> lo) & mask;
+}
+static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
+{
+    uint32_t mask = (uint32_t)((2ull << (hi - lo)) - 1u);
+    return (x & mask) << lo;
+}
+#define RGET(v, reg, f) rd_bits((v), RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
+#define RPUT(reg, f, x) rd_put((x), RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
+#define PGET(v, e, f) rd_bits((v), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+#define PPUT(e, f, x) rd_put((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+
+/* Opcodes the driver side emits (same on R600 and Evergreen). */
+enum {
+    OP_NOP = 0x10, OP_INDIRECT_BUFFER = 0x32, OP_MEM_WRITE = 0x3D, OP_WAIT_REG_MEM = 0x3C,
+    OP_SURFACE_SYNC = 0x43, OP_ME_INITIALIZE = 0x44, OP_EVENT_WRITE = 0x46,
+    OP_EVENT_WRITE_EOP = 0x47, OP_SET_CONFIG_REG = 0x68, OP_MODE_CONTROL = 0x18,
+};
+/* Event types (linux r600d.h). */
+enum { EV_CACHE_FLUSH_AND_INV_EVENT_TS = 0x14, EV_CACHE_FLUSH_AND_INV_EVENT = 0x16 };
+
+/* Register table (regs.def) for names and the disassembler. */
+typedef struct rd_reg_info {
+    const cg_def_entry *e;
+    unsigned index; /* element of an array register */
+} rd_reg_info;
+const cg_def_entry *rd_reg_table(size_t *n);
+const cg_def_entry *rd_pf_table(size_t *n); /* payload fields */
+bool rd_reg_lookup(uint32_t reg, rd_reg_info *out);
+/* Payload fields of dword `dw` (1-based) of an opcode, NULL if none. */
+const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw);
+/* Opcode tables and windows as cg_def_entry arrays, for the table test. */
+const cg_def_entry *rd_p3_defs(cg_radeon_gen gen, size_t *n);
+const cg_def_entry *rd_win_defs(cg_radeon_gen gen, size_t *n);
+
+/* Format "NAME" or "NAME+8" (array element) or "0x1234" into buf. */
+const char *rd_reg_str(cg_radeon_gen gen, uint32_t reg, char *buf, size_t cap);
+
+/* ---- GPU side ---- */
+
+#define RD_FBUF_DW 4096
+
+typedef struct rd_ib {
+    uint64_t base;
+    uint32_t size, pos;
+} rd_ib;
+
+struct cg_radeon {
+    cg_device *dev;
+    cg_vas *vas;
+    cg_mem *vram, *gtt;
+    cg_radeon_config cfg;
+    uint64_t vram_next, gtt_next;
+    const p3_desc *p3;
+    uint32_t win_start[256], win_end[256];
+    uint32_t *regs;    /* CG_RADEON_REG_SPACE / 4 dwords */
+    uint8_t *special;  /* one bit per register dword: a write has side effects */
+    cg_agent agent;
+
+    /* CP state */
+    uint32_t rptr, wptr;  /* ring dword pointers */
+    unsigned depth;       /* 0 ring, 1 IB1, 2 IB2 */
+    rd_ib ib[2];
+    bool stopped, waiting;
+    uint32_t wait_polls;
+    uint64_t wait_addr;   /* stream address of the waiting packet */
+    bool in_run, budget_hit;
+    uint32_t pending_skip; /* COND_EXEC: dwords still to skip */
+    uint64_t packets, dwords, clock, warnings;
+    bool trace_valid;
+    uint32_t last_trace;
+    bool me_initialized;
+
+    /* fetch buffer: dwords at [fbuf_va, fbuf_va + 4 * fbuf_n) */
+    uint64_t fbuf_va;
+    uint32_t fbuf_n;
+    uint32_t fbuf[RD_FBUF_DW];
+
+    cg_radeon_draw *draws;
+    size_t ndraws;
+    cg_radeon_counters counters;
+
+    /* Threaded mode: `lock` guards everything above and the memory model;
+     * the CP thread sleeps on `kick` (wptr writes, CPU writes that may end a
+     * wait, unhalt); interrupt posts bump irq_seq and broadcast `irq`. */
+    bool threaded, thread_started, quit;
+    pthread_mutex_t lock;
+    pthread_cond_t kick, irq;
+    pthread_t thread;
+    uint64_t kicks, irq_seq;
+};
+
+/* Lock helpers: no-ops in deterministic mode. */
+static inline void rd_lock(cg_radeon *rd)
+{
+    if (rd->threaded)
+        pthread_mutex_lock(&rd->lock);
+}
+static inline void rd_unlock(cg_radeon *rd)
+{
+    if (rd->threaded)
+        pthread_mutex_unlock(&rd->lock);
+}
+/* A CPU write that does not poll the CP (the driver's ring and IB copies). */
+int rd_cpu_write_quiet(cg_radeon *rd, uint64_t va, const void *src, size_t n);
+/* Driver IH thread: sleep until an interrupt was posted after *seen, or
+ * *stop is set (read under the GPU lock); updates *seen. */
+bool rd_irq_wait(cg_radeon *rd, uint64_t *seen, const bool *stop); /* true: stop */
+void rd_irq_wake(cg_radeon *rd, bool *stop); /* set *stop under the lock, wake */
+
+/* Writes from the CP's own memory engine (invalidate the fetch buffer on
+ * overlap). */
+int rd_gpu_write(cg_radeon *rd, uint64_t va, const void *src, size_t n);
+
+/* ---- driver side ---- */
+
+/* Writeback page layout in bytes (linux radeon.h, research/radeon.md 4). */
+enum {
+    WB_SCRATCH = 0,
+    WB_NEXT_RPTR = 256,
+    WB_CP_RPTR = 1024,
+    WB_IH_WPTR = 2048,
+    WB_EVENTS = 3072,
+};
+
+#define RD_NSCRATCH 7 /* r600: 7 scratch registers for the driver (r600_scratch_init) */
+#define RD_IH_BYTES 16384
+
+struct cg_radeon_drv {
+    cg_radeon *gpu;
+    cg_radeon_drv_config cfg;
+    uint64_t ring_gpu, wb_gpu, ih_gpu, ib_gpu;
+    uint32_t ring_dw, ptr_mask, align_mask;
+    uint32_t *ring;       /* CPU copy of the ring (the kmapped ring BO) */
+    uint32_t wptr, wptr_old, rptr, count_dw, ring_free_dw;
+    bool locked;
+    uint32_t ih_rptr, ih_dw;
+    bool scratch_free[RD_NSCRATCH];
+    uint32_t rptr_save_reg, fence_scratch;
+    uint64_t fence_seq, last_seq;  /* emitted, signalled */
+    uint64_t irq_counts[256];
+    /* lockup detection (radeon_ring_lockup_update / radeon_ring_test_lockup) */
+    uint32_t last_rptr;
+    uint64_t polls, last_activity;
+    bool lockup;
+    unsigned resets;
+    char lockup_log[512];
+    /* Threaded mode: fence_lock guards fence_seq, last_seq, the IH read side
+     * and irq_counts; waiters sleep on fence_cond, which the IH thread
+     * broadcasts after signalling fences. Lock order: fence_lock, then the
+     * GPU lock. */
+    bool threaded, ih_started, ih_stop;
+    pthread_mutex_t fence_lock;
+    pthread_cond_t fence_cond;
+    pthread_t ih_thread;
+    void (*fence_fn)(void *user, uint64_t seq);
+    void *fence_user;
+    /* IB pool */
+    cg_radeon_ib *ibs;
+    bool *ib_used;
+};
+
+int rd_ring_free_update(cg_radeon_drv *drv);
+int rd_cp_start(cg_radeon_drv *drv); /* r600_cp_resume + r600_cp_start */
+void rd_fence_process(cg_radeon_drv *drv); /* fence_lock held */
+static inline void rd_flock(cg_radeon_drv *drv)
+{
+    if (drv->threaded)
+        pthread_mutex_lock(&drv->fence_lock);
+}
+static inline void rd_funlock(cg_radeon_drv *drv)
+{
+    if (drv->threaded)
+        pthread_mutex_unlock(&drv->fence_lock);
+}
+int rd_irq_process_locked(cg_radeon_drv *drv);
+void *rd_ih_thread(void *arg);
+void rd_udelay(cg_radeon_drv *drv); /* DRM_UDELAY(1) in threaded mode, else nothing */
+
+#endif
