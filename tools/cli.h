@@ -86,6 +86,11 @@ struct cg_asm_family;
 int cli_assemble(const cli_opts *o, const char *path, const struct cg_asm_family *fam,
                  void *user);
 
+/* The radeon family (tools/radeon_cli.c). */
+int radeon_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int radeon_assemble(const cli_opts *o, const char *path);
+int radeon_run(const cli_opts *o);
+
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);

@@ -14,8 +14,8 @@ const cli_family cli_families[] = {
      NULL},
     {"vc4", "Broadcom VideoCore IV V3D: control lists, binner, QPU", NULL, NULL, NULL,
      NULL},
-    {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", NULL, NULL, NULL,
-     NULL},
+    {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", radeon_disasm,
+     radeon_assemble, radeon_run, NULL},
 };
 const size_t cli_nfamilies = sizeof(cli_families) / sizeof(cli_families[0]);
 

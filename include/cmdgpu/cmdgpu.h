@@ -8,4 +8,5 @@
 #include "trace.h"
 #include "image.h"
 #include "asm.h"
+#include "radeon.h"
 #endif
