@@ -130,11 +130,57 @@ out:
     return rc;
 }
 
+/* radeon: seed 004's ring test and IB test through the Linux-shaped driver,
+ * then the ring they wrote, disassembled. */
+static int demo_radeon(demo_ctx *d)
+{
+    cg_device *dev = NULL;
+    cg_radeon *rd = NULL;
+    cg_radeon_drv *drv = NULL;
+    uint8_t *ring = NULL;
+    FILE *f = NULL;
+    int rc = -1;
+    char msg[256], path[1024];
+    if (cg_device_create(&dev) != 0 || cg_radeon_create(dev, NULL, &rd) != 0 ||
+        cg_radeon_drv_create(rd, NULL, &drv) != 0)
+        goto out;
+    fprintf(d->log, "radeon/ring: r600_ring_test and r600_ib_test (seed 004)\n");
+    int r1 = cg_radeon_ring_test(drv, msg, sizeof(msg));
+    fprintf(d->log, "  %s\n", msg);
+    int r2 = cg_radeon_ib_test(drv, msg, sizeof(msg));
+    fprintf(d->log, "  %s\n", msg);
+    uint32_t size_dw, wptr, rptr, free_dw;
+    cg_radeon_ring_info(drv, &size_dw, &wptr, &rptr, &free_dw);
+    ring = malloc((size_t)wptr * 4 + 4);
+    if (!ring || cg_radeon_cpu_read(rd, cg_radeon_ring_addr(drv), ring, (size_t)wptr * 4) != 0)
+        goto out;
+    snprintf(path, sizeof(path), "%s/radeon_ring.txt", d->dir);
+    if (!(f = fopen(path, "w")))
+        goto out;
+    cg_radeon_disasm_opts dis = {.gen = CG_RADEON_R600, .base = cg_radeon_ring_addr(drv)};
+    cg_radeon_disasm(&dis, ring, (size_t)wptr * 4, f);
+    fclose(f);
+    f = NULL;
+    fprintf(d->log, "  wrote %-28s %u ring dwords disassembled (rptr %u)\n", path, wptr, rptr);
+    d->files++;
+    print_faults(d, dev, "radeon");
+    rc = (r1 == 0 && r2 == 0) ? 0 : -1;
+out:
+    if (f)
+        fclose(f);
+    free(ring);
+    cg_radeon_drv_destroy(drv);
+    cg_radeon_destroy(rd);
+    cg_device_destroy(dev);
+    return rc;
+}
+
 static const struct {
     const char *name;
     int (*run)(demo_ctx *d);
 } demos[] = {
     {"core/coherency", demo_core_coherency},
+    {"radeon/ring", demo_radeon},
 };
 
 int cmd_demo(const cli_opts *o)
