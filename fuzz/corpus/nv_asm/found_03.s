@@ -1,0 +1,4 @@
+# every oneinc¬¬¬¬¬¬z¬ST4
+.: b
+
+

@@ -1,0 +1,3 @@
+ÿÿÿFubch 1( R0x$2
+    hdr nonin    # hooff r
+ s

@@ -1,0 +1,2 @@
+# fÿ(00xFFF
+  .align  0x1, SEe000((((((((((((em.bin"

@@ -1,0 +1,122 @@
+/* nv: the class method tables, stamped from the .def files, and lookups. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmdgpu/nv.h"
+#include "core/def.h"
+
+#define CG_NV_DEF_FILE "host_b06f.def"
+#define CG_NV_TAG host
+#include "class_gen.h"
+#define CG_NV_DEF_FILE "i2m_a140.def"
+#define CG_NV_TAG i2m
+#include "class_gen.h"
+#define CG_NV_DEF_FILE "dma_b0b5.def"
+#define CG_NV_TAG copy
+#include "class_gen.h"
+#define CG_NV_DEF_FILE "twod_902d.def"
+#define CG_NV_TAG twod
+#include "class_gen.h"
+#define CG_NV_DEF_FILE "threed_b197.def"
+#define CG_NV_TAG threed
+#include "class_gen.h"
+#define CG_NV_DEF_FILE "compute_b1c0.def"
+#define CG_NV_TAG compute
+#include "class_gen.h"
+
+_Static_assert((int)CG_DEF_ALIAS == (int)CG_NV_M_ALIAS, "alias flag shared with core/def.h");
+
+#define CLASS(id, name, prefix, tag) {id, name, prefix, tag##_methods, CG_ARRAY_SIZE_(tag##_methods)}
+#define CG_ARRAY_SIZE_(a) (sizeof(a) / sizeof((a)[0]))
+static const cg_nv_class classes[] = {
+    CLASS(CG_NV_CLASS_HOST, "MAXWELL_CHANNEL_GPFIFO_A", "NVB06F", host),
+    CLASS(CG_NV_CLASS_3D, "MAXWELL_B", "NVB197", threed),
+    CLASS(CG_NV_CLASS_COMPUTE, "MAXWELL_COMPUTE_B", "NVB1C0", compute),
+    CLASS(CG_NV_CLASS_I2M, "KEPLER_INLINE_TO_MEMORY_B", "NVA140", i2m),
+    CLASS(CG_NV_CLASS_TWOD, "FERMI_TWOD_A", "NV902D", twod),
+    CLASS(CG_NV_CLASS_COPY, "MAXWELL_DMA_COPY_A", "NVB0B5", copy),
+};
+
+const cg_nv_class *cg_nv_class_at(size_t i)
+{
+    return i < CG_ARRAY_SIZE_(classes) ? &classes[i] : NULL;
+}
+
+const cg_nv_class *cg_nv_class_find(uint32_t id)
+{
+    for (size_t i = 0; i < CG_ARRAY_SIZE_(classes); i++)
+        if (classes[i].id == id)
+            return &classes[i];
+    return NULL;
+}
+
+const cg_nv_method *cg_nv_method_at(const cg_nv_class *c, uint32_t offset, uint32_t *elem)
+{
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < c->nmethods; i++) {
+        const cg_nv_method *m = &c->methods[i];
+        if ((m->flags & CG_NV_M_ALIAS) || offset < m->offset)
+            continue;
+        uint32_t stride = m->stride ? m->stride : 4;
+        uint32_t d = offset - m->offset;
+        if (d % stride == 0 && d / stride < m->count) {
+            if (elem)
+                *elem = d / stride;
+            return m;
+        }
+        /* interleaved arrays never overlap, so a miss here is a miss */
+    }
+    return NULL;
+}
+
+const cg_nv_method *cg_nv_method_named(const cg_nv_class *c, const char *name)
+{
+    if (!c || !name)
+        return NULL;
+    for (size_t i = 0; i < c->nmethods; i++)
+        if (strcmp(c->methods[i].name, name) == 0)
+            return &c->methods[i];
+    return NULL;
+}
+
+bool cg_nv_method_name(const cg_nv_class *c, uint32_t offset, char *buf, size_t cap)
+{
+    uint32_t elem = 0;
+    const cg_nv_method *m = cg_nv_method_at(c, offset, &elem);
+    if (!m) {
+        if (cap)
+            buf[0] = 0;
+        return false;
+    }
+    if (m->count > 1)
+        snprintf(buf, cap, "%s(%u)", m->name, elem);
+    else
+        snprintf(buf, cap, "%s", m->name);
+    return true;
+}
+
+int cg_nv_method_parse(const cg_nv_class *c, const char *text, uint32_t *offset)
+{
+    char name[96];
+    size_t n = strcspn(text, "([");
+    if (n == 0 || n >= sizeof(name))
+        return CG_ERR_NOENT;
+    memcpy(name, text, n);
+    name[n] = 0;
+    const cg_nv_method *m = cg_nv_method_named(c, name);
+    if (!m)
+        return CG_ERR_NOENT;
+    uint32_t elem = 0;
+    if (text[n]) {
+        char close = text[n] == '(' ? ')' : ']';
+        char *end;
+        unsigned long v = strtoul(text + n + 1, &end, 0);
+        if (end == text + n + 1 || *end != close || end[1] != 0)
+            return CG_ERR_SYNTAX;
+        if (v >= m->count)
+            return CG_ERR_RANGE;
+        elem = (uint32_t)v;
+    }
+    *offset = m->offset + elem * (m->stride ? m->stride : 4);
+    return 0;
+}

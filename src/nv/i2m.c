@@ -1,0 +1,211 @@
+/* nv: the inline-to-memory unit of KEPLER_INLINE_TO_MEMORY_B (A140), also
+ * reachable through MAXWELL_B and MAXWELL_COMPUTE_B at the same offsets.
+ *
+ * LAUNCH_DMA starts a transfer of LINE_LENGTH_IN x LINE_COUNT bytes to
+ * OFFSET_OUT; the bytes then arrive packed in LOAD_INLINE_DATA words (the
+ * last word of a transfer may be partial) and land line by line, PITCH_OUT
+ * apart for a pitch destination, or swizzled into a block-linear surface at
+ * ORIGIN_BYTES_X/SAMPLES_Y (yuzu engine_upload.cpp buffers the same amount
+ * and writes when it is complete; cla140.h gives the fields). A pitch
+ * destination is written as the data arrives. */
+#include <string.h>
+#include "core/mem_internal.h"
+#include "nv_internal.h"
+
+
+#include <stdarg.h>
+static int i2m_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
+                     const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static int i2m_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
+                     const char *fmt, ...)
+{
+    cg_fault f;
+    cg_fault_init(&f, ag, kind, va, "%s", "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof(f.message), fmt, ap);
+    va_end(ap);
+    ch->state = CG_NV_CH_FAULTED;
+    return cg_fault_raise(ch->gpu->dev, &f);
+}
+
+static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
+{
+    nv_i2m *t = &o->i2m;
+    const uint32_t *r = o->regs;
+    t->active = false;
+    if (!t->pitch && t->total) {
+        nv_bl s = {r[NVA140_SET_DST_WIDTH >> 2], r[NVA140_SET_DST_HEIGHT >> 2],
+                   r[NVA140_SET_DST_DEPTH >> 2], (r[NVA140_SET_DST_BLOCK_SIZE >> 2] >> 4) & 15,
+                   (r[NVA140_SET_DST_BLOCK_SIZE >> 2] >> 8) & 15};
+        uint32_t ox = r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2] & 0x1FFFFF;
+        uint32_t oy = r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2] & 0x1FFFF;
+        uint32_t z = r[NVA140_SET_DST_LAYER >> 2];
+        for (uint32_t y = 0; y < t->line_count; y++) {
+            const uint8_t *src = t->buf + (uint64_t)y * t->line_len;
+            uint32_t x = 0;
+            while (x < t->line_len) {
+                uint32_t bx = ox + x;
+                uint32_t k = 16 - (bx % 16); /* 16-byte runs are contiguous in a GOB */
+                if (k > t->line_len - x)
+                    k = t->line_len - x;
+                uint64_t va = t->dst + nv_bl_offset(&s, bx, oy + y, z);
+                if (nv_mem_rw(ch->vas, va, (void *)(src + x), k, true, ag) != 0) {
+                    ch->state = CG_NV_CH_FAULTED;
+                    return CG_ERR_FAULT;
+                }
+                x += k;
+            }
+        }
+    }
+    if (cg_trace_enabled(ch->gpu->dev)) {
+        cg_trace_event ev = {.kind = CG_TRACE_MEM_WRITE, .family = CG_FAMILY_NV, .unit = "i2m",
+                             .channel = ch->id, .stream_addr = ag->stream_addr,
+                             .gpu_addr = t->dst, .size = t->total,
+                             .text = t->pitch ? "inline upload (pitch)" : "inline upload (block linear)"};
+        cg_trace_emit(ch->gpu->dev, &ev);
+    }
+    uint32_t l = t->launch;
+    unsigned completion = (l >> 4) & 3;
+    if (completion == 2) {
+        uint64_t va = (uint64_t)(r[NVA140_SET_I2M_SEMAPHORE_A >> 2] & 0x1FFFFFF) << 32 |
+                      r[NVA140_SET_I2M_SEMAPHORE_B >> 2];
+        uint32_t payload = r[NVA140_SET_I2M_SEMAPHORE_C >> 2];
+        if (l & 2) {
+            /* REDUCTION_OP numbering of cla140.h mapped onto nv_reduce's */
+            static const unsigned map[8] = {5, 0, 1, 6, 7, 3, 4, 2};
+            uint32_t old;
+            if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
+                ch->state = CG_NV_CH_FAULTED;
+                return CG_ERR_FAULT;
+            }
+            payload = nv_reduce(old, payload, map[(l >> 13) & 7], ((l >> 2) & 3) == 1);
+        }
+        int rc;
+        if (l & (1u << 12)) {
+            rc = cg_vas_write32(ch->vas, va, payload, ag);
+        } else {
+            uint64_t t64 = ch->gpu->time;
+            uint32_t rec[4] = {payload, 0, (uint32_t)t64, (uint32_t)(t64 >> 32)};
+            rc = cg_vas_write(ch->vas, va, rec, sizeof(rec), ag);
+        }
+        if (rc != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return rc;
+        }
+    } else if (completion == 3) {
+        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                         "I2M LAUNCH_DMA: COMPLETION_TYPE 3 is not defined");
+    }
+    if (((l >> 8) & 3) == 1 && cg_trace_enabled(ch->gpu->dev)) {
+        cg_trace_event ev = {.kind = CG_TRACE_INTERRUPT, .family = CG_FAMILY_NV, .unit = "i2m",
+                             .channel = ch->id, .stream_addr = ag->stream_addr,
+                             .reg = NVA140_LAUNCH_DMA, .value = l, .text = "I2M interrupt"};
+        cg_trace_emit(ch->gpu->dev, &ev);
+    }
+    return 0;
+}
+
+static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
+{
+    nv_i2m *t = &o->i2m;
+    const uint32_t *r = o->regs;
+    if (t->active)
+        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+                         "I2M LAUNCH_DMA while the previous transfer still waits for %llu of "
+                         "%llu bytes", (unsigned long long)(t->total - t->pos),
+                         (unsigned long long)t->total);
+    t->launch = v;
+    t->pitch = v & 1;
+    t->line_len = r[NVA140_LINE_LENGTH_IN >> 2];
+    t->line_count = r[NVA140_LINE_COUNT >> 2];
+    t->pitch_out = r[NVA140_PITCH_OUT >> 2];
+    t->dst = (uint64_t)(r[NVA140_OFFSET_OUT_UPPER >> 2] & 0x1FFFFFF) << 32 |
+             r[NVA140_OFFSET_OUT >> 2];
+    t->total = (uint64_t)t->line_len * t->line_count;
+    t->pos = 0;
+    if (t->total > ch->gpu->op_limit)
+        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+                         "I2M LAUNCH_DMA of %llu bytes is past the model's limit of %llu",
+                         (unsigned long long)t->total, (unsigned long long)ch->gpu->op_limit);
+    if (!t->pitch) {
+        uint32_t bs = r[NVA140_SET_DST_BLOCK_SIZE >> 2];
+        if ((bs & 15) != 0)
+            return i2m_fault(ch, ag, CG_FAULT_UNSUPPORTED, t->dst,
+                             "I2M block width %u GOBs not supported yet", bs & 15);
+        if (((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
+            return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+                             "I2M SET_DST_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)",
+                             (bs >> 4) & 15, (bs >> 8) & 15);
+        if (t->buf_cap < t->total) {
+            uint8_t *nb = cg__realloc(ch->gpu->dev, t->buf, t->buf_cap, t->total);
+            if (!nb)
+                return i2m_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, t->dst,
+                                 "I2M: no host memory to stage %llu bytes",
+                                 (unsigned long long)t->total);
+            t->buf = nb;
+            t->buf_cap = t->total;
+        }
+    }
+    t->active = true;
+    if (t->total == 0)
+        return i2m_complete(ch, o, ag);
+    return 0;
+}
+
+int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const cg_agent *ag)
+{
+    nv_i2m *t = &o->i2m;
+    if (!t->active)
+        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                         "LOAD_INLINE_DATA (%zu words) with no LAUNCH_DMA transfer pending", n);
+    uint64_t remaining = t->total - t->pos;
+    uint64_t words_left = (remaining + 3) / 4;
+    if (n > words_left)
+        return i2m_fault(ch, ag, CG_FAULT_BAD_LENGTH, t->dst,
+                         "LOAD_INLINE_DATA: %llu words, but the transfer needs only %llu more",
+                         (unsigned long long)n, (unsigned long long)words_left);
+    const uint8_t *src = (const uint8_t *)w;
+    uint64_t take = (uint64_t)n * 4 < remaining ? (uint64_t)n * 4 : remaining;
+    if (!t->pitch) {
+        memcpy(t->buf + t->pos, src, take);
+        t->pos += take;
+    } else {
+        while (take) {
+            uint64_t line = t->pos / t->line_len, col = t->pos % t->line_len;
+            uint64_t k = t->line_len - col < take ? t->line_len - col : take;
+            uint64_t va = t->dst + line * t->pitch_out + col;
+            uint8_t *dp;
+            size_t span = cg__vas_span(ch->vas, va, k, true, &dp);
+            if (span) {
+                /* plain memory: write in place (memmove: the words may come
+                 * from the same page) */
+                memmove(dp, src, span);
+                k = span;
+            } else if (cg_vas_write(ch->vas, va, src, k, ag) != 0) {
+                ch->state = CG_NV_CH_FAULTED;
+                t->active = false;
+                return CG_ERR_FAULT;
+            }
+            src += k;
+            t->pos += k;
+            take -= k;
+        }
+    }
+    if (t->pos == t->total)
+        return i2m_complete(ch, o, ag);
+    return 0;
+}
+
+int nv_i2m_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+{
+    if (m == NVA140_LAUNCH_DMA)
+        return i2m_launch(ch, o, v, ag);
+    if (m == NVA140_LOAD_INLINE_DATA)
+        return nv_i2m_data(ch, o, &v, 1, ag);
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* nv: the assembler's recorded scene actions (internal). */
+#ifndef CMDGPU_NV_ASM_INTERNAL_H
+#define CMDGPU_NV_ASM_INTERNAL_H
+#include "nv_internal.h"
+
+typedef enum nv_act_kind {
+    NV_ACT_BUFFER, NV_ACT_CHANNEL, NV_ACT_SUBMIT, NV_ACT_RUN, NV_ACT_FINISH, NV_ACT_WAIT,
+    NV_ACT_CPU_WRITE32, NV_ACT_EXPECT32, NV_ACT_DUMP, NV_ACT_PNG
+} nv_act_kind;
+
+enum { NV_SCENE_FENCES = 16 };
+
+typedef struct nv_act {
+    nv_act_kind kind;
+    unsigned line;
+    uint64_t a, b, c, d;
+    int wait_slot, fence_slot; /* -1: none */
+    char name[64];
+    char path[256];
+} nv_act;
+
+struct cg_nv_asm {
+    uint32_t init_sc[8], sc[8];
+    nv_act *acts;
+    size_t nacts, cap;
+    bool oom;
+    nv_act scratch; /* target of directives in non-final passes */
+};
+
+#endif

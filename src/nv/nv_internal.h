@@ -1,0 +1,189 @@
+/* nv: internal structures shared by the nv sources (not installed). */
+#ifndef CMDGPU_NV_INTERNAL_H
+#define CMDGPU_NV_INTERNAL_H
+
+#include <string.h>
+#include "cmdgpu/nv.h"
+#include "cmdgpu/trace.h"
+#include "core/internal.h"
+#include "methods.h"
+
+/* Engine objects a channel can bind; index into nv_channel.objs. */
+enum { NV_OBJ_3D, NV_OBJ_COMPUTE, NV_OBJ_I2M, NV_OBJ_TWOD, NV_OBJ_COPY, NV_NOBJ };
+#define NV_NREGS 0x1000 /* dword methods 0..0xFFF (byte offsets < 0x4000) */
+
+int nv_obj_index(uint32_t class_id); /* -1 if not an engine class */
+
+/* Inline-to-memory unit (A140 and the I2M methods of B197/B1C0). */
+typedef struct nv_i2m {
+    bool active;
+    bool pitch;           /* destination layout */
+    uint32_t launch;      /* LAUNCH_DMA value */
+    uint64_t dst;
+    uint32_t line_len, line_count, pitch_out;
+    uint64_t total, pos;  /* bytes expected / received */
+    uint8_t *buf;         /* staging for block-linear destinations */
+    size_t buf_cap;
+} nv_i2m;
+
+/* 2D engine solid-primitive vertices collected so far. */
+typedef struct nv_twod {
+    int64_t vx[3], vy[3];
+    unsigned nv;
+} nv_twod;
+
+typedef struct nv_obj {
+    uint32_t class_id;    /* 0 until first bound */
+    uint32_t *regs;       /* NV_NREGS register file */
+    nv_i2m i2m;
+    nv_twod twod;
+} nv_obj;
+
+typedef struct nv_ring_entry {
+    uint64_t e;
+    uint8_t nk;           /* > 0: a kernel-inserted segment of nk words in kw */
+    uint32_t kw[8];
+} nv_ring_entry;
+
+typedef enum nv_wait_kind { NV_WAIT_NONE, NV_WAIT_SEM, NV_WAIT_SYNCPT } nv_wait_kind;
+
+enum { NV_MODE_INC, NV_MODE_NONINC, NV_MODE_ONE_INC };
+
+#define NV_OP_LIMIT_DEFAULT (256ull << 20)
+#define NV_CHUNK 2048 /* pushbuffer words fetched per read */
+
+struct cg_nv_channel {
+    cg_nv_gpu *gpu;
+    cg_nv_as *as;
+    cg_vas *vas;
+    int id;
+    uint32_t syncpt;
+    cg_nv_chstate state;
+    struct cg_nv_channel *next;
+
+    nv_ring_entry *ring;
+    uint32_t num_entries, gp_get, gp_put;
+
+    /* current segment */
+    bool in_seg, seg_kernel;
+    uint64_t seg_va;
+    uint32_t seg_len, seg_pos;
+    const uint32_t *seg_kw;
+    uint32_t chunk[NV_CHUNK];
+    uint32_t chunk_pos, chunk_len; /* words of chunk[] not yet used */
+
+    /* decoder state: a method run may continue into the next entry */
+    uint32_t dec_method, dec_remaining;
+    uint8_t dec_subch, dec_mode;
+    uint64_t hdr_addr;
+    uint32_t hdr_word;
+    uint32_t subdev_mask, stored_mask;
+
+    /* host class state */
+    uint32_t sem_hi, sem_lo, sem_payload, syncpt_payload, reference;
+    nv_wait_kind wait;
+    uint64_t wait_addr;
+    uint32_t wait_value, wait_op, wait_id;
+    uint64_t wait_hdr_addr;
+    uint32_t wait_words[2];
+    unsigned wait_runs;
+    bool yield;
+
+    uint32_t bound[8];
+    int8_t bound_oi[8];   /* nv_obj index of bound[], -1 if none */
+    bool tracing;         /* a trace sink was attached when this run began */
+    nv_obj objs[NV_NOBJ];
+    uint64_t methods;
+};
+
+typedef struct nv_handle {
+    uint32_t id;
+    uint32_t size;
+    cg_mem *mem;          /* NULL until allocated */
+    uint32_t align, flags, heap;
+    uint8_t kind;
+    struct nv_handle *next;
+} nv_handle;
+
+struct cg_nv_as {
+    cg_nv_gpu *gpu;
+    cg_vas *vas;
+    uint32_t big_page;
+    struct cg_nv_as *next;
+};
+
+struct cg_nv_gpu {
+    cg_device *dev;
+    cg_nv_channel *channels;
+    int next_channel_id;
+    cg_nv_as *spaces;
+    nv_handle *handles;
+    uint32_t next_handle;
+    uint32_t syncpt[CG_NV_NUM_SYNCPTS];
+    uint32_t syncpt_max[CG_NV_NUM_SYNCPTS]; /* values promised by fences */
+    bool syncpt_used[CG_NV_NUM_SYNCPTS];
+    uint64_t time;        /* methods executed, the timestamp clock */
+    unsigned watchdog;
+    uint64_t op_limit;    /* cg_nv_gpu_set_op_limit */
+    uint32_t valid[NV_NOBJ][NV_NREGS / 32];  /* methods in each class table */
+    uint32_t plain[NV_NOBJ][NV_NREGS / 32];  /* methods that are only stored */
+    uint16_t plain_run[NV_NOBJ][NV_NREGS];   /* plain methods from idx on, in a row */
+    uint32_t host_valid[2];                  /* host methods 0..0xFC */
+    char last_error[256];
+};
+
+/* Agent for memory accesses of a unit on a channel at a stream address. */
+static inline cg_agent nv_agent(const cg_nv_channel *ch, const char *unit, uint64_t stream_addr,
+                                uint32_t w0, uint32_t w1)
+{
+    cg_agent a = {CG_FAMILY_NV, unit, ch->id, stream_addr, {w0, w1, 0, 0}, 2};
+    return a;
+}
+
+/* Engine memory access: in place when the range is plain memory in one page
+ * (cg__vas_span in core/mem_internal.h), else through cg_vas_read/write,
+ * which fault, read sparse zeros, or run the coherency model. */
+size_t cg__vas_span(cg_vas *vas, uint64_t va, size_t n, bool write, uint8_t **ptr);
+static inline int nv_mem_rw(cg_vas *vas, uint64_t va, void *buf, size_t n, bool write,
+                            const cg_agent *ag)
+{
+    uint8_t *p;
+    if (n && cg__vas_span(vas, va, n, write, &p) == n) {
+        if (write)
+            memmove(p, buf, n);
+        else
+            memmove(buf, p, n);
+        return 0;
+    }
+    return write ? cg_vas_write(vas, va, buf, n, ag) : cg_vas_read(vas, va, buf, n, ag);
+}
+
+/* Semaphore/report reductions (shared by host, I2M and copy). op in the host
+ * class numbering: MIN MAX XOR AND OR ADD INC DEC = 0..7. */
+uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed);
+
+/* Execute one method on a bound engine object; 0 or CG_ERR_FAULT (raised). */
+int nv_i2m_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const cg_agent *ag);
+int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag);
+int nv_twod_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+
+/* Block-linear addressing (research/nv.md section 7). */
+typedef struct nv_bl {
+    uint32_t width;       /* bytes */
+    uint32_t height, depth;
+    unsigned bh, bd;      /* log2 GOBs per block in y and z */
+} nv_bl;
+uint64_t nv_bl_offset(const nv_bl *s, uint32_t x, uint32_t y, uint32_t z);
+uint64_t nv_bl_size(const nv_bl *s); /* bytes of one layer */
+
+void nv_gpu_error(cg_nv_gpu *gpu, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+void nv_trace_method(cg_nv_channel *ch, unsigned subch, uint32_t cls, uint32_t mthd, uint32_t v,
+                     uint64_t addr);
+
+#endif
