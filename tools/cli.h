@@ -91,6 +91,11 @@ int radeon_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out
 int radeon_assemble(const cli_opts *o, const char *path);
 int radeon_run(const cli_opts *o);
 
+/* The nv family (tools/nv_cli.c). */
+int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int nv_assemble(const cli_opts *o, const char *path);
+int nv_run(const cli_opts *o);
+
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);

@@ -10,8 +10,8 @@
 const cli_family cli_families[] = {
     {"raw", "plain little-endian words (core directives only)", raw_disasm, raw_assemble,
      NULL, NULL},
-    {"nv", "NVIDIA Maxwell (Tegra X1): GPFIFO, pushbuffers, classes", NULL, NULL, NULL,
-     NULL},
+    {"nv", "NVIDIA Maxwell (Tegra X1): GPFIFO, pushbuffers, classes", nv_disasm,
+     nv_assemble, nv_run, NULL},
     {"vc4", "Broadcom VideoCore IV V3D: control lists, binner, QPU", NULL, NULL, NULL,
      NULL},
     {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", radeon_disasm,

@@ -8,5 +8,6 @@
 #include "trace.h"
 #include "image.h"
 #include "asm.h"
+#include "nv.h"
 #include "radeon.h"
 #endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The nv family through the cmdgpu command: every example scene runs with the
+# expected exit code, asm(disasm(x)) == x for every example's pushbuffer (with
+# and without --subch), --json and --trace output, and error exits.
+set -uo pipefail
+build=$1 src=$2
+bin=$build/cmdgpu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+expect() {
+    local want=$1 what=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out" | head -20; fi
+}
+
+expect 0 "fence scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/fence.s"
+grep -q "fence 0 reached" "$tmp/out" && ok || bad "fence scene output"
+grep -q "expect32 0x0100010000: 0x00001234 ok" "$tmp/out" && ok || bad "fence expect"
+cmp -s "$tmp/sem.bin" <(printf '\x34\x12\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00') && ok || bad "sem.bin contents"
+expect 0 "upload_copy scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/upload_copy.s"
+grep -q "png $tmp/roundtrip.png: 16x16 hash 3fd68bf1a40648e5" "$tmp/out" && ok || bad "round-trip image hash"
+grep -q "png $tmp/upload.png: 16x16 hash 3fd68bf1a40648e5" "$tmp/out" && ok || bad "upload image hash"
+expect 0 "blit scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/blit.s"
+grep -q "png $tmp/blit_point.png: 64x64 hash 9e0d8531c7a68645" "$tmp/out" && ok || bad "point blit hash"
+grep -q "png $tmp/blit_bilinear.png: 64x64 hash ecd7835886c5e8c5" "$tmp/out" && ok || bad "bilinear blit hash"
+expect 0 "rects scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/rects.s"
+grep -q "png $tmp/rects.png: 64x64 hash 650824d1e560dd0c" "$tmp/out" && ok || bad "rects hash"
+expect 1 "faults scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/faults.s"
+grep -q "unbound-subchannel nv/pfifo ch 0 .*stream 0x100000000 words 0x8001a080 0x00000001: method 0x0200 on subchannel 5, which has no object bound" "$tmp/out" && ok || bad "fault line"
+grep -q "expect32 0x0100010000: 0x0000600d ok" "$tmp/out" && ok || bad "second channel still works"
+expect 0 "run --dump" -- "$bin" run -f nv --out "$tmp" --dump 0x100010000:4:d.bin "$src/examples/nv/fence.s"
+cmp -s "$tmp/d.bin" <(printf '\x34\x12\x00\x00') && ok || bad "--dump contents"
+expect 2 "bad --dump" -- "$bin" run -f nv --dump 12 "$src/examples/nv/fence.s"
+expect 0 "run --json" -- "$bin" run -f nv --json --out "$tmp" "$src/examples/nv/fence.s"
+grep -q '"result":"ok"' "$tmp/out" && ok || bad "run --json result"
+expect 0 "run --trace" -- "$bin" run -f nv --trace --out "$tmp" "$src/examples/nv/fence.s"
+grep -q "SEMAPHORED \[0x001c\] = 0x01000002" "$tmp/out" && ok || bad "trace line"
+expect 1 "faults --json" -- "$bin" run -f nv --json --out "$tmp" "$src/examples/nv/faults.s"
+grep -q '"kind":"unbound-subchannel"' "$tmp/out" && ok || bad "fault json"
+
+# round trips on every example
+for s in "$src"/examples/nv/*.s "$src"/fuzz/corpus/nv_asm/statements.s; do
+    name=$(basename "$s" .s)
+    expect 0 "asm $name" -- "$bin" asm -f nv -o "$tmp/$name.bin" "$s"
+    expect 0 "disasm $name" -- "$bin" disasm -f nv -o "$tmp/$name.dis" "$tmp/$name.bin"
+    expect 0 "re-asm $name" -- "$bin" asm -f nv -o "$tmp/$name.bin2" "$tmp/$name.dis"
+    cmp -s "$tmp/$name.bin" "$tmp/$name.bin2" && ok || bad "round trip $name"
+    expect 0 "disasm --subch $name" -- "$bin" disasm -f nv --subch 0=B0B5,5=A140 -o "$tmp/$name.dis2" "$tmp/$name.bin"
+    expect 0 "re-asm --subch $name" -- "$bin" asm -f nv -o "$tmp/$name.bin3" "$tmp/$name.dis2"
+    cmp -s "$tmp/$name.bin" "$tmp/$name.bin3" && ok || bad "round trip --subch $name"
+    expect 0 "disasm --json $name" -- "$bin" disasm -f nv --json "$tmp/$name.bin"
+    head -c 20 "$tmp/out" | grep -q '^{"family":"nv"' && ok || bad "json header $name"
+done
+expect 0 "disasm listing" -- "$bin" disasm -f nv "$tmp/upload_copy.bin"
+grep -q "hdr noninc 2, LOAD_INLINE_DATA, 256" "$tmp/out" && ok || bad "listing names LOAD_INLINE_DATA"
+grep -q "LAUNCH_DMA DATA_TRANSFER_TYPE=NON_PIPELINED FLUSH_ENABLE=FALSE SEMAPHORE_TYPE=RELEASE_ONE_WORD_SEMAPHORE" "$tmp/out" && ok || bad "listing decodes LAUNCH_DMA"
+expect 2 "bad --subch" -- "$bin" disasm -f nv --subch 9=zz "$tmp/fence.bin"
+printf 'inc 0, NOPE, 1\n' > "$tmp/bad.s"
+expect 3 "asm error" -- "$bin" asm -f nv -o "$tmp/x" "$tmp/bad.s"
+grep -q "bad.s:1:" "$tmp/err" && ok || bad "asm error location"
+expect 3 "run syntax error" -- "$bin" run -f nv "$tmp/bad.s"
+printf '\x01\x02\x03' > "$tmp/odd.bin"
+expect 3 "disasm odd size" -- "$bin" disasm -f nv "$tmp/odd.bin"
+
+echo "nv_cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
