@@ -644,6 +644,24 @@ static size_t exec_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t 
     return n;
 }
 
+/* Copy n >= 1 words between buffers that do not overlap. Short runs (the
+ * common INC headers of 1-8 methods) use two fixed-size, possibly
+ * overlapping copies that compile to plain moves, instead of a libc call
+ * whose size is unpredictable. */
+static inline void copy_words(uint32_t *restrict d, const uint32_t *restrict s, uint32_t n)
+{
+    if (n >= 4 && n <= 8) {
+        memcpy(d, s, 16);
+        memcpy(d + n - 4, s + n - 4, 16);
+    } else if (n < 4) {
+        d[0] = s[0];
+        if (n > 1)
+            memcpy(d + n - 2, s + n - 2, 8);
+    } else {
+        memcpy(d, s, 4 * (size_t)n);
+    }
+}
+
 /* Fast path: whole runs of plain stores to bound engines, decoded with
  * locals only. It stops at anything else (host methods, actions, runs that
  * leave the chunk), which the full loop in process_words then handles; that
@@ -682,7 +700,7 @@ static size_t fast_decode(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64
         if (sec == CG_NV_SEC_INC_METHOD) {
             if (run[idx] < cnt)
                 break;
-            memcpy(regs + idx, w + i + 1, 4 * (size_t)cnt);
+            copy_words(regs + idx, w + i + 1, cnt);
         } else if (sec == CG_NV_SEC_NON_INC_METHOD) {
             if (!run[idx]) {
                 /* LOAD_CONSTANT_BUFFER runs straight into plain memory */
