@@ -1,0 +1,200 @@
+/* VideoCore IV QPU: instruction tables, disassembler, assembler and
+ * interpreter (internal interface, not installed).
+ *
+ * Sources: research/vc4.md section 3 (encodings, registers, restrictions),
+ * maazl/vc4asm doc/VideoCoreIV-addendum.html (hardware behaviour the
+ * Reference Guide gets wrong). docs/vc4-qpu.md describes the text syntax and
+ * every modelling choice. */
+#ifndef CMDGPU_VC4_QPU_H
+#define CMDGPU_VC4_QPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cmdgpu/asm.h"
+#include "cmdgpu/device.h"
+#include "cmdgpu/fault.h"
+#include "cmdgpu/mem.h"
+#include "core/def.h"
+
+/* ---- encodings (qpu.def) ---- */
+
+#define VC4_QPU_BITS(ins, hi, lo) \
+    ((uint32_t)(((ins) >> (lo)) & ((((uint64_t)1) << ((hi) - (lo) + 1)) - 1)))
+
+enum vc4_qpu_sig {
+#define QPU_SIG(code, name, as) VC4_QPU_SIG_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_add_op {
+#define QPU_ADD(code, name, as, n, t) VC4_QPU_A_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_mul_op {
+#define QPU_MUL(code, name, as, t) VC4_QPU_M_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_cond {
+#define QPU_COND(code, name, as) VC4_QPU_COND_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_bcond {
+#define QPU_BCOND(code, name, as) VC4_QPU_BCOND_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_ldi_mode {
+#define QPU_LDI(code, name, as) VC4_QPU_LDI_##name = code,
+#include "qpu.def"
+};
+enum vc4_qpu_waddr {
+#define QPU_WADDR(code, na, aa, nb, ab, ka, kb) VC4_QPU_W_##na = code,
+#include "qpu.def"
+};
+enum vc4_qpu_raddr {
+#define QPU_RADDR(code, na, aa, nb, ab, ka, kb) VC4_QPU_R_##na = code,
+#include "qpu.def"
+};
+/* Kind of an I/O register access (the K columns of QPU_RADDR / QPU_WADDR). */
+enum vc4_qpu_io {
+    VC4_QPU_IO_RESERVED = 0,
+    VC4_QPU_IO_NOP, VC4_QPU_IO_UNIF, VC4_QPU_IO_VARY, VC4_QPU_IO_ELEM, VC4_QPU_IO_QPUNUM,
+    VC4_QPU_IO_XCOORD, VC4_QPU_IO_YCOORD, VC4_QPU_IO_MSFLAGS, VC4_QPU_IO_REVFLAG,
+    VC4_QPU_IO_VPM, VC4_QPU_IO_MUTEX, VC4_QPU_IO_ACC, VC4_QPU_IO_TMU, VC4_QPU_IO_R5QUAD,
+    VC4_QPU_IO_R5REP, VC4_QPU_IO_HOSTINT, VC4_QPU_IO_UNIFADDR, VC4_QPU_IO_QUAD,
+    VC4_QPU_IO_TLBS, VC4_QPU_IO_TLBZ, VC4_QPU_IO_TLBM, VC4_QPU_IO_TLBC, VC4_QPU_IO_TLBAM,
+    VC4_QPU_IO_SFU,
+};
+/* Operand types of an op (the T column). */
+enum vc4_qpu_optype { VC4_QPU_T_I, VC4_QPU_T_F, VC4_QPU_T_FI, VC4_QPU_T_IF };
+
+typedef struct vc4_qpu_opinfo {
+    const char *name; /* guide name, NULL = reserved */
+    const char *as;   /* assembler spelling */
+    uint8_t nsrc, type;
+} vc4_qpu_opinfo;
+typedef struct vc4_qpu_reginfo {
+    const char *name[2]; /* guide names for file A, B; NULL = reserved */
+    const char *as[2];
+    uint8_t kind[2];     /* enum vc4_qpu_io */
+} vc4_qpu_reginfo;
+typedef struct vc4_qpu_codeinfo {
+    const char *name, *as; /* NULL name = reserved */
+} vc4_qpu_codeinfo;
+
+extern const vc4_qpu_codeinfo vc4_qpu_sigs[16], vc4_qpu_conds[8], vc4_qpu_bconds[16],
+    vc4_qpu_packa[16], vc4_qpu_packm[16], vc4_qpu_unpacks[8], vc4_qpu_ldis[8];
+extern const vc4_qpu_opinfo vc4_qpu_add_ops[32], vc4_qpu_mul_ops[8];
+extern const vc4_qpu_reginfo vc4_qpu_raddrs[64], vc4_qpu_waddrs[64]; /* 32..63 used */
+extern const uint32_t vc4_qpu_smallimm_bits[64];
+extern const char *const vc4_qpu_smallimm_as[64];
+
+/* cg_def tables over the .def lists, for the table test: index i of
+ * `which` (0 fields, 1 signals, 2 add, 3 mul, 4 cond, 5 bcond, 6 pack A,
+ * 7 pack mul, 8 unpack, 9 ldi, 10 raddr A, 11 raddr B, 12 waddr A,
+ * 13 waddr B, 14 small immediates). Fields are one entry per class with
+ * fields of the high word (bits - 32) and, for 31:0 fields, the low word. */
+#define VC4_QPU_NTABLES 15
+const cg_def_entry *vc4_qpu_def_table(int which, size_t *n, const char **name);
+
+/* ---- disassembler ---- */
+
+/* Text of one instruction (the syntax of docs/vc4-qpu.md; no address, no
+ * raw words). `addr` is the instruction's address (absolute branch targets
+ * of relative branches). Notes on reserved or unexplained bits go to
+ * `notes` ("" if none), "; "-separated. Both snprintf style; returns the
+ * length of the text. */
+int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
+                   size_t ncap);
+
+/* ---- assembler ---- */
+
+/* The cg_asm family plug-in: mnemonics of docs/vc4-qpu.md; each instruction
+ * emits two little-endian words (low word first). */
+const cg_asm_family *vc4_qpu_asm_family(void);
+
+/* ---- interpreter ---- */
+
+#define VC4_QPU_MAX_VARYINGS 32
+
+/* The contract with the renderer (src/vc4/render.c). */
+typedef struct vc4_qpu_sems vc4_qpu_sems;
+typedef struct vc4_frag_batch {
+    uint16_t mask;                     /* lanes holding a covered pixel (lane i = bit i) */
+    uint32_t x[16], y[16];             /* pixel coordinates (X/Y_PIXEL_COORD reads) */
+    uint32_t nvary;                    /* varyings available */
+    float vary[VC4_QPU_MAX_VARYINGS][16];   /* value of the i-th VARYING read, per lane */
+    float vary_c[VC4_QPU_MAX_VARYINGS][16]; /* value r5 receives with that read */
+    uint32_t tlb_color_in[16];         /* what a colour-load signal returns */
+    uint32_t z_in[16];                 /* current depth/stencil for the lane (24-bit Z << 8 | stencil) */
+    uint32_t frag_z[16], frag_w[16];   /* interpolated Z and W the fragment shader may read */
+    /* outputs */
+    uint32_t color[16]; uint16_t color_mask; /* TLB colour writes (last write wins) */
+    uint32_t z_out[16]; uint16_t z_mask;     /* TLB Z writes */
+    uint16_t ms_mask_written; /* lanes whose multisample mask was written, if you model it */
+    /* ---- additions (zero-initialise the batch and they are harmless) ---- */
+    uint32_t coverage_in[16];  /* what a coverage-load signal returns */
+    uint32_t rev_flag;         /* REV_FLAG read: 1 for a reverse-facing primitive */
+    uint32_t ms_flags[16];     /* MS_FLAGS written (lanes of ms_mask_written) */
+    uint32_t stencil_setup;    /* last TLB_STENCIL_SETUP value (element 0) */
+    uint32_t stencil_writes;   /* number of TLB_STENCIL_SETUP writes */
+    uint32_t alpha_mask[16];   /* TLB_ALPHA_MASK writes */
+    uint16_t alpha_mask_written;
+    uint32_t host_int;         /* last non-zero HOST_INT write (element 0), 0 if none */
+    vc4_qpu_sems *sems;        /* the device's 16 semaphores; NULL: a private zeroed set */
+} vc4_frag_batch;
+
+/* Run a fragment shader for one 16-lane batch: code and uniforms are bus
+ * addresses in `bus`. Returns 0, or CG_ERR_FAULT after raising a fault
+ * (unit "qpu", stream_addr = the instruction's address, words = its two
+ * words). budget = max instructions before a HANG fault. */
+int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
+                         uint32_t code_addr, uint32_t unif_addr,
+                         vc4_frag_batch *b, uint64_t budget, bool strict);
+
+/* The 16 hardware semaphores (4-bit counters), one set per V3D. */
+struct vc4_qpu_sems {
+    uint8_t count[16];
+};
+
+/* General QPU state, for tests and other shader types. */
+typedef struct vc4_qpu_state {
+    uint32_t ra[32][16], rb[32][16]; /* register files A and B */
+    uint32_t acc[6][16];             /* r0-r5 */
+    uint16_t zf, nf, cf;             /* Z, N, C flags, bit i = lane i */
+    uint32_t pc;                     /* bus address of the next instruction */
+    uint32_t unif;                   /* bus address of the next uniform */
+    uint32_t nvary_read;             /* varyings read so far */
+    uint64_t executed;               /* instructions (and stall cycles) so far */
+    bool ended;                      /* the program ended (thrend + 2 delay slots) */
+    uint32_t host_int;               /* last non-zero HOST_INT write */
+    bool mutex_held;
+    /* pipeline */
+    int sfu_wait;                    /* instructions until the SFU result lands in r4 */
+    uint32_t sfu_result[16];
+    int branch_wait;                 /* delay slots left before the branch */
+    uint32_t branch_target;
+    int end_wait;                    /* delay slots left after thrend, -1 none */
+    int since_branch;                /* instructions since the last branch */
+    uint64_t prev_phys_a, prev_phys_b; /* physical registers the last instruction wrote */
+    uint8_t prev_acc;                /* accumulators (bit n = rn) it wrote */
+    bool sbwait_done;
+    /* environment */
+    cg_device *dev;
+    cg_vas *bus;
+    cg_agent agent;
+    bool strict;                     /* restriction breaks are faults, not warnings */
+    vc4_frag_batch *frag;            /* fragment I/O, or NULL */
+    vc4_qpu_sems *sems;
+    vc4_qpu_sems own_sems;
+} vc4_qpu_state;
+
+/* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be
+ * NULL) gives the agent's family and channel; the unit is always "qpu". */
+void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                  uint32_t code_addr, uint32_t unif_addr, bool strict);
+/* Execute one instruction (or one stall cycle). 0, or CG_ERR_FAULT. */
+int vc4_qpu_step(vc4_qpu_state *s);
+/* Run until the program ends or `budget` instructions ran (HANG fault). */
+int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget);
+
+#endif
