@@ -96,6 +96,10 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int nv_assemble(const cli_opts *o, const char *path);
 int nv_run(const cli_opts *o);
 
+/* The vc4-qpu front end (tools/vc4_qpu_cli.c): QPU shader words. */
+int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int vc4_qpu_assemble(const cli_opts *o, const char *path);
+
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);

@@ -14,6 +14,8 @@ const cli_family cli_families[] = {
      nv_assemble, nv_run, NULL},
     {"vc4", "Broadcom VideoCore IV V3D: control lists, binner, QPU", NULL, NULL, NULL,
      NULL},
+    {"vc4-qpu", "VideoCore IV QPU shader code (disasm/asm)", vc4_qpu_disasm_cli,
+     vc4_qpu_assemble, NULL, NULL},
     {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", radeon_disasm,
      radeon_assemble, radeon_run, NULL},
 };
