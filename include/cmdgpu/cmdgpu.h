@@ -10,4 +10,5 @@
 #include "asm.h"
 #include "nv.h"
 #include "radeon.h"
+#include "vc4.h"
 #endif

@@ -1,0 +1,734 @@
+/* vc4 family: the Primitive Tile Binner (PTB), the binning thread's engine.
+ *
+ * Tile Binning Mode Configuration (record 112) sets the tile allocation
+ * memory, the tile state array, the tile counts and the block sizes
+ * (research/vc4.md 1, 1.2); Start Tile Binning (6) opens every tile's list
+ * in its initial block at tile_alloc + (y * tiles_x + x) * initial_size
+ * (research/vc4.md 1.2, and seed 003: the render list branches to
+ * BIN_ADDRESS + ((y * 10 + x) * 32)).
+ *
+ * Tile-list format, matching seed 003's dump of a binner-written list:
+ *   - a list starts inside a compressed primitive list: its first byte is
+ *     0x30 (the dump shows 0x30 at the start of the block, then the 0x80
+ *     escape before the first state record);
+ *   - before a primitive, the state it needs that the list does not have
+ *     yet is written, in the order the dump shows: Primitive_List_Format,
+ *     NV_Shader_State, Configuration_Bits, Viewport_Offset, Clip_Window (then
+ *     Flat_Shade_Flags, which the dump does not show), each preceded by the
+ *     0x80 escape if a compressed list is open; then 0x30 opens a list;
+ *   - triangles are 16-bit index codings (cl_defs.c); the first triangle
+ *     after a 0x30 uses an absolute coding (2 or 3), as in the dump;
+ *   - a block ends with a relative branch 0x82 s16 to a new block from the
+ *     pool. The dump has the branch at 0x0040021C with n = 0x45 and the next
+ *     item at 0x00400AC0 = 0x00400220 + 0x45 * 32: the target is counted
+ *     from the 32-byte unit after the one holding the 0x82 byte. Outside a
+ *     compressed list the binner writes 0x30 then the branch. An item goes
+ *     into the current block only if 3 bytes (4 outside a compressed list)
+ *     stay free behind it for that branch, which reproduces the dump's
+ *     layout (the 4-byte coding 2 did not go into the last 4 bytes);
+ *   - Flush (4) ends every list with the 0x80 escape and Return (18).
+ *
+ * Pool: extra blocks come from the tile allocation memory after the initial
+ * blocks rounded up to 256 bytes (research/vc4.md 1.2); BPCA/BPCS show the
+ * current pool. When it runs out the overspill block BPOA/BPOS is taken
+ * (SPILLUSE); without one the binner raises OUTOMEM and PCS.BMOOM and waits
+ * for the CPU to write BPOA/BPOS. A (triangle, tile) entry is written only
+ * once the pool holds enough blocks for all of it, so the binner resumes
+ * exactly where it stopped.
+ *
+ * Coverage: a triangle is listed in a tile when the tile's pixel-centre
+ * rectangle meets the triangle's bounding box clipped to the clip window and
+ * the frame of tiles, and no single edge has all four corners of that
+ * rectangle strictly outside it. This is conservative (a tile may get a
+ * triangle that covers none of its pixels), never misses a covered pixel.
+ * Degenerate (zero-area) and culled triangles are not listed. */
+#include <stdlib.h>
+#include "vc4_internal.h"
+
+#define TILE_STATE_BYTES 48 /* research/vc4.md 1.2 (khrn_prod_4.h) */
+
+void vc4_bin_reset(cg_vc4 *v)
+{
+    free(v->bin.tiles);
+    memset(&v->bin, 0, sizeof v->bin);
+}
+
+static int wr(cg_vc4 *v, vc4_thread *t, uint32_t addr, const void *p, size_t n)
+{
+    return vc4_bus_write(v->bus, addr, p, n, &t->agent) == 0 ? 0 : CG_ERR_FAULT;
+}
+
+/* Take a block from the pool: 0 and its address, 1 when out of memory. */
+static int take_block(cg_vc4 *v, uint32_t *addr)
+{
+    vc4_binner *b = &v->bin;
+    if (v->bpcs < b->block) {
+        if (v->bpos >= b->block) {
+            v->bpca = v->bpoa;
+            v->bpcs = v->bpos;
+            v->bpos = 0; /* reads 0 once taken (research/vc4.md 1.2) */
+            vc4_raise_int(v, CG_VC4_INT_SPILLUSE);
+        } else {
+            return 1;
+        }
+    }
+    *addr = v->bpca;
+    v->bpca += b->block;
+    v->bpcs -= b->block;
+    v->stats.blocks++;
+    return 0;
+}
+
+/* Bytes of whole blocks the pool and the overspill area can still give. */
+static uint64_t pool_bytes(const cg_vc4 *v)
+{
+    uint32_t blk = v->bin.block;
+    return (uint64_t)(v->bpcs / blk) * blk + (uint64_t)(v->bpos / blk) * blk;
+}
+
+/* Append bytes to a tile list; `compressed_after` says whether a compressed
+ * list is open after them (it decides the branch reserve). */
+static int put(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint8_t *p, size_t n,
+               bool compressed_after)
+{
+    unsigned reserve_after = compressed_after ? 3 : 4;
+    if ((uint64_t)tl->cur + n + reserve_after > tl->end) {
+        uint32_t blk;
+        if (take_block(v, &blk) != 0)
+            return 1; /* cannot happen: the caller checked the pool */
+        uint32_t unit_next = (tl->cur & ~31u) + 32;
+        int64_t units = ((int64_t)blk - (int64_t)unit_next);
+        if (!tl->in_compressed)
+            units = ((int64_t)blk - (int64_t)(((tl->cur + 1) & ~31u) + 32));
+        if (units % 32 || units / 32 < -32768 || units / 32 > 32767)
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, blk,
+                             "binner: new block 0x%08x is out of relative branch range of the "
+                             "tile list at 0x%08x: not supported yet", blk, tl->cur);
+        uint8_t br[4];
+        size_t k = 0;
+        if (!tl->in_compressed)
+            br[k++] = 0x30;
+        br[k++] = 0x82;
+        br[k++] = (uint8_t)((units / 32) & 0xFF);
+        br[k++] = (uint8_t)(((units / 32) >> 8) & 0xFF);
+        if (wr(v, t, tl->cur, br, k) != 0)
+            return CG_ERR_FAULT;
+        tl->in_compressed = true;
+        tl->cur = blk;
+        tl->end = blk + v->bin.block;
+        if (!compressed_after && p[0] != 0x80) {
+            /* a state record in the new block needs the list closed */
+            static const uint8_t esc = 0x80;
+            if (wr(v, t, tl->cur, &esc, 1) != 0)
+                return CG_ERR_FAULT;
+            tl->cur++;
+            tl->in_compressed = false;
+        }
+    }
+    if (wr(v, t, tl->cur, p, n) != 0)
+        return CG_ERR_FAULT;
+    tl->cur += (uint32_t)n;
+    tl->in_compressed = compressed_after;
+    return 0;
+}
+
+static int put_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint8_t *p, size_t n)
+{
+    if (tl->in_compressed) {
+        static const uint8_t esc = 0x80;
+        int rc = put(v, t, tl, &esc, 1, false);
+        if (rc)
+            return rc;
+    }
+    return put(v, t, tl, p, n, false);
+}
+
+/* Bytes of state a tile would need now (upper bound, with escapes). */
+static unsigned state_need(const vc4_binner *b, const vc4_tile_list *tl)
+{
+    unsigned n = 0;
+    if (tl->ver_fmt != b->ver_fmt) n += 3;
+    if (tl->ver_nv != b->ver_nv && b->st.nv_valid) n += 6;
+    if (tl->ver_cfg != b->ver_cfg && b->st.config_valid) n += 5;
+    if (tl->ver_vp != b->ver_vp && b->st.vp_valid) n += 6;
+    if (tl->ver_clip != b->ver_clip && b->st.clip_valid) n += 10;
+    if (tl->ver_flat != b->ver_flat && b->st.flat_valid) n += 6;
+    return n;
+}
+
+static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
+{
+    vc4_binner *b = &v->bin;
+    uint8_t r[10];
+    int rc;
+    if (tl->ver_fmt != b->ver_fmt || all) {
+        r[0] = VC4_OP_PRIM_FORMAT;
+        r[1] = b->st.prim_format;
+        if ((rc = put_state(v, t, tl, r, 2)))
+            return rc;
+        tl->ver_fmt = b->ver_fmt;
+    }
+    if ((tl->ver_nv != b->ver_nv || all) && b->st.nv_valid) {
+        r[0] = VC4_OP_NV_STATE;
+        for (int k = 0; k < 4; k++)
+            r[1 + k] = (uint8_t)(b->st.nv_record >> (8 * k));
+        if ((rc = put_state(v, t, tl, r, 5)))
+            return rc;
+        tl->ver_nv = b->ver_nv;
+    }
+    if ((tl->ver_cfg != b->ver_cfg || all) && b->st.config_valid) {
+        r[0] = VC4_OP_CONFIG;
+        memcpy(r + 1, b->st.config, 3);
+        if ((rc = put_state(v, t, tl, r, 4)))
+            return rc;
+        tl->ver_cfg = b->ver_cfg;
+    }
+    if ((tl->ver_vp != b->ver_vp || all) && b->st.vp_valid) {
+        r[0] = VC4_OP_VIEWPORT;
+        r[1] = (uint8_t)b->st.vp_x, r[2] = (uint8_t)((uint16_t)b->st.vp_x >> 8);
+        r[3] = (uint8_t)b->st.vp_y, r[4] = (uint8_t)((uint16_t)b->st.vp_y >> 8);
+        if ((rc = put_state(v, t, tl, r, 5)))
+            return rc;
+        tl->ver_vp = b->ver_vp;
+    }
+    if ((tl->ver_clip != b->ver_clip || all) && b->st.clip_valid) {
+        r[0] = VC4_OP_CLIP_WINDOW;
+        for (int k = 0; k < 4; k++)
+            r[1 + 2 * k] = (uint8_t)b->st.clip[k], r[2 + 2 * k] = (uint8_t)(b->st.clip[k] >> 8);
+        if ((rc = put_state(v, t, tl, r, 9)))
+            return rc;
+        tl->ver_clip = b->ver_clip;
+    }
+    if ((tl->ver_flat != b->ver_flat || all) && b->st.flat_valid) {
+        r[0] = VC4_OP_FLAT;
+        for (int k = 0; k < 4; k++)
+            r[1 + k] = (uint8_t)(b->st.flat_flags >> (8 * k));
+        if ((rc = put_state(v, t, tl, r, 5)))
+            return rc;
+        tl->ver_flat = b->ver_flat;
+    }
+    return 0;
+}
+
+/* Blocks an entry of `need` bytes may take in the worst case. */
+static uint32_t blocks_for(const vc4_binner *b, const vc4_tile_list *tl, unsigned need)
+{
+    uint32_t room = tl->end - tl->cur;
+    if (need + 4 <= room)
+        return 0;
+    return need / (b->block - 8) + 1;
+}
+
+/* One triangle into one tile: 0, 1 (out of memory, nothing written). */
+static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
+{
+    vc4_binner *b = &v->bin;
+    unsigned need = state_need(b, tl) + 2 + 7 + 1;
+    uint32_t nb = blocks_for(b, tl, need);
+    if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
+        return 1;
+    int rc = write_state(v, t, tl, false);
+    if (rc)
+        return rc;
+    if (!tl->in_compressed) {
+        static const uint8_t open = VC4_OP_COMPRESSED;
+        if ((rc = put(v, t, tl, &open, 1, true)))
+            return rc;
+        tl->first = true;
+    }
+    uint8_t code[7];
+    unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+    if (n == 0)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, 0,
+                         "binner: vertex index above 65535 needs 32-bit index lists: not "
+                         "supported yet");
+    if ((rc = put(v, t, tl, code, n, true)))
+        return rc;
+    memcpy(tl->prev, tri, sizeof tl->prev);
+    tl->first = false;
+    tl->written = true;
+    v->stats.tile_prims++;
+    return 0;
+}
+
+static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    vc4_binner *b = &v->bin;
+    b->alloc_addr = vc4_le32(rec + 1);
+    b->alloc_size = vc4_le32(rec + 5);
+    b->state_addr = vc4_le32(rec + 9);
+    b->tw = rec[13];
+    b->th = rec[14];
+    b->flags = rec[15];
+    b->started = false;
+    b->configured = false;
+    if (b->tw == 0 || b->th == 0)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "Tile_Binning_Mode_Configuration: %u x %u tiles", b->tw, b->th);
+    if (b->tw > VC4_MAX_TILES_X || b->th > VC4_MAX_TILES_Y)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Binning_Mode_Configuration: %u x %u tiles is more than the "
+                         "model's %u x %u: not supported yet", b->tw, b->th, VC4_MAX_TILES_X,
+                         VC4_MAX_TILES_Y);
+    if (b->flags & 3)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Binning_Mode_Configuration: multisample / 64-bit colour "
+                         "binning: not supported yet");
+    if (!(b->flags & 4))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Binning_Mode_Configuration without Auto_Initialise_Tile_State_"
+                         "Data_Array (a CPU-initialised tile state array): not supported yet");
+    if (b->alloc_addr & 31)
+        return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->alloc_addr,
+                         "tile allocation address 0x%08x is not 32-byte aligned", b->alloc_addr);
+    b->init_block = 32u << ((b->flags >> 3) & 3);
+    b->block = 32u << ((b->flags >> 5) & 3);
+    uint64_t init = (uint64_t)b->tw * b->th * b->init_block;
+    uint64_t init_r = (init + 255) & ~255ull;
+    if (b->alloc_size < init_r)
+        return vc4_fault(v, t, CG_FAULT_OUT_OF_MEMORY, b->alloc_addr,
+                         "tile allocation memory of %u bytes is smaller than the %llu bytes of "
+                         "initial blocks", b->alloc_size, (unsigned long long)init_r);
+    uint64_t ts = (uint64_t)b->tw * b->th * TILE_STATE_BYTES;
+    uint64_t bad;
+    if (cg_vas_check(v->bus, b->state_addr, ts, true, &bad) != CG_FAULT_NONE)
+        return vc4_fault(v, t, CG_FAULT_UNMAPPED, (uint32_t)bad,
+                         "tile state data array [0x%08x, +%llu) is not in memory",
+                         b->state_addr, (unsigned long long)ts);
+    v->bpca = b->alloc_addr + (uint32_t)init_r;
+    v->bpcs = b->alloc_size - (uint32_t)init_r;
+    b->configured = true;
+    return 0;
+}
+
+static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
+{
+    vc4_binner *b = &v->bin;
+    if (!b->configured)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "Start_Tile_Binning without Tile_Binning_Mode_Configuration");
+    size_t n = (size_t)b->tw * b->th;
+    vc4_tile_list *tiles = calloc(n, sizeof *tiles);
+    if (!tiles)
+        return CG_ERR_NOMEM;
+    free(b->tiles);
+    b->tiles = tiles;
+    /* State set before Start_Tile_Binning still reaches the lists: every
+     * version starts one ahead of the tiles'. */
+    b->ver_fmt = b->ver_nv = b->ver_cfg = b->ver_vp = b->ver_clip = b->ver_flat = 1;
+    b->st.prim_format = 0x12;
+    for (size_t i = 0; i < n; i++) {
+        vc4_tile_list *tl = &tiles[i];
+        tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
+        tl->end = tl->cur + b->init_block;
+        static const uint8_t open = VC4_OP_COMPRESSED;
+        if (wr(v, t, tl->cur, &open, 1) != 0)
+            return CG_ERR_FAULT;
+        tl->cur++;
+        tl->in_compressed = true;
+        tl->first = true;
+    }
+    b->started = true;
+    return 0;
+}
+
+int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
+{
+    vc4_binner *b = &v->bin;
+    if (!b->started)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, t->ca, "Flush before Start_Tile_Binning");
+    size_t n = (size_t)b->tw * b->th;
+    if (all_state) {
+        /* every list gets all the state (at most 36 bytes with escapes):
+         * make sure the pool holds the blocks for all of them first */
+        uint64_t need = 0;
+        for (size_t i = 0; i < n; i++)
+            need += (uint64_t)blocks_for(b, &b->tiles[i], 40) * b->block;
+        b->oom = false;
+        v->bmoom = false;
+        if (need && pool_bytes(v) < need) {
+            b->oom = true;
+            b->resume_addr = t->ca;
+            b->resume_prim = b->resume_tile = 0;
+            v->bmoom = true;
+            vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            int rc = write_state(v, t, &b->tiles[i], true);
+            if (rc)
+                return rc;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        vc4_tile_list *tl = &b->tiles[i];
+        uint8_t end[2];
+        size_t k = 0;
+        if (tl->in_compressed)
+            end[k++] = 0x80;
+        end[k++] = VC4_OP_RETURN;
+        /* the reserve kept behind every item leaves room for these */
+        if (wr(v, t, tl->cur, end, k) != 0)
+            return CG_ERR_FAULT;
+        tl->cur += (uint32_t)k;
+        tl->in_compressed = false;
+    }
+    b->started = false;
+    v->bfc = (v->bfc + 1) & 0xFF;
+    vc4_raise_int(v, CG_VC4_INT_FLDONE);
+    v->th[1].sem += t->pending_inc;
+    t->pending_inc = 0;
+    return 0;
+}
+
+/* ---- primitives ---- */
+
+int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *o)
+{
+    uint8_t r[16];
+    if (vc4_bus_read(v->bus, addr, r, 16, who) != 0)
+        return CG_ERR_FAULT;
+    o->flags = r[0], o->stride = r[1], o->nunif = r[2], o->nvary = r[3];
+    o->code = vc4_le32(r + 4), o->unif = vc4_le32(r + 8), o->vdata = vc4_le32(r + 12);
+    return 0;
+}
+
+int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                    int vp_x, int vp_y, vc4_vertex *o)
+{
+    /* research/vc4.md 1.1: [clip header Xc Yc Zc Wc if flag 3], s16 Xs, s16
+     * Ys (12.4), f32 Zs, f32 1/Wc, [point size if flag 1], varyings */
+    uint32_t off = (r->flags & 8) ? 16 : 0;
+    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
+    uint32_t need = off + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
+    uint8_t buf[16 + 16 + 4 * VC4_MAX_VARY];
+    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
+    if (a > 0xFFFFFFFFu)
+        return CG_ERR_FAULT;
+    if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
+        return CG_ERR_FAULT;
+    o->x = (int16_t)vc4_le16(buf + off) + vp_x;
+    o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
+    o->z = vc4_f32(vc4_le32(buf + off + 4));
+    o->inv_w = vc4_f32(vc4_le32(buf + off + 8));
+    uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
+    for (uint32_t i = 0; i < nv; i++)
+        o->vary[i] = vc4_f32(vc4_le32(buf + vo + 4 * i));
+    return 0;
+}
+
+/* Triangles of a primitive run: the k-th triangle's vertex numbers. */
+static void tri_of(unsigned mode, uint32_t k, uint32_t out[3])
+{
+    if (mode == 4) {
+        out[0] = 3 * k, out[1] = 3 * k + 1, out[2] = 3 * k + 2;
+    } else if (mode == 5) { /* strip: odd triangles swap to keep the winding */
+        if (k & 1)
+            out[0] = k + 1, out[1] = k, out[2] = k + 2;
+        else
+            out[0] = k, out[1] = k + 1, out[2] = k + 2;
+    } else { /* fan */
+        out[0] = 0, out[1] = k + 1, out[2] = k + 2;
+    }
+}
+
+static uint32_t tri_count(unsigned mode, uint32_t n)
+{
+    if (mode == 4)
+        return n / 3;
+    return n >= 3 ? n - 2 : 0;
+}
+
+/* Facing and culling from Configuration_Bits (research/vc4.md 1: [0] front,
+ * [1] back, [2] clockwise). Screen Y grows downwards (the seed's triangle
+ * has its apex at y = 32); area2 < 0 is counter-clockwise as seen, which is
+ * forward-facing unless Clockwise_Primitives is set. */
+bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2)
+{
+    bool ccw = area2 < 0;
+    bool front = (cfg[0] & 4) ? !ccw : ccw;
+    return front ? !(cfg[0] & 1) : !(cfg[0] & 2);
+}
+
+typedef struct xy32 {
+    int32_t x, y; /* 12.4, viewport offset applied */
+} xy32;
+
+static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    vc4_binner *b = &v->bin;
+    if (!b->started)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "primitives before Start_Tile_Binning");
+    if (!b->st.nv_valid)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "primitives without a shader state (NV_Shader_State)");
+    bool indexed = rec[0] == VC4_OP_INDEXED_PRIM;
+    unsigned mode = indexed ? (rec[1] & 0xF) : rec[1];
+    unsigned itype = indexed ? rec[1] >> 4 : 0;
+    uint32_t count = vc4_le32(rec + 2);
+    uint32_t first = indexed ? 0 : vc4_le32(rec + 6);
+    uint32_t iaddr = indexed ? vc4_le32(rec + 6) : 0;
+    uint32_t maxi = indexed ? vc4_le32(rec + 10) : 0;
+    if (mode < 4 || mode > 6)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "primitive mode %u (points/lines; mode 4-6 are triangles): not supported "
+                         "yet%s", mode, mode > 6 ? " (and not a valid mode)" : "");
+    if (indexed && itype > 1)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "index type %u (0 = 8-bit, 1 = 16-bit)",
+                         itype);
+    vc4_nv_record nvr;
+    if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0)
+        return CG_ERR_FAULT;
+    if (nvr.flags & 4)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, b->st.nv_record,
+                         "NV shader record with clipping enabled (flag bit 2): not supported yet");
+    uint32_t ntri = tri_count(mode, count);
+    uint32_t k0 = 0, tile0 = 0;
+    if (b->oom && b->resume_addr == addr) {
+        k0 = b->resume_prim;
+        tile0 = b->resume_tile;
+    }
+    b->oom = false;
+    v->bmoom = false;
+    /* clip window in pixels, and the frame of tiles */
+    int64_t cx0 = 0, cy0 = 0, cx1 = (int64_t)b->tw * VC4_TILE, cy1 = (int64_t)b->th * VC4_TILE;
+    if (b->st.clip_valid) {
+        int64_t l = b->st.clip[0], btm = b->st.clip[1];
+        if (l > cx0) cx0 = l;
+        if (btm > cy0) cy0 = btm;
+        if (l + b->st.clip[2] < cx1) cx1 = l + b->st.clip[2];
+        if (btm + b->st.clip[3] < cy1) cy1 = btm + b->st.clip[3];
+    }
+    static const uint8_t no_cfg[3] = {3, 0, 0};
+    const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
+    const uint8_t *vpage = NULL; /* host page of the last vertex read */
+    uint64_t vpage_va = 1;
+    for (uint32_t k = k0; k < ntri; k++) {
+        uint32_t vn[3], idx[3];
+        tri_of(mode, k, vn);
+        for (int j = 0; j < 3; j++) {
+            if (indexed) {
+                uint8_t ib[2] = {0, 0};
+                uint64_t ia = (uint64_t)iaddr + (uint64_t)vn[j] * (itype ? 2 : 1);
+                if (ia > 0xFFFFFFFFu ||
+                    vc4_bus_read(v->bus, ia, ib, itype ? 2 : 1, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+                idx[j] = itype ? vc4_le16(ib) : ib[0];
+                if (idx[j] > maxi)
+                    return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                                     "index %u above the record's maximum index %u", idx[j], maxi);
+            } else {
+                idx[j] = first + vn[j];
+            }
+        }
+        t->pc++;
+        if (v->budget[0] == 0)
+            return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                             "record budget ran out while binning primitives");
+        v->budget[0]--;
+        /* the binner needs only Xs, Ys of each vertex (the renderer reads the
+         * rest when it draws) */
+        xy32 vx[3];
+        for (int j = 0; j < 3; j++) {
+            uint64_t va = (uint64_t)nvr.vdata + (uint64_t)idx[j] * nvr.stride +
+                          ((nvr.flags & 8) ? 16 : 0);
+            uint8_t xy[4];
+            if (va > 0xFFFFFFFFu)
+                return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, nvr.vdata,
+                                 "vertex %u lies past the 32-bit bus", idx[j]);
+            if ((va >> 12) == (vpage_va >> 12) && (va & 0xFFF) <= 4092 && vpage) {
+                memcpy(xy, vpage + (va & 0xFFF), 4);
+            } else {
+                if (vc4_bus_read(v->bus, va, xy, 4, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+                /* remember a backed page for the next vertices (its pointer
+                 * stays valid while the bus mapping exists; pages of zeros
+                 * are asked for again) */
+                uint8_t *pp;
+                vpage = NULL;
+                vpage_va = va & ~0xFFFull;
+                if (cg__vas_span(v->bus, vpage_va, 4096, false, &pp) == 4096 &&
+                    pp != cg__zero_page)
+                    vpage = pp;
+            }
+            vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
+            vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
+        }
+        if (tile0 == 0)
+            v->stats.prims_binned++;
+        int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
+                        (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
+        if (area2 == 0 || vc4_tri_culled(cfg, area2)) {
+            tile0 = 0;
+            continue;
+        }
+        int64_t minx = vx[0].x, maxx = vx[0].x, miny = vx[0].y, maxy = vx[0].y;
+        for (int j = 1; j < 3; j++) {
+            if (vx[j].x < minx) minx = vx[j].x;
+            if (vx[j].x > maxx) maxx = vx[j].x;
+            if (vx[j].y < miny) miny = vx[j].y;
+            if (vx[j].y > maxy) maxy = vx[j].y;
+        }
+        /* pixel x is sampled at 16x+8 (12.4); covered pixels have centres in
+         * [minx, maxx] */
+        int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+        int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+        if (px0 < cx0) px0 = cx0;
+        if (py0 < cy0) py0 = cy0;
+        if (px1 > cx1 - 1) px1 = cx1 - 1;
+        if (py1 > cy1 - 1) py1 = cy1 - 1;
+        if (px0 > px1 || py0 > py1) {
+            tile0 = 0;
+            continue;
+        }
+        int64_t tx0 = px0 / VC4_TILE, tx1 = px1 / VC4_TILE;
+        int64_t ty0 = py0 / VC4_TILE, ty1 = py1 / VC4_TILE;
+        uint32_t tix = 0;
+        for (int64_t ty = ty0; ty <= ty1; ty++)
+            for (int64_t tx = tx0; tx <= tx1; tx++, tix++) {
+                if (tix < tile0)
+                    continue;
+                /* edge test against the tile's pixel-centre rectangle (a
+                 * triangle whose box lies in one tile is in it) */
+                if (tx0 == tx1 && ty0 == ty1)
+                    goto listed;
+                int64_t rx0 = tx * 1024 + 8, rx1 = tx * 1024 + 1016;
+                int64_t ry0 = ty * 1024 + 8, ry1 = ty * 1024 + 1016;
+                bool out = false;
+                for (int e = 0; e < 3 && !out; e++) {
+                    const xy32 *a = &vx[e], *c = &vx[(e + 1) % 3];
+                    int64_t dx = c->x - a->x, dy = c->y - a->y;
+                    int outside = 0;
+                    for (int q = 0; q < 4; q++) {
+                        int64_t px = (q & 1) ? rx1 : rx0, py = (q & 2) ? ry1 : ry0;
+                        int64_t ev = dx * (py - a->y) - dy * (px - a->x);
+                        /* inside has the sign of area2 */
+                        if (area2 > 0 ? ev < 0 : ev > 0)
+                            outside++;
+                    }
+                    out = outside == 4;
+                }
+                if (out)
+                    continue;
+            listed:;
+                /* every tile entry costs one unit of the budget too */
+                if (v->budget[0] == 0)
+                    return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                                     "record budget ran out while binning primitives");
+                v->budget[0]--;
+                vc4_tile_list *tl = &b->tiles[ty * b->tw + tx];
+                int rc = bin_tri_tile(v, t, tl, idx);
+                if (rc == 1) {
+                    b->oom = true;
+                    b->resume_addr = addr;
+                    b->resume_prim = k;
+                    b->resume_tile = tix;
+                    v->bmoom = true;
+                    vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+                    return 1;
+                }
+                if (rc)
+                    return rc;
+            }
+        tile0 = 0;
+    }
+    return 0;
+}
+
+/* A render-only record in the binning list goes into every tile list
+ * (research/vc4.md section 1: "R records in a bin list are copied into tile
+ * lists"), after the state the lists are missing. */
+static int copy_to_lists(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                         unsigned size)
+{
+    vc4_binner *b = &v->bin;
+    if (!b->started)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "render-only record %u in the binning list before Start_Tile_Binning",
+                         rec[0]);
+    size_t n = (size_t)b->tw * b->th;
+    uint64_t need = 0;
+    for (size_t i = 0; i < n; i++)
+        need += (uint64_t)blocks_for(b, &b->tiles[i], size + 1) * b->block;
+    b->oom = false;
+    v->bmoom = false;
+    if (need && pool_bytes(v) < need) {
+        b->oom = true;
+        b->resume_addr = addr;
+        b->resume_prim = b->resume_tile = 0;
+        v->bmoom = true;
+        vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = put_state(v, t, &b->tiles[i], rec, size);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    vc4_binner *b = &v->bin;
+    switch (rec[0]) {
+    case VC4_OP_FLUSH: return vc4_bin_flush(v, t, false);
+    case VC4_OP_FLUSH_ALL: return vc4_bin_flush(v, t, true);
+    case VC4_OP_START_BINNING: return bin_start(v, t, addr);
+    case VC4_OP_BIN_CONFIG: return bin_config(v, t, addr, rec);
+    case VC4_OP_INDEXED_PRIM:
+    case VC4_OP_VERTEX_ARRAY: return bin_prims(v, t, addr, rec);
+    case VC4_OP_NV_STATE:
+        b->st.nv_record = vc4_le32(rec + 1);
+        if ((b->st.nv_record & 15) != 0)
+            return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
+                             "NV shader record at 0x%08x is not 16-byte aligned",
+                             b->st.nv_record);
+        b->st.nv_valid = true;
+        b->ver_nv++;
+        return 0;
+    case VC4_OP_CONFIG:
+        memcpy(b->st.config, rec + 1, 3);
+        b->st.config_valid = true;
+        b->ver_cfg++;
+        return 0;
+    case VC4_OP_VIEWPORT:
+        b->st.vp_x = (int16_t)vc4_le16(rec + 1);
+        b->st.vp_y = (int16_t)vc4_le16(rec + 3);
+        b->st.vp_valid = true;
+        b->ver_vp++;
+        return 0;
+    case VC4_OP_CLIP_WINDOW:
+        for (int k = 0; k < 4; k++)
+            b->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
+        b->st.clip_valid = true;
+        b->ver_clip++;
+        return 0;
+    case VC4_OP_FLAT:
+        b->st.flat_flags = vc4_le32(rec + 1);
+        b->st.flat_valid = true;
+        b->ver_flat++;
+        return 0;
+    case VC4_OP_PRIM_FORMAT:
+        /* the binner writes its own format for the lists it emits */
+        return 0;
+    case 98: case 99: case 100: case 101: case 104: case 105: case 106:
+        /* point size, line width, RHT boundary, depth offset, Z clip planes,
+         * clipper scaling: state for points, lines, clipping and depth
+         * offset, none of which the model draws yet; accepted */
+        return 0;
+    case VC4_OP_GL_STATE:
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
+                         "supported yet");
+    default: {
+        vc4_record r;
+        vc4_record_get(rec[0], &r);
+        if (r.where == VC4_REND && rec[0] != VC4_OP_COMPRESSED && rec[0] != VC4_OP_CLIPPED)
+            return copy_to_lists(v, t, addr, rec, r.size);
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);
+    }
+    }
+}

@@ -1,0 +1,195 @@
+/* vc4 family: the two control-list threads (CT0 binning, CT1 rendering).
+ *
+ * A thread runs while CTnCA != CTnEA (the seed: "execution continues as long
+ * as the start address and end address are not equal"); writing CTnEA
+ * starts it (research/vc4.md section 2). Records are fetched through the bus
+ * address space, so a list running into unmapped memory faults with the bus
+ * address; an opcode the table (cl.def) does not know faults with the
+ * opcode. Branch to Sub-list nests at most two levels (vc4_packet.h);
+ * Return with an empty stack does nothing. Increment Semaphore in the
+ * binning thread is queued until the next Flush ("That semaphore only
+ * increments when binning is done and everything is flushed", seed 003;
+ * research/vc4.md: Flush "fires the queued semaphore"); in the render
+ * thread it counts at once. Wait on Semaphore blocks until the other thread
+ * has incremented. Each kick may run cfg.record_budget records, after which
+ * the thread ends with a HANG fault (branch loops). */
+#include <stdio.h>
+#include "vc4_internal.h"
+
+int vc4_thread_kick(cg_vc4 *v, int t)
+{
+    vc4_thread *th = &v->th[t];
+    if (!th->running) {
+        th->faulted = false;
+        th->cs &= ~CG_VC4_CS_ERR;
+        th->depth = 0;
+        th->waiting_sem = false;
+        th->lc = th->pc = 0;
+        if (t == 0)
+            v->bin.oom = false;
+    }
+    th->running = th->ca != th->ea;
+    v->budget[t] = v->cfg.record_budget;
+    return vc4_run_threads(v);
+}
+
+static void trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name)
+{
+    cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_VC4, .unit = th->agent.unit,
+                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = op,
+                         .value = op, .name = name};
+    cg_trace_emit(v->dev, &ev);
+}
+
+/* Run one thread until it ends, blocks or faults. Returns the number of
+ * records executed, or CG_ERR_NOMEM. */
+static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
+{
+    /* render.c and binner.c also spend this budget per primitive */
+    vc4_thread *th = &v->th[t];
+    int64_t n = 0;
+    while (th->running && !th->waiting_sem) {
+        if (th->ca == th->ea) {
+            th->running = false;
+            break;
+        }
+        if (*budget == 0) {
+            th->agent.stream_addr = th->ca;
+            vc4_fault(v, th, CG_FAULT_HANG, th->ca,
+                      "record budget (%llu) ran out: a branch loop? (thread %d at 0x%08x)",
+                      (unsigned long long)v->cfg.record_budget, t, th->ca);
+            break;
+        }
+        uint32_t addr = th->ca;
+        th->agent.stream_addr = addr;
+        th->agent.nwords = 0;
+        uint8_t rec[16];
+        if (vc4_bus_read(v->bus, addr, rec, 1, &th->agent) != 0) {
+            th->faulted = true;
+            th->running = false;
+            th->cs |= CG_VC4_CS_ERR;
+            break;
+        }
+        uint8_t op = rec[0];
+        th->agent.words[0] = op;
+        th->agent.nwords = 1;
+        vc4_record r;
+        if (!vc4_record_get(op, &r)) {
+            vc4_fault(v, th, CG_FAULT_INVALID_OPCODE, addr,
+                      "unknown control-list opcode %u (0x%02x) at 0x%08x", op, op, addr);
+            break;
+        }
+        if (r.size > 1 && vc4_bus_read(v->bus, addr + 1, rec + 1, r.size - 1, &th->agent) != 0) {
+            th->faulted = true;
+            th->running = false;
+            th->cs |= CG_VC4_CS_ERR;
+            break;
+        }
+        if (r.size >= 5) {
+            th->agent.words[1] = vc4_le32(rec + 1);
+            th->agent.nwords = 2;
+        }
+        if (cg_trace_enabled(v->dev))
+            trace_record(v, th, op, r.name);
+        (*budget)--;
+        n++;
+        v->stats.records[t]++;
+        uint32_t next = addr + r.size;
+        int rc = 0;
+        switch (op) {
+        case VC4_OP_HALT:
+            th->running = false;
+            th->ca = next;
+            continue;
+        case VC4_OP_NOP:
+        case 2: /* Marker, Reset Marker Count: the blob's; nothing to model */
+        case 3:
+        case 254: /* GEM handles: software only, the kernel strips it */
+            break;
+        case VC4_OP_INC_SEM:
+            if (t == 0)
+                th->pending_inc++;
+            else
+                v->th[0].sem++;
+            break;
+        case VC4_OP_WAIT_SEM:
+            if (th->sem == 0) {
+                th->waiting_sem = true;
+                continue; /* CA stays on the wait */
+            }
+            th->sem--;
+            break;
+        case VC4_OP_BRANCH:
+            next = vc4_le32(rec + 1);
+            break;
+        case VC4_OP_BRANCH_SUB:
+            if (th->depth >= 2) {
+                vc4_fault(v, th, CG_FAULT_DEPTH, addr,
+                          "Branch_To_Sub_List to 0x%08x nested deeper than 2 levels",
+                          vc4_le32(rec + 1));
+                continue;
+            }
+            th->ret[th->depth++] = next;
+            next = vc4_le32(rec + 1);
+            break;
+        case VC4_OP_RETURN:
+            if (th->depth)
+                next = th->ret[--th->depth];
+            break;
+        default:
+            rc = t == 0 ? vc4_bin_record(v, th, addr, rec)
+                        : vc4_render_record(v, th, addr, rec, &next);
+            if (rc == 1) { /* blocked: retry this record later */
+                (*budget)++;
+                n--;
+                return n;
+            }
+            if (rc == CG_ERR_NOMEM)
+                return rc;
+            if (rc < 0 || th->faulted) {
+                /* the fault is logged (vc4_fault, or the bus access) */
+                th->faulted = true;
+                th->running = false;
+                th->waiting_sem = false;
+                th->cs |= CG_VC4_CS_ERR;
+                continue;
+            }
+            break;
+        }
+        th->ca = next;
+        th->lc++;
+    }
+    return n;
+}
+
+int vc4_run_threads(cg_vc4 *v)
+{
+    if (v->in_run)
+        return 0;
+    v->in_run = true;
+    uint64_t *budget = v->budget;
+    bool progress = true;
+    int rc = 0;
+    while (progress) {
+        progress = false;
+        for (int t = 0; t < 2; t++) {
+            vc4_thread *th = &v->th[t];
+            if (th->waiting_sem && th->sem > 0)
+                th->waiting_sem = false;
+            if (t == 0 && v->bin.oom && v->bpos == 0)
+                continue; /* still out of memory */
+            if (!th->running || th->waiting_sem)
+                continue;
+            int64_t n = step(v, t, &budget[t]);
+            if (n < 0) {
+                rc = (int)n;
+                progress = false;
+                break;
+            }
+            if (n > 0)
+                progress = true;
+        }
+    }
+    v->in_run = false;
+    return rc;
+}

@@ -1,0 +1,402 @@
+/* vc4 family: the control-list disassembler.
+ *
+ * Output, in the style of seed 003's dump (address, command number, name,
+ * then each field on its own line) and valid input to the vc4 assembler:
+ *
+ *   // 0x000117a8: command number 0x73 (115), Tile_Coordinates [73 06 01]
+ *   //     Tile_Column_Number (uint8): 0x00000006
+ *   //     Tile_Row_Number (uint8): 0x00000001
+ *   Tile_Coordinates {Tile_Column_Number=6, Tile_Row_Number=1}
+ *
+ * Compressed primitive lists come out as Coding_0..Coding_3, Escape and
+ * Relative_Branch items with the triangle each gives. Linear mode (files)
+ * decodes bytes in order so that asm(disasm(x)) == x; follow mode (lists in
+ * memory, e.g. binner output) follows Branch, Branch_To_Sub_List and the
+ * 0x82 relative branches as the hardware does. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include "vc4_internal.h"
+
+typedef struct dis {
+    const cg_vc4_disasm_opts *o;
+    cg_vc4_read_fn rd;
+    void *user;
+    FILE *out;
+    int bad;
+    unsigned records;
+    uint8_t prim_format;
+    bool json, first;
+} dis;
+
+static void json_sep(dis *d)
+{
+    fprintf(d->out, "%s\n", d->first ? "" : ",");
+    d->first = false;
+}
+
+static void json_bytes(dis *d, const uint8_t *p, unsigned n)
+{
+    fprintf(d->out, "\"bytes\":\"");
+    for (unsigned i = 0; i < n; i++)
+        fprintf(d->out, "%s%02x", i ? " " : "", p[i]);
+    fprintf(d->out, "\"");
+}
+
+static const char *S(const char *s) { return s ? s : ""; }
+
+static const char *type_name(const vc4_field *f)
+{
+    switch (f->type) {
+    case VC4_FT_S: return f->width <= 8 ? "sint8" : f->width <= 16 ? "sint16" : "sint32";
+    case VC4_FT_A: return "address";
+    case VC4_FT_F: return "float32";
+    case VC4_FT_B: return "bool";
+    default: return f->width <= 8 ? "uint8" : f->width <= 16 ? "uint16" : "uint32";
+    }
+}
+
+static void print_bytes(dis *d, const uint8_t *p, unsigned n)
+{
+    fprintf(d->out, " [");
+    for (unsigned i = 0; i < n; i++)
+        fprintf(d->out, "%s%02x", i ? " " : "", p[i]);
+    fprintf(d->out, "]");
+}
+
+/* Print one record (already read, `n` bytes). */
+static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8_t *rec)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    if (d->json) {
+        json_sep(d);
+        fprintf(d->out, "{\"addr\":\"0x%08x\",\"opcode\":%u,\"name\":\"%s\",", addr, r->opcode,
+                r->name);
+        json_bytes(d, rec, r->size);
+        fprintf(d->out, ",\"fields\":{");
+        for (unsigned i = 0; i < r->nfields; i++) {
+            const vc4_field *f = &r->fields[i];
+            uint64_t val = vc4_field_value(f, rec + 1);
+            if (f->type == VC4_FT_S)
+                fprintf(d->out, "%s\"%s\":%" PRId64, i ? "," : "", f->name, (int64_t)val);
+            else
+                fprintf(d->out, "%s\"%s\":%" PRIu64, i ? "," : "", f->name, val);
+        }
+        fprintf(d->out, "}}");
+        return;
+    }
+    fprintf(d->out, "%s// %s0x%08x%s%s: command number 0x%02x (%u), %s", S(o->c_comment),
+            S(o->c_addr), addr, S(o->c_reset), S(o->c_comment), r->opcode, r->opcode, r->name);
+    print_bytes(d, rec, r->size);
+    fprintf(d->out, "%s\n", S(o->c_reset));
+    for (unsigned i = 0; i < r->nfields; i++) {
+        const vc4_field *f = &r->fields[i];
+        uint64_t val = vc4_field_value(f, rec + 1);
+        fprintf(d->out, "%s//     %s (%s): 0x%08" PRIx64, S(o->c_comment), f->name, type_name(f),
+                val & 0xFFFFFFFFu);
+        if (f->type == VC4_FT_F)
+            fprintf(d->out, " (%g)", (double)vc4_f32((uint32_t)val));
+        else if (f->type == VC4_FT_S)
+            fprintf(d->out, " (%" PRId64 ")", (int64_t)val);
+        fprintf(d->out, "%s\n", S(o->c_reset));
+    }
+    fprintf(d->out, "%s%s%s%s", S(o->c_name), r->name, S(o->c_reset), r->nfields ? " {" : "");
+    for (unsigned i = 0; i < r->nfields; i++) {
+        const vc4_field *f = &r->fields[i];
+        uint64_t val = vc4_field_value(f, rec + 1);
+        fprintf(d->out, "%s%s=", i ? ", " : "", f->name);
+        if (f->type == VC4_FT_S)
+            fprintf(d->out, "%s%" PRId64 "%s", S(o->c_num), (int64_t)val, S(o->c_reset));
+        else if (val < 10)
+            fprintf(d->out, "%s%" PRIu64 "%s", S(o->c_num), val, S(o->c_reset));
+        else
+            fprintf(d->out, "%s0x%" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
+    }
+    fprintf(d->out, "%s\n", r->nfields ? "}" : "");
+}
+
+/* Do the fields rebuild the record? (Reserved bits set: print bytes.) */
+static bool fields_cover(const vc4_record *r, const uint8_t *rec)
+{
+    uint8_t re[16] = {0};
+    re[0] = rec[0];
+    for (unsigned i = 0; i < r->nfields; i++)
+        vc4_bits_set(re + 1, r->fields[i].bit, r->fields[i].width,
+                     vc4_bits_get(rec + 1, r->fields[i].bit, r->fields[i].width));
+    return memcmp(re, rec, r->size) == 0;
+}
+
+static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    if (d->json) {
+        json_sep(d);
+        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,\"why\":\"%s\",", addr, why);
+        json_bytes(d, p, n);
+        fprintf(d->out, "}");
+        return;
+    }
+    fprintf(d->out, "%s// 0x%08x: %s%s\n", S(o->c_err), addr, why, S(o->c_reset));
+    fprintf(d->out, ".byte ");
+    for (unsigned i = 0; i < n; i++)
+        fprintf(d->out, "%s0x%02x", i ? ", " : "", p[i]);
+    fprintf(d->out, "\n");
+}
+
+/* A compressed list starting at p (after the 0x30). Linear mode stops after
+ * a relative branch (returning the branch's end); follow mode jumps. Returns
+ * the address after the escape (or after the branch in linear mode), and
+ * sets *ok false if it ran out of bytes. */
+static uint32_t dis_compressed(dis *d, uint32_t p, bool *ok, bool *branched)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    uint32_t prev[3] = {0, 0, 0};
+    *ok = true;
+    *branched = false;
+    if (d->prim_format != 0x12) {
+        if (!d->json)
+            fprintf(d->out, "%s// compressed list in format 0x%02x: items not decoded (only "
+                            "16-bit index triangles are)%s\n", S(o->c_err), d->prim_format,
+                    S(o->c_reset));
+        *ok = false;
+        return p;
+    }
+    for (unsigned guard = 0; guard < (1u << 20); guard++) {
+        uint8_t it[7];
+        if (d->rd(d->user, p, it, 1) != 0) {
+            *ok = false;
+            return p;
+        }
+        unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
+                      : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
+        if (sz > 1 && d->rd(d->user, p + 1, it + 1, sz - 1) != 0) {
+            print_raw(d, p, it, 1, "compressed item runs past the end");
+            d->bad++;
+            *ok = false;
+            return p + 1;
+        }
+        cg_vc4_prim_item item;
+        cg_vc4_prim_decode(it, sz, prev, &item);
+        if (item.kind == 1 && (it[0] & 0xC)) {
+            /* bits [3:2] of a coding 1 are not a field: keep the bytes */
+            print_raw(d, p, it, sz, "coding 1 with bits [3:2] set");
+            memcpy(prev, item.tri, sizeof prev);
+            p += sz;
+            continue;
+        }
+        if (d->json) {
+            static const char *kinds[6] = {"coding 0", "coding 1", "coding 2", "coding 3",
+                                           "escape", "relative branch"};
+            json_sep(d);
+            fprintf(d->out, "{\"addr\":\"0x%08x\",\"item\":\"%s\",", p, kinds[item.kind]);
+            json_bytes(d, it, sz);
+            if (item.kind <= 3)
+                fprintf(d->out, ",\"triangle\":[%u,%u,%u]", item.tri[0], item.tri[1], item.tri[2]);
+            if (item.kind == 5)
+                fprintf(d->out, ",\"target\":\"0x%08x\"",
+                        (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32));
+            fprintf(d->out, "}");
+            if (item.kind == 4)
+                return p + 1;
+            if (item.kind == 5) {
+                if (!o->follow) {
+                    *branched = true;
+                    return p + 3;
+                }
+                p = (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
+                continue;
+            }
+            memcpy(prev, item.tri, sizeof prev);
+            p += sz;
+            continue;
+        }
+        fprintf(d->out, "%s// %s0x%08x%s%s: ", S(o->c_comment), S(o->c_addr), p, S(o->c_reset),
+                S(o->c_comment));
+        switch (item.kind) {
+        case 4:
+            fprintf(d->out, "escape (end of the compressed list)%s\n%sEscape%s\n", S(o->c_reset),
+                    S(o->c_name), S(o->c_reset));
+            return p + 1;
+        case 5: {
+            uint32_t target = (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
+            fprintf(d->out, "relative branch, target 0x%08x%s\n%sRelative_Branch%s %d\n", target,
+                    S(o->c_reset), S(o->c_name), S(o->c_reset), item.branch);
+            if (!o->follow) {
+                *branched = true;
+                return p + 3;
+            }
+            p = target;
+            continue;
+        }
+        case 3:
+            fprintf(d->out, "coding 3, absolute indices: triangle (%u, %u, %u)%s\n%sCoding_3%s "
+                            "%d, %d, %d\n", item.tri[0], item.tri[1], item.tri[2], S(o->c_reset),
+                    S(o->c_name), S(o->c_reset), item.a, item.b, item.c);
+            break;
+        case 2:
+            fprintf(d->out, "coding 2, absolute index and two differences: triangle (%u, %u, "
+                            "%u)%s\n%sCoding_2%s %d, %d, %d\n", item.tri[0], item.tri[1],
+                    item.tri[2], S(o->c_reset), S(o->c_name), S(o->c_reset), item.a, item.b,
+                    item.c);
+            break;
+        case 1:
+            fprintf(d->out, "coding 1, differences from the previous triangle: triangle (%u, "
+                            "%u, %u)%s\n%sCoding_1%s %d, %d, %d\n", item.tri[0], item.tri[1],
+                    item.tri[2], S(o->c_reset), S(o->c_name), S(o->c_reset), item.a, item.b,
+                    item.c);
+            break;
+        default:
+            fprintf(d->out, "coding 0, one new index: triangle (%u, %u, %u)%s\n%sCoding_0%s "
+                            "%d, %d\n", item.tri[0], item.tri[1], item.tri[2], S(o->c_reset),
+                    S(o->c_name), S(o->c_reset), item.a, item.b);
+            break;
+        }
+        memcpy(prev, item.tri, sizeof prev);
+        p += sz;
+    }
+    *ok = false;
+    return p;
+}
+
+/* Decode from addr; linear: until the reader fails; follow: until Halt, a
+ * Return at depth 0, or max_bytes. */
+static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    unsigned max = o->max_records ? o->max_records : (1u << 20);
+    uint32_t start = addr;
+    while (d->records < max) {
+        if (o->follow && addr - start >= limit)
+            break;
+        uint8_t rec[16];
+        if (d->rd(d->user, addr, rec, 1) != 0)
+            return 0;
+        vc4_record r;
+        if (!vc4_record_get(rec[0], &r)) {
+            char why[64];
+            snprintf(why, sizeof why, "unknown opcode %u (0x%02x)", rec[0], rec[0]);
+            print_raw(d, addr, rec, 1, why);
+            d->bad++;
+            if (o->follow)
+                return 0;
+            addr++;
+            continue;
+        }
+        if (r.size > 1 && d->rd(d->user, addr + 1, rec + 1, r.size - 1) != 0) {
+            unsigned n = 1;
+            while (n < r.size && d->rd(d->user, addr + n, rec + n, 1) == 0)
+                n++;
+            print_raw(d, addr, rec, n, "record runs past the end");
+            d->bad++;
+            return 0;
+        }
+        d->records++;
+        if (fields_cover(&r, rec))
+            print_record(d, addr, &r, rec);
+        else
+            print_raw(d, addr, rec, r.size, r.name), d->bad += 0;
+        uint32_t next = addr + r.size;
+        switch (rec[0]) {
+        case VC4_OP_HALT:
+            if (o->follow)
+                return 0;
+            break;
+        case VC4_OP_PRIM_FORMAT:
+            d->prim_format = rec[1];
+            break;
+        case VC4_OP_RETURN:
+            if (o->follow)
+                return 0;
+            break;
+        case VC4_OP_BRANCH:
+            if (o->follow) {
+                addr = vc4_le32(rec + 1);
+                start = addr;
+                continue;
+            }
+            break;
+        case VC4_OP_BRANCH_SUB:
+            if (o->follow) {
+                if (depth >= 2) {
+                    if (!d->json)
+                        fprintf(d->out, "%s// sub-list nesting deeper than 2: not followed%s\n",
+                                S(o->c_err), S(o->c_reset));
+                    d->bad++;
+                } else {
+                    walk(d, vc4_le32(rec + 1), limit, depth + 1);
+                }
+            }
+            break;
+        case VC4_OP_COMPRESSED:
+        case VC4_OP_CLIPPED: {
+            bool ok, branched;
+            next = dis_compressed(d, next, &ok, &branched);
+            if (!ok)
+                return 0;
+            if (branched) {
+                /* linear mode: the rest of the 32-byte unit is unused */
+                uint32_t end = (next + 31) & ~31u;
+                uint8_t pad[32];
+                unsigned n = 0;
+                while (next + n < end && d->rd(d->user, next + n, pad + n, 1) == 0)
+                    n++;
+                if (n) {
+                    print_raw(d, next, pad, n, "rest of the block after a relative branch");
+                }
+                next += n;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        addr = next;
+    }
+    return 0;
+}
+
+typedef struct buf_reader {
+    const uint8_t *data;
+    size_t size;
+    uint32_t base;
+} buf_reader;
+
+static int buf_read(void *user, uint32_t addr, void *dst, size_t n)
+{
+    const buf_reader *b = user;
+    uint64_t off = (uint64_t)addr - b->base;
+    if (addr < b->base || off + n > b->size)
+        return CG_ERR_RANGE;
+    memcpy(dst, b->data + off, n);
+    return 0;
+}
+
+int cg_vc4_cl_disasm(const cg_vc4_disasm_opts *o, const uint8_t *data, size_t size, FILE *out)
+{
+    if (!o || (!data && size) || !out)
+        return CG_ERR_INVAL;
+    buf_reader b = {data, size, o->base};
+    cg_vc4_disasm_opts lo = *o;
+    lo.follow = false;
+    dis d = {&lo, buf_read, &b, out, 0, 0, o->prim_format ? o->prim_format : 0x12, o->json,
+             true};
+    if (d.json)
+        fprintf(out, "{\"family\":\"vc4-cl\",\"base\":\"0x%08x\",\"items\":[", o->base);
+    walk(&d, o->base, (uint32_t)size, 0);
+    if (d.json)
+        fprintf(out, "\n],\"bad\":%d}\n", d.bad);
+    return d.bad;
+}
+
+int cg_vc4_cl_disasm_mem(const cg_vc4_disasm_opts *o, cg_vc4_read_fn rd, void *user,
+                         uint32_t start, uint32_t max_bytes, FILE *out)
+{
+    if (!o || !rd || !out)
+        return CG_ERR_INVAL;
+    dis d = {o, rd, user, out, 0, 0, o->prim_format ? o->prim_format : 0x12, o->json, true};
+    if (d.json)
+        fprintf(out, "{\"family\":\"vc4-cl\",\"base\":\"0x%08x\",\"items\":[", start);
+    walk(&d, start, max_bytes ? max_bytes : 0xFFFFFFFFu, 0);
+    if (d.json)
+        fprintf(out, "\n],\"bad\":%d}\n", d.bad);
+    return d.bad;
+}

@@ -1,0 +1,753 @@
+/* vc4 family: the tile renderer (the render thread's engine).
+ *
+ * Tile Rendering Mode Configuration (113) gives the frame buffer, its size
+ * and format; Clear Colors (114) the clear values; Tile Coordinates (115)
+ * selects the tile a load fills and a store writes (research/vc4.md 1 and
+ * the kernel's render list in vc4_render_cl.c: loads, Tile Coordinates,
+ * Branch to Sub-list, stores; a load runs when the next Tile Coordinates is
+ * processed). The tile buffer is 64 x 64 colour words and 64 x 64 Z/stencil
+ * words (research/vc4.md 1.2); every store clears the buffers it is not told
+ * to keep (the Disable_*_Clear bits), and a "Store None" to address 0 only
+ * clears (hackdriver; the seed's Store_Tile_Buffer_General 0, 0, 0).
+ *
+ * Colour words are 0xAARRGGBB (the QPU's tlbc word); RGBA8888 frame buffers
+ * hold them little-endian (bytes B, G, R, A: the Pi's default 32-bit pixel
+ * order), BGR565 as R[15:11] G[10:5] B[4:0].
+ *
+ * Rasterisation (per tile, for each triangle of a compressed list):
+ * vertices are 12.4 fixed point; pixel (x, y) is sampled at its centre
+ * (16x + 8, 16y + 8). Edge functions E_ab(p) = (b.x - a.x)(p.y - a.y) -
+ * (b.y - a.y)(p.x - a.x) are exact 64-bit integers; with the triangle
+ * ordered so its area is positive a pixel is covered when every E > 0, or
+ * E == 0 on a top edge (dy == 0, dx > 0) or a left edge (dy < 0): the
+ * top-left fill rule, Y growing downwards. Z is interpolated linearly in
+ * screen space (Zs is already divided), 1/W too, and varyings perspective
+ * correctly. Covered pixels are shaded in 2x2 quads, four quads to a
+ * 16-lane batch, by the fragment shader on the QPU model. */
+#include <math.h>
+#include <stdlib.h>
+#include "vc4_internal.h"
+
+#include "qpu.h"
+
+/* ---- frame buffer formats and tilings ---- */
+
+static uint16_t to565(uint32_t c)
+{
+    return (uint16_t)((((c >> 16) & 0xFF) >> 3) << 11 | (((c >> 8) & 0xFF) >> 2) << 5 |
+                      ((c & 0xFF) >> 3));
+}
+
+static uint32_t from565(uint16_t p)
+{
+    uint32_t r = (p >> 11) & 31, g = (p >> 5) & 63, b = p & 31;
+    r = r << 3 | r >> 2, g = g << 2 | g >> 4, b = b << 3 | b >> 2;
+    return 0xFF000000u | r << 16 | g << 8 | b;
+}
+
+/* Byte offset of pixel (x, y) in a surface of `width` pixels, from the
+ * layouts described in Mesa's vc4_tiling.c (anholt/mesa, src/gallium/
+ * drivers/vc4): 64-byte micro-tiles (utiles) of 4x4 pixels at 32 bpp, 8x4 at
+ * 16 bpp, pixels row-major inside. tiling 0: linear (pitch = width * bpp);
+ * 2, LT: utiles in raster order; 1, T: 1 KiB subtiles of 4x4 utiles (raster
+ * order inside), 4 KiB tiles of 2x2 subtiles ordered (BL, TL, TR, BR) on
+ * even tile rows and (TR, BR, BL, TL) on odd ones (bottom left = start of
+ * memory), tiles left to right on even rows and right to left on odd rows,
+ * rows of tiles a whole number of 4 KiB tiles wide. */
+static uint64_t pix_off(unsigned tiling, uint32_t width, unsigned bpp, uint32_t x, uint32_t y)
+{
+    if (tiling == 0)
+        return (uint64_t)y * width * bpp + (uint64_t)x * bpp;
+    unsigned uw = bpp == 4 ? 4 : 8, uh = 4;
+    uint64_t in_utile = ((y % uh) * uw + x % uw) * bpp;
+    uint64_t ux = x / uw, uy = y / uh;
+    uint64_t wut = (width + uw - 1) / uw;
+    if (tiling == 2)
+        return (uy * wut + ux) * 64 + in_utile;
+    static const uint8_t even_map[4] = {0, 3, 1, 2}, odd_map[4] = {2, 1, 3, 0};
+    uint64_t tstride = (wut + 7) / 8;
+    uint64_t tx = ux >> 3, ty = uy >> 3;
+    bool odd = ty & 1;
+    if (odd)
+        tx = tstride - tx - 1;
+    unsigned idx = (unsigned)(((uy >> 2) & 1) << 1 | ((ux >> 2) & 1));
+    return 4096 * (ty * tstride + tx) + 1024u * (odd ? odd_map[idx] : even_map[idx]) +
+           ((uy & 3) * 4 + (ux & 3)) * 64 + in_utile;
+}
+
+static int check_tiling(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned tiling, unsigned fmt,
+                        bool is_color)
+{
+    if (tiling == 3)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "tiling 3 is reserved");
+    if (is_color && fmt == 1)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "BGR565 dithered (the dither matrix is not documented in the sources "
+                         "used): not supported yet");
+    if (is_color && fmt == 3)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "colour format 3 is reserved");
+    return 0;
+}
+
+/* Store or load the tile's colour (or Z/S words) to/from a surface. fmt: 0
+ * RGBA8888, 2 BGR565 (store/load general numbering: 1 is dithered). */
+static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t base,
+                        unsigned tiling, unsigned fmt)
+{
+    vc4_render *r = v->rend;
+    unsigned bpp = (!zs && fmt == 2) ? 2 : 4;
+    uint32_t x0 = (uint32_t)r->tile_x * VC4_TILE, y0 = (uint32_t)r->tile_y * VC4_TILE;
+    uint32_t w = r->width, h = r->height;
+    uint32_t *buf = zs ? r->zs : r->color;
+    if (x0 >= w || y0 >= h)
+        return 0;
+    uint32_t tw = w - x0 < VC4_TILE ? w - x0 : VC4_TILE;
+    uint32_t th = h - y0 < VC4_TILE ? h - y0 : VC4_TILE;
+    uint8_t row[VC4_TILE * 4];
+    for (uint32_t y = 0; y < th; y++) {
+        if (tiling == 0) {
+            uint64_t a = (uint64_t)base + pix_off(0, w, bpp, x0, y0 + y);
+            if (a > 0xFFFFFFFFull)
+                return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
+            if (store) {
+                for (uint32_t x = 0; x < tw; x++) {
+                    uint32_t c = buf[y * VC4_TILE + x];
+                    if (bpp == 2) {
+                        uint16_t p = to565(c);
+                        row[2 * x] = (uint8_t)p, row[2 * x + 1] = (uint8_t)(p >> 8);
+                    } else {
+                        for (int k = 0; k < 4; k++)
+                            row[4 * x + k] = (uint8_t)(c >> (8 * k));
+                    }
+                }
+                if (vc4_bus_write(v->bus, a, row, tw * bpp, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+            } else {
+                if (vc4_bus_read(v->bus, a, row, tw * bpp, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+                for (uint32_t x = 0; x < tw; x++)
+                    buf[y * VC4_TILE + x] = bpp == 2 ? from565(vc4_le16(row + 2 * x))
+                                                     : vc4_le32(row + 4 * x);
+            }
+        } else {
+            for (uint32_t x = 0; x < tw; x++) {
+                uint64_t a = (uint64_t)base + pix_off(tiling, w, bpp, x0 + x, y0 + y);
+                uint8_t px[4];
+                uint32_t *c = &buf[y * VC4_TILE + x];
+                if (a > 0xFFFFFFFFull)
+                    return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
+                if (store) {
+                    if (bpp == 2) {
+                        uint16_t p = to565(*c);
+                        px[0] = (uint8_t)p, px[1] = (uint8_t)(p >> 8);
+                    } else {
+                        for (int k = 0; k < 4; k++)
+                            px[k] = (uint8_t)(*c >> (8 * k));
+                    }
+                    if (vc4_bus_write(v->bus, a, px, bpp, &t->agent) != 0)
+                        return CG_ERR_FAULT;
+                } else {
+                    if (vc4_bus_read(v->bus, a, px, bpp, &t->agent) != 0)
+                        return CG_ERR_FAULT;
+                    *c = bpp == 2 ? from565(vc4_le16(px)) : vc4_le32(px);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Raw tile dumps (Store/Load Full Resolution): 64 x 64 words, row-major, at
+ * the record's address (the kernel puts each tile's offset in the record,
+ * vc4_render_cl.c vc4_full_res_offset). */
+static int xfer_raw(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t addr)
+{
+    vc4_render *r = v->rend;
+    uint32_t *buf = zs ? r->zs : r->color;
+    size_t n = VC4_TILE * VC4_TILE * 4;
+    uint8_t *tmp = malloc(n);
+    if (!tmp)
+        return CG_ERR_NOMEM;
+    int rc;
+    if (store) {
+        for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
+            for (int k = 0; k < 4; k++)
+                tmp[4 * i + k] = (uint8_t)(buf[i] >> (8 * k));
+        rc = vc4_bus_write(v->bus, addr, tmp, n, &t->agent);
+    } else {
+        rc = vc4_bus_read(v->bus, addr, tmp, n, &t->agent);
+        if (rc == 0)
+            for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
+                buf[i] = vc4_le32(tmp + 4 * i);
+    }
+    free(tmp);
+    return rc ? CG_ERR_FAULT : 0;
+}
+
+static void clear_color(vc4_render *r)
+{
+    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
+        r->color[i] = r->clear_color[0];
+}
+
+static void clear_zs(vc4_render *r)
+{
+    uint32_t zs = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
+        r->zs[i] = zs;
+}
+
+static void end_of_frame(cg_vc4 *v)
+{
+    v->rfc = (v->rfc + 1) & 0xFF;
+    vc4_raise_int(v, CG_VC4_INT_FRDONE);
+}
+
+static int need_tile(cg_vc4 *v, vc4_thread *t, uint32_t addr, const char *what)
+{
+    vc4_render *r = v->rend;
+    if (!r->configured)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "%s before Tile_Rendering_Mode_Configuration", what);
+    if (r->tile_x < 0)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "%s before Tile_Coordinates", what);
+    return 0;
+}
+
+static int do_load(cg_vc4 *v, vc4_thread *t)
+{
+    vc4_render *r = v->rend;
+    const uint8_t *rec = r->load_rec;
+    r->load_pending = false;
+    if (r->load_op == VC4_OP_LOAD_FULL) {
+        uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
+        int rc = 0;
+        if (!(w & 1) && !(w & 2))
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
+                             "Re_Load_Full_Resolution of colour and Z/S from one address: not "
+                             "supported yet (give one record per buffer)");
+        if (!(w & 1))
+            rc = xfer_raw(v, t, false, false, a);
+        if (rc == 0 && !(w & 2))
+            rc = xfer_raw(v, t, false, true, a);
+        return rc;
+    }
+    uint16_t h = vc4_le16(rec + 1);
+    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
+    unsigned buffer = h & 7, tiling = (h >> 4) & 3, fmt = (h >> 8) & 3;
+    if (buffer == 0)
+        return 0;
+    if (buffer == 1 && !(w & 1)) {
+        int rc = check_tiling(v, t, a, tiling, fmt, true);
+        return rc ? rc : xfer_surface(v, t, false, false, a, tiling, fmt);
+    }
+    if ((buffer == 2) && !(w & 2)) {
+        int rc = check_tiling(v, t, a, tiling, 0, false);
+        return rc ? rc : xfer_surface(v, t, false, true, a, tiling, 0);
+    }
+    if (buffer == 1 || buffer == 2)
+        return 0;
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
+                     "Load_Tile_Buffer_General buffer %u (VG mask, full reload): not supported "
+                     "yet", buffer);
+}
+
+static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    vc4_render *r = v->rend;
+    uint16_t h = vc4_le16(rec + 1);
+    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
+    unsigned buffer = h & 7, tiling = (h >> 4) & 3, mode = (h >> 6) & 3, fmt = (h >> 8) & 3;
+    int rc = need_tile(v, t, addr, "Store_Tile_Buffer_General");
+    if (rc)
+        return rc;
+    if (buffer != 0 && mode != 0)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Store_Tile_Buffer_General decimate mode %u (multisample): not "
+                         "supported yet", mode);
+    if (buffer == 1 && !(w & 1)) {
+        if ((rc = check_tiling(v, t, addr, tiling, fmt, true)) ||
+            (rc = xfer_surface(v, t, true, false, a, tiling, fmt)))
+            return rc;
+    } else if ((buffer == 2 || buffer == 3) && !(w & 2)) {
+        if ((rc = check_tiling(v, t, addr, tiling, 0, false)) ||
+            (rc = xfer_surface(v, t, true, true, a, tiling, 0)))
+            return rc;
+    } else if (buffer >= 4 && buffer <= 5) {
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Store_Tile_Buffer_General buffer %u (VG mask, full dump): not "
+                         "supported yet", buffer);
+    } else if (buffer > 5) {
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "store buffer %u is reserved", buffer);
+    }
+    if (!(h & (1u << 13)))
+        clear_color(r);
+    if (!(h & (1u << 14)))
+        clear_zs(r);
+    v->stats.tiles_rendered += buffer != 0;
+    if (w & 8)
+        end_of_frame(v);
+    return 0;
+}
+
+/* ---- rasterisation ---- */
+
+static uint32_t z24(float z)
+{
+    if (!(z > 0.0f))
+        return 0;
+    if (z >= 1.0f)
+        return 0xFFFFFF;
+    return (uint32_t)(z * 16777215.0f + 0.5f);
+}
+
+static bool depth_pass(unsigned func, uint32_t z, uint32_t buf)
+{
+    switch (func) {
+    case 0: return false;
+    case 1: return z < buf;
+    case 2: return z == buf;
+    case 3: return z <= buf;
+    case 4: return z > buf;
+    case 5: return z != buf;
+    case 6: return z >= buf;
+    default: return true;
+    }
+}
+
+typedef struct raster {
+    vc4_nv_record nv;
+    vc4_vertex vx[3];  /* ordered: positive area */
+    const vc4_vertex *v0; /* the first vertex as listed (varyings' C) */
+    int64_t area;
+    double inv_area;
+    int64_t ex[3], ey[3], eb[3]; /* E_i(p) = ex*py + ey*px + eb, edge i opposite vertex i */
+    bool incl[3];
+    uint32_t nvary;
+    uint32_t reverse; /* 1: reverse-facing (the QPU's REV_FLAG) */
+} raster;
+
+static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
+{
+    vc4_render *r = v->rend;
+    const uint8_t *cfg = r->st.config;
+    unsigned lanes = nquads * 4;
+    for (unsigned l = lanes; l < 16; l++)
+        b->x[l] = b->y[l] = 0;
+    uint16_t live = b->mask;
+    unsigned func = (cfg[1] >> 4) & 7;
+    bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
+    for (unsigned l = 0; l < 16; l++) {
+        uint32_t i = (b->y[l] % VC4_TILE) * VC4_TILE + (b->x[l] % VC4_TILE);
+        b->tlb_color_in[l] = r->color[i];
+        b->z_in[l] = r->zs[i] >> 8;
+        if (early && (live >> l & 1)) {
+            uint32_t z = b->frag_z[l];
+            if (!depth_pass(func, z, b->z_in[l]))
+                live &= (uint16_t)~(1u << l);
+            else if (cfg[2] & 2)
+                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+        }
+    }
+    if (!live)
+        return 0;
+    b->mask = live;
+    /* frag_z is the 24-bit integer Z the QPU reads from B15 (Mesa
+     * vc4_program.c converts it with ITOF and 1/0xffffff), frag_w the float
+     * W it reads from A15 (research/vc4.md 3) */
+    b->color_mask = b->z_mask = b->ms_mask_written = 0;
+    b->rev_flag = rs->reverse;
+    v->stats.batches++;
+    /* every batch costs one unit of the render thread's budget */
+    if (v->budget[1] == 0)
+        return vc4_fault(v, t, CG_FAULT_HANG, t->ca, "record budget ran out while shading");
+    v->budget[1]--;
+    int rc = vc4_qpu_run_fragment(v->dev, v->bus, &t->agent, rs->nv.code, rs->nv.unif, b,
+                                  v->cfg.qpu_budget, v->cfg.qpu_strict);
+    if (rc != 0) {
+        t->faulted = true;
+        t->running = false;
+        t->cs |= CG_VC4_CS_ERR;
+        return CG_ERR_FAULT;
+    }
+    for (unsigned l = 0; l < 16; l++) {
+        if (!(live >> l & 1))
+            continue;
+        uint32_t i = (b->y[l] % VC4_TILE) * VC4_TILE + (b->x[l] % VC4_TILE);
+        v->stats.fragments++;
+        if (b->z_mask >> l & 1) {
+            uint32_t z = b->z_out[l] & 0xFFFFFF;
+            if (!depth_pass(func, z, r->zs[i] >> 8))
+                continue;
+            if (cfg[1] & 0x80)
+                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+        }
+        if (b->color_mask >> l & 1)
+            r->color[i] = b->color[l];
+    }
+    return 0;
+}
+
+/* Clear what the renderer and the QPU set per batch. */
+static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
+{
+    b->mask = 0;
+    b->nvary = nvary;
+    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
+    b->rev_flag = 0;
+    b->stencil_writes = 0;
+    b->sems = NULL;
+}
+
+/* Fill lane l of the batch for pixel (x, y). */
+static void setup_lane(const raster *rs, const vc4_render *r, vc4_frag_batch *b, unsigned l,
+                       uint32_t x, uint32_t y, const int64_t e[3])
+{
+    b->x[l] = x, b->y[l] = y;
+    /* barycentrics: the edge functions times 1 / area (one division per
+     * triangle) */
+    double ia = rs->inv_area;
+    double w0 = (double)e[0] * ia, w1 = (double)e[1] * ia, w2 = (double)e[2] * ia;
+    float z = (float)(w0 * rs->vx[0].z + w1 * rs->vx[1].z + w2 * rs->vx[2].z);
+    double q = w0 * rs->vx[0].inv_w + w1 * rs->vx[1].inv_w + w2 * rs->vx[2].inv_w;
+    double W = q != 0 ? 1.0 / q : 0;
+    b->frag_z[l] = z24(z);
+    b->frag_w[l] = vc4_u32f((float)W);
+    for (uint32_t i = 0; i < rs->nvary; i++) {
+        float c = rs->v0->vary[i];
+        /* research/vc4.md 3: a VARYING read gives the perspective-correct
+         * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
+         * gets C = the value at vertex 0; the shader adds r5. With per-vertex
+         * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
+         * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
+        float p = 0;
+        if (!(r->st.flat_valid && (r->st.flat_flags >> i & 1))) {
+            double s = w0 * (rs->vx[0].vary[i] - c) * rs->vx[0].inv_w +
+                       w1 * (rs->vx[1].vary[i] - c) * rs->vx[1].inv_w +
+                       w2 * (rs->vx[2].vary[i] - c) * rs->vx[2].inv_w;
+            p = (float)(W * s);
+        }
+        b->vary[i][l] = p;
+        b->vary_c[i][l] = c;
+    }
+}
+
+int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3])
+{
+    vc4_render *r = v->rend;
+    raster rs;
+    if (!r->st.nv_valid)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, t->ca, "primitive before NV_Shader_State");
+    if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
+        return CG_ERR_FAULT;
+    vc4_vertex in[3];
+    for (int j = 0; j < 3; j++)
+        if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j]) != 0)
+            return CG_ERR_FAULT;
+    int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
+                    (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
+    static const uint8_t no_cfg[3] = {3, 0x70, 0};
+    if (!r->st.config_valid)
+        memcpy(r->st.config, no_cfg, 3);
+    if (area2 == 0 || vc4_tri_culled(r->st.config, area2))
+        return 0;
+    {
+        /* as in vc4_tri_culled: area2 < 0 is counter-clockwise on screen */
+        bool ccw = area2 < 0;
+        bool front = (r->st.config[0] & 4) ? !ccw : ccw;
+        rs.reverse = !front;
+    }
+    rs.vx[0] = in[0];
+    rs.vx[1] = area2 > 0 ? in[1] : in[2];
+    rs.vx[2] = area2 > 0 ? in[2] : in[1];
+    rs.v0 = &in[0];
+    rs.area = area2 > 0 ? area2 : -area2;
+    rs.inv_area = 1.0 / (double)rs.area;
+    rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    /* edge i runs from vertex i+1 to vertex i+2 (opposite vertex i) */
+    for (int i = 0; i < 3; i++) {
+        const vc4_vertex *a = &rs.vx[(i + 1) % 3], *c = &rs.vx[(i + 2) % 3];
+        int64_t dx = c->x - a->x, dy = c->y - a->y;
+        rs.ex[i] = dx;              /* * py */
+        rs.ey[i] = -dy;             /* * px */
+        rs.eb[i] = -dx * a->y + dy * a->x;
+        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);
+    }
+    /* pixel range: the tile, the frame, the clip window, the bounding box */
+    int64_t x0 = (int64_t)r->tile_x * VC4_TILE, y0 = (int64_t)r->tile_y * VC4_TILE;
+    int64_t x1 = x0 + VC4_TILE, y1 = y0 + VC4_TILE;
+    if (x1 > r->width) x1 = r->width;
+    if (y1 > r->height) y1 = r->height;
+    if (r->st.clip_valid) {
+        int64_t l = r->st.clip[0], bt = r->st.clip[1];
+        if (x0 < l) x0 = l;
+        if (y0 < bt) y0 = bt;
+        if (x1 > l + r->st.clip[2]) x1 = l + r->st.clip[2];
+        if (y1 > bt + r->st.clip[3]) y1 = bt + r->st.clip[3];
+    }
+    int64_t mnx = in[0].x, mxx = in[0].x, mny = in[0].y, mxy = in[0].y;
+    for (int j = 1; j < 3; j++) {
+        if (in[j].x < mnx) mnx = in[j].x;
+        if (in[j].x > mxx) mxx = in[j].x;
+        if (in[j].y < mny) mny = in[j].y;
+        if (in[j].y > mxy) mxy = in[j].y;
+    }
+    int64_t bx0 = (mnx - 8 + 15) >> 4, bx1 = ((mxx - 8) >> 4) + 1;
+    int64_t by0 = (mny - 8 + 15) >> 4, by1 = ((mxy - 8) >> 4) + 1;
+    if (x0 < bx0) x0 = bx0;
+    if (y0 < by0) y0 = by0;
+    if (x1 > bx1) x1 = bx1;
+    if (y1 > by1) y1 = by1;
+    if (x0 >= x1 || y0 >= y1)
+        return 0;
+    /* quads are aligned to even pixels; pixels outside [x0, x1) x [y0, y1)
+     * stay uncovered (the clip window may start on an odd pixel) */
+    int64_t xa = x0 & ~1ll, ya = y0 & ~1ll;
+    if (!r->batch && !(r->batch = calloc(1, sizeof *r->batch)))
+        return CG_ERR_NOMEM;
+    vc4_frag_batch *b = r->batch;
+    batch_reset(b, rs.nvary);
+    unsigned nq = 0;
+    int rc = 0;
+    /* edge functions step by ey * 16 per pixel in x and ex * 16 per row */
+    int64_t stx[3], sty[3];
+    for (int i = 0; i < 3; i++)
+        stx[i] = rs.ey[i] * 16, sty[i] = rs.ex[i] * 16;
+    for (int64_t qy = ya; qy < y1 && rc == 0; qy += 2) {
+        int64_t base[3];
+        for (int i = 0; i < 3; i++)
+            base[i] = rs.ex[i] * (qy * 16 + 8) + rs.ey[i] * (xa * 16 + 8) + rs.eb[i];
+        for (int64_t qx = xa; qx < x1 && rc == 0; qx += 2) {
+            unsigned qmask = 0;
+            int64_t e[4][3];
+            for (unsigned k = 0; k < 4; k++) {
+                int64_t px = qx + (k & 1), py = qy + (k >> 1);
+                bool in_all = px < x1 && py < y1 && px >= x0 && py >= y0;
+                for (int i = 0; i < 3; i++) {
+                    e[k][i] = base[i] + (k & 1 ? stx[i] : 0) + (k >> 1 ? sty[i] : 0);
+                    if (!(e[k][i] > 0 || (e[k][i] == 0 && rs.incl[i])))
+                        in_all = false;
+                }
+                if (in_all)
+                    qmask |= 1u << k;
+            }
+            for (int i = 0; i < 3; i++)
+                base[i] += 2 * stx[i];
+            if (!qmask)
+                continue;
+            for (unsigned k = 0; k < 4; k++) {
+                unsigned l = nq * 4 + k;
+                int64_t px = qx + (k & 1), py = qy + (k >> 1);
+                if (qmask >> k & 1) {
+                    setup_lane(&rs, r, b, l, (uint32_t)px, (uint32_t)py, e[k]);
+                    b->mask |= (uint16_t)(1u << l);
+                } else {
+                    /* helper lane: shaded, never written */
+                    b->x[l] = (uint32_t)(px < 0 ? 0 : px);
+                    b->y[l] = (uint32_t)(py < 0 ? 0 : py);
+                    b->frag_z[l] = b->frag_w[l] = 0;
+                    for (uint32_t i = 0; i < rs.nvary; i++)
+                        b->vary[i][l] = b->vary_c[i][l] = 0;
+                }
+            }
+            if (++nq == 4) {
+                rc = run_batch(v, t, &rs, b, nq);
+                batch_reset(b, rs.nvary);
+                nq = 0;
+            }
+        }
+    }
+    if (rc == 0 && nq)
+        rc = run_batch(v, t, &rs, b, nq);
+    return rc;
+}
+
+/* Walk a compressed primitive list starting at `p` (after the 0x30); sets
+ * *next to the address after its escape. */
+static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
+{
+    vc4_render *r = v->rend;
+    uint32_t prev[3] = {0, 0, 0};
+    for (uint32_t guard = 0; guard < (1u << 24); guard++) {
+        uint8_t it[7];
+        t->agent.stream_addr = p;
+        if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
+            return CG_ERR_FAULT;
+        unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
+                      : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
+        if (sz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
+            return CG_ERR_FAULT;
+        cg_vc4_prim_item item;
+        cg_vc4_prim_decode(it, sz, prev, &item);
+        if (item.kind == 4) {
+            *next = p + 1;
+            return 0;
+        }
+        if (item.kind == 5) {
+            if (v->budget[1] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, p,
+                                 "record budget ran out in a compressed primitive list "
+                                 "(a relative-branch loop?)");
+            v->budget[1]--;
+            p = (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
+            continue;
+        }
+        if (r->st.prim_format != 0x12)
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
+                             "compressed primitive list item in format 0x%02x (only 16-bit "
+                             "index triangles, 0x12): not supported yet", r->st.prim_format);
+        memcpy(prev, item.tri, sizeof prev);
+        if (v->budget[1] == 0)
+            return vc4_fault(v, t, CG_FAULT_HANG, p,
+                             "record budget ran out in a compressed primitive list");
+        v->budget[1]--;
+        int rc = need_tile(v, t, p, "a primitive");
+        if (rc == 0)
+            rc = vc4_render_triangle(v, t, item.tri);
+        if (rc)
+            return rc;
+        p += sz;
+    }
+    return vc4_fault(v, t, CG_FAULT_HANG, p, "compressed primitive list never ends (branch loop?)");
+}
+
+int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                      uint32_t *next)
+{
+    vc4_render *r = v->rend;
+    int rc;
+    switch (rec[0]) {
+    case VC4_OP_REND_CONFIG: {
+        uint16_t fl = vc4_le16(rec + 9);
+        r->fb_addr = vc4_le32(rec + 1);
+        r->width = vc4_le16(rec + 5);
+        r->height = vc4_le16(rec + 7);
+        r->flags = fl;
+        r->configured = false;
+        if (r->width == 0 || r->height == 0 || r->width > 4096 || r->height > 4096)
+            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                             "Tile_Rendering_Mode_Configuration %ux%u (1..4096 a side)", r->width,
+                             r->height);
+        if (fl & 3)
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                             "Tile_Rendering_Mode_Configuration: 4x multisample / 64-bit "
+                             "colour: not supported yet");
+        if ((fl >> 4) & 3)
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                             "Tile_Rendering_Mode_Configuration: decimate mode: not supported yet");
+        if (fl & (1u << 8))
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                             "Tile_Rendering_Mode_Configuration: VG mask buffer: not supported "
+                             "yet");
+        r->configured = true;
+        return 0;
+    }
+    case VC4_OP_CLEAR:
+        r->clear_color[0] = vc4_le32(rec + 1);
+        r->clear_color[1] = vc4_le32(rec + 5);
+        r->clear_zs = vc4_le32(rec + 9) & 0xFFFFFF;
+        r->clear_vg = rec[12];
+        r->clear_stencil = rec[13];
+        return 0;
+    case VC4_OP_TILE_COORDS:
+        if (!r->configured)
+            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                             "Tile_Coordinates before Tile_Rendering_Mode_Configuration");
+        if ((uint32_t)rec[1] * VC4_TILE >= r->width || (uint32_t)rec[2] * VC4_TILE >= r->height)
+            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                             "Tile_Coordinates %u, %u outside the %ux%u frame", rec[1], rec[2],
+                             r->width, r->height);
+        r->tile_x = rec[1];
+        r->tile_y = rec[2];
+        return r->load_pending ? do_load(v, t) : 0;
+    case VC4_OP_LOAD_FULL:
+    case VC4_OP_LOAD_GENERAL:
+        memcpy(r->load_rec, rec, rec[0] == VC4_OP_LOAD_FULL ? 5 : 7);
+        r->load_op = rec[0];
+        r->load_pending = true;
+        return 0;
+    case VC4_OP_STORE_GENERAL:
+        return store_general(v, t, addr, rec);
+    case VC4_OP_STORE_MS:
+    case VC4_OP_STORE_MS_EOF: {
+        if ((rc = need_tile(v, t, addr, "Store_Multi_Sample")))
+            return rc;
+        unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
+        /* rendering-mode numbering: 0 BGR565 dithered, 1 RGBA8888, 2 BGR565 */
+        unsigned gfmt = fmt == 1 ? 0 : fmt == 0 ? 1 : fmt;
+        if ((rc = check_tiling(v, t, addr, tiling, gfmt, true)) ||
+            (rc = xfer_surface(v, t, true, false, r->fb_addr, tiling, gfmt)))
+            return rc;
+        clear_color(r);
+        clear_zs(r);
+        v->stats.tiles_rendered++;
+        if (rec[0] == VC4_OP_STORE_MS_EOF)
+            end_of_frame(v);
+        return 0;
+    }
+    case VC4_OP_STORE_FULL: {
+        if ((rc = need_tile(v, t, addr, "Store_Full_Resolution")))
+            return rc;
+        uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
+        if (!(w & 1) && !(w & 2))
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
+                             "Store_Full_Resolution of colour and Z/S to one address: not "
+                             "supported yet (give one record per buffer)");
+        if (!(w & 1) && (rc = xfer_raw(v, t, true, false, a)))
+            return rc;
+        if (!(w & 2) && (rc = xfer_raw(v, t, true, true, a)))
+            return rc;
+        if (!(w & 4)) {
+            clear_color(r);
+            clear_zs(r);
+        }
+        v->stats.tiles_rendered++;
+        if (w & 8)
+            end_of_frame(v);
+        return 0;
+    }
+    case VC4_OP_PRIM_FORMAT:
+        r->st.prim_format = rec[1];
+        return 0;
+    case VC4_OP_NV_STATE:
+        r->st.nv_record = vc4_le32(rec + 1);
+        r->st.nv_valid = true;
+        return 0;
+    case VC4_OP_CONFIG:
+        memcpy(r->st.config, rec + 1, 3);
+        r->st.config_valid = true;
+        if ((rec[1] >> 6) & 3)
+            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                             "Configuration_Bits: rasteriser oversample (multisample): not "
+                             "supported yet");
+        return 0;
+    case VC4_OP_VIEWPORT:
+        r->st.vp_x = (int16_t)vc4_le16(rec + 1);
+        r->st.vp_y = (int16_t)vc4_le16(rec + 3);
+        r->st.vp_valid = true;
+        return 0;
+    case VC4_OP_CLIP_WINDOW:
+        for (int k = 0; k < 4; k++)
+            r->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
+        r->st.clip_valid = true;
+        return 0;
+    case VC4_OP_FLAT:
+        r->st.flat_flags = vc4_le32(rec + 1);
+        r->st.flat_valid = true;
+        return 0;
+    case 98: case 99: case 100: case 101: case 104:
+        return 0; /* point size, line width, RHT boundary, depth offset, Z planes */
+    case VC4_OP_COMPRESSED:
+        return compressed_list(v, t, addr + 1, next);
+    default: {
+        vc4_record rr;
+        vc4_record_get(rec[0], &rr);
+        if (rr.where == VC4_BIN)
+            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                             "%s (opcode %u) is a binning-list record, found in the render list",
+                             rr.name, rec[0]);
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "%s (opcode %u) in the render list: not supported yet", rr.name, rec[0]);
+    }
+    }
+}

@@ -1,0 +1,226 @@
+/* vc4 family: running an assembled scene (cmdgpu run -f vc4): load every
+ * section at its bus address through the ARM's view, then play the recorded
+ * directives in order, logging each, the way the seed's bare-metal program
+ * drives the chip (mailbox calls, list patching, CTnCA/CTnEA kicks, waits on
+ * BFC/RFC, reading the frame buffer). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include "scene.h"
+
+static int mem_reader(void *user, uint32_t addr, void *dst, size_t n)
+{
+    cg_vc4 *v = user;
+    uint64_t bad;
+    if (cg_vas_check(cg_vc4_bus(v), addr, n, false, &bad) != CG_FAULT_NONE)
+        return CG_ERR_RANGE;
+    return cg_mem_read(cg_vc4_sdram(v), addr & 0x3FFFFFFFu, dst, n);
+}
+
+int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
+                     const cg_vc4_scene_opts *o, FILE *log)
+{
+    if (!st || !as || !dev || !log)
+        return CG_ERR_INVAL;
+    cg_vc4_scene_opts none = {0};
+    if (!o)
+        o = &none;
+    cg_vc4_config cfg = {.cpu_cached = st->cpu_cached};
+    cg_vc4 *v = NULL;
+    int rc = cg_vc4_create(dev, &cfg, &v);
+    if (rc != 0)
+        return rc;
+    int fails = 0;
+    size_t faults_before = cg_fault_count(dev);
+    for (size_t i = 0; i < cg_asm_section_count(as); i++) {
+        const char *name;
+        uint64_t base;
+        const uint8_t *data;
+        size_t size;
+        cg_asm_section(as, i, &name, &base, &data, &size);
+        if (!size)
+            continue;
+        if (base > 0xFFFFFFFFu || cg_vc4_cpu_write(v, (uint32_t)base, data, size) != 0) {
+            fprintf(log, "FAIL section %s at 0x%" PRIx64 " (%zu bytes) is not in SDRAM (%u MiB)\n",
+                    name, base, size, 64u);
+            fails++;
+        }
+    }
+    for (size_t i = 0; i < st->nacts && !fails; i++) {
+        const vc4_action *a = &st->acts[i];
+        uint32_t val;
+        switch (a->kind) {
+        case VA_MAILBOX: {
+            uint32_t msg = ((uint32_t)a->a & ~0xFu) | CG_VC4_MBOX_CH_PROPERTY, resp = 0, code = 0;
+            cg_vc4_mmio_write(v, CG_VC4_MBOX_BASE + CG_VC4_MBOX_WRITE, msg);
+            cg_vc4_mmio_read(v, CG_VC4_MBOX_BASE + CG_VC4_MBOX_READ, &resp);
+            cg_vc4_cpu_invalidate(v, (uint32_t)a->a, 8);
+            cg_vc4_cpu_read32(v, (uint32_t)a->a + 4, &code);
+            fprintf(log, "mailbox 0x%08x: response 0x%08x, code 0x%08x\n", msg, resp, code);
+            if (code != 0x80000000u) {
+                fprintf(log, "FAIL mailbox buffer at 0x%08x not processed\n", (uint32_t)a->a);
+                fails++;
+            }
+            break;
+        }
+        case VA_REG:
+            rc = cg_vc4_reg_write(v, (uint32_t)a->a, (uint32_t)a->b);
+            fprintf(log, "reg %s (0x%03x) = 0x%08x%s\n",
+                    cg_vc4_reg_name((uint32_t)a->a) ? cg_vc4_reg_name((uint32_t)a->a) : "?",
+                    (uint32_t)a->a, (uint32_t)a->b, rc == CG_ERR_RANGE ? ": not a register" : "");
+            fails += rc == CG_ERR_RANGE;
+            break;
+        case VA_KICK:
+            cg_vc4_reg_write(v, a->a ? CG_VC4_CT1CA : CG_VC4_CT0CA, (uint32_t)a->b);
+            cg_vc4_reg_write(v, a->a ? CG_VC4_CT1EA : CG_VC4_CT0EA, (uint32_t)a->c);
+            cg_vc4_reg_read(v, a->a ? CG_VC4_CT1CA : CG_VC4_CT0CA, &val);
+            fprintf(log, "kick thread %d [0x%08x, 0x%08x): now at 0x%08x\n", (int)a->a,
+                    (uint32_t)a->b, (uint32_t)a->c, val);
+            break;
+        case VA_WAIT:
+            if (a->a == 2) {
+                rc = cg_vc4_wait_idle(v);
+                fprintf(log, "wait idle: %s\n", rc == 0 ? "ok" : cg_strerror(rc));
+                fails += rc != 0;
+            } else {
+                cg_vc4_run(v);
+                cg_vc4_reg_read(v, a->a ? CG_VC4_RFC : CG_VC4_BFC, &val);
+                if (val != (uint32_t)(a->b & 0xFF)) {
+                    /* the CPU would spin forever: the watchdog ends it */
+                    cg_vc4_wait_idle(v);
+                    fprintf(log, "FAIL wait %s == %u: it is %u and nothing runs\n",
+                            a->a ? "RFC" : "BFC", (uint32_t)a->b, val);
+                    fails++;
+                } else {
+                    fprintf(log, "wait %s == %u: ok\n", a->a ? "RFC" : "BFC", val);
+                }
+            }
+            break;
+        case VA_COPY32:
+            if (cg_vc4_cpu_read32(v, (uint32_t)a->b, &val) != 0 ||
+                cg_vc4_cpu_write32(v, (uint32_t)a->a, val) != 0) {
+                fprintf(log, "FAIL copy32 0x%08x <- 0x%08x: not in SDRAM\n", (uint32_t)a->a,
+                        (uint32_t)a->b);
+                fails++;
+            } else {
+                fprintf(log, "copy32 0x%08x <- [0x%08x] = 0x%08x\n", (uint32_t)a->a,
+                        (uint32_t)a->b, val);
+            }
+            break;
+        case VA_WRITE32:
+            if (cg_vc4_cpu_write32(v, (uint32_t)a->a, (uint32_t)a->b) != 0) {
+                fprintf(log, "FAIL write32 0x%08x: not in SDRAM\n", (uint32_t)a->a);
+                fails++;
+            }
+            break;
+        case VA_FLUSH:
+            cg_vc4_cpu_flush(v, (uint32_t)a->a, (size_t)a->b);
+            fprintf(log, "flush [0x%08x, +%u)\n", (uint32_t)a->a, (uint32_t)a->b);
+            break;
+        case VA_EXPECT32:
+        case VA_EXPECT_REG: {
+            bool reg = a->kind == VA_EXPECT_REG;
+            int r = reg ? cg_vc4_reg_read(v, (uint32_t)a->a, &val)
+                        : cg_vc4_cpu_read32(v, (uint32_t)a->a, &val);
+            if (r != 0 || val != (uint32_t)a->b) {
+                fprintf(log, "FAIL expect %s 0x%08x: got 0x%08x, want 0x%08x\n", reg ? "reg" : "mem",
+                        (uint32_t)a->a, val, (uint32_t)a->b);
+                fails++;
+            } else {
+                fprintf(log, "expect %s 0x%08x == 0x%08x: ok\n", reg ? "reg" : "mem",
+                        (uint32_t)a->a, val);
+            }
+            break;
+        }
+        case VA_DUMP:
+            for (int64_t k = 0; k < (a->b + 3) / 4; k++) {
+                if (k % 8 == 0)
+                    fprintf(log, "%s0x%08x:", k ? "\n" : "", (uint32_t)(a->a + 4 * k));
+                if (mem_reader(v, (uint32_t)(a->a + 4 * k), &val, 4) != 0) {
+                    fprintf(log, " (unmapped)");
+                    break;
+                }
+                fprintf(log, " %08x", val);
+            }
+            fprintf(log, "\n");
+            break;
+        case VA_DUMP_CL: {
+            cg_vc4_disasm_opts d = {.follow = true, .prim_format = 0x12};
+            cg_vc4_cl_disasm_mem(&d, mem_reader, v, (uint32_t)a->a, (uint32_t)a->b, log);
+            break;
+        }
+        case VA_PNG:
+        case VA_EXPECT_HASH: {
+            cg_vc4_fb fb;
+            if (a->n == 5) {
+                fb.bus_addr = (uint32_t)a->a, fb.width = (uint32_t)a->b, fb.height = (uint32_t)a->c;
+                fb.pitch = (uint32_t)a->d, fb.depth = (uint32_t)a->e;
+            } else if (cg_vc4_framebuffer(v, &fb) != 0) {
+                fprintf(log, "FAIL %s: no framebuffer was allocated\n",
+                        a->kind == VA_PNG ? ".png" : ".expect_hash");
+                fails++;
+                break;
+            }
+            uint64_t h = 0;
+            int r = cg_vc4_fb_hash(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, &h);
+            if (a->kind == VA_EXPECT_HASH) {
+                if (r != 0 || h != (uint64_t)a->a) {
+                    fprintf(log, "FAIL expect_hash: got %016" PRIx64 ", want %016" PRIx64 "\n", h,
+                            (uint64_t)a->a);
+                    fails++;
+                } else {
+                    fprintf(log, "expect_hash %016" PRIx64 ": ok\n", h);
+                }
+                break;
+            }
+            char path[1024];
+            snprintf(path, sizeof path, "%s%s%s", o->out_dir ? o->out_dir : "",
+                     o->out_dir ? "/" : "", a->text);
+            if (r == 0)
+                r = cg_vc4_fb_png(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, path);
+            if (r != 0) {
+                fprintf(log, "FAIL png %s: %s\n", path, cg_strerror(r));
+                fails++;
+            } else {
+                fprintf(log, "png %s: %ux%u, pixel hash %016" PRIx64 "\n", path, fb.width,
+                        fb.height, h);
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    cg_vc4_fb fb;
+    if (cg_vc4_framebuffer(v, &fb) == 0) {
+        uint64_t h = 0;
+        if (cg_vc4_fb_hash(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, &h) == 0) {
+            fprintf(log, "framebuffer 0x%08x %ux%ux%u pitch %u: pixel hash %016" PRIx64 "\n",
+                    fb.bus_addr, fb.width, fb.height, fb.depth, fb.pitch, h);
+            if (o->fb_hash)
+                *o->fb_hash = h;
+        }
+        if (o->png) {
+            int r = cg_vc4_fb_png(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, o->png);
+            fprintf(log, "%swrote %s\n", r ? "FAIL " : "", o->png);
+            fails += r != 0;
+        }
+    }
+    cg_vc4_stats s;
+    cg_vc4_get_stats(v, &s);
+    fprintf(log, "stats: records %llu/%llu, triangles binned %llu, tile entries %llu, blocks %llu, "
+                 "tiles stored %llu, fragments %llu\n",
+            (unsigned long long)s.records[0], (unsigned long long)s.records[1],
+            (unsigned long long)s.prims_binned, (unsigned long long)s.tile_prims,
+            (unsigned long long)s.blocks, (unsigned long long)s.tiles_rendered,
+            (unsigned long long)s.fragments);
+    for (size_t i = faults_before; i < cg_fault_count(dev); i++) {
+        const cg_fault *f = cg_fault_get(dev, i);
+        char line[512];
+        cg_fault_format(f, line, sizeof line);
+        fprintf(log, "%s\n", line);
+        if (!(f->flags & CG_FAULT_F_WARNING))
+            fails++;
+    }
+    cg_vc4_destroy(v);
+    return fails ? 1 : 0;
+}

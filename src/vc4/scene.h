@@ -1,0 +1,38 @@
+/* vc4 family: scene actions recorded by the assembler plug-in (asm_cl.c)
+ * and played by scene.c. */
+#ifndef CMDGPU_VC4_SCENE_H
+#define CMDGPU_VC4_SCENE_H
+
+#include "vc4_internal.h"
+
+enum {
+    VA_MAILBOX = 1, /* a = buffer address */
+    VA_REG,         /* a = register offset, b = value */
+    VA_KICK,        /* a = thread, b = start, c = end */
+    VA_WAIT,        /* a = 0 bfc / 1 rfc / 2 idle, b = count */
+    VA_COPY32,      /* a = dst, b = src */
+    VA_WRITE32,     /* a = address, b = value */
+    VA_FLUSH,       /* a = address, b = bytes */
+    VA_EXPECT32,
+    VA_EXPECT_REG,
+    VA_DUMP,        /* a = address, b = bytes */
+    VA_DUMP_CL,     /* a = address, b = max bytes */
+    VA_PNG,         /* text = file; n = 0 (framebuffer) or 5: a b c d e */
+    VA_EXPECT_HASH, /* a = hash of the firmware framebuffer */
+};
+
+typedef struct vc4_action {
+    int kind;
+    int64_t a, b, c, d, e;
+    int n;
+    char text[256];
+} vc4_action;
+
+struct cg_vc4_asm {
+    bool final;
+    bool cpu_cached;
+    vc4_action *acts;
+    size_t nacts, cap;
+};
+
+#endif

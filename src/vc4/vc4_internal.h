@@ -1,0 +1,269 @@
+/* vc4 family: internal definitions shared by src/vc4 (not installed). */
+#ifndef CMDGPU_VC4_INTERNAL_H
+#define CMDGPU_VC4_INTERNAL_H
+
+#include <string.h>
+#include "core/internal.h"
+#include "core/mem_internal.h"
+#include "cmdgpu/vc4.h"
+
+/* ---- the record table (cl.def, built in cl_defs.c) ---- */
+enum { VC4_ANY = 0, VC4_BIN = 1, VC4_REND = 2 };
+enum { VC4_FT_U = 0, VC4_FT_S, VC4_FT_A, VC4_FT_F, VC4_FT_B };
+
+typedef struct vc4_field {
+    const char *name;
+    uint8_t bit, width, type;
+} vc4_field;
+
+typedef struct vc4_slot {
+    uint8_t bit, width;
+} vc4_slot;
+
+typedef struct vc4_record {
+    const char *name;
+    const char *desc;
+    uint8_t opcode, size, where;
+    const vc4_field *fields;
+    uint8_t nfields;
+    const vc4_slot *slots; /* macro operand slots; NULL: one per field */
+    uint8_t nslots;
+} vc4_record;
+
+/* The record for an opcode / a name; false if none. */
+bool vc4_record_get(uint8_t op, vc4_record *out);
+bool vc4_record_find(const char *name, vc4_record *out);
+/* All records in table order. */
+size_t vc4_record_count(void);
+bool vc4_record_at(size_t i, vc4_record *out);
+
+/* Little-endian bit fields of a payload (width <= 64). */
+static inline uint64_t vc4_bits_get(const uint8_t *p, unsigned bit, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++) {
+        unsigned b = bit + i;
+        v |= (uint64_t)((p[b >> 3] >> (b & 7)) & 1) << i;
+    }
+    return v;
+}
+static inline void vc4_bits_set(uint8_t *p, unsigned bit, unsigned width, uint64_t v)
+{
+    for (unsigned i = 0; i < width; i++) {
+        unsigned b = bit + i;
+        p[b >> 3] = (uint8_t)((p[b >> 3] & ~(1u << (b & 7))) | (((v >> i) & 1) << (b & 7)));
+    }
+}
+/* A field's value as shown and assembled: addresses are shifted into place. */
+uint64_t vc4_field_value(const vc4_field *f, const uint8_t *payload);
+
+static inline uint32_t vc4_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint16_t vc4_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline float vc4_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t vc4_u32f(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Opcodes the executor names. */
+enum {
+    VC4_OP_HALT = 0, VC4_OP_NOP = 1, VC4_OP_FLUSH = 4, VC4_OP_FLUSH_ALL = 5,
+    VC4_OP_START_BINNING = 6, VC4_OP_INC_SEM = 7, VC4_OP_WAIT_SEM = 8,
+    VC4_OP_BRANCH = 16, VC4_OP_BRANCH_SUB = 17, VC4_OP_RETURN = 18,
+    VC4_OP_STORE_MS = 24, VC4_OP_STORE_MS_EOF = 25, VC4_OP_STORE_FULL = 26,
+    VC4_OP_LOAD_FULL = 27, VC4_OP_STORE_GENERAL = 28, VC4_OP_LOAD_GENERAL = 29,
+    VC4_OP_INDEXED_PRIM = 32, VC4_OP_VERTEX_ARRAY = 33, VC4_OP_COMPRESSED = 48,
+    VC4_OP_CLIPPED = 49, VC4_OP_PRIM_FORMAT = 56, VC4_OP_GL_STATE = 64,
+    VC4_OP_NV_STATE = 65, VC4_OP_VG_STATE = 66, VC4_OP_CONFIG = 96, VC4_OP_FLAT = 97,
+    VC4_OP_CLIP_WINDOW = 102, VC4_OP_VIEWPORT = 103, VC4_OP_BIN_CONFIG = 112,
+    VC4_OP_REND_CONFIG = 113, VC4_OP_CLEAR = 114, VC4_OP_TILE_COORDS = 115,
+};
+
+/* ---- the device ---- */
+#define VC4_TILE 64
+#define VC4_MAX_TILES_X 64 /* 4096 pixels (kernel limit on surfaces) */
+#define VC4_MAX_TILES_Y 64
+#define VC4_MAX_VARY 32
+
+/* The state the binner copies into tile lists. */
+typedef struct vc4_bin_state {
+    uint8_t prim_format;      /* 0x12: triangles, 16-bit index */
+    uint32_t nv_record;       /* NV shader record address */
+    bool nv_valid;
+    uint8_t config[3];
+    bool config_valid;
+    int16_t vp_x, vp_y;
+    bool vp_valid;
+    uint16_t clip[4];
+    bool clip_valid;
+    uint32_t flat_flags;
+    bool flat_valid;
+} vc4_bin_state;
+
+typedef struct vc4_tile_list {
+    uint32_t cur, end;     /* write pointer, end of the current block */
+    bool in_compressed;    /* inside an open compressed list */
+    bool written;          /* any primitive written */
+    uint32_t prev[3];      /* previous triangle (coding state) */
+    bool first;            /* next triangle needs an absolute coding */
+    uint32_t ver_fmt, ver_nv, ver_cfg, ver_vp, ver_clip, ver_flat; /* state versions written */
+} vc4_tile_list;
+
+typedef struct vc4_binner {
+    bool configured, started;
+    uint32_t alloc_addr, alloc_size, state_addr;
+    unsigned tw, th;
+    uint8_t flags;
+    unsigned init_block, block;
+    vc4_tile_list *tiles; /* tw*th */
+    vc4_bin_state st;
+    uint32_t ver_fmt, ver_nv, ver_cfg, ver_vp, ver_clip, ver_flat;
+    /* resume point after an out-of-memory stop */
+    bool oom;
+    uint32_t resume_addr; /* address of the record being binned */
+    uint32_t resume_prim; /* primitive index inside it */
+    uint32_t resume_tile; /* tile index inside the primitive */
+} vc4_binner;
+
+typedef struct vc4_thread {
+    uint32_t ca, ea;
+    uint32_t cs;        /* error, mode bits the register shows */
+    bool running;
+    bool waiting_sem;
+    bool faulted;
+    uint32_t ret[2];
+    unsigned depth;
+    uint32_t sem;       /* increments from the other thread not yet consumed */
+    uint32_t pending_inc; /* binning thread: increments queued until Flush */
+    uint32_t lc, pc;    /* list counter, primitive counter (for CTnLC/CTnPC) */
+    cg_agent agent;
+} vc4_thread;
+
+struct vc4_frag_batch;
+typedef struct vc4_render {
+    struct vc4_frag_batch *batch; /* reused for every 16-lane batch */
+    bool configured;
+    uint32_t fb_addr;
+    uint16_t width, height;
+    uint16_t flags;
+    uint32_t clear_color[2];
+    uint32_t clear_zs;
+    uint8_t clear_vg, clear_stencil;
+    int tile_x, tile_y; /* -1 before Tile_Coordinates */
+    uint32_t color[VC4_TILE * VC4_TILE];
+    uint32_t zs[VC4_TILE * VC4_TILE];
+    /* state from tile lists */
+    vc4_bin_state st;
+    /* a load waits for the next Tile_Coordinates */
+    bool load_pending;
+    uint8_t load_rec[7];
+    uint8_t load_op;
+    bool stored_since_load;
+} vc4_render;
+
+typedef struct vc4_fw_alloc {
+    uint32_t handle, addr, size, flags;
+    bool locked;
+} vc4_fw_alloc;
+
+struct cg_vc4 {
+    cg_device *dev;
+    cg_vc4_config cfg;
+    cg_mem *sdram;
+    cg_vas *bus;   /* GPU view: four aliases */
+    cg_vas *arm;   /* the ARM's view at 0 */
+    /* registers */
+    uint32_t l2cactl, slcactl, intctl, intena, scratch;
+    uint32_t bfc, rfc;
+    uint32_t bpca, bpcs, bpoa, bpos;
+    bool bmoom;
+    vc4_thread th[2];
+    bool in_run;
+    uint64_t budget[2]; /* records and primitives each thread may still run */
+    /* mailbox */
+    uint32_t mbox_q[8];
+    unsigned mbox_n;
+    uint32_t fw_next;
+    vc4_fw_alloc allocs[16];
+    unsigned nallocs;
+    uint32_t phys_w, phys_h, virt_w, virt_h, depth, virt_x, virt_y;
+    uint32_t fb_addr, fb_size;
+    bool fb_valid;
+    uint32_t clock_v3d;
+    bool qpu_enabled;
+    vc4_binner bin;
+    vc4_render *rend;
+    cg_vc4_stats stats;
+};
+
+/* GPU access to the bus: straight to the backing page when the model needs
+ * nothing else for it (cg__vas_span), else through cg_vas_read/write, which
+ * fault, run the coherency checks and trace. 0 or CG_ERR_FAULT. */
+static inline int vc4_bus_read(cg_vas *bus, uint64_t addr, void *dst, size_t n,
+                               const cg_agent *who)
+{
+    uint8_t *p;
+    if (n && cg__vas_span(bus, addr, n, false, &p) == n) {
+        memcpy(dst, p, n);
+        return 0;
+    }
+    return cg_vas_read(bus, addr, dst, n, who) == 0 ? 0 : CG_ERR_FAULT;
+}
+static inline int vc4_bus_write(cg_vas *bus, uint64_t addr, const void *src, size_t n,
+                                const cg_agent *who)
+{
+    uint8_t *p;
+    if (n && cg__vas_span(bus, addr, n, true, &p) == n) {
+        memcpy(p, src, n);
+        return 0;
+    }
+    return cg_vas_write(bus, addr, src, n, who) == 0 ? 0 : CG_ERR_FAULT;
+}
+
+/* threads (cl.c) */
+int vc4_thread_kick(cg_vc4 *v, int t);
+int vc4_run_threads(cg_vc4 *v);
+/* binner.c: records seen by the binning thread; returns 0, 1 = blocked
+ * (out of memory; retry the same record), or a negative cg_err after a fault. */
+int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
+int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state);
+void vc4_bin_reset(cg_vc4 *v);
+/* render.c */
+/* Render-thread records; *next is preset to the following record and moved
+ * by variable-length ones. 0, 1 = blocked, or a negative cg_err. */
+int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                      uint32_t *next);
+bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2);
+/* Rasterise one triangle (vertex indices) into the current tile. */
+int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3]);
+/* Read a shaded vertex of the current NV record. */
+typedef struct vc4_vertex {
+    int32_t x, y; /* 12.4, viewport offset applied */
+    float z, inv_w;
+    float vary[VC4_MAX_VARY];
+} vc4_vertex;
+typedef struct vc4_nv_record {
+    uint8_t flags, stride, nunif, nvary;
+    uint32_t code, unif, vdata;
+} vc4_nv_record;
+int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *out);
+int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                    int vp_x, int vp_y, vc4_vertex *out);
+/* v3d.c */
+void vc4_raise_int(cg_vc4 *v, uint32_t bits);
+int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+#endif
