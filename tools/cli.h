@@ -100,6 +100,11 @@ int nv_run(const cli_opts *o);
 int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int vc4_qpu_assemble(const cli_opts *o, const char *path);
 
+/* The vc4 family (tools/vc4_cli.c): control lists and scenes. */
+int vc4_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int vc4_assemble(const cli_opts *o, const char *path);
+int vc4_run(const cli_opts *o);
+
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);

@@ -201,6 +201,45 @@ static int demo_nv_upload_copy(demo_ctx *d) { return demo_nv_scene(d, "upload_co
 static int demo_nv_blit(demo_ctx *d) { return demo_nv_scene(d, "blit.s"); }
 static int demo_nv_rects(demo_ctx *d) { return demo_nv_scene(d, "rects.s"); }
 
+/* vc4: seed 003's FIRST TRIANGLE scene, as the blog wrote it: mailbox,
+ * binning and render lists, NV shader record, fragment shader on the QPU. */
+static int demo_vc4_first_triangle(demo_ctx *d)
+{
+    cg_device *dev = NULL;
+    cg_vc4_asm *st = NULL;
+    cg_asm *as = NULL;
+    FILE *log = NULL;
+    int rc = -1;
+    char txt[1024];
+    snprintf(txt, sizeof(txt), "%s/vc4_first_triangle.txt", d->dir);
+    if (cg_device_create(&dev) != 0 || cg_vc4_asm_create(&st) != 0 ||
+        cg_asm_create(cg_vc4_asm_family(), st, &as) != 0 ||
+        cg_asm_add_file(as, CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s") != 0)
+        goto out;
+    if (cg_asm_assemble(as) != 0) {
+        fputs(cg_asm_errors(as), stderr);
+        goto out;
+    }
+    if (!(log = fopen(txt, "w")))
+        goto out;
+    uint64_t hash = 0;
+    cg_vc4_scene_opts so = {.out_dir = d->dir, .fb_hash = &hash};
+    int r = cg_vc4_scene_run(st, as, dev, &so, log);
+    fprintf(d->log, "vc4/first_triangle: seed 003 (JayStation2), 640x480x32\n");
+    fprintf(d->log, "  wrote %s/first_triangle.png  pixel hash %016llx\n", d->dir,
+            (unsigned long long)hash);
+    fprintf(d->log, "  wrote %s  scene log and tile list dump\n", txt);
+    print_faults(d, dev, "vc4");
+    rc = r == 0 ? 0 : -1;
+out:
+    if (log)
+        fclose(log);
+    cg_asm_destroy(as);
+    cg_vc4_asm_destroy(st);
+    cg_device_destroy(dev);
+    return rc;
+}
+
 static const struct {
     const char *name;
     int (*run)(demo_ctx *d);
@@ -211,6 +250,7 @@ static const struct {
     {"nv/blit", demo_nv_blit},
     {"nv/rects", demo_nv_rects},
     {"radeon/ring", demo_radeon},
+    {"vc4/first_triangle", demo_vc4_first_triangle},
 };
 
 int cmd_demo(const cli_opts *o)

@@ -1,0 +1,68 @@
+/* cmdgpu command: the vc4 family front end (disasm, asm, run of control
+ * lists and scenes; `-f vc4` and `-f vc4-cl` are the same front end). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cmdgpu/cmdgpu.h"
+
+int vc4_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
+{
+    const cli_colors *c = o->color;
+    cg_vc4_disasm_opts d = {.base = 0, .prim_format = 0x12, .json = o->json,
+                            .c_name = c->name, .c_num = c->num,
+                            .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
+                            .c_reset = c->reset};
+    int rc = cg_vc4_cl_disasm(&d, data, size, out);
+    if (rc < 0)
+        return cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc));
+    return EXIT_OK;
+}
+
+int vc4_assemble(const cli_opts *o, const char *path)
+{
+    cg_vc4_asm *st;
+    if (cg_vc4_asm_create(&st) != 0)
+        return cli_error(EXIT_INPUT, "out of memory");
+    int rc = cli_assemble(o, path, cg_vc4_asm_family(), st);
+    cg_vc4_asm_destroy(st);
+    return rc;
+}
+
+int vc4_run(const cli_opts *o)
+{
+    if (o->nargs != 1)
+        return cli_error(EXIT_USAGE, "run: give one scene file (or - for stdin)");
+    cg_vc4_asm *st = NULL;
+    cg_asm *as = NULL;
+    cg_device *dev = NULL;
+    int rc = EXIT_OK;
+    if (cg_vc4_asm_create(&st) != 0 || cg_asm_create(cg_vc4_asm_family(), st, &as) != 0 ||
+        cg_device_create(&dev) != 0) {
+        rc = cli_error(EXIT_INPUT, "out of memory");
+        goto out;
+    }
+    cg_device_set_coherency(dev, CG_COHERENCY_WARN);
+    if (o->trace)
+        cg_trace_add(dev, cg_trace_write_text, stdout);
+    int r = cg_asm_add_file(as, o->args[0]);
+    if (r != 0) {
+        rc = cli_error(EXIT_INPUT, "cannot read '%s': %s", o->args[0], cg_strerror(r));
+        goto out;
+    }
+    if (cg_asm_assemble(as) != 0) {
+        fputs(cg_asm_errors(as), stderr);
+        rc = EXIT_INPUT;
+        goto out;
+    }
+    cg_vc4_scene_opts so = {.png = o->output};
+    r = cg_vc4_scene_run(st, as, dev, &so, stdout);
+    if (r < 0)
+        rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
+    else
+        rc = r ? EXIT_FAULT : EXIT_OK;
+out:
+    cg_device_destroy(dev);
+    cg_asm_destroy(as);
+    cg_vc4_asm_destroy(st);
+    return rc;
+}
