@@ -7,6 +7,7 @@
 #ifndef CMDGPU_FAULT_H
 #define CMDGPU_FAULT_H
 
+#include <stdarg.h>
 #include "common.h"
 
 #ifdef __cplusplus
@@ -109,6 +110,11 @@ CG_API int cg_fault_post(cg_device *dev, const cg_agent *who, cg_fault_kind kind
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+
+/* The same with a va_list, for a family's own printf-style fault helper:
+ * init + raise, returning what cg_fault_raise returns. */
+CG_API int cg_fault_vpost(cg_device *dev, const cg_agent *who, cg_fault_kind kind,
+                          uint64_t gpu_addr, const char *fmt, va_list ap);
 
 /* One-line text: "fault #3 unmapped nv/pfifo ch 1 addr 0x... stream 0x...
  * words 0x...: message" ("warning #3 ..." for a warning). Returns the length it wanted (snprintf style). */

@@ -103,15 +103,22 @@ int cg_fault_raise(cg_device *dev, const cg_fault *f_in)
     return (f.flags & CG_FAULT_F_WARNING) ? 0 : CG_ERR_FAULT;
 }
 
+int cg_fault_vpost(cg_device *dev, const cg_agent *who, cg_fault_kind kind,
+                   uint64_t gpu_addr, const char *fmt, va_list ap)
+{
+    cg_fault f;
+    fault_vinit(&f, who, kind, gpu_addr, fmt, ap);
+    return cg_fault_raise(dev, &f);
+}
+
 int cg_fault_post(cg_device *dev, const cg_agent *who, cg_fault_kind kind,
                   uint64_t gpu_addr, const char *fmt, ...)
 {
-    cg_fault f;
     va_list ap;
     va_start(ap, fmt);
-    fault_vinit(&f, who, kind, gpu_addr, fmt, ap);
+    int rc = cg_fault_vpost(dev, who, kind, gpu_addr, fmt, ap);
     va_end(ap);
-    return cg_fault_raise(dev, &f);
+    return rc;
 }
 
 size_t cg_fault_count(const cg_device *dev)
