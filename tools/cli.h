@@ -83,6 +83,12 @@ int cmd_demo(const cli_opts *o);
  * errors, and write the chosen section (-o, --section) or, with --json, a
  * summary. Returns an exit code. Every family's `asm` goes through it. */
 struct cg_asm_family;
+struct cg_asm;
+/* Create an assembler with the family plug-in, read `path` and assemble it,
+ * printing every error. EXIT_OK with *out set (cg_asm_destroy it), or an
+ * exit code with *out NULL. */
+int cli_asm_load(const char *path, const struct cg_asm_family *fam, void *user,
+                 struct cg_asm **out);
 int cli_assemble(const cli_opts *o, const char *path, const struct cg_asm_family *fam,
                  void *user);
 

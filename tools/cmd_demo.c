@@ -213,13 +213,9 @@ static int demo_vc4_first_triangle(demo_ctx *d)
     char txt[1024];
     snprintf(txt, sizeof(txt), "%s/vc4_first_triangle.txt", d->dir);
     if (cg_device_create(&dev) != 0 || cg_vc4_asm_create(&st) != 0 ||
-        cg_asm_create(cg_vc4_asm_family(), st, &as) != 0 ||
-        cg_asm_add_file(as, CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s") != 0)
+        cli_asm_load(CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s", cg_vc4_asm_family(),
+                     st, &as) != EXIT_OK)
         goto out;
-    if (cg_asm_assemble(as) != 0) {
-        fputs(cg_asm_errors(as), stderr);
-        goto out;
-    }
     if (!(log = fopen(txt, "w")))
         goto out;
     uint64_t hash = 0;

@@ -201,9 +201,9 @@ int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
     return EXIT_OK;
 }
 
-int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam,
-                         void *user)
+int cli_asm_load(const char *path, const cg_asm_family *fam, void *user, cg_asm **out)
 {
+    *out = NULL;
     cg_asm *as;
     if (cg_asm_create(fam, user, &as) != 0)
         return cli_error(EXIT_INPUT, "out of memory");
@@ -217,6 +217,16 @@ int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam,
         cg_asm_destroy(as);
         return EXIT_INPUT;
     }
+    *out = as;
+    return EXIT_OK;
+}
+
+int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam, void *user)
+{
+    cg_asm *as;
+    int rc = cli_asm_load(path, fam, user, &as);
+    if (rc != EXIT_OK)
+        return rc;
     size_t idx = 0, nsec = cg_asm_section_count(as);
     if (o->section && cg_asm_section_find(as, o->section, &idx) != 0) {
         cg_asm_destroy(as);

@@ -60,26 +60,17 @@ int radeon_run(const cli_opts *o)
     cg_radeon_asm *st = NULL;
     cg_asm *as = NULL;
     cg_device *dev = NULL;
-    if (cg_radeon_asm_create(g, &st) != 0 || cg_asm_create(cg_radeon_asm_family(), st, &as) != 0 ||
-        cg_device_create(&dev) != 0) {
+    if (cg_radeon_asm_create(g, &st) != 0 || cg_device_create(&dev) != 0) {
         rc = cli_error(EXIT_INPUT, "out of memory");
         goto out;
     }
-    int r = cg_asm_add_file(as, o->args[0]);
-    if (r != 0) {
-        rc = cli_error(EXIT_INPUT, "cannot read '%s': %s", o->args[0], cg_strerror(r));
+    if ((rc = cli_asm_load(o->args[0], cg_radeon_asm_family(), st, &as)) != EXIT_OK)
         goto out;
-    }
-    if (cg_asm_assemble(as) != 0) {
-        fputs(cg_asm_errors(as), stderr);
-        rc = EXIT_INPUT;
-        goto out;
-    }
     if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    r = cg_radeon_scene_run(st, as, dev, stdout);
+    int r = cg_radeon_scene_run(st, as, dev, stdout);
     if (r < 0)
         rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
     else

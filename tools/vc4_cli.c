@@ -36,26 +36,19 @@ int vc4_run(const cli_opts *o)
     cg_asm *as = NULL;
     cg_device *dev = NULL;
     int rc = EXIT_OK;
-    if (cg_vc4_asm_create(&st) != 0 || cg_asm_create(cg_vc4_asm_family(), st, &as) != 0 ||
-        cg_device_create(&dev) != 0) {
+    if (cg_vc4_asm_create(&st) != 0 || cg_device_create(&dev) != 0) {
         rc = cli_error(EXIT_INPUT, "out of memory");
         goto out;
     }
     cg_device_set_coherency(dev, CG_COHERENCY_WARN);
-    if (o->trace)
-        cg_trace_add(dev, cg_trace_write_text, stdout);
-    int r = cg_asm_add_file(as, o->args[0]);
-    if (r != 0) {
-        rc = cli_error(EXIT_INPUT, "cannot read '%s': %s", o->args[0], cg_strerror(r));
+    if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
+        rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    if (cg_asm_assemble(as) != 0) {
-        fputs(cg_asm_errors(as), stderr);
-        rc = EXIT_INPUT;
+    if ((rc = cli_asm_load(o->args[0], cg_vc4_asm_family(), st, &as)) != EXIT_OK)
         goto out;
-    }
     cg_vc4_scene_opts so = {.png = o->output};
-    r = cg_vc4_scene_run(st, as, dev, &so, stdout);
+    int r = cg_vc4_scene_run(st, as, dev, &so, stdout);
     if (r < 0)
         rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
     else
