@@ -159,6 +159,10 @@ CG_API int cg_vas_reservation_at(const cg_vas *vas, uint64_t va, uint64_t *start
  * stream address and words) and returns CG_ERR_FAULT having touched no memory.
  * `who` may be NULL (reported as unit "gpu"). Values are little-endian. */
 CG_API int cg_vas_read(cg_vas *vas, uint64_t va, void *dst, size_t n, const cg_agent *who);
+/* src may point into the model's own memory (an engine writing words it
+ * decoded in place, e.g. pushbuffer data into a constant buffer): the copy
+ * is done page by page in address order, each page as by memmove, so an
+ * overlap gives a defined result. */
 CG_API int cg_vas_write(cg_vas *vas, uint64_t va, const void *src, size_t n,
                         const cg_agent *who);
 CG_API int cg_vas_fill(cg_vas *vas, uint64_t va, uint8_t byte, size_t n, const cg_agent *who);

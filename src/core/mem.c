@@ -78,7 +78,7 @@ int cg__mem_write_raw(cg_mem *m, uint64_t off, const void *src, uint64_t n)
         uint8_t *page = cg__mem_page_alloc(m, off >> CG__PAGE_SHIFT);
         if (!page)
             return CG_ERR_NOMEM;
-        memcpy(page + in_page, in, (size_t)len);
+        memmove(page + in_page, in, (size_t)len); /* `in` may alias this page */
         in += len;
         off += len;
         n -= len;

@@ -886,7 +886,7 @@ int cg_vas_write(cg_vas *vas, uint64_t va, const void *src, size_t n, const cg_a
         return 0;
     uint8_t *p;
     if (n <= CG_PAGE_SIZE && span(vas, va, n, true, &p) == n) {
-        memcpy(p, src, n);
+        memmove(p, src, n); /* src may be model memory: see cg_vas_write in mem.h */
         return 0;
     }
     return gpu_access(vas, OP_WRITE, va, NULL, src, 0, n, who);
