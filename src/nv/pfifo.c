@@ -662,10 +662,75 @@ static inline void copy_words(uint32_t *restrict d, const uint32_t *restrict s, 
     }
 }
 
+/* c ? a : b without a branch: compilers turn the ?: into one here, which
+ * the random run lengths of real streams would mispredict. */
+static inline uint32_t *pick(bool c, uint32_t *a, uint32_t *b)
+{
+    uintptr_t m = (uintptr_t)0 - (uintptr_t)c;
+    return (uint32_t *)(((uintptr_t)a & m) | ((uintptr_t)b & ~m));
+}
+
+/* Copy an INC run of n (1..8) words, s to d (no overlap). The words are
+ * covered by fixed-size, possibly overlapping stores: 4 bytes at both ends,
+ * then 8 and 16 bytes at both ends, which go to junk when the run is
+ * shorter. Unlike copy_words this has no branch on the run length, which
+ * real streams make unpredictable, and it only stores to d[0..n) (a masked
+ * read-modify-write of 8 registers would stall on the stores of the runs
+ * just before). Needs 8 readable words at s. */
+static inline void store_run8(uint32_t *d, const uint32_t *s, uint32_t n, uint32_t *junk)
+{
+    uint32_t e = n - 1, h2 = n >= 2 ? n - 2 : 0, h4 = n >= 4 ? n - 4 : 0;
+    uint32_t a0 = s[0], a1 = s[e];
+    uint32_t b0[2], b1[2], c0[4], c1[4];
+    memcpy(b0, s, 8);
+    memcpy(b1, s + h2, 8);
+    memcpy(c0, s, 16);
+    memcpy(c1, s + h4, 16);
+    memcpy(pick(n >= 4, d, junk), c0, 16);
+    memcpy(pick(n >= 4, d + h4, junk), c1, 16);
+    memcpy(pick(n >= 2, d, junk), b0, 8);
+    memcpy(pick(n >= 2, d + h2, junk), b1, 8);
+    d[0] = a0;
+    d[e] = a1;
+}
+
+/* memmove of n words (constant-buffer runs: the buffer may be the
+ * pushbuffer itself). 4 to 16 words go as four 16-byte windows at 0, 4, 8
+ * and n - 4 (clamped, so they overlap for short runs), all loaded before
+ * any is stored: no branch on the length and no libc call. */
+static inline void move_words(void *d, const uint32_t *s, uint32_t n)
+{
+    if (n >= 4 && n <= 16) {
+        uint32_t o1 = n >= 8 ? 4 : n - 4, o2 = n >= 12 ? 8 : n - 4, o3 = n - 4;
+        uint32_t t0[4], t1[4], t2[4], t3[4];
+        uint8_t *db = d;
+        memcpy(t0, s, 16);
+        memcpy(t1, s + o1, 16);
+        memcpy(t2, s + o2, 16);
+        memcpy(t3, s + o3, 16);
+        memcpy(db, t0, 16);
+        memcpy(db + 4 * o1, t1, 16);
+        memcpy(db + 4 * o2, t2, 16);
+        memcpy(db + 4 * o3, t3, 16);
+    } else {
+        memmove(d, s, 4 * (size_t)n);
+    }
+}
+
 /* Fast path: whole runs of plain stores to bound engines, decoded with
  * locals only. It stops at anything else (host methods, actions, runs that
  * leave the chunk), which the full loop in process_words then handles; that
- * loop comes back here after each header. Returns the new position. */
+ * loop comes back here after each header. Returns the new position.
+ *
+ * The opcode stays a branch: a branch-free decode (data count, store count
+ * and value chosen with masks, one store path for IMMD, INC and NONINC) was
+ * measured slower, about 20 cycles a header even for a stream of IMMD only,
+ * as the next header's position then always waits on this one's load,
+ * while a predicted branch lets IMMD run ahead at about 6.
+ * Kept out of line: inlined into its caller the loop's registers spill. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static size_t fast_decode(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t addr, size_t i)
 {
     const cg_nv_gpu *gpu = ch->gpu;
@@ -679,60 +744,86 @@ static size_t fast_decode(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64
         regs_of[s] = oi >= 0 ? ch->objs[oi].regs : NULL;
         run_of[s] = oi >= 0 ? gpu->plain_run[oi] : NULL;
     }
+    uint32_t *const regs3d = ch->objs[NV_OBJ_3D].regs;
+    /* The page the last LOAD_CONSTANT_BUFFER run was written to, as
+     * cg__vas_span found it writable plain memory. Nothing in this loop maps,
+     * unmaps or changes coherency, so the page stays valid; the pushbuffer
+     * fetch shares the one-entry TLB of the address space, so without this
+     * every run would walk the page table again. */
+    uint64_t cb_vpn = UINT64_MAX;
+    uint8_t *cb_page = NULL;
+    uint32_t junk[4]; /* store_run8's stores that fall outside the run */
     while (i < n) {
         uint32_t h = w[i];
         uint32_t sec = h >> 29, s = (h >> 13) & 7, idx = h & 0x1FFF;
+        uint32_t cnt = (h >> 16) & 0x1FFF;
+        uint32_t *regs = regs_of[s];
         const uint16_t *run = run_of[s];
+        size_t left = n - i;
         if (!run || idx >= NV_NREGS)
             break;
-        uint32_t *regs = regs_of[s];
-        uint32_t cnt = (h >> 16) & 0x1FFF;
-        if (sec == CG_NV_SEC_IMMD_DATA_METHOD) {
+        switch (sec) {
+        case CG_NV_SEC_IMMD_DATA_METHOD:
             if (!run[idx])
-                break;
+                goto out;
             regs[idx] = cnt;
             last = i++;
             nm++;
             continue;
-        }
-        if (cnt == 0 || cnt >= n - i)
+        case CG_NV_SEC_INC_METHOD:
+            if (cnt == 0 || cnt >= left || run[idx] < cnt)
+                goto out;
+            if (cnt <= 8 && left > 8)
+                store_run8(regs + idx, w + i + 1, cnt, junk);
+            else
+                copy_words(regs + idx, w + i + 1, cnt);
             break;
-        if (sec == CG_NV_SEC_INC_METHOD) {
-            if (run[idx] < cnt)
-                break;
-            copy_words(regs + idx, w + i + 1, cnt);
-        } else if (sec == CG_NV_SEC_NON_INC_METHOD) {
+        case CG_NV_SEC_NON_INC_METHOD:
+            if (cnt == 0 || cnt >= left)
+                goto out;
             if (!run[idx]) {
                 /* LOAD_CONSTANT_BUFFER runs straight into plain memory */
-                if (regs != ch->objs[NV_OBJ_3D].regs || idx < (NVB197_LOAD_CONSTANT_BUFFER >> 2) ||
+                if (regs != regs3d || idx < (NVB197_LOAD_CONSTANT_BUFFER >> 2) ||
                     idx >= (NVB197_LOAD_CONSTANT_BUFFER >> 2) + 16)
-                    break;
+                    goto out;
                 uint32_t *pos = &regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
                 uint32_t size = regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
                 uint64_t cb = (uint64_t)(regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF)
                                   << 32 |
                               regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
+                if ((uint64_t)*pos + 4ull * cnt > size)
+                    goto out;
+                uint64_t va = cb + *pos;
+                size_t len = 4 * (size_t)cnt, in_page = (size_t)(va & CG__PAGE_MASK);
                 uint8_t *dp;
-                if ((uint64_t)*pos + 4ull * cnt > size ||
-                    cg__vas_span(ch->vas, cb + *pos, 4 * (size_t)cnt, true, &dp) != 4 * (size_t)cnt)
-                    break;
-                memmove(dp, w + i + 1, 4 * (size_t)cnt);
+                if ((va >> CG__PAGE_SHIFT) == cb_vpn && in_page + len <= CG_PAGE_SIZE) {
+                    dp = cb_page + in_page;
+                } else {
+                    if (cg__vas_span(ch->vas, va, len, true, &dp) != len)
+                        goto out;
+                    cb_vpn = va >> CG__PAGE_SHIFT;
+                    cb_page = dp - in_page;
+                }
+                move_words(dp, w + i + 1, cnt);
                 *pos += 4 * cnt;
             }
             regs[idx] = w[i + cnt];
-        } else if (sec == CG_NV_SEC_ONE_INC) {
-            if (run[idx] < (cnt > 1 ? 2 : 1))
-                break;
+            break;
+        case CG_NV_SEC_ONE_INC:
+            if (cnt == 0 || cnt >= left || run[idx] < (cnt > 1 ? 2 : 1))
+                goto out;
             regs[idx] = w[i + 1];
             if (cnt > 1)
                 regs[idx + 1] = w[i + cnt];
-        } else {
             break;
+        default:
+            goto out;
         }
         last = i;
         i += 1 + cnt;
         nm += cnt;
     }
+out:
     ch->methods += nm;
     ch->gpu->time += nm;
     if (last != SIZE_MAX) {
