@@ -12,30 +12,11 @@
  * without remap), as in yuzu. LAYER selects the z slice (or the array layer
  * of a depth-1 surface, which lands at the same place). Then the semaphore
  * release and the interrupt, reported as a trace event. */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nv_internal.h"
 
 
-static int ce_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
-                    const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-static int ce_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
-                    const char *fmt, ...)
-{
-    cg_fault f;
-    cg_fault_init(&f, ag, kind, va, "%s", "");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.message, sizeof(f.message), fmt, ap);
-    va_end(ap);
-    ch->state = CG_NV_CH_FAULTED;
-    return cg_fault_raise(ch->gpu->dev, &f);
-}
 
 typedef struct side {
     bool pitch;
@@ -59,15 +40,15 @@ static int side_setup(cg_nv_channel *ch, const uint32_t *r, bool is_src, bool pi
     uint32_t bs = r[(is_src ? NVB0B5_SET_SRC_BLOCK_SIZE : NVB0B5_SET_DST_BLOCK_SIZE) >> 2];
     const char *which = is_src ? "SRC" : "DST";
     if ((bs & 15) != 0)
-        return ce_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE width %u (QUARTER_GOB) not supported yet", which,
                         bs & 15);
     if (((bs >> 12) & 15) != 1)
-        return ce_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE GOB_HEIGHT %u: only FERMI_8 (1) is supported",
                         which, (bs >> 12) & 15);
     if (((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
-        return ce_fault(ch, ag, CG_FAULT_BAD_STATE, s->base,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)", which,
                         (bs >> 4) & 15, (bs >> 8) & 15);
     uint32_t base = is_src ? NVB0B5_SET_SRC_WIDTH : NVB0B5_SET_DST_WIDTH;
@@ -143,7 +124,7 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
     const uint32_t *r = o->regs;
     bool multi = (l >> 9) & 1, remap = (l >> 10) & 1;
     if ((l >> 12) & 3)
-        return ce_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                         "B0B5 LAUNCH_DMA: physical SRC_TYPE/DST_TYPE not supported yet");
     uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
     uint32_t sbpp = 1, dbpp = 1;
@@ -157,7 +138,7 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
     uint64_t sbytes = (uint64_t)len * sbpp, dbytes = (uint64_t)len * dbpp;
     uint64_t total = (sbytes > dbytes ? sbytes : dbytes) * count;
     if (total > ch->gpu->op_limit)
-        return ce_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "B0B5 LAUNCH_DMA: %llu bytes is past the model's limit of %llu",
                         (unsigned long long)total, (unsigned long long)ch->gpu->op_limit);
     if (total == 0)
@@ -200,7 +181,7 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     uint32_t l = r[NVB0B5_LAUNCH_DMA >> 2];
     unsigned xfer = l & 3, semt = (l >> 3) & 3, intr = (l >> 5) & 3;
     if (xfer == 3 || semt == 3 || intr == 3)
-        return ce_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "B0B5 LAUNCH_DMA 0x%08x: value 3 in DATA_TRANSFER_TYPE, SEMAPHORE_TYPE or "
                         "INTERRUPT_TYPE is not defined", l);
     if (xfer) {
@@ -223,7 +204,7 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         if (l & (1u << 19)) {
             unsigned op = (l >> 14) & 15;
             if (op > 7)
-                return ce_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
+                return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
                                 "B0B5 semaphore reduction %u (FADD) not supported yet", op);
             uint32_t old;
             if (cg_vas_read32(ch->vas, va, &old, ag) != 0)

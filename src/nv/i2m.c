@@ -13,25 +13,6 @@
 #include "nv_internal.h"
 
 
-#include <stdarg.h>
-static int i2m_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
-                     const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-static int i2m_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t va,
-                     const char *fmt, ...)
-{
-    cg_fault f;
-    cg_fault_init(&f, ag, kind, va, "%s", "");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.message, sizeof(f.message), fmt, ap);
-    va_end(ap);
-    ch->state = CG_NV_CH_FAULTED;
-    return cg_fault_raise(ch->gpu->dev, &f);
-}
 
 static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
 {
@@ -98,7 +79,7 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
             return rc;
         }
     } else if (completion == 3) {
-        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                          "I2M LAUNCH_DMA: COMPLETION_TYPE 3 is not defined");
     }
     if (((l >> 8) & 3) == 1 && cg_trace_enabled(ch->gpu->dev)) {
@@ -115,7 +96,7 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
     nv_i2m *t = &o->i2m;
     const uint32_t *r = o->regs;
     if (t->active)
-        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
                          "I2M LAUNCH_DMA while the previous transfer still waits for %llu of "
                          "%llu bytes", (unsigned long long)(t->total - t->pos),
                          (unsigned long long)t->total);
@@ -129,22 +110,22 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
     t->total = (uint64_t)t->line_len * t->line_count;
     t->pos = 0;
     if (t->total > ch->gpu->op_limit)
-        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
                          "I2M LAUNCH_DMA of %llu bytes is past the model's limit of %llu",
                          (unsigned long long)t->total, (unsigned long long)ch->gpu->op_limit);
     if (!t->pitch) {
         uint32_t bs = r[NVA140_SET_DST_BLOCK_SIZE >> 2];
         if ((bs & 15) != 0)
-            return i2m_fault(ch, ag, CG_FAULT_UNSUPPORTED, t->dst,
+            return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, t->dst,
                              "I2M block width %u GOBs not supported yet", bs & 15);
         if (((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
-            return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
                              "I2M SET_DST_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)",
                              (bs >> 4) & 15, (bs >> 8) & 15);
         if (t->buf_cap < t->total) {
             uint8_t *nb = cg__realloc(ch->gpu->dev, t->buf, t->buf_cap, t->total);
             if (!nb)
-                return i2m_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, t->dst,
+                return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, t->dst,
                                  "I2M: no host memory to stage %llu bytes",
                                  (unsigned long long)t->total);
             t->buf = nb;
@@ -161,12 +142,12 @@ int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const
 {
     nv_i2m *t = &o->i2m;
     if (!t->active)
-        return i2m_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                          "LOAD_INLINE_DATA (%zu words) with no LAUNCH_DMA transfer pending", n);
     uint64_t remaining = t->total - t->pos;
     uint64_t words_left = (remaining + 3) / 4;
     if (n > words_left)
-        return i2m_fault(ch, ag, CG_FAULT_BAD_LENGTH, t->dst,
+        return nv_fault(ch, ag, CG_FAULT_BAD_LENGTH, t->dst,
                          "LOAD_INLINE_DATA: %llu words, but the transfer needs only %llu more",
                          (unsigned long long)n, (unsigned long long)words_left);
     const uint8_t *src = (const uint8_t *)w;

@@ -133,6 +133,15 @@ struct cg_nv_gpu {
 };
 
 /* Agent for memory accesses of a unit on a channel at a stream address. */
+/* Raise a fault for `ag` on channel ch and stop the channel (the engines'
+ * and the puller's one way to fault). Returns what cg_fault_raise returns. */
+int nv_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t gpu_addr,
+             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
 static inline cg_agent nv_agent(const cg_nv_channel *ch, const char *unit, uint64_t stream_addr,
                                 uint32_t w0, uint32_t w1)
 {

@@ -207,6 +207,18 @@ static void trace_event(cg_nv_channel *ch, cg_trace_kind kind, const char *unit,
 
 /* ---- faults -------------------------------------------------------------- */
 
+int nv_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind kind, uint64_t gpu_addr,
+             const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ch->state = CG_NV_CH_FAULTED;
+    int rc = cg_fault_vpost(ch->gpu->dev, ag, kind, gpu_addr, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The puller's faults: the agent is the current header and `data`. */
 static int ch_fault(cg_nv_channel *ch, const char *unit, cg_fault_kind kind, uint64_t addr,
                     uint64_t gpu_addr, uint32_t data, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -217,14 +229,12 @@ static int ch_fault(cg_nv_channel *ch, const char *unit, cg_fault_kind kind, uin
                     uint64_t gpu_addr, uint32_t data, const char *fmt, ...)
 {
     cg_agent ag = nv_agent(ch, unit, addr, ch->hdr_word, data);
-    cg_fault f;
-    cg_fault_init(&f, &ag, kind, gpu_addr, "%s", "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f.message, sizeof(f.message), fmt, ap);
-    va_end(ap);
     ch->state = CG_NV_CH_FAULTED;
-    return cg_fault_raise(ch->gpu->dev, &f);
+    int rc = cg_fault_vpost(ch->gpu->dev, &ag, kind, gpu_addr, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 /* ---- the host class ------------------------------------------------------ */

@@ -27,7 +27,6 @@
  * chroma-key tests, which this model does not have, leaves a plain copy);
  * ROP, BLEND and premultiplied modes are not supported yet. */
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 #include "nv_internal.h"
 
@@ -144,24 +143,6 @@ static void encode(uint32_t fmt, const float c[4], uint8_t *p)
     }
 }
 
-static int twod_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind k, const char *fmt,
-                      ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static int twod_fault(cg_nv_channel *ch, const cg_agent *ag, cg_fault_kind k, const char *fmt,
-                      ...)
-{
-    cg_fault f;
-    cg_fault_init(&f, ag, k, 0, "%s", "");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.message, sizeof(f.message), fmt, ap);
-    va_end(ap);
-    ch->state = CG_NV_CH_FAULTED;
-    return cg_fault_raise(ch->gpu->dev, &f);
-}
 
 static int surf_get(cg_nv_channel *ch, const uint32_t *r, bool src, surf *s, const cg_agent *ag)
 {
@@ -170,14 +151,14 @@ static int surf_get(cg_nv_channel *ch, const uint32_t *r, bool src, surf *s, con
     s->fmt = r[b >> 2] & 0xFF;
     s->bpp = fmt_bpp(s->fmt);
     if (!s->bpp)
-        return twod_fault(ch, ag, CG_FAULT_UNSUPPORTED, "902D %s format 0x%02x not supported yet",
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0, "902D %s format 0x%02x not supported yet",
                           src ? "source" : "destination", s->fmt);
     s->pitch = r[(b + 0x04) >> 2] & 1;
     uint32_t bs = r[(b + 0x08) >> 2];
     s->bl.bh = (bs >> 4) & 7;
     s->bl.bd = (bs >> 8) & 7;
     if (!s->pitch && (s->bl.bh > 5 || s->bl.bd > 5))
-        return twod_fault(ch, ag, CG_FAULT_BAD_STATE, "902D block height/depth 0x%x: at most 5",
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "902D block height/depth 0x%x: at most 5",
                           bs);
     s->bl.depth = r[(b + 0x0C) >> 2];
     s->layer = src ? 0 : r[NV902D_SET_DST_LAYER >> 2];
@@ -223,7 +204,7 @@ static int check_op(cg_nv_channel *ch, const uint32_t *r, const cg_agent *ag)
 {
     uint32_t op = r[NV902D_SET_OPERATION >> 2] & 7;
     if (op != 3 && op != 0)
-        return twod_fault(ch, ag, CG_FAULT_UNSUPPORTED,
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                           "902D SET_OPERATION %u (ROP/BLEND/premultiplied) not supported yet", op);
     return 0;
 }
@@ -237,7 +218,7 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         (rc = surf_get(ch, r, false, &d, ag)))
         return rc;
     if (s.w == 0 || s.h == 0)
-        return twod_fault(ch, ag, CG_FAULT_BAD_STATE, "902D blit from an empty source (%ux%u)",
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "902D blit from an empty source (%ux%u)",
                           s.w, s.h);
     uint32_t mode = r[NV902D_SET_PIXELS_FROM_MEMORY_SAMPLE_MODE >> 2];
     bool corner = mode & 1, bilinear = (mode >> 4) & 1;
@@ -246,7 +227,7 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     uint32_t dw = r[NV902D_SET_PIXELS_FROM_MEMORY_DST_WIDTH >> 2];
     uint32_t dh = r[NV902D_SET_PIXELS_FROM_MEMORY_DST_HEIGHT >> 2];
     if ((uint64_t)dw * dh * 16 > ch->gpu->op_limit)
-        return twod_fault(ch, ag, CG_FAULT_BAD_STATE,
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                           "902D blit of %u x %u pixels is past the model's limit", dw, dh);
 #define FX(lo, hi) ((double)(int32_t)r[(hi) >> 2] + (double)r[(lo) >> 2] / 4294967296.0)
     double dudx = FX(NV902D_SET_PIXELS_FROM_MEMORY_DU_DX_FRAC, NV902D_SET_PIXELS_FROM_MEMORY_DU_DX_INT);
@@ -312,7 +293,7 @@ static void plot(prim_ctx *p, int64_t x, int64_t y)
     if (p->rc)
         return;
     if (p->budget-- == 0) {
-        p->rc = twod_fault(p->ch, p->ag, CG_FAULT_BAD_STATE,
+        p->rc = nv_fault(p->ch, p->ag, CG_FAULT_BAD_STATE, 0,
                            "902D primitive of more than %u pixels is past the model's limit",
                            (unsigned)(p->ch->gpu->op_limit / 16));
         return;
@@ -364,7 +345,7 @@ static void draw_tri(prim_ctx *p, const int64_t *x, const int64_t *y)
     if (area == 0 || maxx <= minx || maxy <= miny)
         return;
     if ((uint64_t)(maxx - minx) * (uint64_t)(maxy - miny) > p->budget) {
-        p->rc = twod_fault(p->ch, p->ag, CG_FAULT_BAD_STATE,
+        p->rc = nv_fault(p->ch, p->ag, CG_FAULT_BAD_STATE, 0,
                            "902D triangle covering %lld x %lld pixels is past the model's limit",
                            (long long)(maxx - minx), (long long)(maxy - miny));
         return;
@@ -386,7 +367,7 @@ static int twod_vertex(cg_nv_channel *ch, nv_obj *o, int32_t x, int32_t y, const
     uint32_t mode = r[NV902D_SET_RENDER_SOLID_PRIM_MODE >> 2] & 7;
     static const unsigned need[5] = {1, 2, 2, 3, 2};
     if (mode > 4)
-        return twod_fault(ch, ag, CG_FAULT_BAD_STATE, "902D SET_RENDER_SOLID_PRIM_MODE %u", mode);
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "902D SET_RENDER_SOLID_PRIM_MODE %u", mode);
     nv_twod *t = &o->twod;
     t->vx[t->nv] = x;
     t->vy[t->nv] = y;
@@ -400,7 +381,7 @@ static int twod_vertex(cg_nv_channel *ch, nv_obj *o, int32_t x, int32_t y, const
     uint32_t cf = r[NV902D_SET_RENDER_SOLID_PRIM_COLOR_FORMAT >> 2] & 0xFF;
     unsigned cbpp = fmt_bpp(cf);
     if (!cbpp || cbpp > 4)
-        return twod_fault(ch, ag, CG_FAULT_UNSUPPORTED,
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                           "902D solid colour format 0x%02x not supported yet", cf);
     uint32_t color = r[NV902D_SET_RENDER_SOLID_PRIM_COLOR >> 2];
     uint8_t cb[4] = {(uint8_t)color, (uint8_t)(color >> 8), (uint8_t)(color >> 16),
