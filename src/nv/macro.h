@@ -1,0 +1,144 @@
+/* nv: the Maxwell macro engine (MME), standalone (internal, not installed).
+ *
+ * A macro machine that knows nothing of channels: the pushbuffer executor
+ * owns one nv_mme_state per channel (the MME RAM is per channel, shared by
+ * its subchannels: research/nv.md section 3, Ryujinx GPFifoClass.cs), feeds
+ * it methods 0x114..0x124 through nv_mme_method(), and runs calls through
+ * nv_mme_call() with an nv_mme_io that turns sends into 3D method writes.
+ * The ISA is in macro.def; docs/nv-macro.md has the semantics and syntax. */
+#ifndef CMDGPU_NV_MACRO_H
+#define CMDGPU_NV_MACRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cmdgpu/device.h"
+#include "cmdgpu/fault.h"
+
+/* Code RAM: 0x800 words (envytools envydis/macro.c, Fermi; research/nv.md
+ * section 4 -- Mesa's mme_fermi.h uses 0xC00, we keep the documented 0x800).
+ * 128 entry points: CALL_MME_MACRO(j) for j < 0x80 (clb197.h via
+ * research/nv.md section 4). */
+#define NV_MME_CODE_WORDS 0x800u
+#define NV_MME_ENTRIES 128u
+#define NV_MME_METHODS 0x1000u /* 12-bit method index space of a class */
+
+/* Upload and shadow-RAM methods (byte offsets, as in clb197.h). */
+#define NV_MME_M_INSTRUCTION_RAM_POINTER 0x114u
+#define NV_MME_M_INSTRUCTION_RAM 0x118u
+#define NV_MME_M_START_ADDRESS_RAM_POINTER 0x11Cu
+#define NV_MME_M_START_ADDRESS_RAM 0x120u
+#define NV_MME_M_SHADOW_RAM_CONTROL 0x124u
+
+enum nv_mme_op {
+#define NV_MME_OP(id, value, mn) NV_MME_OP_##id = value,
+#include "macro.def"
+};
+enum nv_mme_alu {
+#define NV_MME_ALU(id, value, mn) NV_MME_ALU_##id = value,
+#include "macro.def"
+};
+enum nv_mme_res {
+#define NV_MME_RES(id, value, sfx, desc) NV_MME_RES_##id = value,
+#include "macro.def"
+};
+enum nv_mme_shadow_mode {
+    NV_MME_SHADOW_TRACK = 0,
+    NV_MME_SHADOW_TRACK_WITH_FILTER = 1,
+    NV_MME_SHADOW_PASSTHROUGH = 2,
+    NV_MME_SHADOW_REPLAY = 3,
+};
+
+/* Instruction fields (research/nv.md section 4). */
+#define NV_MME_F_OP(w) ((w) & 7u)
+#define NV_MME_F_RES(w) (((w) >> 4) & 7u)
+#define NV_MME_F_EXIT(w) (((w) >> 7) & 1u)
+#define NV_MME_F_DST(w) (((w) >> 8) & 7u)
+#define NV_MME_F_SRCA(w) (((w) >> 11) & 7u)
+#define NV_MME_F_SRCB(w) (((w) >> 14) & 7u)
+#define NV_MME_F_ALU(w) (((w) >> 17) & 0x1Fu)
+#define NV_MME_F_BSRC(w) (((w) >> 17) & 0x1Fu)
+#define NV_MME_F_BSIZE(w) (((w) >> 22) & 0x1Fu)
+#define NV_MME_F_BDST(w) (((w) >> 27) & 0x1Fu)
+#define NV_MME_F_BNZ(w) (((w) >> 4) & 1u)
+#define NV_MME_F_BANNUL(w) (((w) >> 5) & 1u)
+/* Signed 18-bit immediate, bits 31:14. */
+static inline int32_t nv_mme_imm(uint32_t w)
+{
+    int32_t v = (int32_t)(w >> 14);
+    return v >= 0x20000 ? v - 0x40000 : v;
+}
+
+/* Method address register: bits 11:0 method index, increment 4 bits 15:12.
+ * Width of the increment: 4 bits, after Mesa's simulator
+ * (src/nouveau/mme/mme_fermi_sim.c set_mthd: `(val >> 12) & 0xf`), the one
+ * source checked against hardware (mme_fermi_sim_hw_test.cpp); envytools and
+ * dekotools say 6 bits (17:12). Result op 7 still sends bits 17:12. */
+#define NV_MME_MADDR(v) ((v) & 0xFFFu)
+#define NV_MME_MINC(v) (((v) >> 12) & 0xFu)
+
+/* How a macro reaches the 3D engine. Both return 0 or an error that stops the
+ * macro (returned from nv_mme_run as is; the callback posts its own fault).
+ * `method` is a method index (byte offset / 4). read may be NULL (reads 0). */
+typedef struct nv_mme_io {
+    void *user;
+    int (*send)(void *user, uint32_t method, uint32_t value);
+    int (*read)(void *user, uint32_t method, uint32_t *value);
+} nv_mme_io;
+
+typedef struct nv_mme_result {
+    uint32_t regs[8];     /* r0 reads 0 */
+    uint32_t carry;
+    uint32_t maddr, minc; /* method address register */
+    uint32_t pc;          /* PC of the last instruction executed (or faulting) */
+    uint64_t steps;       /* instructions executed */
+    uint64_t sends;       /* method writes sent */
+    size_t params_used;   /* parameters consumed, counting R1 */
+} nv_mme_result;
+
+/* Run one macro call at code[start]: R1 = params[0], `fetch` result ops read
+ * params[1..]. Returns 0, CG_ERR_FAULT after posting a fault to dev (unit
+ * "mme", stream_addr = PC, words[0] = the instruction), or an io error.
+ * Faults: BAD_LENGTH (too few parameters / too many left at exit / PC past
+ * ncode), INVALID_OPCODE (illegal opcode or ALU op), BAD_STATE (branch in a
+ * delay slot), HANG (budget instructions ran out). `who` may be NULL; dev must
+ * not be NULL. out may be NULL. */
+int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_t *params,
+               size_t nparams, const nv_mme_io *io, uint64_t budget, const cg_agent *who,
+               cg_device *dev, nv_mme_result *out);
+
+/* The MME's upload state, per channel. */
+typedef struct nv_mme_state {
+    uint32_t code[NV_MME_CODE_WORDS];
+    uint32_t entry[NV_MME_ENTRIES];
+    uint32_t code_ptr;   /* INSTRUCTION_RAM_POINTER, auto-incremented */
+    uint32_t entry_ptr;  /* START_ADDRESS_RAM_POINTER, auto-incremented */
+    uint32_t shadow_mode;
+    uint32_t shadow[NV_MME_METHODS]; /* shadow RAM, by method index */
+} nv_mme_state;
+
+void nv_mme_state_init(nv_mme_state *s);
+/* Handle a write to 0x114..0x124 (byte offset). Returns true if it was one
+ * of them. Pointers wrap at the RAM size. */
+bool nv_mme_method(nv_mme_state *s, uint32_t method, uint32_t value);
+/* Pass a class method write (index) through the shadow RAM: TRACK and
+ * TRACK_WITH_FILTER record value and return it; PASSTHROUGH returns it
+ * without recording; REPLAY returns the recorded value instead. The executor
+ * applies the returned value; MME READ sees the engine registers. */
+uint32_t nv_mme_shadow(nv_mme_state *s, uint32_t method, uint32_t value);
+/* Run macro `macro` (0..127, masked) from its START_ADDRESS_RAM entry with the
+ * whole code RAM (the PC wraps at NV_MME_CODE_WORDS); the hang fault names
+ * the macro. */
+int nv_mme_call(const nv_mme_state *s, uint32_t macro, const uint32_t *params, size_t nparams,
+                const nv_mme_io *io, uint64_t budget, const cg_agent *who, cg_device *dev,
+                nv_mme_result *out);
+
+/* Text (macro_text.c). Disassemble one word at instruction index pc into buf
+ * (no newline, no comment); returns the snprintf length. For a `.word`
+ * (illegal encoding, or unused bits set) *note says why, else it is NULL. */
+int nv_mme_disasm_word(uint32_t w, uint32_t pc, char *buf, size_t cap, const char **note);
+/* The assembler plug-in (family name "nv-macro"). */
+struct cg_asm_family;
+const struct cg_asm_family *nv_mme_asm_family(void);
+
+#endif
