@@ -102,6 +102,10 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int nv_assemble(const cli_opts *o, const char *path);
 int nv_run(const cli_opts *o);
 
+/* The nv-macro front end (tools/nv_macro_cli.c): Maxwell MME code. */
+int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int nv_macro_assemble(const cli_opts *o, const char *path);
+
 /* The vc4-qpu front end (tools/vc4_qpu_cli.c): QPU shader words. */
 int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int vc4_qpu_assemble(const cli_opts *o, const char *path);

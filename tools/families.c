@@ -12,6 +12,8 @@ const cli_family cli_families[] = {
      NULL, NULL},
     {"nv", "NVIDIA Maxwell (Tegra X1): GPFIFO, pushbuffers, classes", nv_disasm,
      nv_assemble, nv_run, NULL},
+    {"nv-macro", "NVIDIA Maxwell macro engine (MME) code (disasm/asm)", nv_macro_disasm_cli,
+     nv_macro_assemble, NULL, NULL},
     {"vc4", "Broadcom VideoCore IV V3D: control lists, binner, renderer, scenes", vc4_disasm,
      vc4_assemble, vc4_run, NULL},
     {"vc4-cl", "Broadcom VideoCore IV V3D control lists (as vc4)", vc4_disasm, vc4_assemble,
@@ -86,17 +88,33 @@ void cli_close_out(FILE *f)
         fflush(f);
 }
 
+/* "raw, nv, ..." from the family table, for messages. */
+static const char *family_names(void)
+{
+    static char buf[256];
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < cli_nfamilies && len < sizeof(buf); i++) {
+        int w = snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? ", " : "",
+                         cli_families[i].name);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
 /* Resolve -f, and say plainly when a family lacks the subcommand. */
 static const cli_family *family_for(const cli_opts *o, const char *sub, int *rc)
 {
     if (!o->family) {
-        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f raw|nv|vc4|radeon", sub);
+        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f NAME (%s)", sub, family_names());
         return NULL;
     }
     const cli_family *fam = cli_find_family(o->family);
     if (!fam)
-        *rc = cli_error(EXIT_USAGE, "%s: unknown family '%s' (known: raw, nv, vc4, radeon)",
-                        sub, o->family);
+        *rc = cli_error(EXIT_USAGE, "%s: unknown family '%s' (known: %s)", sub, o->family,
+                        family_names());
     return fam;
 }
 
