@@ -23,7 +23,7 @@ static const char want_text[] =
     "    nop : nop                                            # 0x0020: 0x009e7000 0x100009e7\n"
     "    nop : nop                                            # 0x0028: 0x009e7000 0x100009e7\n"
     "    # 1 trailing bytes, not a whole instruction\n"
-    "    .byte 0x42\n";
+    "    .byte 0x42  # 0x0030\n";
 
 static char *slurp(const char *path, size_t *n)
 {

@@ -71,6 +71,11 @@ int cli_error(int code, const char *fmt, ...)
 #endif
     ;
 
+/* The bytes data[from, size) that do not fill a whole word or instruction,
+ * as one `.byte` line (every disassembler's output must reassemble). */
+void cli_print_tail(FILE *out, const cli_colors *c, const char *indent, const uint8_t *data,
+                    size_t from, size_t size);
+
 /* Subcommand bodies (tools/cmd_*.c). */
 int cmd_asm(const cli_opts *o);
 int cmd_disasm(const cli_opts *o);

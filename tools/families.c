@@ -209,14 +209,19 @@ int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
         fprintf(out, "%s.word%s %s0x%08x%s  %s# 0x%04zx%s\n", c->name, c->reset, c->num, w,
                 c->reset, c->comment, 4 * i, c->reset);
     }
-    if (size % 4) {
-        fprintf(out, "%s.byte%s ", c->name, c->reset);
-        for (size_t i = nwords * 4; i < size; i++)
-            fprintf(out, "%s%s0x%02x%s", i > nwords * 4 ? ", " : "", c->num, data[i],
-                    c->reset);
-        fprintf(out, "  %s# 0x%04zx%s\n", c->comment, nwords * 4, c->reset);
-    }
+    cli_print_tail(out, c, "", data, nwords * 4, size);
     return EXIT_OK;
+}
+
+void cli_print_tail(FILE *out, const cli_colors *c, const char *indent, const uint8_t *data,
+                    size_t from, size_t size)
+{
+    if (from >= size)
+        return;
+    fprintf(out, "%s%s.byte%s ", indent, c->name, c->reset);
+    for (size_t i = from; i < size; i++)
+        fprintf(out, "%s%s0x%02x%s", i > from ? ", " : "", c->num, data[i], c->reset);
+    fprintf(out, "  %s# 0x%04zx%s\n", c->comment, from, c->reset);
 }
 
 int cli_asm_load(const char *path, const cg_asm_family *fam, void *user, cg_asm **out)

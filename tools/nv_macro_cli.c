@@ -35,11 +35,8 @@ int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FIL
         for (size_t i = n * 4; i < size; i++)
             fprintf(out, "%s%u", i > n * 4 ? "," : "", data[i]);
         fprintf(out, "]}\n");
-    } else if (size % 4) {
-        fprintf(out, "    %s.byte%s ", c->name, c->reset);
-        for (size_t i = n * 4; i < size; i++)
-            fprintf(out, "%s0x%02x", i > n * 4 ? ", " : "", data[i]);
-        fputc('\n', out);
+    } else {
+        cli_print_tail(out, c, "    ", data, n * 4, size);
     }
     return EXIT_OK;
 }

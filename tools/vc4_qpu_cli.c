@@ -63,10 +63,7 @@ int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE
     if (size % 8) {
         fprintf(out, "    %s# %zu trailing bytes, not a whole instruction%s\n", c->comment,
                 size % 8, c->reset);
-        fprintf(out, "    .byte ");
-        for (size_t i = n * 8; i < size; i++)
-            fprintf(out, "%s0x%02x", i > n * 8 ? ", " : "", data[i]);
-        fputc('\n', out);
+        cli_print_tail(out, c, "    ", data, n * 8, size);
     }
     return EXIT_OK;
 }
