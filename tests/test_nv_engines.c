@@ -565,6 +565,29 @@ static void test_twod(void)
     exp[3 * 4 + 0] = exp[2 * 4 + 1] = exp[1 * 4 + 2] = exp[0 * 4 + 3] = c; /* line */
     CHECK_MEM(img, exp, 64);
 
+    /* a triangle whose vertices lie at the ends of the 32-bit range: the
+     * edge functions overflowed int64 before (UBSan, found by fuzzing); it
+     * covers the whole 4x4 surface */
+    n = surf2d(w, false, 0xD5, 16, 4, 4, d + 0x700, false, 0);
+    w[n++] = H_INC(SC_2D, NV902D_SET_RENDER_SOLID_PRIM_MODE, 3);
+    w[n++] = 3; /* TRIANGLES */
+    w[n++] = 0xCF;
+    w[n++] = 0xFF102030;
+    w[n++] = H_INC(SC_2D, NV902D_RENDER_SOLID_PRIM_POINT_SET_X, 6);
+    w[n++] = 0x80000000u; /* (-2^31, -2^31) */
+    w[n++] = 0x80000000u;
+    w[n++] = 0x7FFFFFFFu; /* (2^31-1, -2^31) */
+    w[n++] = 0x80000000u;
+    w[n++] = 0;           /* (0, 2^31-1) */
+    w[n++] = 0x7FFFFFFFu;
+    env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    cg_vas_cpu_read(e.vas, d + 0x700, img, 64);
+    for (int i = 0; i < 16; i++)
+        exp[i] = c;
+    CHECK_MEM(img, exp, 64);
+
     /* blit into a block-linear destination (16 x 16 R8, 2-GOB blocks) */
     static uint8_t grad[256];
     for (int i = 0; i < 256; i++)

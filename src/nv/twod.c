@@ -324,10 +324,25 @@ static void draw_line(prim_ctx *p, int64_t x0, int64_t y0, int64_t x1, int64_t y
     }
 }
 
-static int64_t edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64_t py)
+/* The sign (-1, 0, 1) of the edge function of a->b at p, in doubled
+ * coordinates (pixel centres at 2x+1). Vertices are 32-bit signed, so doubled
+ * differences reach 2^33 and products 2^66, past int64: while every operand
+ * is below 2^29 in magnitude (products below 2^60) the sign is exact; beyond,
+ * it comes from doubles (deterministic, and exact to 2^53 per product), which
+ * only a vertex far outside any 2D surface reaches. */
+static int edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64_t py)
 {
-    /* doubled coordinates: pixel centres at 2x+1 */
-    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+    const int64_t lim = (int64_t)1 << 29;
+    int64_t e[4] = {bx - ax, py - ay, by - ay, px - ax};
+    bool small = true;
+    for (int i = 0; i < 4; i++)
+        small &= e[i] > -lim && e[i] < lim;
+    if (small) {
+        int64_t v = e[0] * e[1] - e[2] * e[3];
+        return (v > 0) - (v < 0);
+    }
+    double l = (double)e[0] * (double)e[1], r = (double)e[2] * (double)e[3];
+    return (l > r) - (l < r);
 }
 
 static void draw_tri(prim_ctx *p, const int64_t *x, const int64_t *y)
@@ -341,7 +356,7 @@ static void draw_tri(prim_ctx *p, const int64_t *x, const int64_t *y)
     if (miny < 0) miny = 0;
     if (maxx > p->d.w) maxx = p->d.w;
     if (maxy > p->d.h) maxy = p->d.h;
-    int64_t area = edge(2 * x[0], 2 * y[0], 2 * x[1], 2 * y[1], 2 * x[2], 2 * y[2]);
+    int area = edge(2 * x[0], 2 * y[0], 2 * x[1], 2 * y[1], 2 * x[2], 2 * y[2]);
     if (area == 0 || maxx <= minx || maxy <= miny)
         return;
     if ((uint64_t)(maxx - minx) * (uint64_t)(maxy - miny) > p->budget) {
@@ -353,9 +368,9 @@ static void draw_tri(prim_ctx *p, const int64_t *x, const int64_t *y)
     for (int64_t py = miny; py < maxy && !p->rc; py++)
         for (int64_t px = minx; px < maxx && !p->rc; px++) {
             int64_t cx = 2 * px + 1, cy = 2 * py + 1;
-            int64_t w0 = edge(2 * x[1], 2 * y[1], 2 * x[2], 2 * y[2], cx, cy);
-            int64_t w1 = edge(2 * x[2], 2 * y[2], 2 * x[0], 2 * y[0], cx, cy);
-            int64_t w2 = edge(2 * x[0], 2 * y[0], 2 * x[1], 2 * y[1], cx, cy);
+            int w0 = edge(2 * x[1], 2 * y[1], 2 * x[2], 2 * y[2], cx, cy);
+            int w1 = edge(2 * x[2], 2 * y[2], 2 * x[0], 2 * y[0], cx, cy);
+            int w2 = edge(2 * x[0], 2 * y[0], 2 * x[1], 2 * y[1], cx, cy);
             if (area > 0 ? (w0 >= 0 && w1 >= 0 && w2 >= 0) : (w0 <= 0 && w1 <= 0 && w2 <= 0))
                 plot(p, px, py);
         }
