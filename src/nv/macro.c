@@ -14,6 +14,7 @@ typedef struct mme_run {
     cg_device *dev;
     cg_agent agent;
     int32_t macro; /* -1: unknown */
+    bool keep_addr; /* nv_mme_call with a caller stream address */
     uint32_t r[8];
     uint32_t carry, maddr, minc, pc;
     uint64_t sends;
@@ -26,9 +27,15 @@ static int mme_fault(mme_run *m, uint32_t w, cg_fault_kind kind, const char *fmt
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    m->agent.stream_addr = m->pc;
     m->agent.words[0] = w;
-    m->agent.nwords = 1;
+    if (m->keep_addr) {
+        /* an executor's call: its stream address stays, the PC goes in words[1] */
+        m->agent.words[1] = m->pc;
+        m->agent.nwords = 2;
+    } else {
+        m->agent.stream_addr = m->pc;
+        m->agent.nwords = 1;
+    }
     if (m->macro >= 0)
         return cg_fault_post(m->dev, &m->agent, kind, 0, "macro %d pc 0x%x: %s", m->macro,
                              m->pc, msg);
@@ -200,8 +207,10 @@ static int run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_
     m.io = io;
     m.dev = dev;
     m.macro = macro;
-    if (who)
+    if (who) {
         m.agent = *who;
+        m.keep_addr = macro >= 0 && who->stream_addr != 0;
+    }
     else
         m.agent.channel = -1;
     m.agent.family = CG_FAMILY_NV;

@@ -128,7 +128,9 @@ bool nv_mme_method(nv_mme_state *s, uint32_t method, uint32_t value);
 uint32_t nv_mme_shadow(nv_mme_state *s, uint32_t method, uint32_t value);
 /* Run macro `macro` (0..127, masked) from its START_ADDRESS_RAM entry with the
  * whole code RAM (the PC wraps at NV_MME_CODE_WORDS); the hang fault names
- * the macro. */
+ * the macro. When `who` has a nonzero stream_addr (the executor passes the
+ * address of the CALL_MME_MACRO word), faults keep it and carry words =
+ * {instruction, PC}, nwords 2; otherwise as nv_mme_run (stream_addr = PC). */
 int nv_mme_call(const nv_mme_state *s, uint32_t macro, const uint32_t *params, size_t nparams,
                 const nv_mme_io *io, uint64_t budget, const cg_agent *who, cg_device *dev,
                 nv_mme_result *out);

@@ -6,6 +6,7 @@
 #include "cmdgpu/nv.h"
 #include "cmdgpu/trace.h"
 #include "core/internal.h"
+#include "macro.h"
 #include "methods.h"
 
 /* Engine objects a channel can bind; index into nv_channel.objs. */
@@ -50,6 +51,9 @@ typedef enum nv_wait_kind { NV_WAIT_NONE, NV_WAIT_SEM, NV_WAIT_SYNCPT } nv_wait_
 enum { NV_MODE_INC, NV_MODE_NONINC, NV_MODE_ONE_INC };
 
 #define NV_OP_LIMIT_DEFAULT (256ull << 20)
+/* Instructions one macro call may execute before the MME watchdog ends it
+ * as a hang (per GPU, cg_nv_gpu.mme_budget). */
+#define NV_MME_BUDGET_DEFAULT (1ull << 24)
 #define NV_CHUNK 2048 /* pushbuffer words fetched per read */
 
 struct cg_nv_channel {
@@ -92,8 +96,24 @@ struct cg_nv_channel {
     uint32_t bound[8];
     int8_t bound_oi[8];   /* nv_obj index of bound[], -1 if none */
     bool tracing;         /* a trace sink was attached when this run began */
+    bool slow;            /* tracing or call.pending: every method via exec_method */
     nv_obj objs[NV_NOBJ];
     uint64_t methods;
+
+    /* The macro engine (docs/nv-macro.md "Executor hookup"): upload state
+     * and shadow RAM (allocated at the first MME method), and the call
+     * being collected: CALL_MME_MACRO(n) starts it, CALL_MME_DATA(n) adds
+     * parameters, the next other method (or the channel going idle) runs it. */
+    nv_mme_state *mme;
+    struct {
+        bool pending;
+        uint8_t subch;
+        uint32_t macro;
+        uint32_t *params;
+        uint32_t n, cap;
+        uint64_t addr;     /* stream address of the CALL_MME_MACRO word */
+        uint32_t hdr_word; /* its header */
+    } call;
 };
 
 typedef struct nv_handle {
@@ -130,6 +150,7 @@ struct cg_nv_gpu {
     uint16_t plain_run[NV_NOBJ][NV_NREGS];   /* plain methods from idx on, in a row */
     uint32_t host_valid[2];                  /* host methods 0..0xFC */
     char last_error[256];
+    uint64_t mme_budget;  /* instructions per macro call (NV_MME_BUDGET_DEFAULT) */
 };
 
 /* Agent for memory accesses of a unit on a channel at a stream address. */

@@ -64,6 +64,8 @@ static bool is_action(int oi, uint32_t m)
                m == NVB197_SET_REPORT_SEMAPHORE_D || m == NVB197_DRAW_VERTEX_ARRAY ||
                m == NVB197_DRAW_INDEX_BUFFER || m == NVB197_CLEAR_SURFACE ||
                (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) ||
+               (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
+                m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) ||
                m >= NVB197_CALL_MME_MACRO;
     case NV_OBJ_COMPUTE:
         return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA ||
@@ -91,6 +93,7 @@ int cg_nv_gpu_create(cg_device *dev, cg_nv_gpu **out)
     gpu->next_handle = 1;
     gpu->watchdog = 2;
     gpu->op_limit = NV_OP_LIMIT_DEFAULT;
+    gpu->mme_budget = NV_MME_BUDGET_DEFAULT;
     static const uint32_t ids[NV_NOBJ] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
                                           CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY};
     for (int i = 0; i < NV_NOBJ; i++) {
@@ -446,6 +449,77 @@ static int report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_a
     return rc;
 }
 
+/* ---- the macro engine (docs/nv-macro.md "Executor hookup") --------------- */
+
+/* The channel's MME RAM and shadow RAM, allocated at the first MME method.
+ * The upload methods 0x114..0x124 and CALL_MME_MACRO/CALL_MME_DATA are
+ * MAXWELL_B methods in our tables (threed_b197.def; research/nv.md section 4:
+ * clb197.h); compute_b1c0.def has neither, so on B1C0 they are only stored. */
+static nv_mme_state *mme_state(cg_nv_channel *ch)
+{
+    if (!ch->mme) {
+        ch->mme = cg__alloc(ch->gpu->dev, sizeof(*ch->mme));
+        if (ch->mme)
+            nv_mme_state_init(ch->mme);
+    }
+    return ch->mme;
+}
+
+/* CALL_MME_MACRO(n) (method index 0xE00 + 2n, byte 0x3800 + 8n) starts a
+ * call of macro n with the value as R1; CALL_MME_DATA(n) (0xE01 + 2n, byte
+ * 0x3804 + 8n) appends a parameter. The call runs (mme_flush) when its
+ * parameter run ends:
+ *   - at the next method of any kind (any subchannel, host methods too) that
+ *     is not CALL_MME_DATA(n) on the same subchannel, before that method;
+ *     another CALL_MME_MACRO(n) therefore runs the first call and starts a
+ *     second;
+ *   - when the channel runs out of pushbuffer (ring empty).
+ * Not at the end of a GPFIFO entry or of a header's count: the hardware MME
+ * streams, a `fetch` waits for the next parameter wherever it comes from,
+ * so parameters split across headers or entries belong to one call. For a
+ * well-formed stream (each call followed by exactly its parameters) the
+ * result equals streaming execution: the macro's sends land after its
+ * parameters and before the next method, as on the hardware, where the
+ * method stream passes through the MME in order. A CALL_MME_DATA without a
+ * call of the same macro in progress is a fault. */
+static int mme_collect(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
+{
+    uint32_t j = (m - NVB197_CALL_MME_MACRO) >> 3;
+    if (!(m & 4)) {
+        if (!mme_state(ch))
+            return ch_fault(ch, "mme", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
+                            "no host memory for the macro RAM");
+        ch->call.pending = true;
+        ch->call.subch = (uint8_t)subch;
+        ch->call.macro = j;
+        ch->call.n = 0;
+        ch->call.addr = addr;
+        ch->call.hdr_word = ch->hdr_word;
+        ch->slow = true; /* every method now goes through exec_method */
+    } else if (!ch->call.pending) {
+        return ch_fault(ch, "mme", CG_FAULT_BAD_STATE, addr, 0, v,
+                        "CALL_MME_DATA(%u) without a call of macro %u in progress", j, j);
+    }
+    if (ch->call.n == ch->call.cap) {
+        uint32_t cap = ch->call.cap ? 2 * ch->call.cap : 64;
+        uint32_t *p = 4ull * cap <= ch->gpu->op_limit && cap <= (1u << 30)
+                          ? cg__realloc(ch->gpu->dev, ch->call.params, 4 * (size_t)ch->call.cap,
+                                        4 * (size_t)cap)
+                          : NULL;
+        if (!p) {
+            ch->call.pending = false;
+            ch->slow = ch->tracing;
+            return ch_fault(ch, "mme", CG_FAULT_BAD_LENGTH, addr, 0, v,
+                            "macro %u: more than %u parameters (operation limit)", j,
+                            ch->call.cap);
+        }
+        ch->call.params = p;
+        ch->call.cap = cap;
+    }
+    ch->call.params[ch->call.n++] = v;
+    return 0;
+}
+
 static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
 {
     uint32_t cls = ch->bound[subch];
@@ -478,6 +552,16 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
         if (m == NVB197_SET_REPORT_SEMAPHORE_D)
             return report_semaphore(ch, o, v, &ag);
         if (oi == NV_OBJ_3D) {
+            if (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
+                m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) {
+                if (!mme_state(ch))
+                    return ch_fault(ch, "mme", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
+                                    "no host memory for the macro RAM");
+                nv_mme_method(ch->mme, m, v);
+                return 0;
+            }
+            if (m >= NVB197_CALL_MME_MACRO)
+                return mme_collect(ch, subch, m, v, addr);
             if (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) {
                 /* CB_DATA: write at the selected buffer + CB_POS, CB_POS += 4
                  * (research/nv.md section 5 B197 table). */
@@ -499,10 +583,10 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
                 return 0;
             }
             if (m == NVB197_DRAW_VERTEX_ARRAY || m == NVB197_DRAW_INDEX_BUFFER ||
-                m == NVB197_CLEAR_SURFACE || m >= NVB197_CALL_MME_MACRO)
+                m == NVB197_CLEAR_SURFACE)
                 return ch_fault(ch, "3d", CG_FAULT_UNSUPPORTED, addr, 0, v,
                                 "MAXWELL_B method 0x%04x (draws, clears, macros) not "
-                                "supported yet", m);
+                                "supported yet", m); /* text kept: tests match it */
         } else if (m == NVB1C0_SEND_SIGNALING_PCAS_B) {
             return ch_fault(ch, "compute", CG_FAULT_UNSUPPORTED, addr, 0, v,
                             "MAXWELL_COMPUTE_B launches not supported yet");
@@ -529,9 +613,95 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
     }
 }
 
+static void mme_trace(cg_nv_channel *ch, cg_trace_kind kind, uint32_t mthd, uint32_t v,
+                      const char *name, const char *text)
+{
+    cg_trace_event ev = {.kind = kind, .family = CG_FAMILY_NV, .unit = "mme",
+                         .channel = ch->id, .stream_addr = ch->call.addr, .reg = mthd,
+                         .value = v, .name = name, .text = text};
+    cg_trace_emit(ch->gpu->dev, &ev);
+}
+
+/* nv_mme_io.send: a macro's method write takes the pushbuffer's B197 path
+ * (engine_method) after the shadow RAM, on the subchannel of the call. */
+static int mme_send(void *user, uint32_t method, uint32_t value)
+{
+    cg_nv_channel *ch = user;
+    uint32_t m = (method & 0xFFF) << 2;
+    uint32_t v = nv_mme_shadow(ch->mme, method & 0xFFF, value);
+    ch->methods++;
+    ch->gpu->time++;
+    if (ch->tracing) {
+        char name[80], text[48];
+        if (!cg_nv_method_name(cg_nv_class_find(CG_NV_CLASS_3D), m, name, sizeof(name)))
+            snprintf(name, sizeof(name), "0x%04x", m);
+        snprintf(text, sizeof(text), "macro %u send", ch->call.macro);
+        mme_trace(ch, CG_TRACE_METHOD, m, v, name, text);
+    }
+    if (m >= NVB197_CALL_MME_MACRO)
+        return ch_fault(ch, "mme", CG_FAULT_BAD_STATE, ch->call.addr, 0, v,
+                        "macro %u sends method 0x%04x: a macro cannot call a macro",
+                        ch->call.macro, m);
+    return engine_method(ch, ch->call.subch, m, v, ch->call.addr);
+}
+
+/* nv_mme_io.read: the 3D register file. */
+static int mme_read(void *user, uint32_t method, uint32_t *value)
+{
+    const cg_nv_channel *ch = user;
+    const uint32_t *r = ch->objs[NV_OBJ_3D].regs;
+    *value = r ? r[method & 0xFFF] : 0;
+    return 0;
+}
+
+/* Run the collected call (mme_collect says when). Faults stop the channel;
+ * their agent: unit "mme", the stream address of the CALL_MME_MACRO word,
+ * words {instruction, PC} (nv_mme_call). */
+static int mme_flush(cg_nv_channel *ch)
+{
+    ch->call.pending = false;
+    ch->slow = ch->tracing;
+    if (ch->state == CG_NV_CH_FAULTED)
+        return CG_ERR_FAULT;
+    /* engine faults and trace events of the sends point at the call */
+    uint64_t hdr_addr = ch->hdr_addr;
+    uint32_t hdr_word = ch->hdr_word;
+    ch->hdr_addr = ch->call.addr;
+    ch->hdr_word = ch->call.hdr_word;
+    if (ch->tracing) {
+        char text[64];
+        snprintf(text, sizeof(text), "macro %u runs: %u parameters", ch->call.macro, ch->call.n);
+        mme_trace(ch, CG_TRACE_NOTE, NVB197_CALL_MME_MACRO + 8 * ch->call.macro,
+                  ch->call.params[0], NULL, text);
+    }
+    cg_agent ag = nv_agent(ch, "mme", ch->call.addr, ch->call.hdr_word, ch->call.params[0]);
+    nv_mme_io io = {ch, mme_send, mme_read};
+    /* the watchdog: gpu->mme_budget instructions, and no more than the
+     * per-operation limit (cg_nv_gpu_set_op_limit), which keeps runaway
+     * macros small where engine operations are kept small (the fuzzers) */
+    uint64_t budget = ch->gpu->mme_budget;
+    if (budget > ch->gpu->op_limit)
+        budget = ch->gpu->op_limit;
+    int rc = nv_mme_call(ch->mme, ch->call.macro, ch->call.params, ch->call.n, &io, budget, &ag,
+                         ch->gpu->dev, NULL);
+    if (rc != 0)
+        ch->state = CG_NV_CH_FAULTED;
+    ch->hdr_addr = hdr_addr;
+    ch->hdr_word = hdr_word;
+    return rc;
+}
+
 static inline int exec_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v,
                               uint64_t addr)
 {
+    /* A collected macro call runs before the first method that is not one
+     * of its parameters (see mme_collect). */
+    if (ch->call.pending &&
+        (m != NVB197_CALL_MME_DATA + 8 * ch->call.macro || subch != ch->call.subch)) {
+        int rc = mme_flush(ch);
+        if (rc != 0)
+            return rc;
+    }
     ch->methods++;
     ch->gpu->time++;
     if (ch->tracing)
@@ -565,7 +735,7 @@ static size_t exec_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t 
     if (ch->dec_mode == NV_MODE_NONINC && ch->dec_method == NVA140_LOAD_INLINE_DATA) {
         uint32_t cls = ch->bound[subch];
         int oi = cls ? nv_obj_index(cls) : -1;
-        if ((oi == NV_OBJ_I2M || oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) && !ch->tracing) {
+        if ((oi == NV_OBJ_I2M || oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) && !ch->slow) {
             nv_obj *o = &ch->objs[oi];
             o->regs[NVA140_LOAD_INLINE_DATA >> 2] = w[n - 1];
             ch->methods += n;
@@ -578,7 +748,7 @@ static size_t exec_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t 
     }
     /* Fast path: plain stores to a bound engine, no tracing. */
     int oi = ch->bound_oi[subch];
-    if (oi >= 0 && ch->dec_method >= 0x100 && !ch->tracing) {
+    if (oi >= 0 && ch->dec_method >= 0x100 && !ch->slow) {
         const uint32_t *plain = ch->gpu->plain[oi];
         uint32_t *regs = ch->objs[oi].regs;
         size_t i = 0;
@@ -852,7 +1022,7 @@ static int process_words(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_
     size_t i = 0;
     int st = PW_OK;
     while (i < n) {
-        if (!ch->dec_remaining && !ch->tracing && (ch->subdev_mask & 1)) {
+        if (!ch->dec_remaining && !ch->slow && (ch->subdev_mask & 1)) {
             i = fast_decode(ch, w, n, addr, i);
             if (i >= n)
                 break;
@@ -893,7 +1063,7 @@ static int process_words(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_
             int oi = ch->bound_oi[s];
             if (!(ch->subdev_mask & 1))
                 break;
-            if (oi >= 0 && !ch->tracing && idx < NV_NREGS &&
+            if (oi >= 0 && !ch->slow && idx < NV_NREGS &&
                 (ch->gpu->plain[oi][idx / 32] & (1u << (idx % 32)))) {
                 ch->objs[oi].regs[idx] = count; /* a plain store */
                 ch->methods++;
@@ -1000,6 +1170,7 @@ static uint64_t channel_run(cg_nv_channel *ch, uint64_t budget)
         return 0;
     ch->yield = false;
     ch->tracing = cg_trace_enabled(ch->gpu->dev);
+    ch->slow = ch->tracing || ch->call.pending;
     if (ch->wait != NV_WAIT_NONE) {
         int ok = wait_check(ch);
         if (ok < 0)
@@ -1014,6 +1185,8 @@ static uint64_t channel_run(cg_nv_channel *ch, uint64_t budget)
     ch->state = CG_NV_CH_RUNNING;
     while (ch->methods - start < budget) {
         if (!ch->in_seg && !next_entry(ch)) {
+            if (ch->call.pending)
+                mme_flush(ch); /* nothing more can follow: the call runs */
             if (ch->state != CG_NV_CH_FAULTED)
                 ch->state = CG_NV_CH_IDLE;
             break;
@@ -1090,7 +1263,8 @@ static uint64_t channel_run(cg_nv_channel *ch, uint64_t budget)
 static bool channel_has_work(const cg_nv_channel *ch)
 {
     return ch->state != CG_NV_CH_FAULTED &&
-           (ch->in_seg || ch->gp_get != ch->gp_put || ch->wait != NV_WAIT_NONE);
+           (ch->in_seg || ch->gp_get != ch->gp_put || ch->wait != NV_WAIT_NONE ||
+            ch->call.pending);
 }
 
 #define NV_TIMESLICE (1u << 20)
@@ -1236,6 +1410,10 @@ static void channel_free(cg_nv_channel *ch)
         if (ch->objs[i].i2m.buf)
             cg__free(dev, ch->objs[i].i2m.buf, ch->objs[i].i2m.buf_cap);
     }
+    if (ch->mme)
+        cg__free(dev, ch->mme, sizeof(*ch->mme));
+    if (ch->call.params)
+        cg__free(dev, ch->call.params, 4 * (size_t)ch->call.cap);
     ch->gpu->syncpt_used[ch->syncpt] = false;
     cg__free(dev, ch->ring, sizeof(nv_ring_entry) * ch->num_entries);
     cg__free(dev, ch, sizeof(*ch));
