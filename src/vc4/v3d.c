@@ -14,22 +14,19 @@
 
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
 {
-    cg_fault f;
-    cg_fault_init(&f, t ? &t->agent : NULL, kind, addr, "%s", "");
-    f.family = CG_FAMILY_VC4;
-    if (!t)
-        snprintf(f.unit, sizeof f.unit, "v3d");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
-    va_end(ap);
+    /* Faults outside a control-list thread come from the V3D block itself. */
+    static const cg_agent v3d_agent = {.family = CG_FAMILY_VC4, .unit = "v3d", .channel = -1};
     if (t) {
         t->faulted = true;
         t->running = false;
         t->waiting_sem = false;
         t->cs |= CG_VC4_CS_ERR;
     }
-    return cg_fault_raise(v->dev, &f);
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = cg_fault_vpost(v->dev, t ? &t->agent : &v3d_agent, kind, addr, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 void vc4_raise_int(cg_vc4 *v, uint32_t bits)
