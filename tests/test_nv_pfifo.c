@@ -287,7 +287,7 @@ static void test_faults(void)
         {{H_IMMD(2, NVA140_LOAD_INLINE_DATA, 1)}, 1, 0, CG_FAULT_BAD_STATE, "i2m", 1,
          "LOAD_INLINE_DATA (1 words) with no LAUNCH_DMA transfer pending"},
         {{H_IMMD(0, NVB197_DRAW_VERTEX_ARRAY, 4)}, 1, 0, CG_FAULT_UNSUPPORTED, "3d", 4,
-         "MAXWELL_B method 0x0d78 (draws, clears, macros) not supported yet"},
+         "MAXWELL_B method 0x0d78 (draws) not supported yet"},
         {{H_IMMD(3, NV902D_SET_OPERATION, 4), H_IMMD(3, NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT, 0)},
          2, 1, CG_FAULT_UNSUPPORTED, "2d", 0,
          "902D SET_OPERATION 4 (ROP/BLEND/premultiplied) not supported yet"},

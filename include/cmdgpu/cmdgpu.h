@@ -9,6 +9,7 @@
 #include "image.h"
 #include "asm.h"
 #include "nv.h"
+#include "nv3d.h"
 #include "radeon.h"
 #include "vc4.h"
 #endif

@@ -114,6 +114,8 @@ struct cg_nv_channel {
         uint64_t addr;     /* stream address of the CALL_MME_MACRO word */
         uint32_t hdr_word; /* its header */
     } call;
+
+    struct nv3d_state *s3d; /* 3D engine state (threed.h), NULL until used */
 };
 
 typedef struct nv_handle {
@@ -151,6 +153,8 @@ struct cg_nv_gpu {
     uint32_t host_valid[2];                  /* host methods 0..0xFC */
     char last_error[256];
     uint64_t mme_budget;  /* instructions per macro call (NV_MME_BUDGET_DEFAULT) */
+    void (*draw_fn)(void *user, const struct cg_nv_draw *d); /* cg_nv_gpu_set_draw_callback */
+    void *draw_user;
 };
 
 /* Agent for memory accesses of a unit on a channel at a stream address. */
@@ -215,5 +219,8 @@ void nv_gpu_error(cg_nv_gpu *gpu, const char *fmt, ...)
 
 void nv_trace_method(cg_nv_channel *ch, unsigned subch, uint32_t cls, uint32_t mthd, uint32_t v,
                      uint64_t addr);
+/* A trace event of a unit on the channel at the current header address. */
+void nv_trace_event(cg_nv_channel *ch, cg_trace_kind kind, const char *unit, uint32_t reg,
+                    uint64_t value, uint64_t gpu_addr, uint64_t size, const char *text);
 
 #endif

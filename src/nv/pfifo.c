@@ -12,6 +12,7 @@
 #include <string.h>
 #include "core/mem_internal.h"
 #include "nv_internal.h"
+#include "threed.h"
 
 int nv_obj_index(uint32_t class_id)
 {
@@ -60,9 +61,7 @@ static bool is_action(int oi, uint32_t m)
     case NV_OBJ_I2M:
         return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA;
     case NV_OBJ_3D:
-        return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA ||
-               m == NVB197_SET_REPORT_SEMAPHORE_D || m == NVB197_DRAW_VERTEX_ARRAY ||
-               m == NVB197_DRAW_INDEX_BUFFER || m == NVB197_CLEAR_SURFACE ||
+        return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA || nv3d_is_action(m) ||
                (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) ||
                (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
                 m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) ||
@@ -197,8 +196,8 @@ void nv_trace_method(cg_nv_channel *ch, unsigned subch, uint32_t cls, uint32_t m
     cg_trace_emit(ch->gpu->dev, &ev);
 }
 
-static void trace_event(cg_nv_channel *ch, cg_trace_kind kind, const char *unit, uint32_t reg,
-                        uint64_t value, uint64_t gpu_addr, uint64_t size, const char *text)
+void nv_trace_event(cg_nv_channel *ch, cg_trace_kind kind, const char *unit, uint32_t reg,
+                    uint64_t value, uint64_t gpu_addr, uint64_t size, const char *text)
 {
     if (!cg_trace_enabled(ch->gpu->dev))
         return;
@@ -305,7 +304,7 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
             ch->state = CG_NV_CH_FAULTED;
             return rc;
         }
-        trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, ch->sem_payload, sem,
+        nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, ch->sem_payload, sem,
                     (v & (1u << 24)) ? 4 : 16, "semaphore release");
         return 0;
     }
@@ -323,7 +322,7 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
         }
-        trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, nv, sem, 4,
+        nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, nv, sem, 4,
                     "semaphore reduction");
         return 0;
     }
@@ -373,7 +372,7 @@ static int host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v
     case NVB06F_SEMAPHOREC: ch->sem_payload = v; return 0;
     case NVB06F_SEMAPHORED: return host_semaphored(ch, v, addr);
     case NVB06F_NON_STALL_INTERRUPT:
-        trace_event(ch, CG_TRACE_INTERRUPT, "host", NVB06F_NON_STALL_INTERRUPT, v, 0, 0,
+        nv_trace_event(ch, CG_TRACE_INTERRUPT, "host", NVB06F_NON_STALL_INTERRUPT, v, 0, 0,
                     "non-stall interrupt");
         return 0;
     case NVB06F_MEM_OP_D: {
@@ -393,7 +392,7 @@ static int host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v
                             CG_NV_NUM_SYNCPTS);
         if (op == 1) {
             ch->gpu->syncpt[id]++;
-            trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SYNCPOINTB, ch->gpu->syncpt[id], 0,
+            nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SYNCPOINTB, ch->gpu->syncpt[id], 0,
                         id, "syncpoint increment");
             return 0;
         }
@@ -422,32 +421,6 @@ static int host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v
 }
 
 /* ---- engine methods ------------------------------------------------------- */
-
-static int report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
-{
-    const uint32_t *r = o->regs;
-    uint64_t va = (uint64_t)(r[NVB197_SET_REPORT_SEMAPHORE_A >> 2] & 0xFF) << 32 |
-                  r[NVB197_SET_REPORT_SEMAPHORE_B >> 2];
-    uint32_t payload = r[NVB197_SET_REPORT_SEMAPHORE_C >> 2];
-    if ((v & 3) != 0 || (v & (1u << 3)))
-        return ch_fault(ch, "3d", CG_FAULT_UNSUPPORTED, ag->stream_addr, va, v,
-                        "SET_REPORT_SEMAPHORE_D: only RELEASE without reduction is supported "
-                        "yet (operation %u)", v & 3);
-    int rc;
-    if (v & (1u << 28)) {
-        rc = cg_vas_write32(ch->vas, va, payload, ag);
-    } else {
-        /* four words: payload, 0, 64-bit timestamp (seed 000 "four words") */
-        uint32_t rec[4] = {payload, 0, (uint32_t)ch->gpu->time, (uint32_t)(ch->gpu->time >> 32)};
-        rc = cg_vas_write(ch->vas, va, rec, sizeof(rec), ag);
-    }
-    if (rc != 0)
-        ch->state = CG_NV_CH_FAULTED;
-    else
-        trace_event(ch, CG_TRACE_FENCE, "3d", NVB197_SET_REPORT_SEMAPHORE_D, payload, va,
-                    (v & (1u << 28)) ? 4 : 16, "report semaphore release");
-    return rc;
-}
 
 /* ---- the macro engine (docs/nv-macro.md "Executor hookup") --------------- */
 
@@ -549,8 +522,6 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
         }
         if (oi == NV_OBJ_I2M)
             return 0;
-        if (m == NVB197_SET_REPORT_SEMAPHORE_D)
-            return report_semaphore(ch, o, v, &ag);
         if (oi == NV_OBJ_3D) {
             if (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
                 m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) {
@@ -582,11 +553,13 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
                 *pos += 4;
                 return 0;
             }
-            if (m == NVB197_DRAW_VERTEX_ARRAY || m == NVB197_DRAW_INDEX_BUFFER ||
-                m == NVB197_CLEAR_SURFACE)
-                return ch_fault(ch, "3d", CG_FAULT_UNSUPPORTED, addr, 0, v,
-                                "MAXWELL_B method 0x%04x (draws, clears, macros) not "
-                                "supported yet", m); /* text kept: tests match it */
+            if (nv3d_is_action(m)) {
+                ag.unit = "3d";
+                return nv3d_method(ch, o, m, v, &ag);
+            }
+        } else if (m == NVB1C0_SET_REPORT_SEMAPHORE_D) {
+            ag.unit = "compute";
+            return nv3d_report_semaphore(ch, o, v, &ag);
         } else if (m == NVB1C0_SEND_SIGNALING_PCAS_B) {
             return ch_fault(ch, "compute", CG_FAULT_UNSUPPORTED, addr, 0, v,
                             "MAXWELL_COMPUTE_B launches not supported yet");
@@ -1412,6 +1385,7 @@ static void channel_free(cg_nv_channel *ch)
     }
     if (ch->mme)
         cg__free(dev, ch->mme, sizeof(*ch->mme));
+    nv3d_state_free(ch);
     if (ch->call.params)
         cg__free(dev, ch->call.params, 4 * (size_t)ch->call.cap);
     ch->gpu->syncpt_used[ch->syncpt] = false;

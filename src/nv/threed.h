@@ -1,0 +1,64 @@
+/* nv: the MAXWELL_B (B197) 3D engine, internal interface (not installed).
+ *
+ * The channel keeps every B197 method in its register file (nv_obj.regs);
+ * the methods with an effect reach nv_3d_method() from pfifo.c's
+ * engine_method after the store. Three sources share the work:
+ *   threed.c  - dispatch, CB_BIND, report semaphores, clears (CLEAR_SURFACE)
+ *   draw.c    - BEGIN/END, the draw methods, vertex and index fetch, draw
+ *               records (include/cmdgpu/nv3d.h)
+ *   texture.c - TIC/TSC decode and texture reads (include/cmdgpu/nv3d.h)
+ * Facts: research/nv.md sections 5-7 and seeds 000-002, cited where used. */
+#ifndef CMDGPU_NV_THREED_H
+#define CMDGPU_NV_THREED_H
+
+#include "cmdgpu/nv3d.h"
+#include "nv_internal.h"
+
+/* Shader stages of CB_BIND (BIND_GROUP_CONSTANT_BUFFER(stage), stride 32):
+ * 0 vertex A/B, 1 tessellation control, 2 tessellation evaluation,
+ * 3 geometry, 4 fragment (seed 000: "the index of the fragment shader
+ * stage" is 4). */
+#define NV3D_STAGES 5
+#define NV3D_CB_SLOTS 18 /* SHADER_SLOT is 5 bits; Maxwell has 18 CB slots */
+
+typedef struct nv3d_cb {
+    bool valid;
+    uint64_t addr;
+    uint32_t size;
+} nv3d_cb;
+
+/* Per-channel 3D state beyond the register file, allocated at the first
+ * 3D action method (nv3d_state_get). */
+typedef struct nv3d_state {
+    nv3d_cb cb[NV3D_STAGES][NV3D_CB_SLOTS];  /* CB_BIND snapshots */
+
+    /* draw.c: the BEGIN .. END bracket */
+    bool in_begin;
+    uint32_t begin;          /* the BEGIN word */
+    uint32_t instance;       /* instance id of the current draw */
+    uint64_t draws;          /* draws recorded so far on this channel */
+} nv3d_state;
+
+/* The channel's 3D state, allocated on first use; NULL if out of memory. */
+nv3d_state *nv3d_state_get(cg_nv_channel *ch);
+void nv3d_state_free(cg_nv_channel *ch);
+
+/* Is byte offset mthd a B197 method with an effect (pfifo.c is_action)? */
+bool nv3d_is_action(uint32_t mthd);
+
+/* A B197 action method (after the register store). Returns 0 or
+ * CG_ERR_FAULT after raising a fault with nv_fault (the channel stops).
+ * The I2M, MME and LOAD_CONSTANT_BUFFER methods stay in pfifo.c. */
+int nv3d_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+
+/* SET_REPORT_SEMAPHORE_D of B197 and B1C0 (same layout, research/nv.md
+ * section 5): release, acquire, report, trap. */
+int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag);
+
+/* draw.c: BEGIN, END, the draw methods (DRAW_VERTEX_ARRAY, DRAW_INDEX_BUFFER,
+ * the one-word draws). Same contract as nv3d_method. */
+bool nv3d_is_draw_method(uint32_t mthd);
+int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
+                     const cg_agent *ag);
+
+#endif
