@@ -30,9 +30,11 @@ typedef struct nv3d_cb {
 /* Per-channel 3D state beyond the register file, allocated at the first
  * 3D action method (nv3d_state_get). */
 typedef struct nv3d_state {
+    /* threed.c (fields may be added here) */
     nv3d_cb cb[NV3D_STAGES][NV3D_CB_SLOTS];  /* CB_BIND snapshots */
+    uint64_t counters[32];   /* report counters by REPORT code (threed.c) */
 
-    /* draw.c: the BEGIN .. END bracket */
+    /* draw.c: the BEGIN .. END bracket (fields may be added here) */
     bool in_begin;
     uint32_t begin;          /* the BEGIN word */
     uint32_t instance;       /* instance id of the current draw */
@@ -50,6 +52,15 @@ bool nv3d_is_action(uint32_t mthd);
  * CG_ERR_FAULT after raising a fault with nv_fault (the channel stops).
  * The I2M, MME and LOAD_CONSTANT_BUFFER methods stay in pfifo.c. */
 int nv3d_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+
+/* threed.c: render target i (0..7) and the zeta buffer as the registers
+ * describe them now (for draw records). */
+void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out);
+void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled);
+
+/* threed.c: a draw reached the input assembler: count what the report
+ * counters can count honestly (vertices and primitives submitted). */
+void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32_t instances);
 
 /* SET_REPORT_SEMAPHORE_D of B197 and B1C0 (same layout, research/nv.md
  * section 5): release, acquire, report, trap. */
