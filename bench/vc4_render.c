@@ -102,7 +102,8 @@ static void kick(cg_vc4 *v, int t, uint32_t s, uint32_t e)
     cg_vc4_reg_write(v, t ? CG_VC4_CT1EA : CG_VC4_CT0EA, e);
 }
 
-static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nvert)
+/* phases: 1 binning alone, 2 bin + render, 3 both */
+static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nvert, int phases)
 {
     cg_device *dev;
     cg_vc4 *v;
@@ -114,13 +115,15 @@ static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nver
     uint32_t be, re;
     build(v, w, h, xy, nvert, &be, &re);
     /* binning alone */
-    double t0 = now(), t1;
+    double t0 = now(), t1 = t0 + 1;
     uint64_t frames = 0;
-    do {
+    while (phases & 1) {
         kick(v, 0, BIN_LIST, be);
         frames++;
         t1 = now();
-    } while (t1 - t0 < SECONDS);
+        if (t1 - t0 >= SECONDS)
+            break;
+    }
     cg_vc4_stats s;
     cg_vc4_get_stats(v, &s);
     double tris = (double)s.prims_binned / (t1 - t0);
@@ -129,13 +132,17 @@ static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nver
     uint64_t frag0 = 0, rframes = 0;
     cg_vc4_get_stats(v, &s);
     frag0 = s.fragments;
-    do {
+    while (phases & 2) {
         kick(v, 0, BIN_LIST, be);
         double a = now();
         kick(v, 1, REND_LIST, re);
         rt += now() - a;
         rframes++;
-    } while (rt < SECONDS);
+        if (rt >= SECONDS)
+            break;
+    }
+    if (rt == 0)
+        rt = 1;
     cg_vc4_get_stats(v, &s);
     double pix = (double)(s.fragments - frag0) / rt;
     printf("vc4_render %-24s %ux%u: binned %.2f M triangles/s (%.0f frames/s), shaded %.1f M "
@@ -148,10 +155,13 @@ static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nver
     cg_device_destroy(dev);
 }
 
-/* argv[1]: "small" or "pair" runs one scene only (for profiling). */
+/* argv[1]: "small" or "pair" runs one scene only, argv[2]: "bin" or
+ * "render" one phase only (for profiling). */
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
+    const char *phase = argc > 2 ? argv[2] : "";
+    int phases = strcmp(phase, "bin") == 0 ? 1 : strcmp(phase, "render") == 0 ? 2 : 3;
     /* 20000 small triangles (about 8x8 pixels each) over 640x480 */
     enum { N = 20000 };
     int16_t *xy = malloc(sizeof(int16_t) * 2 * 3 * N);
@@ -164,12 +174,12 @@ int main(int argc, char **argv)
         memcpy(xy + 6 * i, t, sizeof t);
     }
     if (strcmp(only, "pair") != 0)
-        run("20000 small triangles", 640, 480, xy, 3 * N);
+        run("20000 small triangles", 640, 480, xy, 3 * N, phases);
     /* one full-screen pair */
     int16_t pair[12] = {0, 0, 1280 * 16, 0, 0, 720 * 16,
                         1280 * 16, 0, 1280 * 16, 720 * 16, 0, 720 * 16};
     if (strcmp(only, "small") != 0)
-        run("full-screen pair", 1280, 720, pair, 6);
+        run("full-screen pair", 1280, 720, pair, 6, phases);
     free(xy);
     return 0;
 }

@@ -72,7 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             if (flags & 4)
                 b->sems = &sems;
-            vc4_qpu_run_fragment(dev, bus, NULL, CODE, UNIF, b, 4096, flags & 1);
+            vc4_frag_batch *in = malloc(sizeof *in);
+            if (in)
+                memcpy(in, b, sizeof *in);
+            size_t f0 = cg_fault_count(dev);
+            int rc = vc4_qpu_run_fragment(dev, bus, NULL, CODE, UNIF, b, 4096, flags & 1);
+            size_t nf = cg_fault_count(dev) - f0;
             /* TLB outputs only in covered lanes; semaphores stay 4-bit */
             if ((b->color_mask | b->z_mask | b->ms_mask_written | b->alpha_mask_written) &
                 ~mask)
@@ -80,6 +85,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int i = 0; i < 16; i++)
                 if (sems.count[i] > 15)
                     abort();
+            /* the decoded-program cache changes nothing: two runs through one
+             * cache (the second from decoded code) give the uncached results
+             * and the same faults (private semaphores only: shared ones carry
+             * state from run to run) */
+            vc4_qpu_cache *qc = vc4_qpu_cache_create();
+            vc4_frag_batch *c = malloc(sizeof *c);
+            for (int run = 0; run < 2 && in && qc && c && !(flags & 4); run++) {
+                memcpy(c, in, sizeof *c);
+                size_t g0 = cg_fault_count(dev);
+                int rc2 = vc4_qpu_run_fragment_cached(qc, dev, bus, NULL, CODE, UNIF, c, 4096,
+                                                      flags & 1);
+                if (rc2 != rc || cg_fault_count(dev) - g0 != nf ||
+                    c->color_mask != b->color_mask || c->z_mask != b->z_mask ||
+                    c->ms_mask_written != b->ms_mask_written || c->host_int != b->host_int ||
+                    c->alpha_mask_written != b->alpha_mask_written ||
+                    c->stencil_writes != b->stencil_writes)
+                    abort();
+                for (int i = 0; i < 16; i++)
+                    if (((c->color_mask >> i) & 1 && c->color[i] != b->color[i]) ||
+                        ((c->z_mask >> i) & 1 && c->z_out[i] != b->z_out[i]) ||
+                        c->ms_flags[i] != b->ms_flags[i])
+                        abort();
+            }
+            vc4_qpu_cache_destroy(qc);
+            free(c);
+            free(in);
             free(b);
         }
     } else {

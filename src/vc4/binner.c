@@ -58,6 +58,32 @@ static int wr(cg_vc4 *v, vc4_thread *t, uint32_t addr, const void *p, size_t n)
     return vc4_bus_write(v->bus, addr, p, n, &t->agent) == 0 ? 0 : CG_ERR_FAULT;
 }
 
+/* Write to a tile list. The list remembers the host bytes behind the rest of
+ * the page it last wrote (cg__vas_span: plain memory the model needs nothing
+ * else for), so the binner's many small writes skip the address translation.
+ * Those pointers are only trusted within one binning record (gen): between
+ * records the CPU may act (cached lines, coherency) and the model must see
+ * every access again. */
+static int tl_write(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, uint32_t addr, const void *p,
+                    size_t n)
+{
+    if (tl->hp_gen == v->bin.gen && addr >= tl->hp_lo && (uint64_t)addr + n <= tl->hp_hi) {
+        memcpy(tl->hp + (addr - tl->hp_lo), p, n);
+        return 0;
+    }
+    uint8_t *hp;
+    size_t rest = 4096 - (addr & 4095);
+    size_t got = rest >= n ? cg__vas_span(v->bus, addr, rest, true, &hp) : 0;
+    if (got < n)
+        return wr(v, t, addr, p, n);
+    memcpy(hp, p, n);
+    tl->hp = hp;
+    tl->hp_lo = addr;
+    tl->hp_hi = addr + (uint32_t)got;
+    tl->hp_gen = v->bin.gen;
+    return 0;
+}
+
 /* Take a block from the pool: 0 and its address, 1 when out of memory. */
 static int take_block(cg_vc4 *v, uint32_t *addr)
 {
@@ -111,7 +137,7 @@ static int put(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint8_t *p, si
         br[k++] = 0x82;
         br[k++] = (uint8_t)((units / 32) & 0xFF);
         br[k++] = (uint8_t)(((units / 32) >> 8) & 0xFF);
-        if (wr(v, t, tl->cur, br, k) != 0)
+        if (tl_write(v, t, tl, tl->cur, br, k) != 0)
             return CG_ERR_FAULT;
         tl->in_compressed = true;
         tl->cur = blk;
@@ -119,13 +145,13 @@ static int put(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint8_t *p, si
         if (!compressed_after && p[0] != 0x80) {
             /* a state record in the new block needs the list closed */
             static const uint8_t esc = 0x80;
-            if (wr(v, t, tl->cur, &esc, 1) != 0)
+            if (tl_write(v, t, tl, tl->cur, &esc, 1) != 0)
                 return CG_ERR_FAULT;
             tl->cur++;
             tl->in_compressed = false;
         }
     }
-    if (wr(v, t, tl->cur, p, n) != 0)
+    if (tl_write(v, t, tl, tl->cur, p, n) != 0)
         return CG_ERR_FAULT;
     tl->cur += (uint32_t)n;
     tl->in_compressed = compressed_after;
@@ -207,6 +233,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
             return rc;
         tl->ver_flat = b->ver_flat;
     }
+    tl->ver_all = b->ver_all;
     return 0;
 }
 
@@ -223,11 +250,12 @@ static uint32_t blocks_for(const vc4_binner *b, const vc4_tile_list *tl, unsigne
 static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
 {
     vc4_binner *b = &v->bin;
-    unsigned need = state_need(b, tl) + 2 + 7 + 1;
+    bool current = tl->ver_all == b->ver_all; /* the list has all the state */
+    unsigned need = (current ? 0 : state_need(b, tl)) + 2 + 7 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
         return 1;
-    int rc = write_state(v, t, tl, false);
+    int rc = current ? 0 : write_state(v, t, tl, false);
     if (rc)
         return rc;
     if (!tl->in_compressed) {
@@ -316,13 +344,14 @@ static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
     /* State set before Start_Tile_Binning still reaches the lists: every
      * version starts one ahead of the tiles'. */
     b->ver_fmt = b->ver_nv = b->ver_cfg = b->ver_vp = b->ver_clip = b->ver_flat = 1;
+    b->ver_all = 1;
     b->st.prim_format = 0x12;
     for (size_t i = 0; i < n; i++) {
         vc4_tile_list *tl = &tiles[i];
         tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
         tl->end = tl->cur + b->init_block;
         static const uint8_t open = VC4_OP_COMPRESSED;
-        if (wr(v, t, tl->cur, &open, 1) != 0)
+        if (tl_write(v, t, tl, tl->cur, &open, 1) != 0)
             return CG_ERR_FAULT;
         tl->cur++;
         tl->in_compressed = true;
@@ -368,7 +397,7 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
             end[k++] = 0x80;
         end[k++] = VC4_OP_RETURN;
         /* the reserve kept behind every item leaves room for these */
-        if (wr(v, t, tl->cur, end, k) != 0)
+        if (tl_write(v, t, tl, tl->cur, end, k) != 0)
             return CG_ERR_FAULT;
         tl->cur += (uint32_t)k;
         tl->in_compressed = false;
@@ -394,7 +423,7 @@ int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_rec
 }
 
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *o)
+                    int vp_x, int vp_y, vc4_vertex *o, vc4_page_cache *pc)
 {
     /* research/vc4.md 1.1: [clip header Xc Yc Zc Wc if flag 3], s16 Xs, s16
      * Ys (12.4), f32 Zs, f32 1/Wc, [point size if flag 1], varyings */
@@ -405,8 +434,21 @@ int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint
     uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
     if (a > 0xFFFFFFFFu)
         return CG_ERR_FAULT;
-    if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
-        return CG_ERR_FAULT;
+    if (pc && pc->page && (a >> 12) == (pc->va >> 12) && (a & 0xFFF) + need <= 4096) {
+        memcpy(buf, pc->page + (a & 0xFFF), need);
+    } else {
+        if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
+            return CG_ERR_FAULT;
+        /* remember a backed page (pages of zeros are asked for again: a
+         * write would give them backing elsewhere) */
+        uint8_t *pp;
+        if (pc) {
+            pc->page = NULL;
+            pc->va = a & ~0xFFFull;
+            if (cg__vas_span(v->bus, pc->va, 4096, false, &pp) == 4096 && pp != cg__zero_page)
+                pc->page = pp;
+        }
+    }
     o->x = (int16_t)vc4_le16(buf + off) + vp_x;
     o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
     o->z = vc4_f32(vc4_le32(buf + off + 4));
@@ -584,6 +626,15 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         int64_t tx0 = px0 / VC4_TILE, tx1 = px1 / VC4_TILE;
         int64_t ty0 = py0 / VC4_TILE, ty1 = py1 / VC4_TILE;
+        /* edges e -> e+1, signed so that the inside is E >= 0 (only needed
+         * when the box spans tiles) */
+        int64_t edx[3] = {0, 0, 0}, edy[3] = {0, 0, 0};
+        if (tx0 != tx1 || ty0 != ty1)
+            for (int e = 0; e < 3; e++) {
+                const xy32 *a = &vx[e], *c = &vx[(e + 1) % 3];
+                edx[e] = area2 > 0 ? c->x - a->x : a->x - c->x;
+                edy[e] = area2 > 0 ? c->y - a->y : a->y - c->y;
+            }
         uint32_t tix = 0;
         for (int64_t ty = ty0; ty <= ty1; ty++)
             for (int64_t tx = tx0; tx <= tx1; tx++, tix++) {
@@ -597,17 +648,11 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 int64_t ry0 = ty * 1024 + 8, ry1 = ty * 1024 + 1016;
                 bool out = false;
                 for (int e = 0; e < 3 && !out; e++) {
-                    const xy32 *a = &vx[e], *c = &vx[(e + 1) % 3];
-                    int64_t dx = c->x - a->x, dy = c->y - a->y;
-                    int outside = 0;
-                    for (int q = 0; q < 4; q++) {
-                        int64_t px = (q & 1) ? rx1 : rx0, py = (q & 2) ? ry1 : ry0;
-                        int64_t ev = dx * (py - a->y) - dy * (px - a->x);
-                        /* inside has the sign of area2 */
-                        if (area2 > 0 ? ev < 0 : ev > 0)
-                            outside++;
-                    }
-                    out = outside == 4;
+                    /* E = sdx * (py - ay) - sdy * (px - ax) is inside when
+                     * >= 0 and linear: the four corners are outside exactly
+                     * when the corner with the largest E is */
+                    int64_t px = edy[e] < 0 ? rx1 : rx0, py = edx[e] > 0 ? ry1 : ry0;
+                    out = edx[e] * (py - vx[e].y) - edy[e] * (px - vx[e].x) < 0;
                 }
                 if (out)
                     continue;
@@ -672,6 +717,7 @@ static int copy_to_lists(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
 int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
+    b->gen++;
     switch (rec[0]) {
     case VC4_OP_FLUSH: return vc4_bin_flush(v, t, false);
     case VC4_OP_FLUSH_ALL: return vc4_bin_flush(v, t, true);
@@ -687,28 +733,33 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
                              b->st.nv_record);
         b->st.nv_valid = true;
         b->ver_nv++;
+        b->ver_all++;
         return 0;
     case VC4_OP_CONFIG:
         memcpy(b->st.config, rec + 1, 3);
         b->st.config_valid = true;
         b->ver_cfg++;
+        b->ver_all++;
         return 0;
     case VC4_OP_VIEWPORT:
         b->st.vp_x = (int16_t)vc4_le16(rec + 1);
         b->st.vp_y = (int16_t)vc4_le16(rec + 3);
         b->st.vp_valid = true;
         b->ver_vp++;
+        b->ver_all++;
         return 0;
     case VC4_OP_CLIP_WINDOW:
         for (int k = 0; k < 4; k++)
             b->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
         b->st.clip_valid = true;
         b->ver_clip++;
+        b->ver_all++;
         return 0;
     case VC4_OP_FLAT:
         b->st.flat_flags = vc4_le32(rec + 1);
         b->st.flat_valid = true;
         b->ver_flat++;
+        b->ver_all++;
         return 0;
     case VC4_OP_PRIM_FORMAT:
         /* the binner writes its own format for the lists it emits */

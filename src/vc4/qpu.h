@@ -151,6 +151,31 @@ int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
                          uint32_t code_addr, uint32_t unif_addr,
                          vc4_frag_batch *b, uint64_t budget, bool strict);
 
+/* A decoded-instruction cache with a reusable QPU state, for callers that
+ * run the same shaders batch after batch (the renderer). Code is decoded once
+ * per address and revalidated against memory at every run: the cached bytes
+ * are compared with the bus's bytes, and a difference drops the cached
+ * instructions from the first changed one on; memory the model must watch
+ * (CPU-cached lines, unmapped or read-only pages) is never cached and is
+ * fetched instruction by instruction as without a cache. */
+typedef struct vc4_qpu_cache vc4_qpu_cache;
+vc4_qpu_cache *vc4_qpu_cache_create(void);
+void vc4_qpu_cache_destroy(vc4_qpu_cache *c);
+/* vc4_qpu_run_fragment through a cache (NULL: none); same results. */
+int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
+                                const cg_agent *who, uint32_t code_addr, uint32_t unif_addr,
+                                vc4_frag_batch *b, uint64_t budget, bool strict);
+
+/* What the fragment shader at code_addr can see of its payload: *w (ra15,
+ * the W the renderer passes in frag_w) and *z (rb15, frag_z). Both are true
+ * unless the cache holds the whole program as it is now in memory: straight
+ * code from code_addr (no branch) up to a program end and its two delay
+ * slots, none of which reads, writes or packs into that register. The
+ * answer holds while the code bytes stay as they are (for the renderer: the
+ * batches of one primitive). */
+void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr, bool *w,
+                               bool *z);
+
 /* The 16 hardware semaphores (4-bit counters), one set per V3D. */
 struct vc4_qpu_sems {
     uint8_t count[16];
@@ -186,6 +211,13 @@ typedef struct vc4_qpu_state {
     vc4_frag_batch *frag;            /* fragment I/O, or NULL */
     vc4_qpu_sems *sems;
     vc4_qpu_sems own_sems;
+    struct vc4_qpu_prog *prog;       /* decoded code in use (vc4_qpu_cache), or NULL */
+    /* rows written since the last reset (ra0-31 = 0-31, rb0-31 = 32-63,
+     * r0-r5 = 64-69): a set and the same rows as a list */
+    uint64_t dirty_ab;
+    uint8_t dirty_acc;
+    uint8_t ndirty;
+    uint8_t dirty_list[70];
 } vc4_qpu_state;
 
 /* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/mem_internal.h"
 #include "qpu.h"
 
 #define LANES 16
@@ -120,10 +121,27 @@ static int diag(vc4_qpu_state *s, const char *fmt, ...)
     return rc < 0 ? rc : 0;
 }
 
-void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
-                  uint32_t code_addr, uint32_t unif_addr, bool strict)
+/* Note a register row the run writes (reinit clears it for the next run). */
+static inline void dirty_ab(vc4_qpu_state *s, int file, uint32_t n)
 {
-    memset(s, 0, sizeof *s);
+    unsigned row = (unsigned)file * 32 + n;
+    if (!(s->dirty_ab >> row & 1)) {
+        s->dirty_ab |= 1ull << row;
+        s->dirty_list[s->ndirty++] = (uint8_t)row;
+    }
+}
+static inline void dirty_acc(vc4_qpu_state *s, unsigned n)
+{
+    if (!(s->dirty_acc >> n & 1)) {
+        s->dirty_acc |= (uint8_t)(1u << n);
+        s->dirty_list[s->ndirty++] = (uint8_t)(64 + n);
+    }
+}
+
+/* Everything vc4_qpu_init sets besides zeroing the state. */
+static void set_env(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                    uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
     s->dev = dev;
     s->bus = bus;
     s->agent.family = CG_FAMILY_VC4;
@@ -139,6 +157,28 @@ void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent 
     s->end_wait = -1;
     s->since_branch = 100;
     s->sems = &s->own_sems;
+}
+
+void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                  uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
+    memset(s, 0, sizeof *s);
+    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
+}
+
+/* vc4_qpu_init for a state that ran before: the same zeroed state, but only
+ * the register rows the last run wrote are cleared (the register files and
+ * accumulators are 4.4 KiB of the state's 4.6; they come first in it). */
+static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                   uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
+    for (unsigned i = 0; i < s->ndirty; i++) {
+        unsigned row = s->dirty_list[i];
+        uint32_t *p = row < 32 ? s->ra[row] : row < 64 ? s->rb[row - 32] : s->acc[row - 64];
+        memset(p, 0, sizeof s->ra[0]);
+    }
+    memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
 }
 
 /* ---- the ALUs ---- */
@@ -497,6 +537,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
     uint16_t m = w->mask;
     if (n < 32) {
         uint32_t *dst = w->file ? s->rb[n] : s->ra[n];
+        dirty_ab(s, w->file, n);
         for (int i = 0; i < LANES; i++)
             if ((m >> i) & 1)
                 dst[i] = w->v[i];
@@ -509,16 +550,19 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
     case VC4_QPU_IO_NOP:
         return 0;
     case VC4_QPU_IO_ACC:
+        dirty_acc(s, n - 32);
         for (int i = 0; i < LANES; i++)
             if ((m >> i) & 1)
                 s->acc[n - 32][i] = w->v[i];
         return 0;
     case VC4_QPU_IO_R5QUAD: /* element 0/4/8/12 to its quad (addendum) */
+        dirty_acc(s, 5);
         for (int i = 0; i < LANES; i++)
             if ((m >> i) & 1)
                 s->acc[5][i] = w->v[i & ~3];
         return 0;
     case VC4_QPU_IO_R5REP: /* element 0 to every element (addendum) */
+        dirty_acc(s, 5);
         for (int i = 0; i < LANES; i++)
             if ((m >> i) & 1)
                 s->acc[5][i] = w->v[0];
@@ -551,15 +595,19 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
     case VC4_QPU_IO_TLBAM:
         if (!fb)
             return diag(s, "TLB write (%s) outside a fragment shader", ri->name[w->file]);
-        for (int i = 0; i < LANES; i++) {
-            if (!((m >> i) & 1 & (fb->mask >> i)))
-                continue;
-            uint16_t bit = (uint16_t)(1u << i);
+        {
+            uint16_t lanes = m & fb->mask;
+            uint32_t *dst;
+            uint16_t *written;
             switch (ri->kind[w->file]) {
-            case VC4_QPU_IO_TLBZ: fb->z_out[i] = w->v[i]; fb->z_mask |= bit; break;
-            case VC4_QPU_IO_TLBAM: fb->alpha_mask[i] = w->v[i]; fb->alpha_mask_written |= bit; break;
-            default: fb->color[i] = w->v[i]; fb->color_mask |= bit; break;
+            case VC4_QPU_IO_TLBZ: dst = fb->z_out, written = &fb->z_mask; break;
+            case VC4_QPU_IO_TLBAM: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
+            default: dst = fb->color, written = &fb->color_mask; break;
             }
+            for (int i = 0; i < LANES; i++)
+                if ((lanes >> i) & 1)
+                    dst[i] = w->v[i];
+            *written |= lanes;
         }
         return 0;
     case VC4_QPU_IO_MUTEX:
@@ -870,11 +918,18 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
     w[1].mask = cond_mask(s, cond_mul);
     for (int k = 0; k < 2; k++) {
         uint32_t n = w[k].waddr;
+        bool pa = !pm && pack && w[k].file == 0, pmul = pm && pack && k == 1;
+        if (!w[k].mask || n == VC4_QPU_W_NOP)
+            continue; /* not written (exec_writes skips it) */
+        if (!pa && !pmul) {
+            memcpy(w[k].v, v, sizeof v);
+            continue;
+        }
         for (int i = 0; i < LANES; i++) {
             uint32_t x = v[i];
-            if (!pm && pack && w[k].file == 0)
+            if (pa)
                 x = pack_a(pack, x, n < 32 ? s->ra[n][i] : 0, false, false, false);
-            else if (pm && pack && k == 1)
+            else
                 x = pack_m(pack, x, n < 32 ? (w[k].file ? s->rb[n][i] : s->ra[n][i]) : 0);
             w[k].v[i] = x;
         }
@@ -953,6 +1008,245 @@ static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *
     return 0;
 }
 
+/* ---- decoded programs ---- */
+
+/* What an instruction needs from the executor, decided once per word. */
+enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
+
+static uint8_t classify(uint64_t ins)
+{
+    uint32_t sig = (uint32_t)(ins >> 60);
+    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
+        return K_LDI;
+    if (sig == VC4_QPU_SIG_BRANCH)
+        return K_BRANCH;
+    /* both ops nop and nothing read: only the signal matters */
+    if ((ins & 0xff000000u) != 0 || VC4_QPU_BITS(ins, 56, 56) ||
+        VC4_QPU_BITS(ins, 23, 18) != VC4_QPU_R_NOP ||
+        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_BITS(ins, 17, 12) != VC4_QPU_R_NOP))
+        return K_ALU;
+    return K_SIGNAL;
+}
+
+#define PROG_MAX_INS 4096 /* instructions one cached program holds */
+#define CACHE_PROGS 8     /* programs (start addresses) a cache holds */
+
+/* The instructions fetched from [start, start + 8n), in fetch order from the
+ * start address: the code bytes as they were read and their decoding. */
+typedef struct vc4_qpu_prog {
+    uint32_t start, n, cap;
+    uint8_t *bytes;
+    uint64_t *ins;
+    uint8_t *kind;
+    uint64_t last_use;
+    /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
+    uint32_t use_n;
+    bool use_w, use_z;
+} vc4_qpu_prog;
+
+struct vc4_qpu_cache {
+    vc4_qpu_prog prog[CACHE_PROGS];
+    uint64_t tick;
+    bool st_ready;
+    vc4_qpu_state st;
+};
+
+vc4_qpu_cache *vc4_qpu_cache_create(void)
+{
+    return calloc(1, sizeof(vc4_qpu_cache));
+}
+
+void vc4_qpu_cache_destroy(vc4_qpu_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < CACHE_PROGS; i++) {
+        free(c->prog[i].bytes);
+        free(c->prog[i].ins);
+        free(c->prog[i].kind);
+    }
+    free(c);
+}
+
+/* Compare the cached code with memory: the program keeps the instructions
+ * before the first changed byte. False (and nothing kept) when some page
+ * cannot be read directly (unmapped, or with CPU-cached lines the coherency
+ * model must check at every fetch): then this run must not use the cache. */
+static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
+{
+    uint64_t len = 8ull * pg->n, off = 0;
+    while (off < len) {
+        uint8_t *p;
+        size_t got = cg__vas_span(bus, (uint64_t)pg->start + off, (size_t)(len - off), false, &p);
+        if (got == 0) {
+            pg->n = 0;
+            pg->use_n = UINT32_MAX;
+            return false;
+        }
+        if (memcmp(p, pg->bytes + off, got) != 0) {
+            size_t i = 0;
+            while (p[i] == pg->bytes[off + i])
+                i++;
+            pg->n = (uint32_t)((off + i) / 8);
+            pg->use_n = UINT32_MAX;
+            return true;
+        }
+        off += got;
+    }
+    return true;
+}
+
+/* The program entry for code at `start`, validated; NULL: run uncached. */
+static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
+{
+    vc4_qpu_prog *pg = NULL, *lru = &c->prog[0];
+    for (int i = 0; i < CACHE_PROGS; i++) {
+        vc4_qpu_prog *q = &c->prog[i];
+        if (q->cap && q->start == start) {
+            pg = q;
+            break;
+        }
+        if (q->last_use < lru->last_use)
+            lru = q;
+    }
+    if (!pg) {
+        pg = lru;
+        pg->start = start;
+        pg->n = 0;
+        pg->use_n = UINT32_MAX;
+    }
+    pg->last_use = ++c->tick;
+    if (!pg->cap) {
+        pg->cap = 64;
+        pg->bytes = malloc(8 * pg->cap);
+        pg->ins = malloc(sizeof *pg->ins * pg->cap);
+        pg->kind = malloc(pg->cap);
+        if (!pg->bytes || !pg->ins || !pg->kind) {
+            free(pg->bytes), free(pg->ins), free(pg->kind);
+            pg->bytes = NULL, pg->ins = NULL, pg->kind = NULL;
+            pg->cap = 0;
+            return NULL;
+        }
+    }
+    return prog_validate(pg, bus) ? pg : NULL;
+}
+
+/* Does the instruction name ra15 (file 0) or rb15 (file 1) as a read, a
+ * write or a pack destination? */
+static bool names_15(uint64_t ins, uint8_t kind, int file)
+{
+    uint32_t sig = (uint32_t)(ins >> 60);
+    bool ws = VC4_QPU_BITS(ins, 44, 44);
+    uint32_t wa = VC4_QPU_BITS(ins, 43, 38), wm = VC4_QPU_BITS(ins, 37, 32);
+    /* the add result goes to file A unless ws, the mul result the other way */
+    if ((wa == 15 && (int)ws == file) || (wm == 15 && (int)!ws == file))
+        return true;
+    if (kind != K_ALU) /* ldi reads nothing; a branch ends the analysis */
+        return false;
+    if (file == 0)
+        return VC4_QPU_BITS(ins, 23, 18) == 15;
+    return sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_BITS(ins, 17, 12) == 15;
+}
+
+void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr, bool *w,
+                               bool *z)
+{
+    *w = *z = true;
+    vc4_qpu_prog *pg = c ? prog_for(c, bus, code_addr) : NULL;
+    if (!pg || pg->n == 0)
+        return;
+    if (pg->use_n != pg->n) {
+        pg->use_w = pg->use_z = true;
+        pg->use_n = pg->n;
+        bool w15 = false, z15 = false;
+        for (uint32_t i = 0; i < pg->n; i++) {
+            if (pg->kind[i] == K_BRANCH)
+                break; /* control flow: not followed */
+            w15 |= names_15(pg->ins[i], pg->kind[i], 0);
+            z15 |= names_15(pg->ins[i], pg->kind[i], 1);
+            uint32_t sig = (uint32_t)(pg->ins[i] >> 60);
+            if (sig == VC4_QPU_SIG_PROGRAM_END || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
+                /* the program ends after two delay slots */
+                if (i + 2 >= pg->n)
+                    break;
+                bool br = false;
+                for (uint32_t k = i + 1; k <= i + 2; k++) {
+                    br |= pg->kind[k] == K_BRANCH;
+                    w15 |= names_15(pg->ins[k], pg->kind[k], 0);
+                    z15 |= names_15(pg->ins[k], pg->kind[k], 1);
+                }
+                if (!br) {
+                    pg->use_w = w15;
+                    pg->use_z = z15;
+                }
+                break;
+            }
+        }
+    }
+    *w = pg->use_w;
+    *z = pg->use_z;
+}
+
+/* Append the instruction fetched at start + 8n (if there is room). */
+static void prog_append(vc4_qpu_prog *pg, const uint32_t wv[2], uint64_t ins, uint8_t kind)
+{
+    if (pg->n >= PROG_MAX_INS || (uint64_t)pg->start + 8ull * (pg->n + 1) > 0x100000000ull)
+        return;
+    if (pg->n == pg->cap) {
+        uint32_t cap = pg->cap * 2;
+        uint8_t *b = realloc(pg->bytes, 8 * (size_t)cap);
+        if (b)
+            pg->bytes = b;
+        uint64_t *in = realloc(pg->ins, sizeof *in * cap);
+        if (in)
+            pg->ins = in;
+        uint8_t *k = realloc(pg->kind, cap);
+        if (k)
+            pg->kind = k;
+        if (!b || !in || !k)
+            return;
+        pg->cap = cap;
+    }
+    for (int k = 0; k < 8; k++)
+        pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
+    pg->ins[pg->n] = ins;
+    pg->kind[pg->n] = kind;
+    pg->n++;
+}
+
+/* Fetch the instruction at addr: from the program cache, or from memory
+ * (faults as the bus decides). */
+static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
+{
+    vc4_qpu_prog *pg = s->prog;
+    uint32_t off = addr - (pg ? pg->start : 0);
+    if (pg && !(off & 7) && off / 8 < pg->n) {
+        *ins = pg->ins[off / 8];
+        *kind = pg->kind[off / 8];
+    } else {
+        uint32_t wv[2];
+        if (cg_vas_read(s->bus, addr, wv, 8, &s->agent) != 0) {
+            s->ended = true;
+            return CG_ERR_FAULT;
+        }
+        /* bus memory is little-endian */
+        uint8_t *b = (uint8_t *)wv;
+        uint32_t lo = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                      (uint32_t)b[3] << 24;
+        uint32_t hi = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+                      (uint32_t)b[7] << 24;
+        wv[0] = lo, wv[1] = hi;
+        *ins = (uint64_t)hi << 32 | lo;
+        *kind = classify(*ins);
+        if (pg && off == 8 * pg->n && addr >= pg->start)
+            prog_append(pg, wv, *ins, *kind);
+    }
+    s->agent.words[0] = (uint32_t)*ins;
+    s->agent.words[1] = (uint32_t)(*ins >> 32);
+    s->agent.nwords = 2;
+    return 0;
+}
+
 int vc4_qpu_step(vc4_qpu_state *s)
 {
     if (s->ended)
@@ -960,15 +1254,10 @@ int vc4_qpu_step(vc4_qpu_state *s)
     uint32_t addr = s->pc;
     s->agent.stream_addr = addr;
     s->agent.nwords = 0;
-    uint32_t wv[2];
-    if (cg_vas_read(s->bus, addr, wv, 8, &s->agent) != 0) {
-        s->ended = true;
+    uint64_t ins;
+    uint8_t kind;
+    if (fetch(s, addr, &ins, &kind) != 0)
         return CG_ERR_FAULT;
-    }
-    s->agent.words[0] = wv[0];
-    s->agent.words[1] = wv[1];
-    s->agent.nwords = 2;
-    uint64_t ins = (uint64_t)wv[1] << 32 | wv[0];
     uint32_t sig = (uint32_t)(ins >> 60);
     uint32_t phys_a = 0, phys_b = 0;
     uint8_t accw = 0;
@@ -1004,16 +1293,12 @@ int vc4_qpu_step(vc4_qpu_state *s)
     if (is_end && s->branch_wait > 0 && (rc = diag(s, "program end in the delay slots of a branch")))
         return rc;
 
-    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE) {
+    if (kind == K_LDI)
         rc = exec_ldi(s, ins, &phys_a, &phys_b, &accw, &stalled);
-    } else if (sig == VC4_QPU_SIG_BRANCH) {
+    else if (kind == K_BRANCH)
         rc = exec_branch(s, ins, addr, &phys_a, &phys_b, &accw);
-    } else if ((ins & 0xff000000u) != 0 || VC4_QPU_BITS(ins, 56, 56) ||
-               VC4_QPU_BITS(ins, 23, 18) != VC4_QPU_R_NOP ||
-               (sig != VC4_QPU_SIG_SMALL_IMMEDIATE &&
-                VC4_QPU_BITS(ins, 17, 12) != VC4_QPU_R_NOP)) {
+    else if (kind == K_ALU)
         rc = exec_alu(s, ins, sig, &phys_a, &phys_b, &accw, &r);
-    } /* else both ops nop and nothing read: only the signal matters */
     if (rc)
         return rc;
     if (stalled) /* semaphore: the same instruction again next cycle */
@@ -1034,22 +1319,28 @@ int vc4_qpu_step(vc4_qpu_state *s)
             return rc;
 
     /* results that land at the end of this instruction */
-    if (r.r5_pending)
+    if (r.r5_pending) {
         memcpy(s->acc[5], r.r5, sizeof r.r5);
+        dirty_acc(s, 5);
+    }
     vc4_frag_batch *fb = s->frag;
     if (sig == VC4_QPU_SIG_COLOUR_LOAD || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
+        dirty_acc(s, 4);
         for (int i = 0; i < LANES; i++)
             s->acc[4][i] = fb ? fb->tlb_color_in[i] : 0;
         if (!fb && (rc = diag(s, "colour load outside a fragment shader")))
             return rc;
     } else if (sig == VC4_QPU_SIG_COVERAGE_LOAD) {
+        dirty_acc(s, 4);
         for (int i = 0; i < LANES; i++)
             s->acc[4][i] = fb ? fb->coverage_in[i] : 0;
         if (!fb && (rc = diag(s, "coverage load outside a fragment shader")))
             return rc;
     }
-    if (s->sfu_wait > 0 && --s->sfu_wait == 0)
+    if (s->sfu_wait > 0 && --s->sfu_wait == 0) {
         memcpy(s->acc[4], s->sfu_result, sizeof s->sfu_result);
+        dirty_acc(s, 4);
+    }
 
     s->prev_phys_a = phys_a;
     s->prev_phys_b = phys_b;
@@ -1100,17 +1391,37 @@ int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
                          uint32_t code_addr, uint32_t unif_addr,
                          vc4_frag_batch *b, uint64_t budget, bool strict)
 {
+    return vc4_qpu_run_fragment_cached(NULL, dev, bus, who, code_addr, unif_addr, b, budget,
+                                       strict);
+}
+
+int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
+                                const cg_agent *who, uint32_t code_addr, uint32_t unif_addr,
+                                vc4_frag_batch *b, uint64_t budget, bool strict)
+{
     if (!dev || !bus || !b)
         return CG_ERR_INVAL;
     vc4_qpu_state st;
     vc4_qpu_state *s = &st;
-    vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
+    if (c) {
+        s = &c->st;
+        if (c->st_ready)
+            reinit(s, dev, bus, who, code_addr, unif_addr, strict);
+        else
+            vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
+        c->st_ready = true;
+        s->prog = prog_for(c, bus, code_addr);
+    } else {
+        vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
+    }
     s->frag = b;
     if (b->sems)
         s->sems = b->sems;
     /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
     memcpy(s->ra[15], b->frag_w, sizeof b->frag_w);
     memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
+    dirty_ab(s, 0, 15);
+    dirty_ab(s, 1, 15);
     for (int i = 0; i < LANES; i++)
         b->ms_flags[i] = (b->mask >> i) & 1 ? 15 : 0;
     /* outputs start empty for each batch */

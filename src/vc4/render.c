@@ -110,14 +110,17 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
             if (a > 0xFFFFFFFFull)
                 return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
             if (store) {
-                for (uint32_t x = 0; x < tw; x++) {
-                    uint32_t c = buf[y * VC4_TILE + x];
-                    if (bpp == 2) {
-                        uint16_t p = to565(c);
+                const uint32_t *src = &buf[y * VC4_TILE];
+                if (bpp == 2) {
+                    for (uint32_t x = 0; x < tw; x++) {
+                        uint16_t p = to565(src[x]);
                         row[2 * x] = (uint8_t)p, row[2 * x + 1] = (uint8_t)(p >> 8);
-                    } else {
-                        for (int k = 0; k < 4; k++)
-                            row[4 * x + k] = (uint8_t)(c >> (8 * k));
+                    }
+                } else {
+                    for (uint32_t x = 0; x < tw; x++) {
+                        uint32_t c = src[x];
+                        row[4 * x] = (uint8_t)c, row[4 * x + 1] = (uint8_t)(c >> 8);
+                        row[4 * x + 2] = (uint8_t)(c >> 16), row[4 * x + 3] = (uint8_t)(c >> 24);
                     }
                 }
                 if (vc4_bus_write(v->bus, a, row, tw * bpp, &t->agent) != 0)
@@ -324,6 +327,14 @@ typedef struct raster {
     int64_t ex[3], ey[3], eb[3]; /* E_i(p) = ex*py + ey*px + eb, edge i opposite vertex i */
     bool incl[3];
     uint32_t nvary;
+    /* per-triangle constants of setup_lane, as doubles (exact conversions) */
+    double z[3], iw[3];
+    double dv[VC4_MAX_VARY][3]; /* (float)(V_k - V_0) per varying and vertex */
+    float c[VC4_MAX_VARY];      /* V_0 */
+    bool flat[VC4_MAX_VARY];
+    /* whether anything can see W (the shader's ra15, varyings) and Z (rb15,
+     * early Z): when not, they are not computed and the lanes get 0 */
+    bool need_w, need_z;
     uint32_t reverse; /* 1: reverse-facing (the QPU's REV_FLAG) */
 } raster;
 
@@ -337,8 +348,10 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
+    uint32_t idx[16]; /* each lane's word in the tile buffers */
     for (unsigned l = 0; l < 16; l++) {
         uint32_t i = (b->y[l] % VC4_TILE) * VC4_TILE + (b->x[l] % VC4_TILE);
+        idx[l] = i;
         b->tlb_color_in[l] = r->color[i];
         b->z_in[l] = r->zs[i] >> 8;
         if (early && (live >> l & 1)) {
@@ -362,8 +375,10 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     if (v->budget[1] == 0)
         return vc4_fault(v, t, CG_FAULT_HANG, t->ca, "record budget ran out while shading");
     v->budget[1]--;
-    int rc = vc4_qpu_run_fragment(v->dev, v->bus, &t->agent, rs->nv.code, rs->nv.unif, b,
-                                  v->cfg.qpu_budget, v->cfg.qpu_strict);
+    if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
+        return CG_ERR_NOMEM;
+    int rc = vc4_qpu_run_fragment_cached(r->qcache, v->dev, v->bus, &t->agent, rs->nv.code,
+                                         rs->nv.unif, b, v->cfg.qpu_budget, v->cfg.qpu_strict);
     if (rc != 0) {
         t->faulted = true;
         t->running = false;
@@ -373,7 +388,7 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     for (unsigned l = 0; l < 16; l++) {
         if (!(live >> l & 1))
             continue;
-        uint32_t i = (b->y[l] % VC4_TILE) * VC4_TILE + (b->x[l] % VC4_TILE);
+        uint32_t i = idx[l];
         v->stats.fragments++;
         if (b->z_mask >> l & 1) {
             uint32_t z = b->z_out[l] & 0xFFFFFF;
@@ -399,40 +414,67 @@ static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
     b->sems = NULL;
 }
 
+/* Per-triangle constants of setup_lane. */
+static void setup_consts(raster *rs, const vc4_render *r)
+{
+    for (int k = 0; k < 3; k++) {
+        rs->z[k] = rs->vx[k].z;
+        rs->iw[k] = rs->vx[k].inv_w;
+    }
+    for (uint32_t i = 0; i < rs->nvary; i++) {
+        float c = rs->v0->vary[i];
+        rs->c[i] = c;
+        rs->flat[i] = r->st.flat_valid && (r->st.flat_flags >> i & 1);
+        for (int k = 0; k < 3; k++)
+            rs->dv[i][k] = (float)(rs->vx[k].vary[i] - c);
+    }
+}
+
 /* Fill lane l of the batch for pixel (x, y). */
-static void setup_lane(const raster *rs, const vc4_render *r, vc4_frag_batch *b, unsigned l,
-                       uint32_t x, uint32_t y, const int64_t e[3])
+static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, uint32_t x,
+                              uint32_t y, int64_t e0, int64_t e1, int64_t e2)
 {
     b->x[l] = x, b->y[l] = y;
     /* barycentrics: the edge functions times 1 / area (one division per
      * triangle) */
     double ia = rs->inv_area;
-    double w0 = (double)e[0] * ia, w1 = (double)e[1] * ia, w2 = (double)e[2] * ia;
-    float z = (float)(w0 * rs->vx[0].z + w1 * rs->vx[1].z + w2 * rs->vx[2].z);
-    double q = w0 * rs->vx[0].inv_w + w1 * rs->vx[1].inv_w + w2 * rs->vx[2].inv_w;
+    double w0 = (double)e0 * ia, w1 = (double)e1 * ia, w2 = (double)e2 * ia;
+    b->frag_z[l] = 0;
+    if (rs->need_z) {
+        float z = (float)(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2]);
+        b->frag_z[l] = z24(z);
+    }
+    b->frag_w[l] = 0;
+    if (!rs->need_w)
+        return; /* no varyings either (they need W) */
+    double q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
     double W = q != 0 ? 1.0 / q : 0;
-    b->frag_z[l] = z24(z);
     b->frag_w[l] = vc4_u32f((float)W);
     for (uint32_t i = 0; i < rs->nvary; i++) {
-        float c = rs->v0->vary[i];
         /* research/vc4.md 3: a VARYING read gives the perspective-correct
          * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
          * gets C = the value at vertex 0; the shader adds r5. With per-vertex
          * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
          * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
         float p = 0;
-        if (!(r->st.flat_valid && (r->st.flat_flags >> i & 1))) {
-            double s = w0 * (rs->vx[0].vary[i] - c) * rs->vx[0].inv_w +
-                       w1 * (rs->vx[1].vary[i] - c) * rs->vx[1].inv_w +
-                       w2 * (rs->vx[2].vary[i] - c) * rs->vx[2].inv_w;
+        if (!rs->flat[i]) {
+            double s = w0 * rs->dv[i][0] * rs->iw[0] + w1 * rs->dv[i][1] * rs->iw[1] +
+                       w2 * rs->dv[i][2] * rs->iw[2];
             p = (float)(W * s);
         }
         b->vary[i][l] = p;
-        b->vary_c[i][l] = c;
+        b->vary_c[i][l] = rs->c[i];
     }
 }
 
-int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3])
+/* floor(a / b) for b > 0 */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_page_cache *pc)
 {
     vc4_render *r = v->rend;
     raster rs;
@@ -442,7 +484,8 @@ int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3])
         return CG_ERR_FAULT;
     vc4_vertex in[3];
     for (int j = 0; j < 3; j++)
-        if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j]) != 0)
+        if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
+                            pc) != 0)
             return CG_ERR_FAULT;
     int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
                     (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
@@ -464,6 +507,18 @@ int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3])
     rs.area = area2 > 0 ? area2 : -area2;
     rs.inv_area = 1.0 / (double)rs.area;
     rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    setup_consts(&rs, r);
+    if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
+        return CG_ERR_NOMEM;
+    {
+        /* the shader's code cannot change while this primitive's batches
+         * run (nothing writes memory meanwhile), so the answer holds */
+        bool uw, uz;
+        vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
+        bool early = (r->st.config[2] & 1) && !(r->flags & (1u << 11));
+        rs.need_w = uw || rs.nvary > 0;
+        rs.need_z = uz || early;
+    }
     /* edge i runs from vertex i+1 to vertex i+2 (opposite vertex i) */
     for (int i = 0; i < 3; i++) {
         const vc4_vertex *a = &rs.vx[(i + 1) % 3], *c = &rs.vx[(i + 2) % 3];
@@ -509,37 +564,60 @@ int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3])
     batch_reset(b, rs.nvary);
     unsigned nq = 0;
     int rc = 0;
-    /* edge functions step by ey * 16 per pixel in x and ex * 16 per row */
-    int64_t stx[3], sty[3];
-    for (int i = 0; i < 3; i++)
+    /* Edge functions step by ey * 16 per pixel in x and ex * 16 per row; a
+     * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on
+     * an included edge). */
+    int64_t stx[3], sty[3], thr[3], hi[3];
+    for (int i = 0; i < 3; i++) {
         stx[i] = rs.ey[i] * 16, sty[i] = rs.ex[i] * 16;
+        thr[i] = rs.incl[i] ? 0 : 1;
+        /* the largest E of a quad over the E of its top-left pixel */
+        hi[i] = (stx[i] > 0 ? stx[i] : 0) + (sty[i] > 0 ? sty[i] : 0);
+    }
+    int64_t nqx = (x1 - xa + 1) / 2;
     for (int64_t qy = ya; qy < y1 && rc == 0; qy += 2) {
         int64_t base[3];
         for (int i = 0; i < 3; i++)
             base[i] = rs.ex[i] * (qy * 16 + 8) + rs.ey[i] * (xa * 16 + 8) + rs.eb[i];
-        for (int64_t qx = xa; qx < x1 && rc == 0; qx += 2) {
-            unsigned qmask = 0;
-            int64_t e[4][3];
-            for (unsigned k = 0; k < 4; k++) {
-                int64_t px = qx + (k & 1), py = qy + (k >> 1);
-                bool in_all = px < x1 && py < y1 && px >= x0 && py >= y0;
-                for (int i = 0; i < 3; i++) {
-                    e[k][i] = base[i] + (k & 1 ? stx[i] : 0) + (k >> 1 ? sty[i] : 0);
-                    if (!(e[k][i] > 0 || (e[k][i] == 0 && rs.incl[i])))
-                        in_all = false;
-                }
-                if (in_all)
-                    qmask |= 1u << k;
+        /* quads [q0, q1) of this row that some pixel could cover: quad q's
+         * top-left E is base + 2q * stx, linear in q */
+        int64_t q0 = 0, q1 = nqx;
+        for (int i = 0; i < 3; i++) {
+            int64_t need = thr[i] - base[i] - hi[i]; /* 2q * stx >= need */
+            if (stx[i] > 0) {
+                int64_t lo = -floor_div(-need, 2 * stx[i]); /* ceil */
+                if (lo > q0)
+                    q0 = lo;
+            } else if (stx[i] < 0) {
+                int64_t up = floor_div(-need, -2 * stx[i]) + 1;
+                if (up < q1)
+                    q1 = up;
+            } else if (need > 0) {
+                q1 = q0;
             }
-            for (int i = 0; i < 3; i++)
-                base[i] += 2 * stx[i];
+        }
+        unsigned rowok = (qy >= y0 ? 3u : 0u) | (qy + 1 < y1 ? 12u : 0u);
+        for (int64_t q = q0; q < q1 && rc == 0; q++) {
+            int64_t qx = xa + 2 * q;
+            int64_t e[4][3];
+            unsigned qmask = rowok & ((qx >= x0 ? 5u : 0u) | (qx + 1 < x1 ? 10u : 0u));
+            for (int i = 0; i < 3; i++) {
+                int64_t b0 = base[i] + 2 * q * stx[i];
+                e[0][i] = b0;
+                e[1][i] = b0 + stx[i];
+                e[2][i] = b0 + sty[i];
+                e[3][i] = b0 + stx[i] + sty[i];
+                for (unsigned k = 0; k < 4; k++)
+                    if (e[k][i] < thr[i])
+                        qmask &= ~(1u << k);
+            }
             if (!qmask)
                 continue;
             for (unsigned k = 0; k < 4; k++) {
                 unsigned l = nq * 4 + k;
                 int64_t px = qx + (k & 1), py = qy + (k >> 1);
                 if (qmask >> k & 1) {
-                    setup_lane(&rs, r, b, l, (uint32_t)px, (uint32_t)py, e[k]);
+                    setup_lane(&rs, b, l, (uint32_t)px, (uint32_t)py, e[k][0], e[k][1], e[k][2]);
                     b->mask |= (uint16_t)(1u << l);
                 } else {
                     /* helper lane: shaded, never written */
@@ -568,6 +646,9 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
     uint32_t prev[3] = {0, 0, 0};
+    /* vertex bytes: within one list nothing writes memory (the QPU model
+     * writes none, the tile buffer is not memory) and the CPU cannot act */
+    vc4_page_cache vpc = {NULL, 0};
     for (uint32_t guard = 0; guard < (1u << 24); guard++) {
         uint8_t it[7];
         t->agent.stream_addr = p;
@@ -603,7 +684,7 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
         v->budget[1]--;
         int rc = need_tile(v, t, p, "a primitive");
         if (rc == 0)
-            rc = vc4_render_triangle(v, t, item.tri);
+            rc = vc4_render_triangle(v, t, item.tri, &vpc);
         if (rc)
             return rc;
         p += sz;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "vc4_internal.h"
+#include "qpu.h"
 
 #define SDRAM_DEFAULT (64u << 20)
 
@@ -106,8 +107,10 @@ void cg_vc4_destroy(cg_vc4 *v)
     if (!v)
         return;
     free(v->bin.tiles);
-    if (v->rend)
+    if (v->rend) {
         free(v->rend->batch);
+        vc4_qpu_cache_destroy(v->rend->qcache);
+    }
     free(v->rend);
     cg_vas_destroy(v->bus);
     cg_vas_destroy(v->arm);

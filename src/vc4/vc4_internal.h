@@ -117,6 +117,12 @@ typedef struct vc4_tile_list {
     uint32_t prev[3];      /* previous triangle (coding state) */
     bool first;            /* next triangle needs an absolute coding */
     uint32_t ver_fmt, ver_nv, ver_cfg, ver_vp, ver_clip, ver_flat; /* state versions written */
+    uint32_t ver_all;      /* the binner's ver_all when all of its state was last written */
+    /* host bytes of the bus range [hp_lo, hp_hi) the list writes into,
+     * valid while hp_gen == the binner's gen (binner.c tl_write) */
+    uint8_t *hp;
+    uint32_t hp_lo, hp_hi;
+    uint64_t hp_gen;
 } vc4_tile_list;
 
 typedef struct vc4_binner {
@@ -126,8 +132,10 @@ typedef struct vc4_binner {
     uint8_t flags;
     unsigned init_block, block;
     vc4_tile_list *tiles; /* tw*th */
+    uint64_t gen;         /* bumped at every binning record: drops the lists' host pointers */
     vc4_bin_state st;
     uint32_t ver_fmt, ver_nv, ver_cfg, ver_vp, ver_clip, ver_flat;
+    uint32_t ver_all; /* bumped with every ver_* above */
     /* resume point after an out-of-memory stop */
     bool oom;
     uint32_t resume_addr; /* address of the record being binned */
@@ -152,6 +160,7 @@ typedef struct vc4_thread {
 struct vc4_frag_batch;
 typedef struct vc4_render {
     struct vc4_frag_batch *batch; /* reused for every 16-lane batch */
+    struct vc4_qpu_cache *qcache; /* decoded fragment shaders (qpu.h) */
     bool configured;
     uint32_t fb_addr;
     uint16_t width, height;
@@ -230,6 +239,13 @@ static inline int vc4_bus_write(cg_vas *bus, uint64_t addr, const void *src, siz
     return cg_vas_write(bus, addr, src, n, who) == 0 ? 0 : CG_ERR_FAULT;
 }
 
+/* The host bytes of one 4 KiB bus page a reader may reuse while nothing can
+ * write memory or change its coherency state (e.g. within one compressed
+ * primitive list); page == NULL: none. */
+typedef struct vc4_page_cache {
+    const uint8_t *page;
+    uint64_t va;
+} vc4_page_cache;
 /* threads (cl.c) */
 int vc4_thread_kick(cg_vc4 *v, int t);
 int vc4_run_threads(cg_vc4 *v);
@@ -245,7 +261,7 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
                       uint32_t *next);
 bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2);
 /* Rasterise one triangle (vertex indices) into the current tile. */
-int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3]);
+int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_page_cache *pc);
 /* Read a shaded vertex of the current NV record. */
 typedef struct vc4_vertex {
     int32_t x, y; /* 12.4, viewport offset applied */
@@ -257,8 +273,9 @@ typedef struct vc4_nv_record {
     uint32_t code, unif, vdata;
 } vc4_nv_record;
 int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *out);
+/* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *out);
+                    int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
 /* v3d.c */
 void vc4_raise_int(cg_vc4 *v, uint32_t bits);
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
