@@ -90,6 +90,7 @@ struct cg_nv_channel {
     uint32_t wait_value, wait_op, wait_id;
     uint64_t wait_hdr_addr;
     uint32_t wait_words[2];
+    const char *wait_unit;  /* unit that set the wait: "host", "3d", "compute" */
     unsigned wait_runs;
     bool yield;
 

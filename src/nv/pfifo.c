@@ -257,7 +257,8 @@ static int wait_check(cg_nv_channel *ch)
     if (ch->wait == NV_WAIT_SYNCPT)
         return syncpt_reached(ch->gpu->syncpt[ch->wait_id], ch->wait_value);
     uint32_t cur;
-    cg_agent ag = nv_agent(ch, "host", ch->wait_hdr_addr, ch->wait_words[0], ch->wait_words[1]);
+    cg_agent ag = nv_agent(ch, ch->wait_unit ? ch->wait_unit : "host", ch->wait_hdr_addr,
+                          ch->wait_words[0], ch->wait_words[1]);
     if (cg_vas_read32(ch->vas, ch->wait_addr, &cur, &ag) != 0) {
         ch->state = CG_NV_CH_FAULTED;
         return -1;
@@ -285,6 +286,7 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
         ch->wait_value = ch->sem_payload;
         ch->wait_op = op;
         ch->wait_hdr_addr = addr;
+        ch->wait_unit = "host";
         ch->wait_words[0] = ch->hdr_word;
         ch->wait_words[1] = v;
         ch->wait_runs = 0;
@@ -401,6 +403,7 @@ static int host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v
             ch->wait_id = id;
             ch->wait_value = ch->syncpt_payload;
             ch->wait_hdr_addr = addr;
+            ch->wait_unit = "host";
             ch->wait_words[0] = ch->hdr_word;
             ch->wait_words[1] = v;
             ch->wait_runs = 0;
@@ -1244,7 +1247,8 @@ static bool channel_has_work(const cg_nv_channel *ch)
 
 static void watchdog_fire(cg_nv_channel *ch)
 {
-    cg_agent ag = nv_agent(ch, "host", ch->wait_hdr_addr, ch->wait_words[0], ch->wait_words[1]);
+    cg_agent ag = nv_agent(ch, ch->wait_unit ? ch->wait_unit : "host", ch->wait_hdr_addr,
+                          ch->wait_words[0], ch->wait_words[1]);
     if (ch->wait == NV_WAIT_SYNCPT) {
         cg_fault_post(ch->gpu->dev, &ag, CG_FAULT_HANG, 0,
                       "watchdog: syncpoint %u wait never satisfied: value %u, waiting for %u",

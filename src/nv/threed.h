@@ -33,6 +33,7 @@ typedef struct nv3d_state {
     /* threed.c (fields may be added here) */
     nv3d_cb cb[NV3D_STAGES][NV3D_CB_SLOTS];  /* CB_BIND snapshots */
     uint64_t counters[32];   /* report counters by REPORT code (threed.c) */
+    const uint32_t *regs;    /* the channel's B197 register file (nv3d_state_get) */
 
     /* draw.c: the BEGIN .. END bracket (fields may be added here) */
     bool in_begin;
@@ -54,12 +55,19 @@ bool nv3d_is_action(uint32_t mthd);
 int nv3d_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
 
 /* threed.c: render target i (0..7) and the zeta buffer as the registers
- * describe them now (for draw records). */
+ * describe them now (for draw records). Colour: SET_COLOR_TARGET_A..MEMORY
+ * (0x800 + 64 i); width is the WIDTH register as written, which for a pitch
+ * target is the pitch in bytes (Mesa nvc0_surface.c). Zeta: SET_ZT_A/B,
+ * SET_ZT_SIZE_A/B, SET_ZT_FORMAT, SET_ZT_BLOCK_SIZE (as `memory`; zeta
+ * buffers are always block linear); *enabled is SET_ZT_SELECT TARGET_COUNT. */
 void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out);
 void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled);
 
-/* threed.c: a draw reached the input assembler: count what the report
- * counters can count honestly (vertices and primitives submitted). */
+/* threed.c: a draw reached the input assembler: `vertices` vertices (after
+ * the index buffer, per instance) of BEGIN topology `topology` (OP, 0..14),
+ * `instances` times (>= 1). Counts DA_VERTICES_GENERATED and
+ * DA_PRIMITIVES_GENERATED, each only while its SET_STATISTICS_COUNTER enable
+ * bit is set; every other report counter stays zero (docs/nv-3d.md). */
 void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32_t instances);
 
 /* SET_REPORT_SEMAPHORE_D of B197 and B1C0 (same layout, research/nv.md
