@@ -35,20 +35,24 @@ enum {
 
 typedef struct cg_nv_tic {
     uint32_t raw[8];
-    uint32_t format;          /* W0 6:0 (CG_NV_TEX_FORMAT_TABLE) */
+    uint32_t format;          /* W0 6:0 (codes: src/nv/tex_formats.def) */
     uint8_t type[4];          /* R G B A component types: 1 SNORM, 2 UNORM, 3 SINT,
                                  4 UINT, 5 SNORM_FORCE_FP16, 6 UNORM_FORCE_FP16, 7 FLOAT */
     uint8_t swizzle[4];       /* X Y Z W sources: 0 ZERO, 2 R, 3 G, 4 B, 5 A,
                                  6 ONE_INT, 7 ONE_FLOAT */
     bool pack;                /* W0 31 */
     unsigned header_version;  /* CG_NV_TIC_* */
-    uint64_t address;         /* texture GPU VA (48 bits; 1-D buffer and pitch too) */
+    uint64_t address;         /* texture GPU VA: W2 15:0 : W1 (48 bits); W1 8:0 are
+                                 not address bits in block-linear headers, 4:0 in
+                                 pitch ones (clb097tex.h field names) */
     uint32_t pitch;           /* pitch headers: bytes per row */
     unsigned block_w, block_h, block_d; /* block-linear: log2 GOBs per block */
     unsigned tile_width;      /* log2 */
     bool depth_texture;
     unsigned max_mip_level;
-    uint32_t width, height, depth; /* the stored values + 1 (1-D buffer: width only) */
+    uint32_t width, height, depth; /* the stored values + 1; a 1-D buffer's width-1
+                                 is 32 bits (W3 15:0 high, W4 15:0 low), its
+                                 largest value giving width 0 (= 2^32) */
     bool srgb;
     unsigned texture_type;    /* W4 26:23: 1D 0, 2D 1, 3D 2, CUBE 3, 1D_ARRAY 4,
                                  2D_ARRAY 5, 1D_BUFFER 6, 2D_NO_MIPMAP 7, CUBE_ARRAY 8 */
@@ -60,6 +64,24 @@ typedef struct cg_nv_tic {
     unsigned msaa_mode;
     uint32_t min_lod_clamp;   /* raw */
     uint32_t color_key;       /* colour-key headers */
+    /* The other fields (deko3d maxwell/tic.h as quoted by the Hydra emulator,
+     * yuzu textures/texture.h; see src/nv/texture.c for each position). */
+    unsigned layer_base;      /* W2 31:29 (bits 10:8), 20:16 (7:3), W4 18:16 (2:0) */
+    bool load_store_hint;     /* W2 24 */
+    unsigned view_coherency_hash; /* W2 28:25 */
+    bool gob_3d;              /* block-linear: W3 13 */
+    bool lod_aniso_quality2, lod_aniso_quality, lod_iso_quality; /* W3 16, 17, 18 */
+    unsigned aniso_coarse_spread_modifier; /* W3 20:19 */
+    unsigned aniso_spread_scale;  /* W3 25:21 */
+    bool use_header_opt_control;  /* W3 26 */
+    unsigned aniso_spread_max_log2; /* W4 21:19 */
+    unsigned sector_promotion;    /* W4 28:27 */
+    bool sparse;                  /* W5 30 */
+    bool color_key_op;            /* W6 0 */
+    unsigned trilin_opt;          /* W6 5:1 */
+    unsigned aniso_bias;          /* W6 22:19 */
+    unsigned aniso_fine_spread_func, aniso_coarse_spread_func; /* W6 24:23, 26:25 */
+    unsigned aniso_fine_spread_modifier; /* W6 31:30 */
 } cg_nv_tic;
 
 /* ---- TSC: texture sampler control (32 bytes) ----------------------------- */
@@ -74,6 +96,14 @@ typedef struct cg_nv_tsc {
     unsigned mag_filter, min_filter, mip_filter;
     float min_lod_clamp, max_lod_clamp, mip_lod_bias;
     float border_color[4];
+    /* The other fields (deko3d maxwell/tsc.h, yuzu TSCEntry; positions in
+     * src/nv/texture.c). */
+    unsigned font_filter_width, font_filter_height; /* W0 16:14, 19:17 */
+    bool cubemap_anisotropy, cubemap_interface_filtering; /* W1 8, 9 */
+    unsigned reduction_filter;    /* W1 11:10: 0 weighted average, 1 min, 2 max */
+    bool float_coord_normalization; /* W1 25: force unnormalized coordinates */
+    unsigned trilin_opt;          /* W1 30:26 */
+    uint8_t srgb_border_color[3]; /* R W2 31:24, G W3 19:12, B W3 27:20 */
 } cg_nv_tsc;
 
 /* Decode 8 words (never fails; reserved values are kept as numbers). */
