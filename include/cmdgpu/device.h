@@ -31,6 +31,50 @@ CG_API cg_coherency cg_device_coherency(const cg_device *dev);
 CG_API size_t cg_device_host_bytes(const cg_device *dev);
 CG_API size_t cg_device_host_peak(const cg_device *dev);
 
+/* ---- budgets and watchdogs ----------------------------------------------
+ * Every place where the model could loop or wait forever (a macro or QPU
+ * program that never ends, a control-list or IB branch loop, a semaphore or
+ * register wait that is never satisfied, a binner waiting for memory, an
+ * engine operation of absurd size) counts against one budget of this table;
+ * running out ends that work with a CG_FAULT_HANG whose message starts with
+ * "budget NAME" and says what ran out, and the rest of the device goes on.
+ * Defaults never trip on legitimate work (docs/faults.md "Budgets"); tools
+ * and fuzzers lower them (`cmdgpu run --budget NAME=VALUE`). A family reads
+ * a budget when it creates its model (cg_nv_gpu_create, cg_radeon_create,
+ * cg_vc4_create); its own configuration fields, where they exist, override.
+ *   X(enum suffix, name, default, what one unit is) */
+#define CG_BUDGET_TABLE(X)                                                                    \
+    X(NV_WAIT_RUNS, "nv.wait-runs", 2,                                                         \
+      "whole cg_nv_gpu_run passes a semaphore or syncpoint wait may stay unsatisfied")        \
+    X(NV_OP_BYTES, "nv.op-bytes", 256ull << 20,                                                \
+      "bytes (vertices, for draws) one engine operation may touch")                           \
+    X(NV_MACRO_INSNS, "nv.macro-insns", 1ull << 24, "instructions one macro call may execute") \
+    X(RADEON_WAIT_POLLS, "radeon.wait-polls", 1000,                                            \
+      "polls of one unsatisfied WAIT_REG_MEM / semaphore wait")                                \
+    X(RADEON_RUN_DWORDS, "radeon.run-dwords", 1ull << 26,                                      \
+      "dwords one cg_radeon_run may fetch (ring and IBs; ends IB loops)")                      \
+    X(VC4_THREAD_UNITS, "vc4.thread-units", 1ull << 24,                                        \
+      "records, triangles, tile entries and fragment batches one control-list kick may "      \
+      "process (ends branch loops)")                                                           \
+    X(VC4_QPU_INSNS, "vc4.qpu-insns", 1ull << 16, "QPU instructions per program run (batch)")
+
+typedef enum cg_budget {
+#define CG_X_ENUM(id, name, def, what) CG_BUDGET_##id,
+    CG_BUDGET_TABLE(CG_X_ENUM)
+#undef CG_X_ENUM
+    CG_BUDGET_COUNT
+} cg_budget;
+
+/* Set a budget (value 0 restores the default). CG_ERR_INVAL for an unknown
+ * budget or a NULL device. */
+CG_API int cg_device_set_budget(cg_device *dev, cg_budget b, uint64_t value);
+/* The budget in force (the default for an unknown budget or NULL device). */
+CG_API uint64_t cg_device_budget(const cg_device *dev, cg_budget b);
+CG_API const char *cg_budget_name(cg_budget b);        /* "?" if unknown */
+CG_API const char *cg_budget_description(cg_budget b); /* "" if unknown */
+CG_API uint64_t cg_budget_default(cg_budget b);        /* 0 if unknown */
+CG_API int cg_budget_from_name(const char *name, cg_budget *out); /* 0 or CG_ERR_NOENT */
+
 #ifdef __cplusplus
 }
 #endif

@@ -121,3 +121,56 @@ void cg__free(cg_device *dev, void *p, size_t n)
     atomic_fetch_sub(&dev->host_bytes, n);
     free(p);
 }
+
+/* ---- budgets ------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    uint64_t def;
+    const char *what;
+} budgets[CG_BUDGET_COUNT] = {
+#define CG_X_ROW(id, name, def, what) {name, def, what},
+    CG_BUDGET_TABLE(CG_X_ROW)
+#undef CG_X_ROW
+};
+
+int cg_device_set_budget(cg_device *dev, cg_budget b, uint64_t value)
+{
+    if (!dev || (unsigned)b >= CG_BUDGET_COUNT)
+        return CG_ERR_INVAL;
+    dev->budget[b] = value;
+    return 0;
+}
+
+uint64_t cg_device_budget(const cg_device *dev, cg_budget b)
+{
+    if ((unsigned)b >= CG_BUDGET_COUNT)
+        return 0;
+    return dev && dev->budget[b] ? dev->budget[b] : budgets[b].def;
+}
+
+const char *cg_budget_name(cg_budget b)
+{
+    return (unsigned)b < CG_BUDGET_COUNT ? budgets[b].name : "?";
+}
+
+const char *cg_budget_description(cg_budget b)
+{
+    return (unsigned)b < CG_BUDGET_COUNT ? budgets[b].what : "";
+}
+
+uint64_t cg_budget_default(cg_budget b)
+{
+    return (unsigned)b < CG_BUDGET_COUNT ? budgets[b].def : 0;
+}
+
+int cg_budget_from_name(const char *name, cg_budget *out)
+{
+    for (int i = 0; name && i < CG_BUDGET_COUNT; i++)
+        if (strcmp(budgets[i].name, name) == 0) {
+            if (out)
+                *out = (cg_budget)i;
+            return 0;
+        }
+    return CG_ERR_NOENT;
+}

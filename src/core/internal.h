@@ -41,6 +41,8 @@ struct cg_device {
     uint32_t mem_next_id;
     struct cg_vas *vas_list; /* intrusive list for teardown */
     uint64_t cpu_write_seq;  /* numbers CPU writes for coherency messages */
+
+    uint64_t budget[CG_BUDGET_COUNT]; /* 0: the default (cg_device_budget) */
 };
 
 /* Zeroed allocation counted in the device's host memory figures. */
