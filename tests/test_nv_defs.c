@@ -211,5 +211,14 @@ int main(void)
     check_seed_001();
     check_opcodes();
     check_builder();
+    /* enum names come from the class tables */
+    CHECK_STR(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", 5), "TRIANGLE_STRIP");
+    CHECK_STR(cg_nv_enum_name(CG_NV_CLASS_3D, "SET_VERTEX_ATTRIBUTE_A", "NUMERICAL_TYPE", 7),
+              "FLOAT");
+    CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", 15) == NULL);
+    CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "NOPE", 0) == NULL);
+    CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "NOPE", "OP", 0) == NULL);
+    CHECK(cg_nv_enum_name(0x1234, "BEGIN", "OP", 0) == NULL);
+    CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "SET_COLOR_TARGET_A", "OFFSET_UPPER", 0) == NULL);
     return check_report("test_nv_defs");
 }

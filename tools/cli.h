@@ -33,6 +33,8 @@ typedef struct cli_opts {
     bool trace;           /* --trace (run: print every method/packet) */
     const char *dumps[8]; /* --dump VA:SIZE:FILE (run), up to 8 */
     int ndumps;
+    const char *draws;    /* --draws FILE.json (nv run): every draw record, - = stdout */
+    const char *dump_textures; /* --dump-textures DIR (nv run): DIR/tic_<index>.png */
     int nargs;
     char **args;          /* positional arguments */
 } cli_opts;

@@ -30,7 +30,9 @@ static const cli_command commands[] = {
      "Executes a scene (memory, streams, submissions, waits, dumps) and prints\n"
      "faults; exit 1 if the stream faulted.\n" COMMON_OPTS
      "      --trace         print every method as it executes (JSON Lines with --json)\n"
-     "      --dump VA:SIZE:FILE  nv: write GPU memory to FILE after the scene (up to 8)\n",
+     "      --dump VA:SIZE:FILE  nv: write GPU memory to FILE after the scene (up to 8)\n"
+     "      --draws FILE    nv: write every draw record as {\"draws\":[...]} (- = stdout)\n"
+     "      --dump-textures DIR  nv: write each texture a draw reaches as DIR/tic_N.png\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
@@ -201,6 +203,14 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
             if (o->ndumps == 8)
                 return cli_error(EXIT_USAGE, "--dump: at most 8");
             o->dumps[o->ndumps++] = val;
+        } else if ((t = TAKES_VALUE("--draws", "--draws")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            o->draws = val;
+        } else if ((t = TAKES_VALUE("--dump-textures", "--dump-textures")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            o->dump_textures = val;
         } else if ((t = TAKES_VALUE("--subch", "--subch")) != 0) {
             if (t < 0)
                 return cli_error(EXIT_USAGE, "%s needs a value", a);

@@ -87,6 +87,11 @@ CG_API const cg_nv_method *cg_nv_method_at(const cg_nv_class *c, uint32_t offset
                                            uint32_t *elem);
 /* By name, aliases included ("CB_POS"); NULL if unknown. */
 CG_API const cg_nv_method *cg_nv_method_named(const cg_nv_class *c, const char *name);
+/* The name the class table gives `value` of an enum field, e.g.
+ * cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", 5) = "TRIANGLE_STRIP";
+ * NULL if the class, method, field or value has none. */
+CG_API const char *cg_nv_enum_name(uint32_t class_id, const char *method, const char *field,
+                                   uint32_t value);
 
 /* ---- pushbuffer words (research/nv.md section 2; clb06f.h NVB06F_DMA_*) --- */
 

@@ -152,12 +152,16 @@ typedef struct cg_nv_attrib_val {
     bool is_int;
     float f[4];
     int64_t i[4];
+    /* (added by draw.c) the bytes lie past the stream's limit, or the stream
+     * is disabled: nothing was read and the value decodes zero bytes */
+    bool out_of_range;
 } cg_nv_attrib_val;
 
 typedef struct cg_nv_vertex {
     uint32_t index;           /* vertex index (after the index buffer) */
     uint32_t instance;
     cg_nv_attrib_val attr[CG_NV_MAX_ATTRIBS];
+    bool index_out_of_range;  /* (added) the index lies past the index buffer limit: 0 */
 } cg_nv_vertex;
 
 typedef struct cg_nv_stream {
@@ -165,6 +169,7 @@ typedef struct cg_nv_stream {
     uint32_t stride;
     uint64_t start, limit;    /* limit: last valid byte */
     uint32_t frequency;
+    bool instanced;           /* (added) SET_VERTEX_STREAM_INSTANCE_A/B */
 } cg_nv_stream;
 
 typedef struct cg_nv_cb_binding {
@@ -215,6 +220,11 @@ typedef struct cg_nv_draw {
     cg_nv_rt_state rt[CG_NV_MAX_TARGETS];
     cg_nv_rt_state zeta;
     bool zeta_enabled;
+    /* (added by draw.c) */
+    uint64_t index_limit;     /* indexed draws: last valid byte of the index buffer */
+    unsigned tex_cb_slot;     /* SET_BINDLESS_TEXTURE: the texture constant buffer slot */
+    cg_vas *vas;              /* the channel's address space, for debugger reads
+                                 (cg_nv_tex_read_rgba8) during the callback */
 } cg_nv_draw;
 
 typedef struct cg_nv_gpu cg_nv_gpu;
@@ -226,6 +236,13 @@ CG_API void cg_nv_gpu_set_draw_callback(cg_nv_gpu *gpu, cg_nv_draw_fn fn, void *
 /* One JSON object for a draw record (every field; textures with their
  * decoded TIC and TSC). */
 CG_API void cg_nv_draw_print_json(FILE *f, const cg_nv_draw *d);
+
+/* cg_nv_scene_run (cmdgpu/nv.h) with fn called for every draw of the
+ * scene's GPU (`cmdgpu run --draws`, `--dump-textures`). */
+struct cg_nv_scene_opts;
+CG_API int cg_nv_scene_run_draws(cg_device *dev, const char *path, const char *text, size_t len,
+                                 const struct cg_nv_scene_opts *o, cg_nv_draw_fn fn,
+                                 void *user);
 
 #ifdef __cplusplus
 }

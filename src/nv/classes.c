@@ -120,3 +120,19 @@ int cg_nv_method_parse(const cg_nv_class *c, const char *text, uint32_t *offset)
     *offset = m->offset + elem * (m->stride ? m->stride : 4);
     return 0;
 }
+
+const char *cg_nv_enum_name(uint32_t class_id, const char *method, const char *field,
+                            uint32_t value)
+{
+    const cg_nv_method *m = cg_nv_method_named(cg_nv_class_find(class_id), method);
+    for (size_t i = 0; m && i < m->nfields; i++) {
+        const cg_nv_field *f = &m->fields[i];
+        if (strcmp(f->name, field) != 0 || !f->enums)
+            continue;
+        for (const cg_nv_enum *e = f->enums; e->name; e++)
+            if (e->value == value)
+                return e->name;
+        return NULL;
+    }
+    return NULL;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cmdgpu/asm.h"
 #include "cmdgpu/image.h"
+#include "cmdgpu/nv3d.h"
 #include "nv_asm_internal.h"
 
 typedef struct scene {
@@ -197,8 +198,8 @@ static int do_act(scene *s, const nv_act *x)
     return 0;
 }
 
-int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t len,
-                    const cg_nv_scene_opts *o)
+static int scene_run(cg_device *dev, const char *path, const char *text, size_t len,
+                     const cg_nv_scene_opts *o, cg_nv_draw_fn draw_fn, void *draw_user)
 {
     if (!dev || (!text && len))
         return CG_ERR_INVAL;
@@ -220,6 +221,8 @@ int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t l
         rc = CG_ERR_NOMEM;
     if (!rc)
         rc = cg_nv_gpu_create(dev, &s.gpu);
+    if (!rc)
+        cg_nv_gpu_set_draw_callback(s.gpu, draw_fn, draw_user);
     if (!rc)
         rc = cg_nv_as_create(s.gpu, 0, &s.as);
     if (!rc)
@@ -265,4 +268,16 @@ int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t l
     cg_asm_destroy(as);
     cg_nv_asm_free(na);
     return rc;
+}
+
+int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t len,
+                    const cg_nv_scene_opts *o)
+{
+    return scene_run(dev, path, text, len, o, NULL, NULL);
+}
+
+int cg_nv_scene_run_draws(cg_device *dev, const char *path, const char *text, size_t len,
+                          const struct cg_nv_scene_opts *o, cg_nv_draw_fn fn, void *user)
+{
+    return scene_run(dev, path, text, len, o, fn, user);
 }
