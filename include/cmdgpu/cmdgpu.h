@@ -10,6 +10,7 @@
 #include "asm.h"
 #include "nv.h"
 #include "nv3d.h"
+#include "check.h"
 #include "radeon.h"
 #include "vc4.h"
 #endif
