@@ -464,11 +464,110 @@ static void test_coherency(void)
     cg_device_destroy(dev);
 }
 
+/* What a fault names (regressions from the hostile-input catalog,
+ * tests/hostile/vc4): a budget hang stands before a record it has not
+ * fetched (no words); a compressed-list fault names the item and its bytes;
+ * index and vertex addresses that pass 4 GiB fault addr-range instead of
+ * stopping the thread silently. */
+static void test_fault_records(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    cg_asm *as;
+    /* 1 GiB of SDRAM: the 0xC0000000 alias then reaches the top of the bus */
+    cg_vc4_config cfg = {.record_budget = 1000, .sdram_size = 1u << 30};
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, &cfg, &v), 0);
+    load(v,
+         ".section t, 0x1000\n"
+         /* two records per turn: 1000 records end with CA on loop2 */
+         "loop2: No_Op\nBranch loop2\nloop2_end:\n"
+         ".org 0x1040\n"
+         "rl: Tile_Rendering_Mode_Configuration 0x100000, 64, 64, 4\n"
+         "Tile_Coordinates 0, 0\nBranch cl\nrl_end:\n"
+         ".org 0x107F\n"
+         "cl: .byte 0x30, 0x82, 0xFF, 0xFF\n" /* relative branch -1 at 0x1080: itself */
+         ".org 0x1100\n"
+         "bl: Tile_Binning_Mode_Configuration 0x200000, 0x1000, 0x210000, 1, 1, 4\n"
+         "Start_Tile_Binning\nNV_Shader_State nv\n"
+         "ip: Indexed_Primitive_List 0x14, 3, 0xFFFFFFFE, 65535\nbl_end:\n"
+         ".org 0x1180\n"
+         "rv: Tile_Rendering_Mode_Configuration 0x100000, 64, 64, 4\n"
+         "Tile_Coordinates 0, 0\nPrimitive_List_Format 0x12\nNV_Shader_State nvw\n"
+         ".byte 0x30\nitem: .byte 0x81, 0xFF, 0xFF, 0, 0, 1, 0\n.byte 0x80\nrv_end:\n"
+         ".org 0x11C0\n"
+         "rn: Tile_Rendering_Mode_Configuration 0x100000, 64, 64, 4\n"
+         "Tile_Coordinates 0, 0\nPrimitive_List_Format 0x12\n"
+         ".byte 0x30\nitem2: .byte 0x81, 0, 0, 1, 0, 2, 0\n.byte 0x80\nrn_end:\n"
+         ".align 16\nnv: .byte 0, 12, 0, 0\n.word 0x3000, 0, 0x3000\n"
+         ".align 16\nnvw: .byte 0, 255, 0, 0\n.word 0x3000, 0, 0xFFFF0000\n", &as);
+
+    kick(v, 0, sym(as, "loop2"), sym(as, "loop2_end"));
+    CHECK_EQ(cg_fault_count(dev), 1);
+    const cg_fault *f = cg_fault_get(dev, 0);
+    CHECK_EQ(f->kind, CG_FAULT_HANG);
+    CHECK_EQ(f->stream_addr, sym(as, "loop2"));
+    CHECK_EQ(f->nwords, 0);
+
+    cg_fault_clear(dev);
+    kick(v, 1, sym(as, "rl"), sym(as, "rl_end"));
+    CHECK_EQ(cg_fault_count(dev), 1);
+    f = cg_fault_get(dev, 0);
+    CHECK_EQ(f->kind, CG_FAULT_HANG);
+    CHECK_EQ(f->stream_addr, 0x1080);
+    CHECK_EQ(f->gpu_addr, 0x1080);
+    CHECK_EQ(f->nwords, 1);
+    CHECK_EQ(f->words[0], 0x00FFFF82); /* 82 FF FF, little-endian */
+
+    /* a triangle before any NV_Shader_State reached the renderer: the item
+     * is both addresses, its bytes 81 0000 0100 0200 the words */
+    cg_fault_clear(dev);
+    cg_vc4_reg_write(v, CG_VC4_CT1CS, CG_VC4_CS_RESET);
+    kick(v, 1, sym(as, "rn"), sym(as, "rn_end"));
+    CHECK_EQ(cg_fault_count(dev), 1);
+    f = cg_fault_get(dev, 0);
+    CHECK_EQ(f->kind, CG_FAULT_BAD_STATE);
+    CHECK_EQ(f->gpu_addr, sym(as, "item2"));
+    CHECK_EQ(f->stream_addr, sym(as, "item2"));
+    CHECK_EQ(f->words[0], 0x01000081);
+    CHECK_EQ(f->words[1], 0x00000200);
+
+    /* index 0 is read at 0xFFFFFFFE; index 1 would be at 2^32 */
+    cg_fault_clear(dev);
+    kick(v, 0, sym(as, "bl"), sym(as, "bl_end"));
+    CHECK_EQ(cg_fault_count(dev), 1);
+    f = cg_fault_get(dev, 0);
+    CHECK_EQ(f->kind, CG_FAULT_ADDR_RANGE);
+    CHECK_EQ(f->gpu_addr, 0xFFFFFFFE);
+    CHECK_EQ(f->stream_addr, sym(as, "ip"));
+    CHECK_EQ(f->words[0], 0x20);
+    CHECK(strstr(f->message, "index 1 ") != NULL);
+    CHECK(reg(v, CG_VC4_CT0CS) & CG_VC4_CS_ERR);
+
+    /* vertex 65535 at 0xFFFF0000 + 65535 * 255 = 0x100FEFF01 */
+    cg_fault_clear(dev);
+    kick(v, 1, sym(as, "rv"), sym(as, "rv_end"));
+    CHECK_EQ(cg_fault_count(dev), 1);
+    f = cg_fault_get(dev, 0);
+    CHECK_EQ(f->kind, CG_FAULT_ADDR_RANGE);
+    CHECK_EQ(f->gpu_addr, 0xFFFF0000);
+    CHECK_EQ(f->stream_addr, sym(as, "item"));
+    CHECK_EQ(f->nwords, 2);
+    CHECK_EQ(f->words[0], 0x00FFFF81);
+    CHECK_EQ(f->words[1], 0x00000100);
+    CHECK(reg(v, CG_VC4_CT1CS) & CG_VC4_CS_ERR);
+
+    cg_asm_destroy(as);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
 int main(void)
 {
     test_registers();
     test_mailbox();
     test_faults();
+    test_fault_records();
     test_binner();
     test_oom();
     test_flush_all();

@@ -301,8 +301,12 @@ static int directive(cg_asm *as, cg_vc4_asm *st, const char *name)
     memset(&a, 0, sizeof a);
     int rc;
     if (strcmp(name, ".mailbox") == 0) {
+        /* .mailbox ADDR [, CODE]: CODE is the response code the call must
+         * leave in the buffer (default 0x80000000, success) */
         a.kind = VA_MAILBOX;
-        rc = exprs(as, &a.a, 1);
+        a.b = 0x80000000u;
+        if ((rc = exprs(as, &a.a, 1)) == 0 && cg_asm_accept(as, ','))
+            rc = cg_asm_expr(as, &a.b);
     } else if (strcmp(name, ".reg") == 0 || strcmp(name, ".expect_reg") == 0) {
         a.kind = name[1] == 'r' ? VA_REG : VA_EXPECT_REG;
         if ((rc = reg_operand(as, &a.a)) == 0 && (rc = cg_asm_expect(as, ',')) == 0)

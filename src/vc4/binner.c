@@ -432,8 +432,9 @@ int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint
     uint32_t need = off + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
     uint8_t buf[16 + 16 + 4 * VC4_MAX_VARY];
     uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
-    if (a > 0xFFFFFFFFu)
-        return CG_ERR_FAULT;
+    if (a > 0xFFFFFFFFu) /* as the binner reports it (bin_prims) */
+        return cg_fault_post(v->dev, who, CG_FAULT_ADDR_RANGE, r->vdata,
+                             "vertex %u lies past the 32-bit bus", idx);
     if (pc && pc->page && (a >> 12) == (pc->va >> 12) && (a & 0xFFF) + need <= 4096) {
         memcpy(buf, pc->page + (a & 0xFFF), need);
     } else {
@@ -553,8 +554,11 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             if (indexed) {
                 uint8_t ib[2] = {0, 0};
                 uint64_t ia = (uint64_t)iaddr + (uint64_t)vn[j] * (itype ? 2 : 1);
-                if (ia > 0xFFFFFFFFu ||
-                    vc4_bus_read(v->bus, ia, ib, itype ? 2 : 1, &t->agent) != 0)
+                if (ia > 0xFFFFFFFFu)
+                    return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, iaddr,
+                                     "index %u of the list at 0x%08x lies past the 32-bit bus",
+                                     vn[j], iaddr);
+                if (vc4_bus_read(v->bus, ia, ib, itype ? 2 : 1, &t->agent) != 0)
                     return CG_ERR_FAULT;
                 idx[j] = itype ? vc4_le16(ib) : ib[0];
                 if (idx[j] > maxi)

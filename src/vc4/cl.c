@@ -54,7 +54,9 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
         if (*budget == 0) {
+            /* the thread stops before fetching the record at CA: no word */
             th->agent.stream_addr = th->ca;
+            th->agent.nwords = 0;
             vc4_fault(v, th, CG_FAULT_HANG, th->ca,
                       "record budget (%llu) ran out: a branch loop? (thread %d at 0x%08x)",
                       (unsigned long long)v->cfg.record_budget, t, th->ca);

@@ -373,7 +373,8 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     v->stats.batches++;
     /* every batch costs one unit of the render thread's budget */
     if (v->budget[1] == 0)
-        return vc4_fault(v, t, CG_FAULT_HANG, t->ca, "record budget ran out while shading");
+        return vc4_fault(v, t, CG_FAULT_HANG, (uint32_t)t->agent.stream_addr,
+                         "record budget ran out while shading"); /* at the item drawn */
     v->budget[1]--;
     if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
         return CG_ERR_NOMEM;
@@ -478,8 +479,11 @@ int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_pag
 {
     vc4_render *r = v->rend;
     raster rs;
+    /* faults name the compressed-list item being drawn (compressed_list
+     * keeps it in the agent), as the record's address names a record */
     if (!r->st.nv_valid)
-        return vc4_fault(v, t, CG_FAULT_BAD_STATE, t->ca, "primitive before NV_Shader_State");
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, (uint32_t)t->agent.stream_addr,
+                         "primitive before NV_Shader_State");
     if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
         return CG_ERR_FAULT;
     vc4_vertex in[3];
@@ -650,14 +654,22 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
      * writes none, the tile buffer is not memory) and the CPU cannot act */
     vc4_page_cache vpc = {NULL, 0};
     for (uint32_t guard = 0; guard < (1u << 24); guard++) {
-        uint8_t it[7];
+        uint8_t it[8] = {0};
+        /* a fault here names the item: its address, and its bytes as
+         * little-endian words (what could be read of them) */
         t->agent.stream_addr = p;
+        t->agent.nwords = 0;
         if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
             return CG_ERR_FAULT;
+        t->agent.words[0] = it[0];
+        t->agent.nwords = 1;
         unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
                       : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
         if (sz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
             return CG_ERR_FAULT;
+        t->agent.words[0] = vc4_le32(it);
+        t->agent.words[1] = vc4_le32(it + 4);
+        t->agent.nwords = sz > 4 ? 2 : 1;
         cg_vc4_prim_item item;
         cg_vc4_prim_decode(it, sz, prev, &item);
         if (item.kind == 4) {

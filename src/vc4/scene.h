@@ -6,7 +6,7 @@
 #include "vc4_internal.h"
 
 enum {
-    VA_MAILBOX = 1, /* a = buffer address */
+    VA_MAILBOX = 1, /* a = buffer address, b = the response code it must get */
     VA_REG,         /* a = register offset, b = value */
     VA_KICK,        /* a = thread, b = start, c = end */
     VA_WAIT,        /* a = 0 bfc / 1 rfc / 2 idle, b = count */

@@ -642,6 +642,8 @@ int cg_vc4_wait_idle(cg_vc4 *v)
         hang = true;
         th->agent.stream_addr = th->ca;
         if (t == 0 && v->bin.oom)
+            /* the binner would wait for BPOA/BPOS forever: the watchdog
+             * ends it as a hang (issue 5), the message says why */
             vc4_fault(v, th, CG_FAULT_HANG, th->ca,
                       "watchdog: binner out of memory (OUTOMEM) and no overspill memory "
                       "was supplied through BPOA/BPOS");
