@@ -170,7 +170,8 @@ static void test_i2m(void)
     CHECK_EQ(env_rd32(&e, d + 0x408), (uint32_t)(t0 + n - 2 - 1)); /* methods so far */
     CHECK_EQ(cg_fault_count(e.dev), 0);
 
-    /* too much data for the transfer: BAD_LENGTH, exact fields */
+    /* too much data for the transfer: the word it needs lands (and completes
+     * it), the word past its end is a BAD_LENGTH fault; exact fields */
     n = i2m_setup(w, SC_I2M, d + 0x600, 4, 1, 0);
     w[n++] = H_IMMD(SC_I2M, NVA140_LAUNCH_DMA, 1);
     w[n++] = H_NONINC(SC_I2M, NVA140_LOAD_INLINE_DATA, 2);
@@ -181,12 +182,70 @@ static void test_i2m(void)
     const cg_fault *f = env_last_fault(&e);
     CHECK(f && f->kind == CG_FAULT_BAD_LENGTH);
     if (f) {
-        CHECK_STR(f->message, "LOAD_INLINE_DATA: 2 words, but the transfer needs only 1 more");
-        CHECK_EQ(f->stream_addr, at + 4 * (n - 2));
+        CHECK_STR(f->message, "LOAD_INLINE_DATA: 2 words, but the transfer needed only 1: "
+                              "word 1 runs past its end");
+        CHECK_EQ(f->stream_addr, at + 4 * (n - 1));
+        CHECK_EQ(f->nwords, 2);
+        CHECK_EQ(f->words[0], H_NONINC(SC_I2M, NVA140_LOAD_INLINE_DATA, 2));
+        CHECK_EQ(f->words[1], 2);
         CHECK_EQ(f->gpu_addr, d + 0x600);
         CHECK_STR(f->unit, "i2m");
     }
-    CHECK_EQ(env_rd32(&e, d + 0x600), 0);
+    CHECK_EQ(env_rd32(&e, d + 0x600), 1);
+    env_fini(&e);
+
+    /* a write fault names the data word that carried the first unwritable
+     * byte: 2 lines of 8 bytes, the second 1 GiB away where nothing is
+     * mapped; line 0 (words 0, 1) lands, word 2 faults */
+    env_init(&e);
+    d = e.data_va;
+    uint64_t hole = d + 0x40000000;
+    CHECK_EQ(cg_vas_check(e.vas, hole, 8, true, NULL), CG_FAULT_UNMAPPED);
+    n = bind_all(w);
+    n += i2m_setup(w + n, SC_I2M, d, 8, 2, 0x40000000);
+    w[n++] = H_IMMD(SC_I2M, NVA140_LAUNCH_DMA, 1);
+    w[n++] = H_NONINC(SC_I2M, NVA140_LOAD_INLINE_DATA, 4);
+    w[n++] = 0xA0;
+    w[n++] = 0xA1;
+    w[n++] = 0xA2;
+    w[n++] = 0xA3;
+    at = env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 1);
+    f = env_last_fault(&e);
+    CHECK(f && f->kind == CG_FAULT_UNMAPPED);
+    if (f) {
+        CHECK_EQ(f->gpu_addr, hole);
+        CHECK_EQ(f->stream_addr, at + 4 * (n - 2));
+        CHECK_EQ(f->nwords, 2);
+        CHECK_EQ(f->words[0], H_NONINC(SC_I2M, NVA140_LOAD_INLINE_DATA, 4));
+        CHECK_EQ(f->words[1], 0xA2);
+        CHECK_STR(f->unit, "i2m");
+    }
+    CHECK_EQ(env_rd32(&e, d), 0xA0);
+    CHECK_EQ(env_rd32(&e, d + 4), 0xA1);
+    env_fini(&e);
+
+    /* a block-linear LAUNCH_DMA claiming 16 MiB costs host memory only for
+     * the data that arrives: one word stages in 4 KiB, not 16 MiB */
+    env_init(&e);
+    d = e.data_va;
+    n = bind_all(w); /* the register files are allocated here, before counting */
+    env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    size_t before = cg_device_host_bytes(e.dev);
+    n = i2m_setup(w, SC_I2M, d, 4096, 4096, 0);
+    w[n++] = H_INC(SC_I2M, NVA140_SET_DST_BLOCK_SIZE, 4);
+    w[n++] = 0;    /* one GOB per block */
+    w[n++] = 4096; /* width in bytes */
+    w[n++] = 4096; /* height */
+    w[n++] = 1;    /* depth */
+    w[n++] = H_IMMD(SC_I2M, NVA140_LAUNCH_DMA, 0); /* block linear, no completion */
+    w[n++] = H_IMMD(SC_I2M, NVA140_LOAD_INLINE_DATA, 0x123);
+    env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    CHECK_EQ(cg_device_host_bytes(e.dev) - before, 4096);
     env_fini(&e);
 }
 
@@ -396,6 +455,35 @@ static void test_copy(void)
         CHECK_STR(f->unit, "ce");
     }
     env_fini(&e);
+
+    /* a copy running past the end of its destination: the bytes before the
+     * unmapped page land, the fault names the first byte past the buffer */
+    env_init(&e);
+    d = e.data_va;
+    uint64_t end = d + ENV_DATA_SIZE;
+    CHECK_EQ(cg_vas_check(e.vas, end, 1, true, NULL), CG_FAULT_UNMAPPED);
+    uint32_t srcw[8];
+    for (unsigned i = 0; i < 8; i++)
+        srcw[i] = 0x01010101u * (i + 1);
+    CHECK_EQ(cg_vas_cpu_write(e.vas, d, srcw, sizeof(srcw)), 0);
+    n = bind_all(w);
+    n += copy_regs(w + n, d, end - 16, 0, 0, 32, 1);
+    w[n++] = H_IMMD(SC_COPY, NVB0B5_LAUNCH_DMA, 2); /* NON_PIPELINED, 1-D */
+    uint64_t at = env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 1);
+    f = env_last_fault(&e);
+    CHECK(f && f->kind == CG_FAULT_UNMAPPED);
+    if (f) {
+        CHECK_EQ(f->gpu_addr, end);
+        CHECK_EQ(f->stream_addr, at + 4 * (n - 1));
+        CHECK_EQ(f->words[0], H_IMMD(SC_COPY, NVB0B5_LAUNCH_DMA, 2));
+        CHECK_EQ(f->words[1], 2);
+        CHECK_STR(f->unit, "ce");
+    }
+    for (unsigned i = 0; i < 4; i++)
+        CHECK_EQ(env_rd32(&e, end - 16 + 4 * i), srcw[i]);
+    env_fini(&e);
 }
 
 static void test_3d_memory(void)
@@ -442,6 +530,31 @@ static void test_3d_memory(void)
         CHECK_STR(f->message, "LOAD_CONSTANT_BUFFER: offset 0x2c past the buffer size 0x2c");
         CHECK_EQ(f->stream_addr, at + 12);
         CHECK_EQ(f->gpu_addr, d + 0x1000 + 0x2c);
+    }
+    env_fini(&e);
+
+    /* CB_POS 0xfffffffc: offset + 4 wraps 32 bits, and is still past the
+     * 16-byte buffer (it once passed the check and wrote 4 GiB away) */
+    env_init(&e);
+    d = e.data_va;
+    n = bind_all(w);
+    w[n++] = H_INC(SC_3D, NVB197_SET_CONSTANT_BUFFER_SELECTOR_A, 4);
+    w[n++] = 0x10;
+    w[n++] = (uint32_t)((d + 0x1000) >> 32);
+    w[n++] = (uint32_t)(d + 0x1000);
+    w[n++] = 0xFFFFFFFCu; /* CB_POS */
+    w[n++] = H_NONINC(SC_3D, NVB197_LOAD_CONSTANT_BUFFER, 1);
+    w[n++] = 0x55;
+    at = env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 1);
+    f = env_last_fault(&e);
+    CHECK(f && f->kind == CG_FAULT_BAD_STATE);
+    if (f) {
+        CHECK_STR(f->message, "LOAD_CONSTANT_BUFFER: offset 0xfffffffc past the buffer size 0x10");
+        CHECK_EQ(f->stream_addr, at + 4 * (n - 1));
+        CHECK_EQ(f->gpu_addr, d + 0x1000 + 0xFFFFFFFCull);
+        CHECK_EQ(f->words[1], 0x55);
     }
     env_fini(&e);
 }

@@ -263,7 +263,7 @@ static void test_faults(void)
     uint32_t w[32];
     size_t n;
     uint64_t at;
-    struct { uint32_t words[4]; size_t n; size_t bad; cg_fault_kind kind; const char *unit;
+    struct { uint32_t words[6]; size_t n; size_t bad; cg_fault_kind kind; const char *unit;
              uint32_t w1; const char *msg; } cases[] = {
         {{H_IMMD(5, 0x200, 1)}, 1, 0, CG_FAULT_UNBOUND_SUBCHANNEL, "pfifo", 1,
          "method 0x0200 on subchannel 5, which has no object bound"},
@@ -284,6 +284,10 @@ static void test_faults(void)
         {{H_IMMD(0, NVB06F_SEMAPHORED, 3)}, 1, 0, CG_FAULT_BAD_STATE, "host", 3,
          "SEMAPHORED: operation 0x3 is not one of ACQUIRE 1, RELEASE 2, ACQ_GEQ 4, ACQ_AND 8, "
          "REDUCTION 16"},
+        /* an undefined reduction is decoded before the (unmapped) semaphore
+         * at 0x2_0000_0000 is read: BAD_STATE, not UNMAPPED */
+        {{H_INC(0, NVB06F_SEMAPHOREA, 4), 2, 0, 1, 0x40000010}, 5, 4, CG_FAULT_BAD_STATE, "host",
+         0x40000010, "SEMAPHORED: reduction 8 is not defined"},
         {{H_IMMD(2, NVA140_LOAD_INLINE_DATA, 1)}, 1, 0, CG_FAULT_BAD_STATE, "i2m", 1,
          "LOAD_INLINE_DATA (1 words) with no LAUNCH_DMA transfer pending"},
         {{H_IMMD(0, NVB197_DRAW_VERTEX_ARRAY, 4)}, 1, 0, CG_FAULT_BAD_STATE, "3d", 4,
@@ -304,10 +308,13 @@ static void test_faults(void)
         uint32_t w0 = cases[i].words[0];
         if ((cases[i].words[cases[i].bad] >> 29) == CG_NV_SEC_IMMD_DATA_METHOD)
             w0 = cases[i].words[cases[i].bad]; /* the faulting word is its own header */
-        if (cases[i].kind == CG_FAULT_INVALID_OPCODE)
-            expect_fault(&e, cases[i].kind, cases[i].unit, stream, w0, w0, cases[i].msg);
-        else
+        if (cases[i].kind == CG_FAULT_INVALID_OPCODE) {
+            /* a reserved header has no data word: the record holds it alone */
+            expect_fault(&e, cases[i].kind, cases[i].unit, stream, w0, 0, cases[i].msg);
+            CHECK_EQ(env_last_fault(&e)->nwords, 1);
+        } else {
             expect_fault(&e, cases[i].kind, cases[i].unit, stream, w0, cases[i].w1, cases[i].msg);
+        }
         check_other_channel(&e, 1, e.data_va + 0x80, 0x5A5A0000u + (uint32_t)i);
         env_fini(&e);
     }
@@ -325,8 +332,15 @@ static void test_faults(void)
     CHECK_EQ(env_rd32(&e, e.data_va), 0x77);
     const cg_fault *f = env_last_fault(&e);
     CHECK(f && f->kind == CG_FAULT_INVALID_OPCODE);
-    if (f)
+    if (f) {
         CHECK_STR(f->message, "GPFIFO entry 2: control entry ILLEGAL (operand 0x00000055)");
+        /* the entry as the ring holds it: E0 = operand, E1 = opcode 1 */
+        CHECK_EQ(f->nwords, 2);
+        CHECK_EQ(f->words[0], 0x55);
+        CHECK_EQ(f->words[1], CG_NV_GP_OP_ILLEGAL);
+        CHECK_EQ(f->stream_addr, 0);
+        CHECK_EQ(f->gpu_addr, 0);
+    }
     check_other_channel(&e, 1, e.data_va + 4, 3);
     /* a pushbuffer in unmapped memory faults as an MMU fault */
     env_fini(&e);

@@ -70,8 +70,22 @@ static int side_io(cg_nv_channel *ch, const side *s, uint32_t y, uint64_t x0, ui
                    uint64_t n, bool write, const cg_agent *ag)
 {
     if (s->pitch) {
+        /* Page by page, as the engine streams: the part of a line before a
+         * page that faults is moved, and the fault names that page's first
+         * bad byte (nv_mem_rw checks the whole range it is given first). */
         uint64_t va = s->base + (uint64_t)y * s->pitch_bytes + x0;
-        return nv_mem_rw(ch->vas, va, buf, n, write, ag);
+        while (n) {
+            uint64_t k = CG_PAGE_SIZE - (va & (CG_PAGE_SIZE - 1));
+            if (k > n)
+                k = n;
+            int rc = nv_mem_rw(ch->vas, va, buf, k, write, ag);
+            if (rc != 0)
+                return rc;
+            va += k;
+            buf += k;
+            n -= k;
+        }
+        return 0;
     }
     uint64_t x = 0;
     while (x < n) {

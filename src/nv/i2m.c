@@ -122,20 +122,45 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
                              "I2M SET_DST_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)",
                              (bs >> 4) & 15, (bs >> 8) & 15);
-        if (t->buf_cap < t->total) {
-            uint8_t *nb = cg__realloc(ch->gpu->dev, t->buf, t->buf_cap, t->total);
-            if (!nb)
-                return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, t->dst,
-                                 "I2M: no host memory to stage %llu bytes",
-                                 (unsigned long long)t->total);
-            t->buf = nb;
-            t->buf_cap = t->total;
-        }
+        /* the staging buffer grows as data arrives (stage_reserve): a
+         * LAUNCH_DMA alone costs no host memory, whatever size it claims */
     }
     t->active = true;
     if (t->total == 0)
         return i2m_complete(ch, o, ag);
     return 0;
+}
+
+/* Room for `need` staged bytes of a block-linear transfer: the buffer
+ * doubles from 4 KiB up to the transfer's size, so host memory follows the
+ * data that arrived, not the size LAUNCH_DMA claimed. */
+static int stage_reserve(cg_nv_channel *ch, nv_i2m *t, uint64_t need, const cg_agent *ag)
+{
+    if (t->buf_cap >= need)
+        return 0;
+    uint64_t cap = t->buf_cap ? t->buf_cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    if (cap > t->total)
+        cap = t->total;
+    uint8_t *nb = cg__realloc(ch->gpu->dev, t->buf, t->buf_cap, (size_t)cap);
+    if (!nb)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, t->dst,
+                        "I2M: no host memory to stage %llu bytes", (unsigned long long)cap);
+    t->buf = nb;
+    t->buf_cap = (size_t)cap;
+    return 0;
+}
+
+/* The agent of word i of a LOAD_INLINE_DATA run whose first word `ag`
+ * describes (stream address and data word): a fault names the word that
+ * carried the offending byte, not the start of the run. */
+static cg_agent word_agent(const cg_agent *ag, const uint32_t *w, size_t i)
+{
+    cg_agent a = *ag;
+    a.stream_addr += 4 * (uint64_t)i;
+    a.words[1] = w[i];
+    return a;
 }
 
 int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const cg_agent *ag)
@@ -146,13 +171,25 @@ int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const
                          "LOAD_INLINE_DATA (%zu words) with no LAUNCH_DMA transfer pending", n);
     uint64_t remaining = t->total - t->pos;
     uint64_t words_left = (remaining + 3) / 4;
-    if (n > words_left)
-        return nv_fault(ch, ag, CG_FAULT_BAD_LENGTH, t->dst,
-                         "LOAD_INLINE_DATA: %llu words, but the transfer needs only %llu more",
-                         (unsigned long long)n, (unsigned long long)words_left);
+    if (n > words_left) {
+        /* The words the transfer needs land (and complete it, with its
+         * semaphore); the first word past its end is the fault. */
+        size_t k = (size_t)words_left;
+        uint64_t dst = t->dst;
+        if (nv_i2m_data(ch, o, w, k, ag) != 0)
+            return CG_ERR_FAULT;
+        cg_agent a = word_agent(ag, w, k);
+        return nv_fault(ch, &a, CG_FAULT_BAD_LENGTH, dst,
+                        "LOAD_INLINE_DATA: %zu words, but the transfer needed only %zu: word %zu "
+                        "runs past its end", n, k, k);
+    }
     const uint8_t *src = (const uint8_t *)w;
     uint64_t take = (uint64_t)n * 4 < remaining ? (uint64_t)n * 4 : remaining;
     if (!t->pitch) {
+        if (stage_reserve(ch, t, t->pos + take, ag) != 0) {
+            t->active = false;
+            return CG_ERR_FAULT;
+        }
         memcpy(t->buf + t->pos, src, take);
         t->pos += take;
     } else {
@@ -167,10 +204,19 @@ int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const
                  * from the same page) */
                 memmove(dp, src, span);
                 k = span;
-            } else if (cg_vas_write(ch->vas, va, src, k, ag) != 0) {
-                ch->state = CG_NV_CH_FAULTED;
-                t->active = false;
-                return CG_ERR_FAULT;
+            } else {
+                /* the record names the data word holding the first byte
+                 * that cannot be written */
+                uint64_t bad = va;
+                if (cg_vas_check(ch->vas, va, k, true, &bad) == CG_FAULT_NONE)
+                    bad = va;
+                size_t wi = (size_t)((uint64_t)(src - (const uint8_t *)w) + (bad - va)) / 4;
+                cg_agent a = word_agent(ag, w, wi < n ? wi : n - 1);
+                if (cg_vas_write(ch->vas, va, src, k, &a) != 0) {
+                    ch->state = CG_NV_CH_FAULTED;
+                    t->active = false;
+                    return CG_ERR_FAULT;
+                }
             }
             src += k;
             t->pos += k;

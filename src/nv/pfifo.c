@@ -311,15 +311,17 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
         return 0;
     }
     case 16: {
+        /* the operation is decoded before memory is touched: an undefined
+         * reduction faults as such even where the semaphore is unmapped */
+        if (((v >> 27) & 0xF) > 7)
+            return ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, sem, v,
+                            "SEMAPHORED: reduction %u is not defined", (v >> 27) & 0xF);
         uint32_t old;
         if (cg_vas_read32(ch->vas, sem, &old, &ag) != 0) {
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
         }
         uint32_t nv = nv_reduce(old, ch->sem_payload, (v >> 27) & 0xF, !(v >> 31));
-        if (((v >> 27) & 0xF) > 7)
-            return ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, sem, v,
-                            "SEMAPHORED: reduction %u is not defined", (v >> 27) & 0xF);
         if (cg_vas_write32(ch->vas, sem, nv, &ag) != 0) {
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
@@ -544,7 +546,8 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
                                   << 32 |
                               o->regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
                 uint32_t size = o->regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
-                if (*pos + 4 > size)
+                /* in 64 bits: a CB_POS of 0xfffffffc must not wrap to 0 */
+                if ((uint64_t)*pos + 4 > size)
                     return ch_fault(ch, "3d", CG_FAULT_BAD_STATE, addr, cb + *pos, v,
                                     "LOAD_CONSTANT_BUFFER: offset 0x%x past the buffer size "
                                     "0x%x", *pos, size);
@@ -1069,10 +1072,14 @@ static int process_words(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_
                 break;
             }
             break;
-        case CG_NV_SEC_RESERVED6:
-            ch_fault(ch, "pfifo", CG_FAULT_INVALID_OPCODE, ch->hdr_addr, 0, h,
+        case CG_NV_SEC_RESERVED6: {
+            /* the header alone: a reserved opcode has no data word */
+            cg_agent ag = nv_agent(ch, "pfifo", ch->hdr_addr, h, 0);
+            ag.nwords = 1;
+            nv_fault(ch, &ag, CG_FAULT_INVALID_OPCODE, 0,
                      "pushbuffer word 0x%08x: secondary opcode 6 is reserved", h);
             break;
+        }
         default: /* END_PB_SEGMENT */
             *used = i;
             return PW_END;
@@ -1114,16 +1121,19 @@ static bool next_entry(cg_nv_channel *ch)
             ch->hdr_word = e1;
             if (op == CG_NV_GP_OP_NOP)
                 continue;
+            /* The record holds the entry as the ring holds it, {E0, E1}; the
+             * ring is kernel memory, not GPU memory: stream address 0. */
+            cg_agent ag = nv_agent(ch, "pfifo", 0, e0, e1);
             if (op == CG_NV_GP_OP_ILLEGAL)
-                ch_fault(ch, "pfifo", CG_FAULT_INVALID_OPCODE, 0, 0, e0,
+                nv_fault(ch, &ag, CG_FAULT_INVALID_OPCODE, 0,
                          "GPFIFO entry %u: control entry ILLEGAL (operand 0x%08x)",
                          (ch->gp_get - 1) & (ch->num_entries - 1), e0);
             else if (op == CG_NV_GP_OP_GP_CRC || op == CG_NV_GP_OP_PB_CRC)
-                ch_fault(ch, "pfifo", CG_FAULT_UNSUPPORTED, 0, 0, e0,
+                nv_fault(ch, &ag, CG_FAULT_UNSUPPORTED, 0,
                          "GPFIFO control entry %s not supported yet",
                          op == CG_NV_GP_OP_GP_CRC ? "GP_CRC" : "PB_CRC");
             else
-                ch_fault(ch, "pfifo", CG_FAULT_INVALID_OPCODE, 0, 0, e0,
+                nv_fault(ch, &ag, CG_FAULT_INVALID_OPCODE, 0,
                          "GPFIFO control entry with unknown opcode 0x%02x", op);
             return false;
         }
