@@ -119,6 +119,21 @@ static void test_errors(void)
     CHECK_STR(errs, "t.s:1:10: unknown generation 'r900' (r600, r700, evergreen, r500)\n");
     CHECK_EQ(assemble(CG_RADEON_R600, "NOP\n", &b, &n, errs, sizeof errs), CG_ERR_SYNTAX);
     CHECK_STR(errs, "t.s:1:4: NOP needs at least 1 operand\n");
+    /* Scene mappings: page-aligned, 1 page to 64 MiB, inside 40 bits. */
+    const char *bad_maps[] = {".map 0x4000800, 0x1000\n", ".map_ro 0x4000000, 0x800\n",
+                              ".map 0xFFFFFFF000, 0x2000\n", ".map 0x4000000, 0\n",
+                              ".map -4096, 0x1000\n"};
+    for (size_t i = 0; i < sizeof bad_maps / sizeof bad_maps[0]; i++) {
+        CHECK_EQ(assemble(CG_RADEON_R600, bad_maps[i], &b, &n, errs, sizeof errs), CG_ERR_SYNTAX);
+        CHECK(strstr(errs, "takes a page-aligned address and 1 page to 64 MiB inside the 40-bit "
+                           "address space") != NULL);
+    }
+    CHECK_EQ(assemble(CG_RADEON_R600, ".map 0xFFFFFFF000, 0x1000\n", &b, &n, errs, sizeof errs),
+             0);
+    free(b);
+    CHECK_EQ(assemble(CG_RADEON_R600, ".fence_seq -1\n", &b, &n, errs, sizeof errs),
+             CG_ERR_SYNTAX);
+    CHECK_STR(errs, "t.s:1:14: .fence_seq takes a sequence number from 0 to 2^63-1\n");
 }
 
 static void test_disasm_text(void)

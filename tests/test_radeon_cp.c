@@ -356,11 +356,31 @@ static void test_wait_reg_mem(void)
     CHECK(ft != NULL);
     if (ft) {
         CHECK_EQ(ft->kind, CG_FAULT_HANG);
+        CHECK_EQ(ft->gpu_addr, DATA); /* what it polled */
         CHECK_EQ(ft->stream_addr, RING + 4ull * at);
         CHECK_EQ(ft->words[0], P3(0x3C, 5));
         CHECK_EQ(ft->words[1], 3 | (1u << 4));
         CHECK_STR(ft->message, "ring: WAIT_REG_MEM not satisfied after 5 polls (watchdog)");
     }
+    check_recovers(&f);
+    /* A register wait names its register; a register outside the space, too. */
+    uint32_t regw[] = {P3(0x3C, 5), 3, 0x8510 >> 2, 0, 1, 0, 10};
+    submit(&f, regw, 7);
+    for (int i = 0; i < 5; i++)
+        cg_radeon_run(f.rd);
+    ft = last_fault(&f);
+    CHECK(ft && ft->kind == CG_FAULT_HANG && ft->gpu_addr == 0x8510);
+    check_recovers(&f);
+    uint32_t outside[] = {P3(0x3C, 5), 3, 0x10000, 0, 1, 0, 10};
+    submit(&f, outside, 7);
+    ft = last_fault(&f);
+    CHECK(ft && ft->kind == CG_FAULT_INVALID_METHOD && ft->gpu_addr == 0x40000);
+    check_recovers(&f);
+    /* The stream may not write a host register: the record names it. */
+    uint32_t host[] = {CG_RADEON_PACKET0(REG_CP_RB_WPTR, 0), 5};
+    submit(&f, host, 2);
+    ft = last_fault(&f);
+    CHECK(ft && ft->kind == CG_FAULT_INVALID_METHOD && ft->gpu_addr == REG_CP_RB_WPTR);
     check_recovers(&f);
     fx_fini(&f);
 }

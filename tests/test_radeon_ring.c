@@ -393,6 +393,151 @@ static void test_lockup_reset_replay(bool watchdog, bool threaded)
     fx_fini(&f);
 }
 
+/* The CP is halted while r600_cp_resume reprograms it: a reset after a bad
+ * CP_RB_RPTR_ADDR must not write rptr back through the old address again
+ * (regression: the WPTR write in the middle of the resume ran the CP, which
+ * faulted a second time and failed the reset). */
+static void test_reset_after_bad_rptr_addr(void)
+{
+    fx f;
+    cg_radeon_drv_config dc = {.lockup_polls = 50};
+    fx_init(&f, CG_RADEON_R600, &dc);
+    uint64_t wb = cg_radeon_wb_addr(f.drv), ring = cg_radeon_ring_addr(f.drv);
+    CHECK_EQ(cg_radeon_reg_write(f.rd, 0xC10C, 0x2000000), 0); /* CP_RB_RPTR_ADDR */
+    CHECK_EQ(cg_radeon_reg_write(f.rd, 0xC110, 0), 0);         /* _HI */
+    uint64_t s1, s2;
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 16), 0);
+    cg_radeon_fence_emit(f.drv, &s1);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    /* Fence 1 (dwords 16-31) ran; the write-back at idle faulted. */
+    CHECK(cg_radeon_fence_signaled(f.drv, s1));
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    const cg_fault *ft = cg_fault_get(f.dev, 0);
+    CHECK_EQ(ft->kind, CG_FAULT_UNMAPPED);
+    CHECK_EQ(ft->gpu_addr, 0x2000000);
+    CHECK_EQ(ft->stream_addr, ring + 31 * 4); /* the last PACKET2 of the fence block */
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 16), 0);
+    cg_radeon_fence_emit(f.drv, &s2);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    CHECK_EQ(cg_radeon_fence_wait(f.drv, s2, 100000), CG_ERR_BUSY);
+    uint32_t saved = 0;
+    CHECK_EQ(cg_radeon_gpu_reset(f.drv, &saved), 0);
+    CHECK_EQ(saved, 48); /* no next-rptr record: dwords 0-47 */
+    CHECK(strstr(cg_radeon_lockup_log(f.drv), "failed") == NULL);
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    CHECK(cg_radeon_fence_signaled(f.drv, s2));
+    /* ME_INITIALIZE 0-15, the replay 16-63, the ring test 64-79. */
+    CHECK_EQ(mem32(&f, wb + 1024), 80);
+    fx_fini(&f);
+}
+
+/* radeon_gpu_reset's second chance: the replayed commands hang again, so
+ * the ring test fails; the reset is repeated without them and the pending
+ * fences are forced complete. */
+static void test_reset_replay_hangs_again(void)
+{
+    fx f;
+    CHECK_EQ(cg_device_create(&f.dev), 0);
+    cg_radeon_config c = {.wait_budget = 20};
+    CHECK_EQ(cg_radeon_create(f.dev, &c, &f.rd), 0);
+    cg_radeon_drv_config dc = {.lockup_polls = 50};
+    CHECK_EQ(cg_radeon_drv_create(f.rd, &dc, &f.drv), 0);
+    uint64_t ring = cg_radeon_ring_addr(f.drv), data, s1;
+    CHECK_EQ(cg_radeon_alloc(f.rd, CG_RADEON_VRAM, 256, 0, &data), 0);
+    /* In the ring itself (no IB, so no next-rptr record): wait for 1 at a
+     * zeroed dword, then fence 1. */
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 32), 0);
+    cg_radeon_ring_write(f.drv, CG_RADEON_PACKET3(0x3C, 5));
+    cg_radeon_ring_write(f.drv, 3 | (1u << 4));
+    cg_radeon_ring_write(f.drv, (uint32_t)data);
+    cg_radeon_ring_write(f.drv, 0);
+    cg_radeon_ring_write(f.drv, 1);
+    cg_radeon_ring_write(f.drv, 0xFFFFFFFF);
+    cg_radeon_ring_write(f.drv, 10);
+    cg_radeon_fence_emit(f.drv, &s1);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    CHECK_EQ(cg_radeon_fence_wait(f.drv, s1, 100000), CG_ERR_BUSY);
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    uint32_t saved = 0;
+    CHECK_EQ(cg_radeon_gpu_reset(f.drv, &saved), 0);
+    CHECK_EQ(saved, 48); /* ME_INITIALIZE block and the 32-dword block */
+    const char *log = cg_radeon_lockup_log(f.drv);
+    CHECK(strstr(log, "Saved 48 dwords of commands on ring 0.\nring test failed (scratch(0x8508)="
+                      "0xCAFEDEAD)\nThe replayed commands failed; reset again without them.\n"
+                      "ring test succeeded in 0 usecs\n") != NULL);
+    /* Two hangs: the wait at ring dword 16, then its replay at dword 32. */
+    CHECK_EQ(cg_fault_count(f.dev), 2);
+    CHECK_EQ(cg_fault_get(f.dev, 0)->kind, CG_FAULT_HANG);
+    CHECK_EQ(cg_fault_get(f.dev, 0)->stream_addr, ring + 16 * 4);
+    CHECK_EQ(cg_fault_get(f.dev, 1)->kind, CG_FAULT_HANG);
+    CHECK_EQ(cg_fault_get(f.dev, 1)->stream_addr, ring + 32 * 4);
+    CHECK(cg_radeon_fence_signaled(f.drv, s1)); /* forced complete */
+    CHECK_EQ(cg_radeon_reset_count(f.drv), 1);
+    char msg[128];
+    CHECK_EQ(cg_radeon_ib_test(f.drv, msg, sizeof msg), 0);
+    fx_fini(&f);
+}
+
+/* A ring size the CP cannot use faults without a packet: the record must
+ * not carry the previous packet's address and words. */
+static void test_bad_ring_size_record(void)
+{
+    fx f;
+    cg_radeon_drv_config dc = {.lockup_polls = 50};
+    fx_init(&f, CG_RADEON_R600, &dc);
+    uint64_t ring = cg_radeon_ring_addr(f.drv), s1;
+    CHECK_EQ(cg_radeon_reg_write(f.rd, 0xC104, 23), 0); /* CP_RB_CNTL.RB_BUFSZ 23 */
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 16), 0);
+    cg_radeon_fence_emit(f.drv, &s1);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    const cg_fault *ft = cg_fault_get(f.dev, 0);
+    CHECK_EQ(ft->kind, CG_FAULT_BAD_STATE);
+    CHECK_EQ(ft->stream_addr, ring);
+    CHECK_EQ(ft->nwords, 0);
+    CHECK_EQ(ft->gpu_addr, 0);
+    CHECK_EQ(cg_radeon_fence_wait(f.drv, s1, 100000), CG_ERR_BUSY);
+    CHECK_EQ(cg_radeon_gpu_reset(f.drv, NULL), 0);
+    CHECK(cg_radeon_fence_signaled(f.drv, s1)); /* replayed with the ring restored */
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    fx_fini(&f);
+}
+
+/* The reset re-runs r600_irq_init (radeon_resume): an IH ring the host broke
+ * works again, and the driver does not re-read old IH entries. */
+static void test_reset_reinits_ih(void)
+{
+    fx f;
+    cg_radeon_drv_config dc = {.lockup_polls = 50};
+    fx_init(&f, CG_RADEON_R600, &dc);
+    uint64_t s1, s2;
+    uint32_t ih_base = reg(&f, 0x3E04);
+    CHECK_EQ(cg_radeon_reg_write(f.rd, 0x3E04, 0x2000000 >> 8), 0); /* IH_RB_BASE */
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 16), 0);
+    cg_radeon_fence_emit(f.drv, &s1);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    CHECK_EQ(cg_fault_get(f.dev, 0)->kind, CG_FAULT_UNMAPPED);
+    CHECK_STR(cg_fault_get(f.dev, 0)->unit, "ih");
+    CHECK_EQ(cg_fault_get(f.dev, 0)->gpu_addr, 0x2000000);
+    CHECK(cg_radeon_fence_signaled(f.drv, s1)); /* the value landed, the interrupt did not */
+    CHECK_EQ(cg_radeon_irq_count(f.drv, CG_RADEON_IH_CP_EOP), 0);
+    CHECK_EQ(cg_radeon_ring_lock(f.drv, 16), 0);
+    cg_radeon_fence_emit(f.drv, &s2);
+    CHECK_EQ(cg_radeon_ring_unlock_commit(f.drv), 0);
+    CHECK_EQ(cg_radeon_fence_wait(f.drv, s2, 100000), CG_ERR_BUSY);
+    CHECK_EQ(cg_radeon_gpu_reset(f.drv, NULL), 0);
+    CHECK_EQ(reg(&f, 0x3E04), ih_base);
+    CHECK(cg_radeon_fence_signaled(f.drv, s2));
+    /* The replay (no next-rptr record: dwords 0-47) runs both fences again:
+     * two EOP interrupts, each seen once. */
+    CHECK_EQ(cg_radeon_irq_process(f.drv), 0);
+    CHECK_EQ(cg_radeon_irq_count(f.drv, CG_RADEON_IH_CP_EOP), 2);
+    CHECK_EQ(reg(&f, 0x3E08), 32); /* IH_RB_RPTR: two 16-byte entries */
+    CHECK_EQ(cg_fault_count(f.dev), 1);
+    fx_fini(&f);
+}
+
 int main(void)
 {
     test_init();
@@ -404,5 +549,9 @@ int main(void)
     test_lockup_reset_replay(false, false);
     test_lockup_reset_replay(true, false);
     test_lockup_reset_replay(false, true);
+    test_reset_after_bad_rptr_addr();
+    test_reset_replay_hangs_again();
+    test_bad_ring_size_record();
+    test_reset_reinits_ih();
     return check_report("test_radeon_ring");
 }

@@ -249,7 +249,9 @@ CG_API uint64_t cg_radeon_fence_emitted(cg_radeon_drv *drv); /* last emitted seq
  * declares a lockup and returns CG_ERR_BUSY (radeon: -EDEADLK); the caller
  * then calls cg_radeon_gpu_reset, which saves the ring dwords from the last
  * next-rptr record to wptr (radeon_ring_backup), soft-resets and restarts
- * the CP, replays the saved dwords and runs the ring test. The messages
+ * the CP, replays the saved dwords and runs the ring test; if that fails
+ * (the replay hung again) it resets once more without them and forces the
+ * pending fences complete (radeon_fence_driver_force_completion). The messages
  * ("ring 0 stalled for more than N polls", "GPU lockup (...)", "Saved N
  * dwords of commands on ring 0.") go to cg_radeon_lockup_log. */
 CG_API bool cg_radeon_lockup_detected(const cg_radeon_drv *drv);
@@ -324,7 +326,11 @@ CG_API int cg_radeon_disasm(const cg_radeon_disasm_opts *o, const uint8_t *data,
  *   .ring BYTES   .lenient   .submit SECTION   .ib SECTION   .fence   .wait
  *   .run   .write32 ADDR, V   .reg REG, V   .expect32 ADDR, V
  *   .expect_reg REG, V   .dump ADDR, NDW   .ring_test   .ib_test   .status
- * Every section is loaded at its base address (a GPU address) first. */
+ *   .recover (wait for the last fence, expect a lockup, cg_radeon_gpu_reset)
+ *   .map ADDR, BYTES   .map_ro ADDR, BYTES (new, read-only for the GPU)
+ *   .fence_seq N (start the fence driver at N)
+ * .map regions exist before the sections are loaded; every section is
+ * loaded at its base address (a GPU address) first. */
 typedef struct cg_radeon_asm cg_radeon_asm;
 CG_API int cg_radeon_asm_create(cg_radeon_gen gen, cg_radeon_asm **out);
 CG_API void cg_radeon_asm_destroy(cg_radeon_asm *st);

@@ -151,6 +151,8 @@ static const struct {
     {".expect32", ACT_EXPECT32, 2}, {".expect_reg", ACT_EXPECT_REG, 2},
     {".dump", ACT_DUMP, 2},     {".ring_test", ACT_RING_TEST, 0},
     {".ib_test", ACT_IB_TEST, 0}, {".status", ACT_STATUS, 0},
+    {".recover", ACT_RECOVER, 0}, {".map", ACT_MAP, 2},        {".map_ro", ACT_MAP_RO, 2},
+    {".fence_seq", ACT_FENCE_SEQ, 1},
 };
 
 static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
@@ -199,6 +201,13 @@ static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
         }
         if (scene_dirs[i].kind == ACT_DUMP && st->final && (v[1] < 1 || v[1] > 65536))
             return cg_asm_error(as, ".dump takes 1 to 65536 dwords");
+        if ((scene_dirs[i].kind == ACT_MAP || scene_dirs[i].kind == ACT_MAP_RO) && st->final &&
+            (v[0] < 0 || v[1] <= 0 || v[1] > (64 << 20) || (v[0] | v[1]) % CG_PAGE_SIZE ||
+             v[0] > (1ll << 40) - v[1]))
+            return cg_asm_error(as, "%s takes a page-aligned address and 1 page to 64 MiB inside "
+                                    "the 40-bit address space", name);
+        if (scene_dirs[i].kind == ACT_FENCE_SEQ && v[0] < 0)
+            return cg_asm_error(as, ".fence_seq takes a sequence number from 0 to 2^63-1");
         return add_action(as, st, scene_dirs[i].kind, v[0], v[1], NULL);
     }
     return CG_ERR_NOENT;

@@ -429,7 +429,7 @@ static int cp_reg_write(cg_radeon *rd, uint32_t reg, uint32_t v)
     /* The ring, IH and reset registers belong to the host: the model does
      * not let the stream reprogram the CP it runs on. */
     char nb[48];
-    return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false,
+    return cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                     "register %s (0x%x) cannot be written from the command stream",
                     rd_reg_str(rd->cfg.gen, reg, nb, sizeof(nb)), reg);
 }
@@ -797,17 +797,18 @@ static int mem_read32(cg_radeon *rd, uint64_t va, uint32_t *v)
 static int check_reg(cg_radeon *rd, uint32_t reg, const char *what)
 {
     if (reg >= CG_RADEON_REG_SPACE || (reg & 3))
-        return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false,
+        return cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                         "%s register 0x%x outside the register space", what, reg);
     return 0;
 }
 
-/* A wait that did not succeed: block, or end it as a hang past the budget. */
-static int wait_more(cg_radeon *rd, const char *what)
+/* A wait that did not succeed: block, or end it as a hang past the budget.
+ * `addr` is what it waits on (memory address or register), 0 if nothing. */
+static int wait_more(cg_radeon *rd, const char *what, uint64_t addr)
 {
     rd->wait_polls++;
     if (rd->wait_polls > rd->cfg.wait_budget)
-        return cp_fault(rd, CG_FAULT_HANG, 0, false,
+        return cp_fault(rd, CG_FAULT_HANG, addr, false,
                         "%s not satisfied after %u polls (watchdog)", what, rd->cfg.wait_budget);
     rd->waiting = true;
     return EXEC_BLOCK;
@@ -833,7 +834,7 @@ static int exec_cp_dma(cg_radeon *rd, const uint32_t *p)
         return cp_fault(rd, CG_FAULT_BAD_STATE, 0, false, "CP_DMA SRC_SEL 3 is reserved");
     if (PGET(p[5], CP_DMA_DW5, SRC_SWAP) || PGET(p[5], CP_DMA_DW5, DST_SWAP))
         return cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
-                        "CP_DMA byte swapping is not supported (little-endian model)");
+                        "CP_DMA byte swapping (big-endian) is not supported yet");
     if (bytes == 0)
         return EXEC_OK;
     bool data = srcsel == 2;
@@ -859,9 +860,11 @@ static int exec_cp_dma(cg_radeon *rd, const uint32_t *p)
     if (das && check_reg(rd, (uint32_t)(dst & 0xFFFFFFFF) + (daic ? 0 : 4 * (n - 1)), "CP_DMA destination"))
         return CG_ERR_FAULT;
     if (sas && (src > 0xFFFFFFFF))
-        return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false, "CP_DMA source register above 4 GiB");
+        return cp_fault(rd, CG_FAULT_INVALID_METHOD, src, false,
+                        "CP_DMA source register above 4 GiB");
     if (das && (dst > 0xFFFFFFFF))
-        return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false, "CP_DMA destination register above 4 GiB");
+        return cp_fault(rd, CG_FAULT_INVALID_METHOD, dst, false,
+                        "CP_DMA destination register above 4 GiB");
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v;
         uint64_t s = src + (saic ? 0 : 4ull * i), d = dst + (daic ? 0 : 4ull * i);
@@ -904,7 +907,7 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
     case P3K_UNSUPP:
     case P3K_NONE:
         return cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
-                        "packet %s is decoded but not supported by the model yet", d->name);
+                        "packet %s is decoded but not supported yet", d->name);
     case P3K_ME_INIT:
         rd->me_initialized = true;
         return EXEC_OK;
@@ -925,7 +928,7 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
         uint32_t swap = PGET(p[1], INDIRECT_BUFFER_DW1, IB_SWAP);
         if (swap)
             return cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
-                            "INDIRECT_BUFFER swap mode %u (big-endian) is not supported", swap);
+                            "INDIRECT_BUFFER swap mode %u (big-endian) is not supported yet", swap);
         uint64_t base = addr40(p[1] & ~3u, PGET(p[2], INDIRECT_BUFFER_DW2, IB_BASE_HI));
         uint32_t size = PGET(p[3], INDIRECT_BUFFER_DW3, IB_SIZE);
         if (p[3] & ~0xFFFFFu)
@@ -1002,25 +1005,26 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
         if (fn == 7)
             return cp_fault(rd, CG_FAULT_BAD_STATE, 0, false, "WAIT_REG_MEM function 7 reserved");
         uint32_t v;
+        uint64_t at; /* what the wait polls: the memory address or the register */
         if (mem) {
             if (PGET(p[2], WAIT_REG_MEM_DW2, WRM_SWAP))
                 return cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
-                                "WAIT_REG_MEM swap mode is not supported (little-endian model)");
-            uint64_t va = addr40(p[2] & ~3u, PGET(p[3], WAIT_REG_MEM_DW3, WRM_ADDR_HI));
-            if (mem_read32(rd, va, &v) != 0)
+                                "WAIT_REG_MEM swap mode (big-endian) is not supported yet");
+            at = addr40(p[2] & ~3u, PGET(p[3], WAIT_REG_MEM_DW3, WRM_ADDR_HI));
+            if (mem_read32(rd, at, &v) != 0)
                 return CG_ERR_FAULT;
         } else {
             /* A register as a dword offset (Mesa r600_hw_context.c). */
-            uint64_t reg = 4ull * p[2];
-            if (reg >= CG_RADEON_REG_SPACE)
-                return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false,
+            at = 4ull * p[2];
+            if (at >= CG_RADEON_REG_SPACE)
+                return cp_fault(rd, CG_FAULT_INVALID_METHOD, at, false,
                                 "WAIT_REG_MEM register 0x%llx outside the register space",
-                                (unsigned long long)reg);
-            reg_read_nl(rd, (uint32_t)reg, &v);
+                                (unsigned long long)at);
+            reg_read_nl(rd, (uint32_t)at, &v);
         }
         if (compare(fn, v & p[5], p[4]))
             return EXEC_OK;
-        return wait_more(rd, "WAIT_REG_MEM");
+        return wait_more(rd, "WAIT_REG_MEM", at);
     }
     case P3K_SURF_SYNC:
         /* CP_COHER_CNTL/SIZE/BASE (r600_fence_ring_emit). The model has no
@@ -1050,7 +1054,7 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
             return CG_ERR_FAULT;
         }
         if (sel == 7 && v == 0)
-            return wait_more(rd, "MEM_SEMAPHORE wait");
+            return wait_more(rd, "MEM_SEMAPHORE wait", va);
         int rc = gpu_write64(rd, va, sel == 6 ? v + 1 : v - 1);
         if (rc != 0)
             rd->stopped = true;
@@ -1069,7 +1073,7 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
         } else {
             uint64_t reg = 4ull * p[2];
             if (reg >= CG_RADEON_REG_SPACE)
-                return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false,
+                return cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                                 "COPY_DW source register outside the register space");
             reg_read_nl(rd, (uint32_t)reg, &v);
         }
@@ -1084,7 +1088,7 @@ static int exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint
         }
         uint64_t reg = 4ull * p[4];
         if (reg >= CG_RADEON_REG_SPACE)
-            return cp_fault(rd, CG_FAULT_INVALID_METHOD, 0, false,
+            return cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                             "COPY_DW destination register outside the register space");
         return cp_reg_write(rd, (uint32_t)reg, v) ? CG_ERR_FAULT : EXEC_OK;
     }
@@ -1172,10 +1176,14 @@ static uint32_t packet_size(const cg_radeon *rd, uint32_t hdr)
 static int run_loop(cg_radeon *rd)
 {
     uint32_t rdw = ring_dw(rd);
-    if (!rdw)
+    if (!rdw) {
+        /* No packet is involved: the record must not carry the last one's. */
+        rd->agent.stream_addr = ring_base(rd);
+        rd->agent.nwords = 0;
         return cp_fault(rd, CG_FAULT_BAD_STATE, 0, false,
                         "CP_RB_CNTL.RB_BUFSZ %u is larger than the model allows (%u)",
                         RGET(rd->regs[REG_CP_RB_CNTL / 4], CP_RB_CNTL, RB_BUFSZ), MAX_RING_BUFSZ);
+    }
     uint32_t mask = rdw - 1;
     rd->rptr &= mask;
     rd->wptr &= mask;
@@ -1233,7 +1241,7 @@ static int run_loop(cg_radeon *rd)
                     break;
                 }
                 /* The rest of the packet is not committed yet: wait for it. */
-                int w = wait_more(rd, "incomplete packet");
+                int w = wait_more(rd, "incomplete packet", 0);
                 result = w == EXEC_BLOCK ? 0 : w;
                 break;
             }

@@ -24,6 +24,44 @@ static uint32_t fence_read(cg_radeon_drv *drv)
     return v;
 }
 
+/* radeon_fence_write: the fence location (writeback page or scratch
+ * register) as the CP would leave it. */
+static void fence_write(cg_radeon_drv *drv, uint32_t v)
+{
+    if (drv->cfg.use_scratch_fence && drv->cfg.no_writeback)
+        cg_radeon_reg_write(drv->gpu, drv->fence_scratch, v);
+    else if (drv->cfg.use_scratch_fence)
+        cg_radeon_cpu_write32(
+            drv->gpu, drv->wb_gpu + WB_SCRATCH + (drv->fence_scratch - REG_SCRATCH_REG0), v);
+    else
+        cg_radeon_cpu_write32(drv->gpu, drv->wb_gpu + WB_EVENTS, v);
+}
+
+int rd_fence_driver_start(cg_radeon_drv *drv, uint64_t seq)
+{
+    rd_flock(drv);
+    int rc = CG_ERR_BUSY;
+    if (drv->last_seq == drv->fence_seq) {
+        /* radeon_fence_driver_start_ring: "radeon_fence_write(rdev,
+         * atomic64_read(&rdev->fence_drv[ring].last_seq), ring)" */
+        drv->fence_seq = drv->last_seq = seq;
+        fence_write(drv, (uint32_t)seq);
+        rc = 0;
+    }
+    rd_funlock(drv);
+    return rc;
+}
+
+/* radeon_fence_driver_force_completion: write the last emitted sequence to
+ * the fence location, so every pending fence signals. */
+static void fence_force_completion(cg_radeon_drv *drv)
+{
+    rd_flock(drv);
+    fence_write(drv, (uint32_t)drv->fence_seq);
+    rd_fence_process(drv);
+    rd_funlock(drv);
+}
+
 /* radeon_fence_activity: extend the 32-bit hardware value to 64 bits
  * against last_seq and the last emitted sequence. */
 void rd_fence_process(cg_radeon_drv *drv)
@@ -315,6 +353,23 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
     }
 }
 
+/* What radeon_resume does before the ring comes back (r600_startup):
+ * radeon_wb_init ("clear wb memory") and r600_irq_init, then r600_cp_resume
+ * and r600_cp_start. Of the writeback page the model clears the CP's rptr
+ * copy (r600_cp_start locks the ring while the CP is still halted, and a
+ * stale copy from the hung run would make the new ring look full) and the
+ * IH wptr copy (with the IH ring); the fence slot keeps its value, as
+ * radeon_fence_driver_start_ring writes last_seq back to it. The IH is
+ * programmed again because the host may have broken it (IH_RB_BASE). */
+static int reset_and_restart(cg_radeon_drv *drv)
+{
+    cg_radeon_cpu_write32(drv->gpu, drv->wb_gpu + WB_CP_RPTR, 0);
+    rd_flock(drv);
+    rd_ih_init(drv);
+    rd_funlock(drv);
+    return rd_cp_start(drv);
+}
+
 int cg_radeon_gpu_reset(cg_radeon_drv *drv, uint32_t *saved_dw)
 {
     if (!drv || drv->locked)
@@ -337,7 +392,7 @@ int cg_radeon_gpu_reset(cg_radeon_drv *drv, uint32_t *saved_dw)
     snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len,
              "Saved %u dwords of commands on ring 0.\n", size);
     /* Reset and restart the CP (r600_cp_resume + r600_cp_start). */
-    int rc = rd_cp_start(drv);
+    int rc = reset_and_restart(drv);
     /* radeon_ring_restore: replay the saved dwords. */
     if (rc == 0 && size) {
         rc = cg_radeon_ring_lock(drv, size);
@@ -348,11 +403,30 @@ int cg_radeon_gpu_reset(cg_radeon_drv *drv, uint32_t *saved_dw)
         }
     }
     free(saved);
+    char msg[128];
     if (rc == 0) {
-        char msg[128];
         rc = cg_radeon_ring_test(drv, msg, sizeof msg);
         len = strlen(drv->lockup_log);
         snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len, "%s\n", msg);
+    }
+    if (rc != 0 && size) {
+        /* The replayed commands hung the CP again. radeon_gpu_reset returns
+         * -EAGAIN when radeon_ib_ring_tests fail after a restore (and keeps
+         * needs_reset for another reset). The model does not retry a replay
+         * that hangs each time: it resets once more without the saved
+         * commands and completes the pending fences, as radeon_gpu_reset
+         * does for a ring it has no data to restore
+         * (radeon_fence_driver_force_completion). */
+        len = strlen(drv->lockup_log);
+        snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len,
+                 "The replayed commands failed; reset again without them.\n");
+        rc = reset_and_restart(drv);
+        if (rc == 0) {
+            fence_force_completion(drv);
+            rc = cg_radeon_ring_test(drv, msg, sizeof msg);
+            len = strlen(drv->lockup_log);
+            snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len, "%s\n", msg);
+        }
     }
     drv->lockup = false;
     drv->resets++;

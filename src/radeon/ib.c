@@ -43,6 +43,26 @@ void cg_radeon_ib_free(cg_radeon_drv *drv, cg_radeon_ib *ib)
         drv->ib_used[ib->slot] = false; /* reused only after its fence */
 }
 
+void rd_ring_ib_execute(cg_radeon_drv *drv, uint64_t gpu_addr, uint32_t length_dw)
+{
+    if (drv->gpu->cfg.gen == CG_RADEON_EVERGREEN) {
+        /* evergreen_ring_ib_execute: "set to DX10/11 mode" */
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_MODE_CONTROL, 0));
+        cg_radeon_ring_write(drv, 1);
+    }
+    /* r600_ring_ib_execute: record the rptr after the IB in rptr_save_reg
+     * (wptr + 3 for this packet + 4 for INDIRECT_BUFFER), then the IB. The
+     * record is where a GPU reset resumes (radeon_ring_backup). */
+    uint32_t next_rptr = drv->wptr + 3 + 4;
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
+    cg_radeon_ring_write(drv, (drv->rptr_save_reg - 0x8000) >> 2);
+    cg_radeon_ring_write(drv, next_rptr);
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_INDIRECT_BUFFER, 2));
+    cg_radeon_ring_write(drv, (uint32_t)gpu_addr & 0xFFFFFFFC);
+    cg_radeon_ring_write(drv, (uint32_t)(gpu_addr >> 32) & 0xFF);
+    cg_radeon_ring_write(drv, length_dw);
+}
+
 int cg_radeon_ib_schedule(cg_radeon_drv *drv, cg_radeon_ib *ib)
 {
     if (!drv || !ib || ib->length_dw == 0 || ib->length_dw > ib->max_dw)
@@ -54,21 +74,7 @@ int cg_radeon_ib_schedule(cg_radeon_drv *drv, cg_radeon_ib *ib)
     /* 64 dwords, as radeon_ib_schedule locks for the IB and its fence. */
     if ((rc = cg_radeon_ring_lock(drv, 64)) != 0)
         return rc;
-    if (rd->cfg.gen == CG_RADEON_EVERGREEN) {
-        /* evergreen_ring_ib_execute: "set to DX10/11 mode" */
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_MODE_CONTROL, 0));
-        cg_radeon_ring_write(drv, 1);
-    }
-    /* r600_ring_ib_execute: record the rptr after the IB in rptr_save_reg
-     * (wptr + 3 for this packet + 4 for INDIRECT_BUFFER), then the IB. */
-    uint32_t next_rptr = drv->wptr + 3 + 4;
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
-    cg_radeon_ring_write(drv, (drv->rptr_save_reg - 0x8000) >> 2);
-    cg_radeon_ring_write(drv, next_rptr);
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_INDIRECT_BUFFER, 2));
-    cg_radeon_ring_write(drv, (uint32_t)ib->gpu_addr & 0xFFFFFFFC);
-    cg_radeon_ring_write(drv, (uint32_t)(ib->gpu_addr >> 32) & 0xFF);
-    cg_radeon_ring_write(drv, ib->length_dw);
+    rd_ring_ib_execute(drv, ib->gpu_addr, ib->length_dw);
     uint64_t seq;
     if ((rc = cg_radeon_fence_emit(drv, &seq)) != 0) {
         cg_radeon_ring_unlock_undo(drv);

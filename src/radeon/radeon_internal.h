@@ -233,6 +233,7 @@ struct cg_radeon_drv {
 
 int rd_ring_free_update(cg_radeon_drv *drv);
 int rd_cp_start(cg_radeon_drv *drv); /* r600_cp_resume + r600_cp_start */
+void rd_ih_init(cg_radeon_drv *drv);  /* r600_irq_init */
 void rd_fence_process(cg_radeon_drv *drv); /* fence_lock held */
 static inline void rd_flock(cg_radeon_drv *drv)
 {
@@ -247,5 +248,12 @@ static inline void rd_funlock(cg_radeon_drv *drv)
 int rd_irq_process_locked(cg_radeon_drv *drv);
 void *rd_ih_thread(void *arg);
 void rd_udelay(cg_radeon_drv *drv); /* DRM_UDELAY(1) in threaded mode, else nothing */
+/* r600_ring_ib_execute into a locked ring (room for 9 dwords): [MODE_CONTROL
+ * on Evergreen,] the next-rptr record in rptr_save_reg, INDIRECT_BUFFER. */
+void rd_ring_ib_execute(cg_radeon_drv *drv, uint64_t gpu_addr, uint32_t length_dw);
+/* radeon_fence_driver_start_ring with a chosen sequence: no fence may be
+ * pending; emitted = signalled = seq, whose low 32 bits go to the fence
+ * location. CG_ERR_BUSY with fences pending. */
+int rd_fence_driver_start(cg_radeon_drv *drv, uint64_t seq);
 
 #endif

@@ -37,6 +37,11 @@ int rd_cp_start(cg_radeon_drv *drv)
     cg_radeon *rd = drv->gpu;
     int rc;
     unsigned rb_bufsz = order_base_2(drv->ring_dw / 2);
+    /* Halt the CP first (r600_cp_stop, and r600_gpu_soft_reset's "Disable
+     * CP parsing/prefetching"): the ring registers below are programmed one
+     * by one, and a running CP would fetch or write rptr back through the
+     * old, possibly bad, values in between. r600_cp_start unhalts it. */
+    wreg(drv, REG_CP_ME_CNTL, RPUT(CP_ME_CNTL, ME_HALT, 1));
     wreg(drv, REG_GRBM_SOFT_RESET, RPUT(GRBM_SOFT_RESET, SOFT_RESET_CP, 1));
     rreg(drv, REG_GRBM_SOFT_RESET);
     wreg(drv, REG_GRBM_SOFT_RESET, 0);
@@ -77,6 +82,31 @@ int rd_cp_start(cg_radeon_drv *drv)
     if (rd->stopped)
         return CG_ERR_FAULT;
     return 0;
+}
+
+/* r600_irq_init: IH ring, wptr writeback, interrupts on; the driver's read
+ * pointer and the wptr copy start at 0 (the writeback page is cleared by
+ * radeon_wb_init before it on resume). Called with fence_lock held in
+ * threaded mode, so the IH thread never sees a half-reset ring. */
+void rd_ih_init(cg_radeon_drv *drv)
+{
+    drv->ih_rptr = 0;
+    cg_radeon_cpu_write32(drv->gpu, drv->wb_gpu + WB_IH_WPTR, 0);
+    wreg(drv, REG_IH_RB_BASE, (uint32_t)(drv->ih_gpu >> 8));
+    uint64_t ihw = drv->wb_gpu + WB_IH_WPTR;
+    wreg(drv, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)ihw & 0xFFFFFFFC);
+    wreg(drv, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(ihw >> 32) & 0xFF);
+    wreg(drv, REG_IH_RB_CNTL,
+         RPUT(IH_RB_CNTL, IH_WPTR_OVERFLOW_ENABLE, 1) |
+             RPUT(IH_RB_CNTL, IH_WPTR_OVERFLOW_CLEAR, 1) |
+             RPUT(IH_RB_CNTL, IH_IB_SIZE, order_base_2(drv->ih_dw)) |
+             RPUT(IH_RB_CNTL, IH_WPTR_WRITEBACK_ENABLE, 1) | RPUT(IH_RB_CNTL, IH_RB_ENABLE, 1));
+    wreg(drv, REG_IH_RB_RPTR, 0);
+    wreg(drv, REG_IH_RB_WPTR, 0);
+    /* r600_irq_set with a fence waiter: RB_INT_ENABLE | TIME_STAMP_INT_ENABLE
+     * (the model keeps them on instead of refcounting). */
+    wreg(drv, REG_CP_INT_CNTL,
+         RPUT(CP_INT_CNTL, RB_INT_ENABLE, 1) | RPUT(CP_INT_CNTL, TIME_STAMP_INT_ENABLE, 1));
 }
 
 int cg_radeon_drv_create(cg_radeon *rd, const cg_radeon_drv_config *cfg, cg_radeon_drv **out)
@@ -146,21 +176,7 @@ int cg_radeon_drv_create(cg_radeon *rd, const cg_radeon_drv_config *cfg, cg_rade
         (rc = cg_radeon_scratch_get(drv, &drv->fence_scratch)) != 0)
         goto fail;
 
-    /* r600_irq_init: IH ring, wptr writeback, interrupts on. */
-    wreg(drv, REG_IH_RB_BASE, (uint32_t)(drv->ih_gpu >> 8));
-    uint64_t ihw = drv->wb_gpu + WB_IH_WPTR;
-    wreg(drv, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)ihw & 0xFFFFFFFC);
-    wreg(drv, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(ihw >> 32) & 0xFF);
-    wreg(drv, REG_IH_RB_CNTL,
-         RPUT(IH_RB_CNTL, IH_WPTR_OVERFLOW_ENABLE, 1) | RPUT(IH_RB_CNTL, IH_WPTR_OVERFLOW_CLEAR, 1) |
-             RPUT(IH_RB_CNTL, IH_IB_SIZE, order_base_2(drv->ih_dw)) |
-             RPUT(IH_RB_CNTL, IH_WPTR_WRITEBACK_ENABLE, 1) | RPUT(IH_RB_CNTL, IH_RB_ENABLE, 1));
-    wreg(drv, REG_IH_RB_RPTR, 0);
-    wreg(drv, REG_IH_RB_WPTR, 0);
-    /* r600_irq_set with a fence waiter: RB_INT_ENABLE | TIME_STAMP_INT_ENABLE
-     * (the model keeps them on instead of refcounting). */
-    wreg(drv, REG_CP_INT_CNTL,
-         RPUT(CP_INT_CNTL, RB_INT_ENABLE, 1) | RPUT(CP_INT_CNTL, TIME_STAMP_INT_ENABLE, 1));
+    rd_ih_init(drv);
 
     if ((rc = rd_cp_start(drv)) != 0)
         goto fail;

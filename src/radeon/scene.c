@@ -99,6 +99,31 @@ int cg_radeon_scene_run(const cg_radeon_asm *st, const cg_asm *as, cg_device *de
     }
     int fails = 0;
     size_t faults_before = cg_fault_count(dev);
+    /* Extra mappings (.map, .map_ro) exist from the start, so sections can
+     * be loaded into them: a buffer object placed anywhere in the 40-bit MC
+     * space ("rdev->mc.mc_mask = 0xffffffffffULL; 40 bit MC", radeon_device.c),
+     * read-only as a GART page without R600_PTE_WRITEABLE (a read-only userptr). */
+    for (size_t i = 0; i < st->nactions; i++) {
+        const rd_action *a = &st->actions[i];
+        if (a->kind != ACT_MAP && a->kind != ACT_MAP_RO)
+            continue;
+        cg_mem *m = NULL;
+        uint64_t va;
+        cg_map_params mp = {.va = (uint64_t)a->a, .flags = CG_MAP_FIXED};
+        if (a->kind == ACT_MAP_RO)
+            mp.flags |= CG_MAP_READ_ONLY;
+        rc = cg_mem_create(dev, (uint64_t)a->b, 0, &m);
+        if (rc == 0) {
+            mp.mem = m;
+            rc = cg_vas_map(rd->vas, &mp, &va);
+            cg_mem_unref(m); /* the mapping holds its own reference */
+        }
+        if (rc != 0) {
+            fprintf(log, "FAIL map 0x%" PRIx64 " (0x%" PRIx64 " bytes): %s\n", (uint64_t)a->a,
+                    (uint64_t)a->b, cg_strerror(rc));
+            fails++;
+        }
+    }
     /* Load sections; the driver owns the start of the GTT. */
     for (size_t i = 0; i < cg_asm_section_count(as); i++) {
         const char *name;
@@ -178,10 +203,7 @@ int cg_radeon_scene_run(const cg_radeon_asm *st, const cg_asm *as, cg_device *de
                 fails++;
                 break;
             }
-            cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_INDIRECT_BUFFER, 2));
-            cg_radeon_ring_write(drv, (uint32_t)base & 0xFFFFFFFC);
-            cg_radeon_ring_write(drv, (uint32_t)(base >> 32) & 0xFF);
-            cg_radeon_ring_write(drv, (uint32_t)(size / 4));
+            rd_ring_ib_execute(drv, base, (uint32_t)(size / 4));
             cg_radeon_fence_emit(drv, &last_fence);
             cg_radeon_ring_unlock_commit(drv);
             fprintf(log, "ib %s at 0x%" PRIx64 ": %zu dwords, fence %" PRIu64 "\n", a->section, base,
@@ -211,6 +233,43 @@ int cg_radeon_scene_run(const cg_radeon_asm *st, const cg_asm *as, cg_device *de
                 fprintf(log, "fence %" PRIu64 " signalled (EOP interrupts %" PRIu64 ")\n", last_fence,
                         cg_radeon_irq_count(drv, CG_RADEON_IH_CP_EOP));
             }
+            break;
+        case ACT_RECOVER: {
+            /* What radeon does when a submission hangs: the fence wait sees
+             * rptr stuck and declares a lockup, then radeon_gpu_reset. */
+            rc = cg_radeon_fence_wait(drv, last_fence, 100000);
+            if (rc != CG_ERR_BUSY) {
+                fprintf(log, "FAIL recover: waiting for fence %" PRIu64 " gave '%s', not a "
+                             "lockup\n", last_fence, rc ? cg_strerror(rc) : "signalled");
+                fails++;
+                break;
+            }
+            rc = cg_radeon_gpu_reset(drv, NULL); /* the log says how much it saved */
+            cg_radeon_irq_process(drv);
+            fprintf(log, "%s", cg_radeon_lockup_log(drv));
+            if (rc != 0 || !cg_radeon_fence_signaled(drv, last_fence)) {
+                fprintf(log, "FAIL recover: GPU reset: %s, fence %" PRIu64 " %ssignalled\n",
+                        rc ? cg_strerror(rc) : "ok", last_fence,
+                        cg_radeon_fence_signaled(drv, last_fence) ? "" : "not ");
+                fails++;
+            } else {
+                fprintf(log, "recovered: fence %" PRIu64 " signalled\n", last_fence);
+            }
+            break;
+        }
+        case ACT_FENCE_SEQ:
+            if (rd_fence_driver_start(drv, (uint64_t)a->a) != 0) {
+                fprintf(log, "FAIL fence_seq: fences are pending\n");
+                fails++;
+            } else {
+                last_fence = (uint64_t)a->a;
+                fprintf(log, "fence driver starts at %" PRIu64 "\n", last_fence);
+            }
+            break;
+        case ACT_MAP:
+        case ACT_MAP_RO:
+            fprintf(log, "map 0x%" PRIx64 " (0x%" PRIx64 " bytes%s)\n", (uint64_t)a->a,
+                    (uint64_t)a->b, a->kind == ACT_MAP_RO ? ", read-only" : "");
             break;
         case ACT_RUN:
             rc = cg_radeon_run(rd);

@@ -20,6 +20,10 @@ enum {
     ACT_RING_TEST,
     ACT_IB_TEST,
     ACT_STATUS,     /* print the CP status */
+    ACT_RECOVER,    /* wait for the last fence, expect a lockup, GPU reset */
+    ACT_MAP,        /* map a new memory object at a = address, b = bytes */
+    ACT_MAP_RO,     /* the same, read-only for the GPU */
+    ACT_FENCE_SEQ,  /* start the fence driver at sequence a */
 };
 
 typedef struct rd_action {
