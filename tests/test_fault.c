@@ -357,6 +357,33 @@ static void test_threads(void)
     cg_device_destroy(dev);
 }
 
+/* docs/faults.md names every fault kind and every budget (the tables in
+ * fault.h and device.h are the source; the page must not drift from them). */
+static void test_faults_doc(void)
+{
+    FILE *f = fopen(CMDGPU_SOURCE_DIR "/docs/faults.md", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char doc[1 << 16];
+    size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    char want[96];
+    for (int k = 1; k < CG_FAULT_KIND_COUNT; k++) {
+        snprintf(want, sizeof(want), "| `%s` |", cg_fault_kind_name((cg_fault_kind)k));
+        if (!strstr(doc, want))
+            fprintf(stderr, "docs/faults.md: no row for fault kind %s\n", want);
+        CHECK(strstr(doc, want) != NULL);
+    }
+    for (int b = 0; b < CG_BUDGET_COUNT; b++) {
+        snprintf(want, sizeof(want), "| `%s` |", cg_budget_name((cg_budget)b));
+        if (!strstr(doc, want))
+            fprintf(stderr, "docs/faults.md: no row for budget %s\n", want);
+        CHECK(strstr(doc, want) != NULL);
+    }
+}
+
 int main(void)
 {
     test_post_fills_record();
@@ -366,5 +393,6 @@ int main(void)
     test_format();
     test_log_cap();
     test_threads();
+    test_faults_doc();
     return check_report("test_fault");
 }

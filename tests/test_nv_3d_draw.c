@@ -739,8 +739,8 @@ static void test_faults(void)
             uint64_t lim = 2 * sizeof(cg_nv_vertex);
             cg_nv_gpu_set_op_limit(e.gpu, lim);
             snprintf(msg, sizeof(msg),
-                     "DRAW_VERTEX_ARRAY: 3 vertices need a 0x%llx-byte draw record, over the "
-                     "operation limit 0x%llx (cg_nv_gpu_set_op_limit)",
+                     "budget nv.op-bytes: DRAW_VERTEX_ARRAY: 3 vertices need a 0x%llx-byte "
+                     "draw record, over the limit 0x%llx",
                      (unsigned long long)(3 * sizeof(cg_nv_vertex)), (unsigned long long)lim);
             want = msg;
         }

@@ -391,7 +391,7 @@ static void test_watchdog_and_trap(void)
     if (f) {
         char want[160];
         snprintf(want, sizeof(want),
-                 "watchdog: semaphore acquire at 0x%010llx never satisfied: memory holds "
+                 "budget nv.wait-runs: semaphore acquire at 0x%010llx never satisfied: memory holds "
                  "0x00000000, ACQUIRE (==) 0x00000005", (unsigned long long)sem);
         CHECK_STR(f->message, want);
         CHECK_EQ(f->gpu_addr, sem);
@@ -1103,8 +1103,8 @@ static void test_clear_faults_and_trace(void)
     if (f) {
         char want[160];
         snprintf(want, sizeof(want),
-                 "CLEAR_SURFACE: color target 0: %llu bytes is past the model's operation limit "
-                 "of %u", 65535ull * 65535 * 16, 1u << 20);
+                 "budget nv.op-bytes: CLEAR_SURFACE: color target 0: %llu bytes is over the "
+                 "limit of %u", 65535ull * 65535 * 16, 1u << 20);
         CHECK_STR(f->message, want);
     }
     /* a stencil clear with RESPECT_STENCIL_MASK */

@@ -350,7 +350,8 @@ static void test_faults(void)
     nv_mme_method(s, NV_MME_M_START_ADDRESS_RAM, 0x20);
     cg_agent who = {CG_FAMILY_NV, "pfifo", 3, 0, {0}, 0};
     int rc = nv_mme_call(s, 5, p, 1, NULL, 100, &who, dev, &r);
-    check_fault(rc, CG_FAULT_HANG, 0x21, 0x27, "macro 5 pc 0x21: instruction budget of 100");
+    check_fault(rc, CG_FAULT_HANG, 0x21, 0x27,
+                "macro 5 pc 0x21: budget nv.macro-insns: instruction budget of 100");
     CHECK_EQ(last_fault()->channel, 3);
     CHECK_EQ(r.steps, 100);
     free(s);

@@ -281,7 +281,7 @@ static void test_faults(void)
         {"double branch", {EXIT, 0xFFFFC007u}, 2, 1, CG_FAULT_BAD_STATE, 1, 0xFFFFC007u,
          "macro 2 pc 0x1: "},
         {"hang", {NOP, 0x00000027u /* bra.z.a r0, . */}, 2, 1, CG_FAULT_HANG, 1, 0x27,
-         "macro 2 pc 0x1: instruction budget of 1000"},
+         "macro 2 pc 0x1: budget nv.macro-insns: instruction budget of 1000"},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         const fault_case *fc = &cases[c];

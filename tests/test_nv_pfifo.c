@@ -152,7 +152,7 @@ static void test_acquire(void)
     CHECK_EQ(f->words[1], 8);
     char want[192];
     snprintf(want, sizeof(want),
-             "watchdog: semaphore acquire at 0x%010llx never satisfied: memory holds "
+             "budget nv.wait-runs: semaphore acquire at 0x%010llx never satisfied: memory holds "
              "0x0000000f, ACQ_AND (&) 0x00000010", (unsigned long long)(s + 0x20));
     CHECK_STR(f->message, want);
     CHECK_EQ(env_state(&e, 0), CG_NV_CH_FAULTED);
@@ -222,7 +222,8 @@ static void test_syncpoints(void)
         CHECK_EQ(f->stream_addr, at + 8);
         char want[160];
         snprintf(want, sizeof(want),
-                 "watchdog: syncpoint %u wait never satisfied: value 3, waiting for 100", id);
+                 "budget nv.wait-runs: syncpoint %u wait never satisfied: value 3, waiting for 100",
+                 id);
         CHECK_STR(f->message, want);
     }
     check_other_channel(&e, 1, s + 12, 10);

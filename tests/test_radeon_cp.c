@@ -360,7 +360,8 @@ static void test_wait_reg_mem(void)
         CHECK_EQ(ft->stream_addr, RING + 4ull * at);
         CHECK_EQ(ft->words[0], P3(0x3C, 5));
         CHECK_EQ(ft->words[1], 3 | (1u << 4));
-        CHECK_STR(ft->message, "ring: WAIT_REG_MEM not satisfied after 5 polls (watchdog)");
+        CHECK_STR(ft->message,
+                  "ring: budget radeon.wait-polls: WAIT_REG_MEM not satisfied after 5 polls (watchdog)");
     }
     check_recovers(&f);
     /* A register wait names its register; a register outside the space, too. */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cmdgpu/device.h"
 
 /* Exit codes, documented in `cmdgpu help`. */
 enum {
@@ -35,6 +36,11 @@ typedef struct cli_opts {
     int ndumps;
     const char *draws;    /* --draws FILE.json (nv run): every draw record, - = stdout */
     const char *dump_textures; /* --dump-textures DIR (nv run): DIR/tic_<index>.png */
+    struct cli_budget {
+        cg_budget budget;
+        uint64_t value;
+    } budgets[8];         /* --budget NAME=VALUE (run), applied by cli_device_create */
+    int nbudgets;
     int nargs;
     char **args;          /* positional arguments */
 } cli_opts;
@@ -60,6 +66,12 @@ typedef struct cli_family {
 extern const cli_family cli_families[];
 extern const size_t cli_nfamilies;
 const cli_family *cli_find_family(const char *name);
+
+/* Parse "NAME=VALUE" (a budget of CG_BUDGET_TABLE, VALUE > 0). */
+int cli_parse_budget(const char *text, struct cli_budget *out);
+/* A new device with the run's --budget values applied; NULL (message
+ * printed) when out of memory. */
+cg_device *cli_device_create(const cli_opts *o);
 
 /* Read a whole file ("-" = stdin). Returns malloc'd data or NULL with a
  * message printed. */

@@ -32,7 +32,9 @@ static const cli_command commands[] = {
      "      --trace         print every method as it executes (JSON Lines with --json)\n"
      "      --dump VA:SIZE:FILE  nv: write GPU memory to FILE after the scene (up to 8)\n"
      "      --draws FILE    nv: write every draw record as {\"draws\":[...]} (- = stdout)\n"
-     "      --dump-textures DIR  nv: write each texture a draw reaches as DIR/tic_N.png\n",
+     "      --dump-textures DIR  nv: write each texture a draw reaches as DIR/tic_N.png\n"
+     "      --budget NAME=N set a budget (watchdog) for this run, e.g. nv.macro-insns=1000;\n"
+     "                      `cmdgpu help budgets` lists them (up to 8 options)\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
@@ -114,7 +116,8 @@ static void print_overview(FILE *f)
                "  1  the stream faulted, or failed a check\n"
                "  2  usage error, or a subcommand the family does not support yet\n"
                "  3  input error: unreadable file, syntax error, malformed input\n"
-               "\n`cmdgpu SUBCOMMAND --help` describes each one; `cmdgpu help faults` lists\n"
+               "\n`cmdgpu SUBCOMMAND --help` describes each one; `cmdgpu help budgets` lists the\n"
+               "watchdog budgets; `cmdgpu help faults` lists\n"
                "the fault kinds; `-` means stdin/stdout.\n");
 }
 
@@ -126,6 +129,15 @@ static int cmd_help(const cli_opts *o)
         for (int k = 1; k < CG_FAULT_KIND_COUNT; k++)
             printf("  %-20s %s\n", cg_fault_kind_name((cg_fault_kind)k),
                    cg_fault_kind_desc((cg_fault_kind)k));
+        return EXIT_OK;
+    }
+    if (o->nargs > 0 && strcmp(o->args[0], "budgets") == 0) {
+        /* Straight from the library's budget table (docs/faults.md). */
+        printf("budgets (a unit that runs one out stops with a hang fault naming it):\n");
+        for (int b = 0; b < CG_BUDGET_COUNT; b++)
+            printf("  %-20s %12llu  %s\n", cg_budget_name((cg_budget)b),
+                   (unsigned long long)cg_budget_default((cg_budget)b),
+                   cg_budget_description((cg_budget)b));
         return EXIT_OK;
     }
     if (o->nargs > 0) {
@@ -203,6 +215,15 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
             if (o->ndumps == 8)
                 return cli_error(EXIT_USAGE, "--dump: at most 8");
             o->dumps[o->ndumps++] = val;
+        } else if ((t = TAKES_VALUE("--budget", "--budget")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            if (o->nbudgets == 8)
+                return cli_error(EXIT_USAGE, "--budget: at most 8");
+            int rc = cli_parse_budget(val, &o->budgets[o->nbudgets]);
+            if (rc != EXIT_OK)
+                return rc;
+            o->nbudgets++;
         } else if ((t = TAKES_VALUE("--draws", "--draws")) != 0) {
             if (t < 0)
                 return cli_error(EXIT_USAGE, "%s needs a value", a);

@@ -25,6 +25,38 @@ const cli_family cli_families[] = {
 };
 const size_t cli_nfamilies = sizeof(cli_families) / sizeof(cli_families[0]);
 
+int cli_parse_budget(const char *text, struct cli_budget *out)
+{
+    const char *eq = strchr(text, '=');
+    char name[64];
+    if (!eq || (size_t)(eq - text) >= sizeof(name))
+        return cli_error(EXIT_USAGE, "--budget '%s': want NAME=VALUE (see `cmdgpu help budgets`)",
+                         text);
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = 0;
+    if (cg_budget_from_name(name, &out->budget) != 0)
+        return cli_error(EXIT_USAGE, "--budget: no budget '%s' (see `cmdgpu help budgets`)", name);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(eq + 1, &end, 0);
+    if (errno || end == eq + 1 || *end || v == 0 || eq[1] == '-')
+        return cli_error(EXIT_USAGE, "--budget %s: '%s' is not a count above 0", name, eq + 1);
+    out->value = v;
+    return EXIT_OK;
+}
+
+cg_device *cli_device_create(const cli_opts *o)
+{
+    cg_device *dev = NULL;
+    if (cg_device_create(&dev) != 0) {
+        cli_error(EXIT_INPUT, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < o->nbudgets; i++)
+        cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
+    return dev;
+}
+
 const cli_family *cli_find_family(const char *name)
 {
     for (size_t i = 0; name && i < cli_nfamilies; i++)

@@ -149,10 +149,10 @@ int nv_run(const cli_opts *o)
         return cli_error(EXIT_INPUT, "--dump-textures: cannot create '%s': %s", o->dump_textures,
                          strerror(errno));
     }
-    cg_device *dev;
-    if (cg_device_create(&dev) != 0) {
+    cg_device *dev = cli_device_create(o);
+    if (!dev) {
         free(text);
-        return cli_error(EXIT_INPUT, "out of memory");
+        return EXIT_INPUT;
     }
     run_ctx c = {.o = o, .msg = stdout};
     if (o->draws && strcmp(o->draws, "-") == 0)

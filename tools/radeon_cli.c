@@ -60,7 +60,7 @@ int radeon_run(const cli_opts *o)
     cg_radeon_asm *st = NULL;
     cg_asm *as = NULL;
     cg_device *dev = NULL;
-    if (cg_radeon_asm_create(g, &st) != 0 || cg_device_create(&dev) != 0) {
+    if (cg_radeon_asm_create(g, &st) != 0 || !(dev = cli_device_create(o))) {
         rc = cli_error(EXIT_INPUT, "out of memory");
         goto out;
     }

@@ -36,7 +36,7 @@ int vc4_run(const cli_opts *o)
     cg_asm *as = NULL;
     cg_device *dev = NULL;
     int rc = EXIT_OK;
-    if (cg_vc4_asm_create(&st) != 0 || cg_device_create(&dev) != 0) {
+    if (cg_vc4_asm_create(&st) != 0 || !(dev = cli_device_create(o))) {
         rc = cli_error(EXIT_INPUT, "out of memory");
         goto out;
     }

@@ -52,7 +52,7 @@ CG_API size_t cg_device_host_peak(const cg_device *dev);
     X(RADEON_WAIT_POLLS, "radeon.wait-polls", 1000,                                            \
       "polls of one unsatisfied WAIT_REG_MEM / semaphore wait")                                \
     X(RADEON_RUN_DWORDS, "radeon.run-dwords", 1ull << 26,                                      \
-      "dwords one cg_radeon_run may fetch (ring and IBs; ends IB loops)")                      \
+      "dwords one cg_radeon_run may fetch before it returns with work left")                   \
     X(VC4_THREAD_UNITS, "vc4.thread-units", 1ull << 24,                                        \
       "records, triangles, tile entries and fragment batches one control-list kick may "      \
       "process (ends branch loops)")                                                           \

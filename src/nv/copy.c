@@ -152,9 +152,10 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
     uint64_t sbytes = (uint64_t)len * sbpp, dbytes = (uint64_t)len * dbpp;
     uint64_t total = (sbytes > dbytes ? sbytes : dbytes) * count;
     if (total > ch->gpu->op_limit)
-        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                        "B0B5 LAUNCH_DMA: %llu bytes is past the model's limit of %llu",
-                        (unsigned long long)total, (unsigned long long)ch->gpu->op_limit);
+        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
+                        "budget %s: B0B5 LAUNCH_DMA of %llu bytes is over the limit of %llu",
+                        cg_budget_name(CG_BUDGET_NV_OP_BYTES), (unsigned long long)total,
+                        (unsigned long long)ch->gpu->op_limit);
     if (total == 0)
         return 0;
     side s, d;

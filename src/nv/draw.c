@@ -335,8 +335,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
     uint64_t need = (uint64_t)r->count * sizeof(cg_nv_vertex);
     if (need > gpu->op_limit)
         return nv_fault(ch, ag, CG_FAULT_HANG, 0,
-                        "%s: %u vertices need a 0x%llx-byte draw record, over the operation "
-                        "limit 0x%llx (cg_nv_gpu_set_op_limit)",
+                        "budget %s: %s: %u vertices need a 0x%llx-byte draw record, over the "
+                        "limit 0x%llx", cg_budget_name(CG_BUDGET_NV_OP_BYTES),
                         r->what, r->count, (unsigned long long)need,
                         (unsigned long long)gpu->op_limit);
     cg_nv_draw *d = cg__alloc(gpu->dev, sizeof(*d));

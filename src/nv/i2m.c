@@ -110,9 +110,10 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
     t->total = (uint64_t)t->line_len * t->line_count;
     t->pos = 0;
     if (t->total > ch->gpu->op_limit)
-        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
-                         "I2M LAUNCH_DMA of %llu bytes is past the model's limit of %llu",
-                         (unsigned long long)t->total, (unsigned long long)ch->gpu->op_limit);
+        return nv_fault(ch, ag, CG_FAULT_HANG, t->dst,
+                        "budget %s: I2M LAUNCH_DMA of %llu bytes is over the limit of %llu",
+                        cg_budget_name(CG_BUDGET_NV_OP_BYTES), (unsigned long long)t->total,
+                        (unsigned long long)ch->gpu->op_limit);
     if (!t->pitch) {
         uint32_t bs = r[NVA140_SET_DST_BLOCK_SIZE >> 2];
         if ((bs & 15) != 0)

@@ -233,8 +233,8 @@ static int run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_
         if (steps >= budget) {
             uint32_t w = pc < m.ncode ? code[pc] : 0;
             rc = mme_fault(&m, w, CG_FAULT_HANG,
-                           "instruction budget of %llu ran out (watchdog TIMEOUT)",
-                           (unsigned long long)budget);
+                           "budget %s: instruction budget of %llu ran out (watchdog TIMEOUT)",
+                           cg_budget_name(CG_BUDGET_NV_MACRO_INSNS), (unsigned long long)budget);
             break;
         }
         if (pc >= m.ncode) {

@@ -50,10 +50,6 @@ typedef enum nv_wait_kind { NV_WAIT_NONE, NV_WAIT_SEM, NV_WAIT_SYNCPT } nv_wait_
 
 enum { NV_MODE_INC, NV_MODE_NONINC, NV_MODE_ONE_INC };
 
-#define NV_OP_LIMIT_DEFAULT (256ull << 20)
-/* Instructions one macro call may execute before the MME watchdog ends it
- * as a hang (per GPU, cg_nv_gpu.mme_budget). */
-#define NV_MME_BUDGET_DEFAULT (1ull << 24)
 #define NV_CHUNK 2048 /* pushbuffer words fetched per read */
 
 struct cg_nv_channel {
@@ -147,13 +143,13 @@ struct cg_nv_gpu {
     bool syncpt_used[CG_NV_NUM_SYNCPTS];
     uint64_t time;        /* methods executed, the timestamp clock */
     unsigned watchdog;
-    uint64_t op_limit;    /* cg_nv_gpu_set_op_limit */
+    uint64_t op_limit;    /* budget nv.op-bytes (cg_nv_gpu_set_op_limit) */
     uint32_t valid[NV_NOBJ][NV_NREGS / 32];  /* methods in each class table */
     uint32_t plain[NV_NOBJ][NV_NREGS / 32];  /* methods that are only stored */
     uint16_t plain_run[NV_NOBJ][NV_NREGS];   /* plain methods from idx on, in a row */
     uint32_t host_valid[2];                  /* host methods 0..0xFC */
     char last_error[256];
-    uint64_t mme_budget;  /* instructions per macro call (NV_MME_BUDGET_DEFAULT) */
+    uint64_t mme_budget;  /* budget nv.macro-insns: instructions per macro call */
     void (*draw_fn)(void *user, const struct cg_nv_draw *d); /* cg_nv_gpu_set_draw_callback */
     void *draw_user;
 };

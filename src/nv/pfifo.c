@@ -7,6 +7,7 @@
  * GPFifoClass.cs). Where the emulators cut corners (yuzu ignores sec ops 0, 2,
  * 6 and 7 and dereferences NULL for an unbound subchannel) this model follows
  * the NVIDIA headers and faults instead. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +91,11 @@ int cg_nv_gpu_create(cg_device *dev, cg_nv_gpu **out)
         return CG_ERR_NOMEM;
     gpu->dev = dev;
     gpu->next_handle = 1;
-    gpu->watchdog = 2;
-    gpu->op_limit = NV_OP_LIMIT_DEFAULT;
-    gpu->mme_budget = NV_MME_BUDGET_DEFAULT;
+    /* the device's budgets (device.h CG_BUDGET_TABLE, docs/faults.md) */
+    uint64_t runs = cg_device_budget(dev, CG_BUDGET_NV_WAIT_RUNS);
+    gpu->watchdog = runs > UINT_MAX ? UINT_MAX : (unsigned)runs;
+    gpu->op_limit = cg_device_budget(dev, CG_BUDGET_NV_OP_BYTES);
+    gpu->mme_budget = cg_device_budget(dev, CG_BUDGET_NV_MACRO_INSNS);
     static const uint32_t ids[NV_NOBJ] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
                                           CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY};
     for (int i = 0; i < NV_NOBJ; i++) {
@@ -125,7 +128,7 @@ void cg_nv_gpu_set_watchdog(cg_nv_gpu *gpu, unsigned runs)
 void cg_nv_gpu_set_op_limit(cg_nv_gpu *gpu, uint64_t bytes)
 {
     if (gpu)
-        gpu->op_limit = bytes ? bytes : NV_OP_LIMIT_DEFAULT;
+        gpu->op_limit = bytes ? bytes : cg_device_budget(gpu->dev, CG_BUDGET_NV_OP_BYTES);
 }
 
 uint64_t cg_nv_gpu_time(const cg_nv_gpu *gpu)
@@ -1261,15 +1264,15 @@ static void watchdog_fire(cg_nv_channel *ch)
                           ch->wait_words[0], ch->wait_words[1]);
     if (ch->wait == NV_WAIT_SYNCPT) {
         cg_fault_post(ch->gpu->dev, &ag, CG_FAULT_HANG, 0,
-                      "watchdog: syncpoint %u wait never satisfied: value %u, waiting for %u",
-                      ch->wait_id, ch->gpu->syncpt[ch->wait_id], ch->wait_value);
+                      "budget %s: syncpoint %u wait never satisfied: value %u, waiting for %u",
+                      cg_budget_name(CG_BUDGET_NV_WAIT_RUNS), ch->wait_id, ch->gpu->syncpt[ch->wait_id], ch->wait_value);
     } else {
         uint32_t cur = 0;
         cg_vas_read32(ch->vas, ch->wait_addr, &cur, &ag);
         cg_fault_post(ch->gpu->dev, &ag, CG_FAULT_HANG, ch->wait_addr,
-                      "watchdog: semaphore acquire at 0x%010llx never satisfied: memory holds "
-                      "0x%08x, %s 0x%08x",
-                      (unsigned long long)ch->wait_addr, cur, sem_op_name(ch->wait_op),
+                      "budget %s: semaphore acquire at 0x%010llx never satisfied: memory "
+                      "holds 0x%08x, %s 0x%08x",
+                      cg_budget_name(CG_BUDGET_NV_WAIT_RUNS), (unsigned long long)ch->wait_addr, cur, sem_op_name(ch->wait_op),
                       ch->wait_value);
     }
     ch->state = CG_NV_CH_FAULTED;

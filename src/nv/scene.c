@@ -48,7 +48,7 @@ static void out_path(scene *s, const char *name, char *buf, size_t cap)
 
 static int act_fail(scene *s, const nv_act *x, int rc, const char *what)
 {
-    logf_(s, "%s: action #%u (%s) failed: %s%s%s\n", s->path, x->line, what, cg_strerror(rc),
+    logf_(s, "FAIL %s: action #%u (%s) failed: %s%s%s\n", s->path, x->line, what, cg_strerror(rc),
           cg_nv_gpu_last_error(s->gpu)[0] ? ": " : "", cg_nv_gpu_last_error(s->gpu));
     return rc;
 }
@@ -151,8 +151,8 @@ static int do_act(scene *s, const nv_act *x)
         if (rc)
             return act_fail(s, x, rc, ".expect32");
         if (v != (uint32_t)x->b) {
-            logf_(s, "expect32 0x%010llx: 0x%08x, expected 0x%08x\n", (unsigned long long)x->a, v,
-                  (uint32_t)x->b);
+            logf_(s, "FAIL expect32 0x%010llx: 0x%08x, expected 0x%08x\n",
+                  (unsigned long long)x->a, v, (uint32_t)x->b);
             s->failed = 1;
         } else {
             logf_(s, "expect32 0x%010llx: 0x%08x ok\n", (unsigned long long)x->a, v);

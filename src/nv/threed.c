@@ -661,8 +661,8 @@ static int clr_run(cg_nv_channel *ch, const clr_surf *s, const clr_rectangle *r,
     uint64_t bytes = (uint64_t)(r->x1 - r->x0) * (r->y1 - r->y0) * s->bpp;
     if (bytes > ch->gpu->op_limit)
         return nv_fault(ch, ag, CG_FAULT_HANG, s->base,
-                        "CLEAR_SURFACE: %s: %llu bytes is past the model's operation limit of "
-                        "%llu", what, (unsigned long long)bytes,
+                        "budget %s: CLEAR_SURFACE: %s: %llu bytes is over the limit of %llu",
+                        cg_budget_name(CG_BUDGET_NV_OP_BYTES), what, (unsigned long long)bytes,
                         (unsigned long long)ch->gpu->op_limit);
     if (bytes == 0) {
         nv_trace_event(ch, CG_TRACE_NOTE, "3d", NVB197_CLEAR_SURFACE, v, s->base, 0,

@@ -227,8 +227,9 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     uint32_t dw = r[NV902D_SET_PIXELS_FROM_MEMORY_DST_WIDTH >> 2];
     uint32_t dh = r[NV902D_SET_PIXELS_FROM_MEMORY_DST_HEIGHT >> 2];
     if ((uint64_t)dw * dh * 16 > ch->gpu->op_limit)
-        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                          "902D blit of %u x %u pixels is past the model's limit", dw, dh);
+        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
+                        "budget %s: 902D blit of %u x %u pixels is over the limit",
+                        cg_budget_name(CG_BUDGET_NV_OP_BYTES), dw, dh);
 #define FX(lo, hi) ((double)(int32_t)r[(hi) >> 2] + (double)r[(lo) >> 2] / 4294967296.0)
     double dudx = FX(NV902D_SET_PIXELS_FROM_MEMORY_DU_DX_FRAC, NV902D_SET_PIXELS_FROM_MEMORY_DU_DX_INT);
     double dvdy = FX(NV902D_SET_PIXELS_FROM_MEMORY_DV_DY_FRAC, NV902D_SET_PIXELS_FROM_MEMORY_DV_DY_INT);
@@ -293,9 +294,10 @@ static void plot(prim_ctx *p, int64_t x, int64_t y)
     if (p->rc)
         return;
     if (p->budget-- == 0) {
-        p->rc = nv_fault(p->ch, p->ag, CG_FAULT_BAD_STATE, 0,
-                           "902D primitive of more than %u pixels is past the model's limit",
-                           (unsigned)(p->ch->gpu->op_limit / 16));
+        p->rc = nv_fault(p->ch, p->ag, CG_FAULT_HANG, 0,
+                         "budget %s: 902D primitive of more than %u pixels is over the limit",
+                         cg_budget_name(CG_BUDGET_NV_OP_BYTES),
+                         (unsigned)(p->ch->gpu->op_limit / 16));
         return;
     }
     if (write_pix(p->ch, &p->d, x, y, p->px, p->ag)) {

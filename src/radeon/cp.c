@@ -12,8 +12,6 @@
 #include "radeon_internal.h"
 
 #define DEFAULT_DOMAIN_SIZE (16ull << 20)
-#define DEFAULT_WAIT_BUDGET 1000u
-#define DEFAULT_RUN_BUDGET (1ull << 26)
 #define MAX_RING_BUFSZ 22 /* 8 << 22 bytes = 32 MiB: far above any radeon ring */
 
 static int reg_read_nl(cg_radeon *rd, uint32_t reg, uint32_t *val);
@@ -60,10 +58,13 @@ int cg_radeon_create(cg_device *dev, const cg_radeon_config *cfg, cg_radeon **ou
     if (c.vram_size % CG_PAGE_SIZE || c.gtt_size % CG_PAGE_SIZE ||
         c.vram_size > CG_RADEON_GTT_BASE || c.gtt_size > (1ull << 38))
         return CG_ERR_INVAL;
-    if (!c.wait_budget)
-        c.wait_budget = DEFAULT_WAIT_BUDGET;
+    /* unset budgets come from the device (device.h CG_BUDGET_TABLE) */
+    if (!c.wait_budget) {
+        uint64_t polls = cg_device_budget(dev, CG_BUDGET_RADEON_WAIT_POLLS);
+        c.wait_budget = polls > UINT32_MAX ? UINT32_MAX : (uint32_t)polls;
+    }
     if (!c.run_budget)
-        c.run_budget = c.threaded ? 4096 : DEFAULT_RUN_BUDGET;
+        c.run_budget = c.threaded ? 4096 : cg_device_budget(dev, CG_BUDGET_RADEON_RUN_DWORDS);
 
     cg_radeon *rd = calloc(1, sizeof(*rd));
     if (!rd)
@@ -809,7 +810,8 @@ static int wait_more(cg_radeon *rd, const char *what, uint64_t addr)
     rd->wait_polls++;
     if (rd->wait_polls > rd->cfg.wait_budget)
         return cp_fault(rd, CG_FAULT_HANG, addr, false,
-                        "%s not satisfied after %u polls (watchdog)", what, rd->cfg.wait_budget);
+                        "budget %s: %s not satisfied after %u polls (watchdog)",
+                        cg_budget_name(CG_BUDGET_RADEON_WAIT_POLLS), what, rd->cfg.wait_budget);
     rd->waiting = true;
     return EXEC_BLOCK;
 }

@@ -571,7 +571,8 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         t->pc++;
         if (v->budget[0] == 0)
             return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                             "record budget ran out while binning primitives");
+                             "budget %s ran out while binning primitives",
+                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
         v->budget[0]--;
         /* the binner needs only Xs, Ys of each vertex (the renderer reads the
          * rest when it draws) */
@@ -664,7 +665,8 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 /* every tile entry costs one unit of the budget too */
                 if (v->budget[0] == 0)
                     return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                                     "record budget ran out while binning primitives");
+                                     "budget %s ran out while binning primitives",
+                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
                 v->budget[0]--;
                 vc4_tile_list *tl = &b->tiles[ty * b->tw + tx];
                 int rc = bin_tri_tile(v, t, tl, idx);

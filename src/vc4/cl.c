@@ -58,7 +58,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.stream_addr = th->ca;
             th->agent.nwords = 0;
             vc4_fault(v, th, CG_FAULT_HANG, th->ca,
-                      "record budget (%llu) ran out: a branch loop? (thread %d at 0x%08x)",
+                      "budget %s: %llu units ran out: a branch loop? (thread %d at 0x%08x)",
+                      cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS),
                       (unsigned long long)v->cfg.record_budget, t, th->ca);
             break;
         }

@@ -1372,7 +1372,8 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
         if (s->executed - start >= budget) {
             cg_fault f;
             cg_fault_init(&f, &s->agent, CG_FAULT_HANG, 0,
-                          "QPU program did not end within %llu instructions (pc 0x%08x)",
+                          "budget %s: QPU program did not end within %llu instructions "
+                          "(pc 0x%08x)", cg_budget_name(CG_BUDGET_VC4_QPU_INSNS),
                           (unsigned long long)budget, s->pc);
             f.stream_addr = s->pc;
             f.nwords = 0;

@@ -374,7 +374,8 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     /* every batch costs one unit of the render thread's budget */
     if (v->budget[1] == 0)
         return vc4_fault(v, t, CG_FAULT_HANG, (uint32_t)t->agent.stream_addr,
-                         "record budget ran out while shading"); /* at the item drawn */
+                         "budget %s ran out while shading",
+                         cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS)); /* at the item drawn */
     v->budget[1]--;
     if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
         return CG_ERR_NOMEM;
@@ -679,8 +680,9 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
         if (item.kind == 5) {
             if (v->budget[1] == 0)
                 return vc4_fault(v, t, CG_FAULT_HANG, p,
-                                 "record budget ran out in a compressed primitive list "
-                                 "(a relative-branch loop?)");
+                                 "budget %s ran out in a compressed primitive list "
+                                 "(a relative-branch loop?)",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
             v->budget[1]--;
             p = (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
             continue;
@@ -692,7 +694,8 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
         memcpy(prev, item.tri, sizeof prev);
         if (v->budget[1] == 0)
             return vc4_fault(v, t, CG_FAULT_HANG, p,
-                             "record budget ran out in a compressed primitive list");
+                             "budget %s ran out in a compressed primitive list",
+                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
         v->budget[1]--;
         int rc = need_tile(v, t, p, "a primitive");
         if (rc == 0)

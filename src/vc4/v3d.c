@@ -50,10 +50,11 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         c.sdram_size = SDRAM_DEFAULT;
     if (c.sdram_size % CG_PAGE_SIZE || c.sdram_size > (1u << 30) || c.sdram_size < (1u << 20))
         return CG_ERR_INVAL;
+    /* unset budgets come from the device (device.h CG_BUDGET_TABLE) */
     if (!c.record_budget)
-        c.record_budget = 1ull << 24;
+        c.record_budget = cg_device_budget(dev, CG_BUDGET_VC4_THREAD_UNITS);
     if (!c.qpu_budget)
-        c.qpu_budget = 1ull << 16;
+        c.qpu_budget = cg_device_budget(dev, CG_BUDGET_VC4_QPU_INSNS);
     if (!c.fw_heap)
         c.fw_heap = c.sdram_size / 2;
     if (c.fw_heap >= c.sdram_size)

@@ -1,6 +1,6 @@
 # hostile: a multi-line DMA copy of 1 MiB x 4096 lines (4 GiB), past the model's per-operation budget; channel 1 still works
-# fault: kind=bad-state unit=ce channel=0 gpu_addr=0 stream_addr=0x10000002c words=0x838280c0,0x00000382
-# message: B0B5 LAUNCH_DMA: 4294967296 bytes is past the model's limit of 268435456
+# fault: kind=hang unit=ce channel=0 gpu_addr=0 stream_addr=0x10000002c words=0x838280c0,0x00000382
+# message: budget nv.op-bytes: B0B5 LAUNCH_DMA of 4294967296 bytes is over the limit of 268435456
 #
 # LINE_LENGTH_IN 0x100000 x LINE_COUNT 0x1000 = 2^32 bytes; LAUNCH_DMA 0x382
 # = NON_PIPELINED (2) | SRC pitch (0x80) | DST pitch (0x100) | MULTI_LINE

@@ -1,6 +1,6 @@
 # hostile: an I2M LAUNCH_DMA of 64 KiB x 64 Ki lines (4 GiB), past the model's per-operation budget; channel 1 still works
-# fault: kind=bad-state unit=i2m channel=0 gpu_addr=0x100020000 stream_addr=0x100000020 words=0x8011406c,0x00000011
-# message: I2M LAUNCH_DMA of 4294967296 bytes is past the model's limit of 268435456
+# fault: kind=hang unit=i2m channel=0 gpu_addr=0x100020000 stream_addr=0x100000020 words=0x8011406c,0x00000011
+# message: budget nv.op-bytes: I2M LAUNCH_DMA of 4294967296 bytes is over the limit of 268435456
 #
 # LINE_LENGTH_IN 0x10000 x LINE_COUNT 0x10000 = 2^32 bytes, each to be fed
 # by LOAD_INLINE_DATA. The model bounds one engine operation

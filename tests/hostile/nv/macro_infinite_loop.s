@@ -1,6 +1,6 @@
 # hostile: a macro that branches to itself forever; the MME instruction budget ends it as a hang, channel 1 still works
 # fault: kind=hang unit=mme channel=0 gpu_addr=0 stream_addr=0x10000001c words=0x00000027,0x00000000
-# message: macro 0 pc 0x0: instruction budget of 16777216 ran out
+# message: macro 0 pc 0x0: budget nv.macro-insns: instruction budget of 16777216 ran out
 #
 # Code: 0x00000027 = BRANCH (7) | annul (0x20), .z on r0 (always 0, so
 # always taken), offset 0: it jumps to itself with no delay slot, forever.

@@ -1,6 +1,6 @@
 # hostile: a triangle strip of 2^32 - 1 vertices (all on one point); the record budget ends it, then a job works
 # fault: kind=hang unit=ct0 channel=0 gpu_addr=0x00020016 stream_addr=0x00020016 words=0x21,0xffffff05
-# message: record budget ran out while binning primitives
+# message: budget vc4.thread-units ran out while binning primitives
 #
 # The NV record has stride 0, so every vertex is the same point and no
 # triangle is listed, but each of the 2^32 - 3 strip triangles costs one

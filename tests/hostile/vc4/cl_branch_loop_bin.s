@@ -1,6 +1,6 @@
 # hostile: a binning list that branches back to itself forever; the record budget ends it, a new job runs
 # fault: kind=hang unit=ct0 channel=0 gpu_addr=0x00020000 stream_addr=0x00020000 words=-
-# message: record budget
+# message: budget vc4.thread-units
 #
 # LOOP: No_Op at 0x20000, Branch 0x20000 at 0x20001. A kick may spend
 # record_budget = 2^24 records (docs/vc4.md "Threads"); the loop runs two

@@ -1,6 +1,6 @@
 # hostile: a render list calls a sub-list that branches to itself; budget hang, then the frame renders
 # fault: kind=hang unit=ct1 channel=1 gpu_addr=0x00020008 stream_addr=0x00020008 words=-
-# message: record budget
+# message: budget vc4.thread-units
 #
 # BAD calls SUB (0x20008), whose only record is Branch SUB. The first record
 # costs one unit of the 2^24 budget, every later one is the Branch, so the
