@@ -15,7 +15,7 @@ expect() {
     if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out"; fi
 }
 
-"$bin" help | grep -qE '^  radeon .*\[ disasm asm run \]$' && ok || bad "help lists radeon disasm asm run"
+"$bin" help | grep -qE '^  radeon .*\[ disasm asm run check \]$' && ok || bad "help lists radeon disasm asm run check"
 
 cat > "$tmp/a.s" <<'S'
         SET_CONFIG_REG SCRATCH_REG1, 0xdeadbeef

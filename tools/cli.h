@@ -115,11 +115,13 @@ int cli_assemble(const cli_opts *o, const char *path, const struct cg_asm_family
 int radeon_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int radeon_assemble(const cli_opts *o, const char *path);
 int radeon_run(const cli_opts *o);
+int radeon_check(const cli_opts *o); /* tools/radeon_check.c */
 
 /* The nv family (tools/nv_cli.c). */
 int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int nv_assemble(const cli_opts *o, const char *path);
 int nv_run(const cli_opts *o);
+int nv_check(const cli_opts *o); /* tools/nv_check.c */
 
 /* The nv-macro front end (tools/nv_macro_cli.c): Maxwell MME code. */
 int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
@@ -133,6 +135,7 @@ int vc4_qpu_assemble(const cli_opts *o, const char *path);
 int vc4_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int vc4_assemble(const cli_opts *o, const char *path);
 int vc4_run(const cli_opts *o);
+int vc4_check(const cli_opts *o); /* tools/vc4_check.c */
 
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);

@@ -53,8 +53,13 @@ static const cli_command commands[] = {
      "      --section NAME  which section to write\n",
      cmd_asm},
     {"check", "validate a stream as a kernel would before running it",
-     "usage: cmdgpu check -f FAMILY [--json] FILE|-\n"
-     "Reports every rule the stream breaks; exit 1 if any.\n" COMMON_OPTS,
+     "usage: cmdgpu check -f FAMILY [--json] [--gen GEN] [--section NAME] FILE|-\n"
+     "Reports every rule the stream breaks, as a kernel's command-stream checker\n"
+     "would; exit 1 if any. FILE is the family's assembler source: radeon an IB with\n"
+     ".bo declarations (docs/radeon-check.md), vc4 a submit (docs/vc4-check.md), nv\n"
+     "a scene (docs/nv-check.md).\n" COMMON_OPTS
+     "      --gen GEN       radeon: r600 (default) or r700\n"
+     "      --section NAME  radeon: the section holding the IB (default: the first)\n",
      cmd_check},
     {"bench", "measure the model's speed on this machine",
      "usage: cmdgpu bench [--json] [mem]\n"

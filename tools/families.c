@@ -11,17 +11,17 @@ const cli_family cli_families[] = {
     {"raw", "plain little-endian words (core directives only)", raw_disasm, raw_assemble,
      NULL, NULL},
     {"nv", "NVIDIA Maxwell (Tegra X1): GPFIFO, pushbuffers, classes", nv_disasm,
-     nv_assemble, nv_run, NULL},
+     nv_assemble, nv_run, nv_check},
     {"nv-macro", "NVIDIA Maxwell macro engine (MME) code (disasm/asm)", nv_macro_disasm_cli,
      nv_macro_assemble, NULL, NULL},
     {"vc4", "Broadcom VideoCore IV V3D: control lists, binner, renderer, scenes", vc4_disasm,
-     vc4_assemble, vc4_run, NULL},
+     vc4_assemble, vc4_run, vc4_check},
     {"vc4-cl", "Broadcom VideoCore IV V3D control lists (as vc4)", vc4_disasm, vc4_assemble,
-     vc4_run, NULL},
+     vc4_run, vc4_check},
     {"vc4-qpu", "VideoCore IV QPU shader code (disasm/asm)", vc4_qpu_disasm_cli,
      vc4_qpu_assemble, NULL, NULL},
     {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", radeon_disasm,
-     radeon_assemble, radeon_run, NULL},
+     radeon_assemble, radeon_run, radeon_check},
 };
 const size_t cli_nfamilies = sizeof(cli_families) / sizeof(cli_families[0]);
 

@@ -11,6 +11,9 @@
 #include "nv.h"
 #include "nv3d.h"
 #include "check.h"
+#include "nv_check.h"
 #include "radeon.h"
+#include "radeon_check.h"
 #include "vc4.h"
+#include "vc4_check.h"
 #endif
