@@ -1,20 +1,9 @@
 #!/usr/bin/env bash
 # The cmdgpu command: help and exit codes, the raw family's asm/disasm round
 # trip, error reporting, unsupported subcommands said plainly, the demo.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()   { pass=$((pass+1)); }
-bad()  { fail=$((fail+1)); echo "FAIL: $*"; }
+source "$src/tests/lib/cli_test.bash"
 # expect CODE DESCRIPTION -- command...
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err"; fi
-}
 
 expect 0 "help"            -- "$bin" help
 grep -q '^exit codes:' "$tmp/out" && ok || bad "help lists exit codes"
@@ -84,5 +73,4 @@ grep -q 'copy matches the CPU' "$tmp/out" && ok || bad "demo coherency result: $
 expect 0 "bench mem" -- "$bin" bench mem --json
 grep -q '"bench":"mem"' "$tmp/out" && ok || bad "bench json"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish cli

@@ -2,19 +2,8 @@
 # `cmdgpu check -f nv`: every valid example passes (exit 0), a scene breaking
 # several rules reports each of them in stream order (exit 1), --json, stdin,
 # and input errors (exit 3). Rules and their sources: docs/nv-check.md.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out" | head -20; fi
-}
+source "$src/tests/lib/cli_test.bash"
 
 "$bin" help | grep -qE '^  nv .*\[ disasm asm run check \]$' && ok || bad "help lists nv check"
 
@@ -72,5 +61,4 @@ expect 3 "syntax error" -- "$bin" check -f nv "$tmp/syntax.s"
 grep -q 'syntax.s:1:' "$tmp/err" && ok || bad "syntax error names the line: $(cat "$tmp/err")"
 expect 3 "missing file" -- "$bin" check -f nv "$tmp/none.s"
 
-echo "nv_check_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish nv_check_cli

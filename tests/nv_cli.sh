@@ -2,19 +2,8 @@
 # The nv family through the cmdgpu command: every example scene runs with the
 # expected exit code, asm(disasm(x)) == x for every example's pushbuffer (with
 # and without --subch), --json and --trace output, and error exits.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out" | head -20; fi
-}
+source "$src/tests/lib/cli_test.bash"
 
 expect 0 "fence scene" -- "$bin" run -f nv --out "$tmp" "$src/examples/nv/fence.s"
 grep -q "fence 0 reached" "$tmp/out" && ok || bad "fence scene output"
@@ -65,5 +54,4 @@ expect 3 "run syntax error" -- "$bin" run -f nv "$tmp/bad.s"
 printf '\x01\x02\x03' > "$tmp/odd.bin"
 expect 3 "disasm odd size" -- "$bin" disasm -f nv "$tmp/odd.bin"
 
-echo "nv_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish nv_cli

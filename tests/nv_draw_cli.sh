@@ -5,27 +5,12 @@
 # texture constant buffer. Checks: the JSON parses (python3) and holds the
 # draw, its vertices and the texture; the PNG holds the texels; --draws -
 # keeps stdout pure JSON; bad uses exit with the documented codes.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-if ! "$bin" run --help | grep -q -- '--draws'; then
-    echo "cmdgpu run has no --draws option (tools/cmdgpu.c does not parse it): nothing to test"
-    exit 77
-fi
+source "$src/tests/lib/cli_test.bash"
 if ! command -v python3 >/dev/null; then
     echo "python3 not found: cannot check the JSON"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out" | head -20; fi
-}
 
 cat >"$tmp/square.s" <<'EOF'
 .buffer pb,  0x100000000, 0x10000
@@ -145,5 +130,4 @@ grep -q "^--dump-textures: tic 1 " "$tmp/err" && ok || bad "unreadable texture m
 expect 2 "--draws without a value" -- "$bin" run -f nv "$tmp/square.s" --draws
 expect 3 "--draws into a missing directory" -- "$bin" run -f nv --draws "$tmp/no/such/d.json" "$tmp/square.s"
 
-echo "nv_draw_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish nv_draw_cli

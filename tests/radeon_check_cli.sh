@@ -3,19 +3,8 @@
 # input), the text and JSON reports, a binary IB checked through .incbin,
 # --section and --gen, and the examples (scenes, which are not user IBs: the
 # checker says exactly why). Offsets are worked out in the comments.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out"; fi
-}
+source "$src/tests/lib/cli_test.bash"
 same() { # what, expected text; compares with $tmp/out
     if [ "$(cat "$tmp/out")" = "$2" ]; then ok; else bad "$1"; echo "got:"; cat "$tmp/out"; echo "want:"; echo "$2"; fi
 }
@@ -120,5 +109,4 @@ while IFS= read -r s; do
     fi
 done < <(find "$src/examples/radeon" -name '*.s' | sort)
 
-echo "radeon_check_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish radeon_check_cli

@@ -1,19 +1,8 @@
 #!/usr/bin/env bash
 # The radeon family through the cmdgpu command: asm/disasm round trip,
 # --gen, error exits, scenes with `cmdgpu run` (passing and faulting).
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out"; fi
-}
+source "$src/tests/lib/cli_test.bash"
 
 "$bin" help | grep -qE '^  radeon .*\[ disasm asm run check \]$' && ok || bad "help lists radeon disasm asm run check"
 
@@ -80,5 +69,4 @@ grep -q '^fault #0 unmapped radeon/cp ch 0 addr 0x8000000000' "$tmp/out" && ok |
 grep -q '^cp: stopped ' "$tmp/out" && ok || bad "cp stopped"
 grep -q '^expect reg 0x8504 == 0x00000001: ok$' "$tmp/out" && ok || bad "expectation before the fault"
 
-echo "radeon_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish radeon_cli

@@ -4,19 +4,8 @@
 # codes), input errors, and every example under examples/vc4/: a submit
 # (a `bin_cl` section) must pass, a bare-metal scene gets the kernel's
 # verdict on its binning list.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out"; fi
-}
+source "$src/tests/lib/cli_test.bash"
 same() { # same FILE WHAT: $tmp/out must equal FILE
     if cmp -s "$tmp/out" "$1"; then ok; else bad "$2"; diff "$1" "$tmp/out"; fi
 }
@@ -141,5 +130,4 @@ for ex in "$src"/examples/vc4/*.s; do
     fi
 done
 
-echo "vc4_check_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish vc4_check_cli

@@ -2,19 +2,8 @@
 # The vc4 family through the cmdgpu command: control-list asm/disasm round
 # trips (-f vc4-cl and -f vc4), the FIRST TRIANGLE scene with `cmdgpu run`
 # (PNG and pixel hash), and a faulting scene's exit code.
-set -uo pipefail
 build=$1 src=$2
-bin=$build/cmdgpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect() {
-    local want=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err" "$tmp/out"; fi
-}
+source "$src/tests/lib/cli_test.bash"
 
 cat > "$tmp/a.s" <<'S'
         Tile_Binning_Mode_Configuration 0x400000, 0x8000, 0x500000, 10, 8, Auto_Init_Tile_State_Data
@@ -66,5 +55,4 @@ expect 1 "faulting scene" -- "$bin" run -f vc4 "$tmp/f.s"
 grep -q 'invalid-opcode vc4/ct0 ch 0 addr 0x1000' "$tmp/out" && ok || bad "fault line"
 expect 3 "syntax error" -- "$bin" asm -f vc4-cl -o "$tmp/x.bin" /dev/stdin <<<'Tile_Coordinates 1'
 
-echo "vc4_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish vc4_cli

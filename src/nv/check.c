@@ -374,14 +374,9 @@ static void copy_launch(chk *c, const uint32_t *r, uint32_t l)
 {
     unsigned xfer = l & 3, semt = (l >> 3) & 3;
     if (xfer && xfer != 3 && !((l >> 12) & 3)) {
-        bool multi = (l >> 9) & 1, remap = (l >> 10) & 1;
-        uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
-        uint32_t sbpp = 1, dbpp = 1;
-        if (remap) {
-            unsigned cs = ((comp >> 16) & 3) + 1;
-            sbpp = cs * (((comp >> 20) & 3) + 1);
-            dbpp = cs * (((comp >> 24) & 3) + 1);
-        }
+        bool multi = (l >> 9) & 1;
+        uint32_t sbpp, dbpp;
+        nv_copy_elem_bytes(r, l, &sbpp, &dbpp);
         uint32_t len = r[NVB0B5_LINE_LENGTH_IN >> 2];
         uint32_t count = multi ? r[NVB0B5_LINE_COUNT >> 2] : 1;
         bool spitch = !multi || ((l >> 7) & 1), dpitch = !multi || ((l >> 8) & 1);
@@ -994,19 +989,7 @@ int cg_nv_check_scene(const char *path, const char *text, size_t len, cg_check_r
     cg_nv_check_map *maps = NULL;
     cg_nv_check_bytes *bytes = NULL;
     cg_nv_check_entry *entries = NULL;
-    int rc = cg_nv_asm_new(NULL, &na);
-    if (!rc)
-        rc = cg_asm_create(cg_nv_asm_family(), na, &as);
-    if (!rc)
-        rc = text ? cg_asm_add_source(as, path ? path : "scene", text, len)
-                  : cg_asm_add_file(as, path);
-    if (!rc && cg_asm_assemble(as) != 0) {
-        if (log)
-            fputs(cg_asm_errors(as), log);
-        rc = CG_ERR_SYNTAX;
-    }
-    if (!rc && na->oom)
-        rc = CG_ERR_NOMEM;
+    int rc = nv_scene_assemble(path, text, len, log, &na, &as);
     size_t nsec = rc ? 0 : cg_asm_section_count(as);
     size_t nacts = rc ? 0 : na->nacts;
     if (!rc) {

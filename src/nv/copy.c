@@ -133,20 +133,27 @@ static void remap_line(const uint32_t *r, const uint8_t *src, uint8_t *dst, uint
     }
 }
 
+void nv_copy_elem_bytes(const uint32_t *regs, uint32_t launch, uint32_t *sbpp, uint32_t *dbpp)
+{
+    *sbpp = *dbpp = 1;
+    if ((launch >> 10) & 1) { /* REMAP_ENABLE: components x their size (all n-1) */
+        uint32_t comp = regs[NVB0B5_SET_REMAP_COMPONENTS >> 2];
+        unsigned cs = ((comp >> 16) & 3) + 1;
+        *sbpp = cs * (((comp >> 20) & 3) + 1);
+        *dbpp = cs * (((comp >> 24) & 3) + 1);
+    }
+}
+
 static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *ag)
 {
     const uint32_t *r = o->regs;
     bool multi = (l >> 9) & 1, remap = (l >> 10) & 1;
+    uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
     if ((l >> 12) & 3)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                         "B0B5 LAUNCH_DMA: physical SRC_TYPE/DST_TYPE not supported yet");
-    uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
-    uint32_t sbpp = 1, dbpp = 1;
-    if (remap) {
-        unsigned cs = ((comp >> 16) & 3) + 1;
-        sbpp = cs * (((comp >> 20) & 3) + 1);
-        dbpp = cs * (((comp >> 24) & 3) + 1);
-    }
+    uint32_t sbpp, dbpp;
+    nv_copy_elem_bytes(r, l, &sbpp, &dbpp);
     uint32_t len = r[NVB0B5_LINE_LENGTH_IN >> 2];
     uint32_t count = multi ? r[NVB0B5_LINE_COUNT >> 2] : 1;
     uint64_t sbytes = (uint64_t)len * sbpp, dbytes = (uint64_t)len * dbpp;

@@ -1,6 +1,7 @@
 /* nv: the assembler's recorded scene actions (internal). */
 #ifndef CMDGPU_NV_ASM_INTERNAL_H
 #define CMDGPU_NV_ASM_INTERNAL_H
+#include "cmdgpu/asm.h"
 #include "nv_internal.h"
 
 typedef enum nv_act_kind {
@@ -26,5 +27,12 @@ struct cg_nv_asm {
     bool oom;
     nv_act scratch; /* target of directives in non-final passes */
 };
+
+/* Assemble a scene (text of len bytes, or the file at path when text is
+ * NULL) with the nv plug-in; errors go to log (may be NULL). On success
+ * *na and *as hold the recorded actions and sections; on failure (a cg_err)
+ * both are freed and NULL. */
+int nv_scene_assemble(const char *path, const char *text, size_t len, FILE *log,
+                      cg_nv_asm **na, cg_asm **as);
 
 #endif

@@ -197,6 +197,9 @@ uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed);
 int nv_i2m_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
 int nv_i2m_data(cg_nv_channel *ch, nv_obj *o, const uint32_t *w, size_t n, const cg_agent *ag);
 int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag);
+/* B0B5 bytes per element on each side (1, or with REMAP_ENABLE in the
+ * LAUNCH_DMA word the remap's component count x size). */
+void nv_copy_elem_bytes(const uint32_t *regs, uint32_t launch, uint32_t *sbpp, uint32_t *dbpp);
 int nv_twod_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
 
 /* Block-linear addressing (research/nv.md section 7). */

@@ -198,6 +198,33 @@ static int do_act(scene *s, const nv_act *x)
     return 0;
 }
 
+int nv_scene_assemble(const char *path, const char *text, size_t len, FILE *log,
+                      cg_nv_asm **na, cg_asm **as)
+{
+    *na = NULL;
+    *as = NULL;
+    int rc = cg_nv_asm_new(NULL, na);
+    if (!rc)
+        rc = cg_asm_create(cg_nv_asm_family(), *na, as);
+    if (!rc)
+        rc = text ? cg_asm_add_source(*as, path ? path : "scene", text, len)
+                  : cg_asm_add_file(*as, path);
+    if (!rc && cg_asm_assemble(*as) != 0) {
+        if (log)
+            fputs(cg_asm_errors(*as), log);
+        rc = CG_ERR_SYNTAX;
+    }
+    if (!rc && (*na)->oom)
+        rc = CG_ERR_NOMEM;
+    if (rc) {
+        cg_asm_destroy(*as);
+        cg_nv_asm_free(*na);
+        *na = NULL;
+        *as = NULL;
+    }
+    return rc;
+}
+
 static int scene_run(cg_device *dev, const char *path, const char *text, size_t len,
                      const cg_nv_scene_opts *o, cg_nv_draw_fn draw_fn, void *draw_user)
 {
@@ -205,20 +232,8 @@ static int scene_run(cg_device *dev, const char *path, const char *text, size_t 
         return CG_ERR_INVAL;
     cg_nv_asm *na = NULL;
     cg_asm *as = NULL;
-    int rc = cg_nv_asm_new(NULL, &na);
-    if (!rc)
-        rc = cg_asm_create(cg_nv_asm_family(), na, &as);
-    if (!rc)
-        rc = text ? cg_asm_add_source(as, path ? path : "scene", text, len)
-                  : cg_asm_add_file(as, path);
+    int rc = nv_scene_assemble(path, text, len, o ? o->log : NULL, &na, &as);
     scene s = {.dev = dev, .o = o, .path = path ? path : "scene"};
-    if (!rc && cg_asm_assemble(as) != 0) {
-        if (o && o->log)
-            fputs(cg_asm_errors(as), o->log);
-        rc = CG_ERR_SYNTAX;
-    }
-    if (!rc && na->oom)
-        rc = CG_ERR_NOMEM;
     if (!rc)
         rc = cg_nv_gpu_create(dev, &s.gpu);
     if (!rc)
