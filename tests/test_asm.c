@@ -615,6 +615,57 @@ static void test_incbin(void)
     cg_asm_destroy(as);
 }
 
+static void test_include(void)
+{
+    mkdir("asm_test_dir", 0777);
+    mkdir("asm_test_dir/sub", 0777);
+    const char *inc = "two: .byte 2\n.include \"sub/three.inc\"\n";
+    write_file("asm_test_dir/two.inc", inc, strlen(inc));
+    const char *three = ".byte 3, two\n";
+    write_file("asm_test_dir/sub/three.inc", three, strlen(three));
+    const char *loop = ".byte 7\n.include \"loop.inc\"\n";
+    write_file("asm_test_dir/loop.inc", loop, strlen(loop));
+    const char *bad = ".byte 1\n.word nosuch\n";
+    write_file("asm_test_dir/bad.inc", bad, strlen(bad));
+
+    /* nested, each relative to its own file; labels visible both ways;
+     * the same file twice; lines after the .include carry on */
+    cg_asm *as;
+    const char *src = ".byte 1\n.include \"two.inc\"\n.byte 4, later\n"
+                      ".include \"sub/three.inc\"\nlater: .byte 5";
+    cg_asm_create(NULL, NULL, &as);
+    CHECK_EQ(cg_asm_add_source(as, "asm_test_dir/main.s", src, strlen(src)), 0);
+    CHECK_EQ(cg_asm_assemble(as), 0);
+    check_section(as, 0, "text", 0, "\x01\x02\x03\x01\x04\x08\x03\x01\x05", 9);
+    cg_asm_destroy(as);
+
+    /* errors inside an included file name that file and line */
+    src = ".include \"bad.inc\"";
+    cg_asm_create(NULL, NULL, &as);
+    CHECK_EQ(cg_asm_add_source(as, "asm_test_dir/main.s", src, strlen(src)), 0);
+    CHECK(cg_asm_assemble(as) != 0);
+    CHECK_STR(cg_asm_errors(as), "asm_test_dir/bad.inc:2:7: undefined symbol 'nosuch'\n");
+    cg_asm_destroy(as);
+
+    /* an include loop ends at the nesting limit with one error */
+    src = ".include \"loop.inc\"";
+    cg_asm_create(NULL, NULL, &as);
+    CHECK_EQ(cg_asm_add_source(as, "asm_test_dir/main.s", src, strlen(src)), 0);
+    CHECK(cg_asm_assemble(as) != 0);
+    CHECK_STR(cg_asm_errors(as),
+              "asm_test_dir/loop.inc:2:10: .include nested more than 16 deep (an include loop?)\n");
+    cg_asm_destroy(as);
+
+    EXPECT_ERRORS(".include \"asm_test_missing.s\"",
+                  "t.s:1:10: cannot read 'asm_test_missing.s': no such object, mapping or reservation\n");
+    EXPECT_ERRORS(".include \"asm_test_dir\"",
+                  "t.s:1:10: cannot read 'asm_test_dir': not a regular file\n");
+    EXPECT_ERRORS(".include \"\"", "t.s:1:10: empty file name\n");
+    EXPECT_ERRORS(".include two.inc", "t.s:1:10: expected a string, found 'two.inc'\n");
+    EXPECT_ERRORS(".include \"asm_test_dir/two.inc\" 1",
+                  "t.s:1:33: unexpected text after the file name\n");
+}
+
 static void test_family(void)
 {
     /* op's size depends on a forward label: pass 1 guesses end = 0 (2 bytes,
@@ -1077,6 +1128,7 @@ int main(void)
     test_labels();
     test_sections();
     test_incbin();
+    test_include();
     test_family();
     test_errors();
     test_limits();

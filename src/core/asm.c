@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "asm_internal.h"
 
 /* The cursor when no line is being assembled: an empty line. */
@@ -554,6 +555,7 @@ static int add_source_owned(cg_asm *as, const char *name, char *text, size_t len
     s->dir[dirlen] = 0;
     s->text = text;
     s->len = len;
+    s->included = false;
     as->nsrcs++;
     return 0;
 }
@@ -619,6 +621,71 @@ int cg_asm_add_file(cg_asm *as, const char *path)
 }
 
 /* ---- statements and passes ---- */
+
+static void run_statement(cg_asm *as);
+
+/* Assemble every line of source i. The source array may grow meanwhile
+ * (.include), so only the text pointer, which never moves, is kept. */
+static void run_source(cg_asm *as, size_t i)
+{
+    const char *p = as->srcs[i].text, *tend = p + as->srcs[i].len;
+    size_t line_no = 1;
+    while (p < tend && !as->stop) {
+        const char *nl = memchr(p, '\n', (size_t)(tend - p));
+        as->src = i;
+        as->line_no = line_no++;
+        as->line = as->cur = p;
+        as->end = nl ? nl : tend;
+        run_statement(as);
+        p = nl ? nl + 1 : tend;
+    }
+}
+
+int asm_include(cg_asm *as, const char *path, const char *pos, const char *quoted)
+{
+    if (as->include_depth >= ASM_MAX_INCLUDE_DEPTH)
+        return asm_error_at(as, pos, ".include nested more than %d deep (an include loop?)",
+                            ASM_MAX_INCLUDE_DEPTH);
+    /* Read each file once, on the pass that first includes it. */
+    size_t idx = SIZE_MAX;
+    for (size_t i = 0; i < as->nsrcs; i++)
+        if (as->srcs[i].included && strcmp(as->srcs[i].name, path) == 0) {
+            idx = i;
+            break;
+        }
+    if (idx == SIZE_MAX) {
+        struct stat st;
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return asm_error_at(as, pos, "cannot read '%s': not a regular file", quoted);
+        bool was = as->assembling;
+        as->assembling = false; /* cg_asm_add_file refuses while assembling */
+        int rc = cg_asm_add_file(as, path);
+        as->assembling = was;
+        if (rc == CG_ERR_NOMEM)
+            return asm_oom(as);
+        if (rc)
+            return asm_error_at(as, pos, "cannot read '%s': %s", quoted, cg_strerror(rc));
+        idx = as->nsrcs - 1;
+        as->srcs[idx].included = true;
+    }
+    /* assemble it here, then carry on after the .include line */
+    size_t src = as->src, line_no = as->line_no;
+    const char *line = as->line, *end = as->end, *stmt_pos = as->stmt_pos;
+    uint64_t stmt_pc = as->stmt_pc;
+    bool failed = as->stmt_failed;
+    as->include_depth++;
+    run_source(as, idx);
+    as->include_depth--;
+    as->src = src;
+    as->line_no = line_no;
+    as->line = line;
+    as->end = end;
+    as->cur = end; /* the .include statement is complete */
+    as->stmt_pos = stmt_pos;
+    as->stmt_pc = stmt_pc;
+    as->stmt_failed = failed;
+    return 0;
+}
 
 static void run_statement(cg_asm *as)
 {
@@ -696,20 +763,9 @@ static void run_pass(cg_asm *as, int pass, bool final)
     if (as->family.begin_pass)
         as->family.begin_pass(as, as->user, pass, final);
 
-    for (size_t i = 0; i < as->nsrcs && !as->stop; i++) {
-        const struct asm_source *s = &as->srcs[i];
-        const char *p = s->text, *tend = s->text + s->len;
-        size_t line_no = 1;
-        while (p < tend && !as->stop) {
-            const char *nl = memchr(p, '\n', (size_t)(tend - p));
-            as->src = i;
-            as->line_no = line_no++;
-            as->line = as->cur = p;
-            as->end = nl ? nl : tend;
-            run_statement(as);
-            p = nl ? nl + 1 : tend;
-        }
-    }
+    for (size_t i = 0; i < as->nsrcs && !as->stop; i++)
+        if (!as->srcs[i].included)
+            run_source(as, i);
     cursor_clear(as);
 
     /* A symbol defined in an earlier pass but not in this one has vanished

@@ -6,6 +6,9 @@
  *   .byte/.half/.word/.dword  1/2/4/8-byte little-endian values
  *   .float F,...              IEEE-754 single precision, little-endian
  *   .incbin "file"[,OFFSET[,LENGTH]]
+ *   .include "file"           assemble another source file here (relative to
+ *                             the including file's directory; nesting is
+ *                             limited to ASM_MAX_INCLUDE_DEPTH)
  *   .section NAME[,BASE]
  *   .equ NAME, EXPR
  *
@@ -163,6 +166,36 @@ static int read_range(int fd, uint8_t *dst, uint64_t off, size_t len)
     return 0;
 }
 
+static int dir_include(cg_asm *as)
+{
+    char file[ASM_MAX_PATH], q[300];
+    size_t flen;
+    asm_skip_blanks(as);
+    const char *fpos = as->cur;
+    int rc = cg_asm_string(as, file, sizeof(file), &flen);
+    if (rc)
+        return rc;
+    asm_quote(file, flen, q, sizeof(q));
+    if (flen == 0)
+        return asm_error_at(as, fpos, "empty file name");
+    if (memchr(file, 0, flen))
+        return asm_error_at(as, fpos, "file name '%s' contains a NUL byte", q);
+    if (!cg_asm_eol(as)) {
+        asm_skip_blanks(as);
+        return asm_error_at(as, as->cur, "unexpected text after the file name");
+    }
+    const char *dir = file[0] == '/' ? "" : as->srcs[as->src].dir;
+    size_t dlen = strlen(dir);
+    char *path = malloc(dlen + flen + 1);
+    if (!path)
+        return asm_oom(as);
+    memcpy(path, dir, dlen);
+    memcpy(path + dlen, file, flen + 1);
+    rc = asm_include(as, path, fpos, q);
+    free(path);
+    return rc;
+}
+
 static int dir_incbin(cg_asm *as)
 {
     char file[ASM_MAX_PATH], q[300], ebuf[128];
@@ -294,6 +327,8 @@ int asm_directive(cg_asm *as, const char *name)
         return dir_float(as);
     if (strcmp(name, ".incbin") == 0)
         return dir_incbin(as);
+    if (strcmp(name, ".include") == 0)
+        return dir_include(as);
     if (strcmp(name, ".section") == 0)
         return dir_section(as);
     if (strcmp(name, ".equ") == 0)

@@ -45,7 +45,10 @@ struct asm_source {
     char *dir;  /* directory part of name with its '/', or "" */
     char *text;
     size_t len;
+    bool included; /* read by .include: assembled only where it is included */
 };
+
+#define ASM_MAX_INCLUDE_DEPTH 16 /* .include nesting (ends include loops) */
 
 struct asm_symbol {
     struct asm_name name;
@@ -105,6 +108,7 @@ struct cg_asm {
     uint64_t stmt_pc;     /* value of `.` */
     bool stmt_failed;     /* an error was raised in this statement */
     int depth;            /* expression nesting */
+    int include_depth;    /* .include nesting */
 
     /* Errors (only the final pass records them). */
     char *errs;
@@ -121,6 +125,9 @@ int asm_error_at(cg_asm *as, const char *pos, const char *fmt, ...)
     ;
 int asm_verror_loc(cg_asm *as, struct asm_loc loc, const char *fmt, va_list ap);
 int asm_oom(cg_asm *as);
+/* .include: assemble the file at `path` (already resolved against the
+ * including source's directory) here. Errors are reported at `pos`. */
+int asm_include(cg_asm *as, const char *path, const char *pos, const char *quoted);
 struct asm_symbol *asm_symbol_find(const cg_asm *as, const char *name, size_t len);
 int asm_define(cg_asm *as, const char *name, size_t len, int64_t value, const char *pos);
 int asm_reserve(cg_asm *as, size_t n, uint8_t **out);
