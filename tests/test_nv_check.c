@@ -583,6 +583,32 @@ static void test_limit(void)
     want(0, "check-limit", BIG + 12, 0, "stopped after 3 pushbuffer words: the rest is not checked");
 }
 
+/* check-limit for macros: every call may run 2^20 instructions and all
+ * calls together 2^26. A macro that branches to itself (0x00000027:
+ * bra.z.a r0, itself) runs its 2^20 in each of the first 64 calls (each a
+ * macro-fault: the macro's own budget ran out); the 65th finds none left. */
+static void test_macro_limit(void)
+{
+    begin();
+    bind(0, CG_NV_CLASS_3D);
+    static const uint32_t loop = 0x00000027;
+    m(0, CG_NV_CLASS_3D, "LOAD_MME_INSTRUCTION_RAM_POINTER", 0);
+    cg_nv_pb_noninc(&pb, 0, 0x118, &loop, 1);
+    m(0, CG_NV_CLASS_3D, "LOAD_MME_START_ADDRESS_RAM_POINTER", 0);
+    m(0, CG_NV_CLASS_3D, "LOAD_MME_START_ADDRESS_RAM", 0);
+    uint64_t call[66];
+    for (int i = 0; i < 66; i++)
+        call[i] = m(0, CG_NV_CLASS_3D, "CALL_MME_MACRO(0)", (uint32_t)i);
+    CHECK_EQ(run(), 65);
+    for (int i = 0; i < 64 && (size_t)i < rep.n; i++) {
+        CHECK_STR(rep.v[i].rule, "macro-fault");
+        CHECK_EQ(rep.v[i].where, call[i]);
+    }
+    if (rep.n == 65)
+        want(64, "check-limit", call[64], 0,
+             "stopped after 67108864 macro instructions: the rest is not checked");
+}
+
 static void test_many(void)
 {
     /* one stream, four rules, reported in stream order */
@@ -684,6 +710,7 @@ int main(void)
     test_draw();
     test_macro();
     test_limit();
+    test_macro_limit();
     test_many();
     test_scene();
     test_examples();

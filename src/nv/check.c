@@ -36,6 +36,9 @@
  * per call and its parameters. */
 #define CHK_MAX_WORDS (1u << 24)
 #define CHK_MME_BUDGET (1u << 20)
+/* macro instructions of all calls together: without it, 2^24 words of
+ * CALL_MME_MACRO could ask for 2^44 instructions */
+#define CHK_MME_TOTAL (1ull << 26)
 #define CHK_MAX_PARAMS (1u << 16)
 #define CHK_VA_END (1ull << 40) /* 40-bit GPU VA (research/nv.md section 1) */
 
@@ -88,6 +91,7 @@ typedef struct chk {
     cg_device *dev; /* the macro engine posts its faults to a device */
     uint64_t words, max_words;
     bool stopped;   /* max_words reached */
+    uint64_t mme_left; /* macro instructions left (CHK_MME_TOTAL) */
     /* lookup caches: the last mapping hit; the last byte block hit, when no
      * later block overlaps it; a range no block covers */
     const cg_nv_check_map *last_map;
@@ -639,6 +643,14 @@ static int mme_io_read(void *user, uint32_t method, uint32_t *value)
 static void mme_flush(chk *c, chk_ch *ch)
 {
     ch->call.pending = false;
+    if (c->mme_left == 0) {
+        if (!c->stopped)
+            viol(c, "check-limit", ch->call.addr, 0,
+                 "stopped after %llu macro instructions: the rest is not checked",
+                 (unsigned long long)CHK_MME_TOTAL);
+        c->stopped = true;
+        return;
+    }
     uint64_t at = c->at_addr;
     uint32_t word = c->at_word;
     c->at_addr = ch->call.addr;
@@ -648,9 +660,18 @@ static void mme_flush(chk *c, chk_ch *ch)
     cg_agent ag = {CG_FAMILY_NV, "mme", (int32_t)(ch - c->ch), ch->call.addr,
                    {ch->call.params[0], 0, 0, 0}, 1};
     size_t before = cg_fault_count(c->dev);
+    nv_mme_result res = {0};
+    uint64_t budget = c->mme_left < CHK_MME_BUDGET ? c->mme_left : CHK_MME_BUDGET;
     int rc = nv_mme_call(ch->mme, ch->call.macro, ch->call.params, ch->call.n, &io,
-                         CHK_MME_BUDGET, &ag, c->dev, NULL);
-    if (rc != 0 && cg_fault_count(c->dev) > before) {
+                         budget, &ag, c->dev, &res);
+    c->mme_left -= res.steps < c->mme_left ? res.steps : c->mme_left;
+    if (rc != 0 && budget < CHK_MME_BUDGET && res.steps >= budget) {
+        /* the validator's own total ran out, not the macro's budget */
+        viol(c, "check-limit", ch->call.addr, 0,
+             "stopped after %llu macro instructions: the rest is not checked",
+             (unsigned long long)CHK_MME_TOTAL);
+        c->stopped = true;
+    } else if (rc != 0 && cg_fault_count(c->dev) > before) {
         const cg_fault *f = cg_fault_get(c->dev, cg_fault_count(c->dev) - 1);
         viol(c, "macro-fault", ch->call.addr, f->nwords ? f->words[0] : 0, "macro %u: %s: %s",
              ch->call.macro, cg_fault_kind_name(f->kind), f->message);
@@ -955,6 +976,7 @@ int cg_nv_check(const cg_nv_check_input *in, cg_check_report *r)
     c->in = in;
     c->r = r;
     c->max_words = in->max_words ? in->max_words : CHK_MAX_WORDS;
+    c->mme_left = CHK_MME_TOTAL;
     int rc = cg_device_create(&c->dev);
     for (unsigned i = 0; i < 8; i++)
         c->ch[i].mask = c->ch[i].stored_mask = 0xFFF; /* pfifo.c channel open */
