@@ -263,6 +263,17 @@ static void rejecting(void)
         expect_gen("strmout base r700", CG_RADEON_R700, "STRMOUT_BASE_UPDATE 0, 0\n", w, 1, 1);
     }
 
+    /* DB_DEPTH_INFO (R600/R700: 0x28010, r600_cs_check_reg case
+     * R_028010_DB_DEPTH_INFO) takes a relocation when a NOP follows (for the
+     * tiling flags) and is only tracked without one: clean both ways (2 and
+     * 1 packets); a NOP with a bad index is checked (index dword at 0x10). */
+    EXPECT_CLEAN("db_depth_info reloc", CG_RADEON_R600,
+                 BOS "SET_CONTEXT_REG DB_DEPTH_INFO, 0\nNOP buf\n", 2);
+    EXPECT_CLEAN("db_depth_info tracked", CG_RADEON_R600,
+                 BOS "SET_CONTEXT_REG DB_DEPTH_INFO, 0\n", 1);
+    EXPECT("db_depth_info bad reloc", BOS "SET_CONTEXT_REG DB_DEPTH_INFO, 0\nNOP 12\n", 2,
+           {"reloc-index", 0x10, 12});
+
     /* CB_COLOR0_INFO takes the NOP after it as its relocation (its index
      * is then checked); the other operands' bounds and alignments:
      *   0x00 SET_CONTEXT_REG CB_COLOR0_INFO (3 dwords), NOP 12 at 0x0c (index at 0x10)

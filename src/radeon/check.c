@@ -97,7 +97,7 @@ static const struct {
  * r600_reg_safe_bm is clear; TRACKED: a case of r600_cs_check_reg that only
  * records the value; RELOC: a case that needs a relocation (the register
  * holds a BO offset in 256-byte units); RELOC_OPT: takes one if the next
- * packet is a NOP (CB_COLORn_INFO, for tiling flags). Every other register
+ * packet is a NOP (CB_COLORn_INFO, DB_DEPTH_INFO, for tiling flags). Every other register
  * of regs.def falls to r600_cs_check_reg's default: "forbidden register".
  * Registers outside regs.def are outside the model's knowledge: reported as
  * not supported yet, never silently accepted. */
@@ -119,6 +119,7 @@ static const struct {
     {REG_CB_TARGET_MASK, RC_TRACKED},
     {REG_CB_SHADER_MASK, RC_TRACKED},
     {REG_CB_COLOR0_INFO, RC_RELOC_OPT},
+    {REG_DB_DEPTH_INFO, RC_RELOC_OPT}, /* case R_028010_DB_DEPTH_INFO: tiling reloc if a NOP follows */
     {REG_CB_COLOR0_BASE, RC_RELOC},
     {REG_DB_DEPTH_BASE, RC_RELOC},
     {REG_CP_COHER_BASE, RC_RELOC},
