@@ -33,11 +33,13 @@ CG_API size_t cg_device_host_peak(const cg_device *dev);
 
 /* ---- budgets and watchdogs ----------------------------------------------
  * Every place where the model could loop or wait forever (a macro or QPU
- * program that never ends, a control-list or IB branch loop, a semaphore or
- * register wait that is never satisfied, a binner waiting for memory, an
- * engine operation of absurd size) counts against one budget of this table;
- * running out ends that work with a CG_FAULT_HANG whose message starts with
- * "budget NAME" and says what ran out, and the rest of the device goes on.
+ * program that never ends, a control-list branch loop, a semaphore or
+ * register wait that is never satisfied, an engine operation of absurd size)
+ * counts against one budget of this table; running out ends that work with
+ * a CG_FAULT_HANG whose message names it ("budget NAME: ...") and says what
+ * ran out, and the rest of the device goes on. radeon.run-dwords only bounds
+ * one cg_radeon_run call, which then returns with work left; a vc4 thread
+ * still blocked when the CPU waits (cg_vc4_wait_idle) ends as a hang too.
  * Defaults never trip on legitimate work (docs/faults.md "Budgets"); tools
  * and fuzzers lower them (`cmdgpu run --budget NAME=VALUE`). A family reads
  * a budget when it creates its model (cg_nv_gpu_create, cg_radeon_create,
