@@ -433,6 +433,22 @@ static void test_sync_dma_semaphore_copy(void)
     CHECK_EQ(state(&f), CG_RADEON_CP_IDLE);
     CHECK_EQ(mem32(&f, sem), 0);
     CHECK_EQ(cg_fault_count(f.dev), 0);
+    /* CP_DMA to registers: every register of the span must be inside the
+     * register space, counted in 64 bits. 16 bytes to 0xFFFFFFF8 wrapped to
+     * 0x4 in 32 bits and wrote far outside the model's register array
+     * (fuzz_radeon_pm4, corpus cp_dma_reg_wrap); 16 bytes starting 8 below
+     * the end run past it: the record names the first register outside. */
+    uint32_t wrap[] = {P3(0x41, 4), (uint32_t)DATA, hi, 0xFFFFFFF8, 0, 16 | (1u << 27)};
+    submit(&f, wrap, 6);
+    const cg_fault *fw = last_fault(&f);
+    CHECK(fw && fw->kind == CG_FAULT_INVALID_METHOD && fw->gpu_addr == 0xFFFFFFF8);
+    check_recovers(&f);
+    uint32_t past[] = {P3(0x41, 4), (uint32_t)DATA, hi, CG_RADEON_REG_SPACE - 8, 0,
+                       16 | (1u << 27)};
+    submit(&f, past, 6);
+    fw = last_fault(&f);
+    CHECK(fw && fw->kind == CG_FAULT_INVALID_METHOD && fw->gpu_addr == CG_RADEON_REG_SPACE);
+    check_recovers(&f);
     /* CP_DMA to GDS: explicitly unsupported. */
     uint32_t gds[] = {P3(0x41, 4), 0, 1u << 20, 0, 0, 4};
     submit(&f, gds, 6);

@@ -803,6 +803,17 @@ static int check_reg(cg_radeon *rd, uint32_t reg, const char *what)
     return 0;
 }
 
+/* Registers first .. first + span (bytes): each inside the register space;
+ * the fault names the first one outside it. */
+static int check_reg_span(cg_radeon *rd, uint64_t first, uint64_t span, const char *what)
+{
+    if (first >= CG_RADEON_REG_SPACE || (first & 3))
+        return check_reg(rd, (uint32_t)first, what); /* under 4 GiB: checked above */
+    if (first + span >= CG_RADEON_REG_SPACE)
+        return check_reg(rd, CG_RADEON_REG_SPACE, what);
+    return 0;
+}
+
 /* A wait that did not succeed: block, or end it as a hang past the budget.
  * `addr` is what it waits on (memory address or register), 0 if nothing. */
 static int wait_more(cg_radeon *rd, const char *what, uint64_t addr)
@@ -857,16 +868,19 @@ static int exec_cp_dma(cg_radeon *rd, const uint32_t *p)
                         "CP_DMA with registers, data or no-increment needs dword sizes and "
                         "addresses (%u bytes)", bytes);
     uint32_t n = bytes / 4;
-    if (sas && check_reg(rd, (uint32_t)(src & 0xFFFFFFFF) + (saic ? 0 : 4 * (n - 1)), "CP_DMA source"))
-        return CG_ERR_FAULT;
-    if (das && check_reg(rd, (uint32_t)(dst & 0xFFFFFFFF) + (daic ? 0 : 4 * (n - 1)), "CP_DMA destination"))
-        return CG_ERR_FAULT;
     if (sas && (src > 0xFFFFFFFF))
         return cp_fault(rd, CG_FAULT_INVALID_METHOD, src, false,
                         "CP_DMA source register above 4 GiB");
     if (das && (dst > 0xFFFFFFFF))
         return cp_fault(rd, CG_FAULT_INVALID_METHOD, dst, false,
                         "CP_DMA destination register above 4 GiB");
+    /* every register the copy touches, first to last, in 64 bits: a 32-bit
+     * sum could wrap and let a register past the space through (found by
+     * fuzz_radeon_pm4, corpus cp_dma_reg_wrap) */
+    if (sas && check_reg_span(rd, src, saic ? 0 : 4ull * (n - 1), "CP_DMA source"))
+        return CG_ERR_FAULT;
+    if (das && check_reg_span(rd, dst, daic ? 0 : 4ull * (n - 1), "CP_DMA destination"))
+        return CG_ERR_FAULT;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v;
         uint64_t s = src + (saic ? 0 : 4ull * i), d = dst + (daic ? 0 : 4ull * i);
