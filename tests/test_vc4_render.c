@@ -5,42 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include "check.h"
+#include "vc4_testenv.h"
 #include "cmdgpu/cmdgpu.h"
-
-static cg_asm *load(cg_vc4 *v, const char *src)
-{
-    cg_vc4_asm *st;
-    cg_asm *as;
-    if (cg_vc4_asm_create(&st) || cg_asm_create(cg_vc4_asm_family(), st, &as))
-        return NULL;
-    cg_asm_add_source(as, "t.s", src, strlen(src));
-    if (cg_asm_assemble(as) != 0)
-        fputs(cg_asm_errors(as), stderr);
-    for (size_t i = 0; i < cg_asm_section_count(as); i++) {
-        const char *nm;
-        uint64_t base;
-        const uint8_t *d;
-        size_t n;
-        cg_asm_section(as, i, &nm, &base, &d, &n);
-        if (n)
-            cg_vc4_cpu_write(v, (uint32_t)base, d, n);
-    }
-    cg_vc4_asm_destroy(st);
-    return as;
-}
-
-static uint32_t sym(cg_asm *as, const char *name)
-{
-    int64_t x = 0;
-    CHECK(cg_asm_symbol(as, name, &x));
-    return (uint32_t)x;
-}
-
-static void kick(cg_vc4 *v, int t, uint32_t s, uint32_t e)
-{
-    cg_vc4_reg_write(v, t ? CG_VC4_CT1CA : CG_VC4_CT0CA, s);
-    cg_vc4_reg_write(v, t ? CG_VC4_CT1EA : CG_VC4_CT0EA, e);
-}
 
 static size_t hard_faults(cg_device *dev)
 {
