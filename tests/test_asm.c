@@ -661,6 +661,13 @@ static void test_include(void)
     EXPECT_ERRORS(".include \"asm_test_dir\"",
                   "t.s:1:10: cannot read 'asm_test_dir': not a regular file\n");
     EXPECT_ERRORS(".include \"\"", "t.s:1:10: empty file name\n");
+    EXPECT_ERRORS(".include \"-\"", "t.s:1:10: cannot read '-': not a regular file\n");
+    /* a source over 16 MiB is refused before it is read (a sparse file) */
+    write_file("asm_test_big.inc", "", 0);
+    CHECK_EQ(truncate("asm_test_big.inc", (16 << 20) + 1), 0);
+    EXPECT_ERRORS(".include \"asm_test_big.inc\"",
+                  "t.s:1:10: 'asm_test_big.inc' is larger than 16777216 bytes\n");
+    unlink("asm_test_big.inc");
     EXPECT_ERRORS(".include two.inc", "t.s:1:10: expected a string, found 'two.inc'\n");
     EXPECT_ERRORS(".include \"asm_test_dir/two.inc\" 1",
                   "t.s:1:33: unexpected text after the file name\n");

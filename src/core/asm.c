@@ -654,9 +654,14 @@ int asm_include(cg_asm *as, const char *path, const char *pos, const char *quote
             break;
         }
     if (idx == SIZE_MAX) {
+        /* "-" is standard input to cg_asm_add_file; an include never is */
         struct stat st;
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        if (strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
             return asm_error_at(as, pos, "cannot read '%s': not a regular file", quoted);
+        /* sources are small; this also keeps odd files (/proc) out */
+        if (stat(path, &st) == 0 && st.st_size > ASM_MAX_INCLUDE_BYTES)
+            return asm_error_at(as, pos, "'%s' is larger than %d bytes", quoted,
+                                ASM_MAX_INCLUDE_BYTES);
         bool was = as->assembling;
         as->assembling = false; /* cg_asm_add_file refuses while assembling */
         int rc = cg_asm_add_file(as, path);

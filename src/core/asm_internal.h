@@ -49,6 +49,7 @@ struct asm_source {
 };
 
 #define ASM_MAX_INCLUDE_DEPTH 16 /* .include nesting (ends include loops) */
+#define ASM_MAX_INCLUDE_BYTES (16 << 20) /* size of one included source */
 
 struct asm_symbol {
     struct asm_name name;
