@@ -1,8 +1,87 @@
 /* radeon tables: every .def table passes cg_def_check, and lookups give the
  * vendor names and numbers (r600d.h, evergreend.h, r100d.h). */
+#include <string.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "radeon/radeon_internal.h"
+
+#ifndef CG_TEST_DATA
+#define CG_TEST_DATA "data"
+#endif
+
+/* How many (entry, element) pairs of a generation's table carry `name`. */
+static int name_count(cg_radeon_gen gen, const char *name, uint32_t *off)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    int hits = 0;
+    char buf[96];
+    for (size_t i = 0; i < t->n; i++) {
+        const cg_def_entry *e = &t->e[i];
+        unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+        if (e->count < 2) {
+            if (strcmp(e->name, name) == 0) {
+                *off = e->offset;
+                hits++;
+            }
+            continue;
+        }
+        if (strncmp(e->name, name, ipos) != 0)
+            continue;
+        for (unsigned k = 0; k < e->count; k++)
+            if (strcmp(rd_elem_name(e, k, buf, sizeof buf), name) == 0) {
+                *off = e->offset + k * e->stride;
+                hits++;
+            }
+    }
+    return hits;
+}
+
+/* Every register the headers name (tests/data/radeon_regs_<gen>.txt, written
+ * by scripts/radeon_reg_tables.py straight from the headers) is in the
+ * compiled table once, at the header's offset. */
+static void check_header_list(cg_radeon_gen gen, const char *file, size_t want_lines)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", CG_TEST_DATA, file);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char name[128];
+    unsigned off;
+    size_t lines = 0, bad = 0;
+    while (fscanf(f, "%127s %x", name, &off) == 2) {
+        lines++;
+        uint32_t got = 0, byname = 0;
+        int hits = name_count(gen, name, &got);
+        if (hits != 1 || got != off || cg_radeon_reg_by_name(gen, name, &byname) != 0 || byname != off) {
+            if (bad++ < 10)
+                fprintf(stderr, "%s: %s 0x%x: %d entries, offset 0x%x, by name 0x%x\n", file, name, off, hits,
+                        got, byname);
+        }
+    }
+    fclose(f);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(lines, want_lines);
+}
+
+/* Disassemble words and return the text (static buffer). */
+static const char *dis(cg_radeon_gen gen, const uint32_t *w, size_t n)
+{
+    static char out[8192];
+    cg_radeon_disasm_opts o = {.gen = gen};
+    FILE *f = fmemopen(out, sizeof out, "w");
+    cg_radeon_disasm(&o, (const uint8_t *)w, 4 * n, f);
+    fclose(f);
+    return out;
+}
+
+static void check_contains(const char *text, const char *want)
+{
+    if (!strstr(text, want))
+        fprintf(stderr, "missing \"%s\" in:\n%s\n", want, text);
+    CHECK(strstr(text, want) != NULL);
+}
 
 static void check_table(const char *name, const cg_def_entry *e, size_t n, uint32_t unit)
 {
@@ -82,9 +161,10 @@ int main(void)
     CHECK_EQ(reg, 0x3E14);
     CHECK_STR(cg_radeon_reg_name(CG_RADEON_R600, 0x8504), "SCRATCH_REG1");
     CHECK_STR(cg_radeon_reg_name(CG_RADEON_EVERGREEN, 0xC128), "CP_INT_STATUS");
-    CHECK(cg_radeon_reg_name(CG_RADEON_R600, 0x8508 + 0x1000) == NULL);
+    CHECK(cg_radeon_reg_name(CG_RADEON_R600, 0x12340) == NULL);
     char buf[48];
-    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x28048, buf, sizeof buf), "CB_COLOR0_BASE+8");
+    /* Array elements print with their own index (issue 11). */
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x28048, buf, sizeof buf), "CB_COLOR2_BASE");
     CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x12340, buf, sizeof buf), "0x12340");
     rd_reg_info ri;
     CHECK(rd_reg_lookup(0xC104, &ri));
@@ -101,5 +181,61 @@ int main(void)
     CHECK(pf != NULL);
     CHECK_STR(pf->name, "MEM_WRITE_DW2");
     CHECK(rd_payload_fields(0x3D, 1) == NULL);
+
+    /* The vendor tables: clean, and every header name present once. */
+    check_table("radeon r600 registers", rd_regs_of(CG_RADEON_R600)->e, rd_regs_of(CG_RADEON_R600)->n, 4);
+    check_table("radeon evergreen registers", rd_regs_of(CG_RADEON_EVERGREEN)->e,
+                rd_regs_of(CG_RADEON_EVERGREEN)->n, 4);
+    CHECK(rd_regs_of(CG_RADEON_R700) == rd_regs_of(CG_RADEON_R600));
+    CHECK(rd_regs_of(CG_RADEON_R500) == NULL);
+    check_header_list(CG_RADEON_R600, "radeon_regs_r600.txt", 976);
+    check_header_list(CG_RADEON_EVERGREEN, "radeon_regs_evergreen.txt", 1246);
+    /* Offsets per generation. */
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "DB_DEPTH_INFO", &reg), 0);
+    CHECK_EQ(reg, 0x28010);
+    /* Evergreen's 0x2803C: Linux evergreend.h calls it CAYMAN_DB_DEPTH_INFO */
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "DB_DEPTH_INFO", &reg), CG_ERR_NOENT);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "CAYMAN_DB_DEPTH_INFO", &reg), 0);
+    CHECK_EQ(reg, 0x2803C);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R700, "SPI_PS_INPUT_CNTL_31", &reg), 0);
+    CHECK_EQ(reg, 0x286C0);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "SQ_TEX_RESOURCE_WORD4_3", &reg), 0);
+    CHECK_EQ(reg, 0x38010 + 3 * 0x1C);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "SQ_TEX_RESOURCE_WORD4_3", &reg), 0);
+    CHECK_EQ(reg, 0x30010 + 3 * 0x20);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "CB_COLOR8_BASE", &reg), CG_ERR_NOENT);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "CB_COLOR01_BASE", &reg), CG_ERR_NOENT);
+    CHECK_STR(rd_reg_str(CG_RADEON_EVERGREEN, 0x28C60 + 0x3C, buf, sizeof buf), "CB_COLOR1_BASE");
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x286C0, buf, sizeof buf), "SPI_PS_INPUT_CNTL_31");
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x38000 + 7 * 0x1C, buf, sizeof buf), "SQ_TEX_RESOURCE_WORD0_7");
+    CHECK_STR(rd_reg_str(CG_RADEON_R500, 0x28040, buf, sizeof buf), "0x28040");
+
+    /* Disassembly: field decode with enum names, array index, several fields. */
+    {
+        /* SET_CONTEXT_REG CB_COLOR1_INFO: FORMAT 0x1A (COLOR_8_8_8_8),
+         * ARRAY_MODE 4, NUMBER_TYPE 0, COMP_SWAP 1 */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x69, 1), (0x280A4 - 0x28000) / 4, (0x1Au << 2) | (4u << 8) | (1u << 16)};
+        const char *t = dis(CG_RADEON_R600, w, 3);
+        check_contains(t, "SET_CONTEXT_REG CB_COLOR1_INFO, 0x10468");
+        check_contains(t, "CB_COLOR1_INFO = 0x10468 (FORMAT=COLOR_8_8_8_8 ARRAY_MODE=ARRAY_2D_TILED_THIN1 "
+                          "COMP_SWAP=SWAP_ALT)");
+    }
+    {
+        /* Evergreen DB_DEPTH_INFO is at 0x2803C: SET_CONTEXT_REG index 15 */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x69, 1), 15, 0x2};
+        check_contains(dis(CG_RADEON_EVERGREEN, w, 3), "SET_CONTEXT_REG CAYMAN_DB_DEPTH_INFO, 0x2");
+        check_contains(dis(CG_RADEON_R600, w, 3), "SET_CONTEXT_REG 0x2803c, 0x2");
+    }
+    {
+        /* SET_RESOURCE word 4 of resource 2 (R600) with DST_SEL fields */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x6D, 1), (0x38010 + 2 * 0x1C - 0x38000) / 4, (1u << 16) | (2u << 19)};
+        check_contains(dis(CG_RADEON_R600, w, 3),
+                       "SQ_TEX_RESOURCE_WORD4_2 = 0x110000 (DST_SEL_X=SQ_SEL_Y DST_SEL_Y=0x2)");
+    }
+    {
+        /* type-0 write of SPI_PS_INPUT_CNTL_3 */
+        uint32_t w[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
+        check_contains(dis(CG_RADEON_R600, w, 2), "packet0 SPI_PS_INPUT_CNTL_3, 0x100");
+    }
     return check_report("test_radeon_defs");
 }

@@ -75,15 +75,22 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* "  FIELD=val" for the non-zero fields of a value. */
-static void print_fields(dctx *d, const cg_def_entry *e, uint32_t v)
+/* "FIELD=val" for the non-zero fields of a value; a field with an enum
+ * value of the generation's register table prints its name
+ * ("FORMAT=COLOR_8_8_8_8"). `regs`: e is an entry of rd_regs_of(gen). */
+static void print_fields(dctx *d, const cg_def_entry *e, uint32_t v, bool regs)
 {
     if (!e)
         return;
     int any = 0;
     for (size_t i = 0; i < e->nfields; i++) {
         uint32_t f = rd_bits(v, e->fields[i].hi, e->fields[i].lo);
-        if (f)
+        if (!f)
+            continue;
+        const char *en = regs ? rd_enum_name(d->o->gen, e, i, f) : NULL;
+        if (en)
+            fprintf(d->out, "%s%s=%s%s%s", any++ ? " " : "", e->fields[i].name, d->cu, en, d->cc);
+        else
             fprintf(d->out, "%s%s=%s0x%x%s", any++ ? " " : "", e->fields[i].name, d->cu, f, d->cc);
     }
 }
@@ -100,9 +107,9 @@ static void reg_value_line(dctx *d, size_t off, uint32_t reg, uint32_t v)
     dword_line(d, off, v);
     fprintf(d->out, "%s = 0x%x", rd_reg_str(d->o->gen, reg, nb, sizeof nb), v);
     rd_reg_info ri;
-    if (d->o->gen != CG_RADEON_R500 && rd_reg_lookup(reg, &ri) && ri.e->nfields) {
+    if (rd_reg_find(d->o->gen, reg, &ri) && ri.e->nfields && v) {
         fprintf(d->out, " (");
-        print_fields(d, ri.e, v);
+        print_fields(d, ri.e, v, true);
         fprintf(d->out, ")");
     }
     fprintf(d->out, "%s\n", d->cr);
@@ -152,7 +159,7 @@ static void payload_comments(dctx *d, unsigned op, p3_kind kind, const uint32_t 
         else if (kind == P3K_IB && k == 3)
             fprintf(d->out, "IB_SIZE %u dwords", v & 0xFFFFF);
         else
-            print_fields(d, pf, v);
+            print_fields(d, pf, v, false);
         fprintf(d->out, "%s\n", d->cr);
     }
     if (kind == P3K_IB && count == 2 && !(w[1] & 3))
