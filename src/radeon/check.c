@@ -51,44 +51,19 @@ enum ck_how {
 #define CNT_TABLE (-1)
 #define CNT_EVENT (-2) /* EVENT_WRITE: 0 or 2, not 1 */
 
+/* The policy of each opcode: the CK lines of pm4_r600.def (the checker
+ * runs for R600/R700 only), indexed by opcode. how CK_NONE: refused. */
 static const struct {
-    const char *name;
     uint8_t how;
     int16_t min, max;
-} pkt_policy[] = {
-    {"NOP", CK_NOP, CNT_TABLE, CNT_TABLE},
-    {"SET_PREDICATION", CK_SET_PRED, CNT_TABLE, CNT_TABLE},
-    {"START_3D_CMDBUF", CK_START_3D, 0, 0},
-    {"CONTEXT_CONTROL", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"INDEX_TYPE", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"NUM_INSTANCES", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"DRAW_INDEX", CK_DRAW_INDEX, CNT_TABLE, CNT_TABLE},
-    {"DRAW_INDEX_AUTO", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    /* r600_packet3_check: "if (pkt->count < 2)"; the executor takes 1. */
-    {"DRAW_INDEX_IMMD_BE", CK_PLAIN, 2, CNT_ANY},
-    {"DRAW_INDEX_IMMD", CK_PLAIN, 2, CNT_ANY},
-    {"WAIT_REG_MEM", CK_WAIT, CNT_TABLE, CNT_TABLE},
-    {"CP_DMA", CK_CP_DMA, CNT_TABLE, CNT_TABLE},
-    {"SURFACE_SYNC", CK_SURF_SYNC, CNT_TABLE, CNT_TABLE},
-    {"EVENT_WRITE", CK_EVENT, CNT_EVENT, CNT_EVENT},
-    {"EVENT_WRITE_EOP", CK_EOP, CNT_TABLE, CNT_TABLE},
-    /* The SET_* cases check windows, not counts: a count of 0 passes. */
-    {"SET_CONFIG_REG", CK_SET_REGS, 0, CNT_ANY},
-    {"SET_CONTEXT_REG", CK_SET_REGS, 0, CNT_ANY},
-    {"SET_RESOURCE", CK_SET_RESOURCE, 0, CNT_ANY},
-    {"SET_ALU_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_BOOL_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_LOOP_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_CTL_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_SAMPLER", CK_SET_SAMPLER, 0, CNT_ANY},
-    {"STRMOUT_BASE_UPDATE", CK_STRMOUT_BASE, 0, CNT_ANY},
-    {"STRMOUT_BUFFER_UPDATE", CK_STRMOUT, 0, CNT_ANY},
-    /* Accepted only on RV6xx chips other than R600, which the model's r600
-     * and r700 generations are not ("family >= CHIP_RV770 || == CHIP_R600"). */
-    {"SURFACE_BASE_UPDATE", CK_NEVER, 0, CNT_ANY},
-    {"MEM_WRITE", CK_MEM_WRITE, CNT_TABLE, CNT_TABLE},
-    {"COPY_DW", CK_COPY_DW, CNT_TABLE, CNT_TABLE},
-    {"INDIRECT_BUFFER", CK_IB, CNT_TABLE, CNT_TABLE},
+} pkt_policy[256] = {
+#define P3(name, op, kind, mn, mx)
+#define W(name, start, end)
+#define CK(name, how, mn, mx) [RD_OP_##name] = {CK_##how, mn, mx},
+#include "pm4_r600.def"
+#undef P3
+#undef W
+#undef CK
 };
 
 /* ---- policy: registers --------------------------------------------------
@@ -144,7 +119,6 @@ static int reg_class(uint32_t reg, bool *known)
 typedef struct ck {
     const cg_radeon_check_opts *o;
     const p3_desc *p3;
-    uint8_t pol[256]; /* pkt_policy index + 1 of each opcode, 0: not allowed */
     const uint8_t *ib;
     size_t ndw;
     size_t cur;       /* next dword to parse (the kernel's p->idx) */
@@ -161,7 +135,8 @@ static const char *gen_name(const ck *c) { return cg_radeon_gen_name(c->o->gen);
 
 static int how_of(const ck *c, unsigned op)
 {
-    return c->pol[op] ? pkt_policy[c->pol[op] - 1].how : CK_NONE;
+    (void)c;
+    return op < 256 ? pkt_policy[op].how : CK_NONE;
 }
 
 /* A PACKET3 NOP header (the relocation carrier). */
@@ -375,7 +350,7 @@ static void check_packet3(ck *c, size_t pkt, uint32_t h)
                      "INDIRECT_BUFFER in a user IB: only the kernel chains IBs");
         return;
     }
-    if (!count_ok(c, pkt, op, pkt_policy[c->pol[op] - 1].min, pkt_policy[c->pol[op] - 1].max,
+    if (!count_ok(c, pkt, op, pkt_policy[op].min, pkt_policy[op].max,
                   count))
         return;
     /* The payload: dword pkt + 1 is the first after the header; the count
@@ -558,11 +533,6 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
     if (o->gen != CG_RADEON_R600 && o->gen != CG_RADEON_R700)
         return CG_ERR_UNSUPPORTED;
     ck c = {.o = o, .p3 = rd_p3_table(o->gen), .ib = ib, .ndw = size / 4, .r = r};
-    for (size_t k = 0; k < CG_ARRAY_SIZE(pkt_policy); k++) {
-        unsigned op;
-        if (cg_radeon_opcode_by_name(o->gen, pkt_policy[k].name, &op) == 0)
-            c.pol[op] = (uint8_t)(k + 1);
-    }
 
     /* radeon_cs_parser_relocs runs before the IB is parsed. */
     for (size_t i = 0; i < o->nbos; i++)

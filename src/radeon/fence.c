@@ -110,12 +110,12 @@ int cg_radeon_fence_emit(cg_radeon_drv *drv, uint64_t *seq_out)
         if (gen != CG_RADEON_R600)
             cp_coher_cntl |= RPUT(CP_COHER_CNTL, FULL_CACHE_ENA, 1);
         uint64_t addr = drv->wb_gpu + WB_EVENTS;
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SURFACE_SYNC, 3));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SURFACE_SYNC, 3));
         cg_radeon_ring_write(drv, cp_coher_cntl);
         cg_radeon_ring_write(drv, 0xFFFFFFFF);
         cg_radeon_ring_write(drv, 0);
         cg_radeon_ring_write(drv, 10);
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_EVENT_WRITE_EOP, 4));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_EVENT_WRITE_EOP, 4));
         cg_radeon_ring_write(drv, PPUT(EVENT_WRITE_EOP_DW1, EOP_EVENT_TYPE,
                                        EV_CACHE_FLUSH_AND_INV_EVENT_TS) |
                                       PPUT(EVENT_WRITE_EOP_DW1, EOP_EVENT_INDEX, 5));
@@ -128,13 +128,13 @@ int cg_radeon_fence_emit(cg_radeon_drv *drv, uint64_t *seq_out)
     } else {
         /* Without events: flush, wait for 3D idle-clean, write the sequence to
          * a scratch register, raise the RB interrupt with PACKET0. */
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_EVENT_WRITE, 0));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_EVENT_WRITE, 0));
         cg_radeon_ring_write(drv, PPUT(EVENT_WRITE_DW1, EVENT_TYPE, EV_CACHE_FLUSH_AND_INV_EVENT));
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
         cg_radeon_ring_write(drv, (REG_WAIT_UNTIL - 0x8000) >> 2);
         cg_radeon_ring_write(drv, RPUT(WAIT_UNTIL, WAIT_3D_IDLE, 1) |
                                       RPUT(WAIT_UNTIL, WAIT_3D_IDLECLEAN, 1));
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
         cg_radeon_ring_write(drv, (drv->fence_scratch - 0x8000) >> 2);
         cg_radeon_ring_write(drv, (uint32_t)seq);
         cg_radeon_ring_write(drv, CG_RADEON_PACKET0(REG_CP_INT_STATUS, 0));

@@ -81,12 +81,27 @@ static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
 #define PGET(v, e, f) rd_bits((v), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
 #define PPUT(e, f, x) rd_put((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
 
-/* Opcodes the driver side emits (same on R600 and Evergreen). */
+/* Opcode numbers from the tables: RD_OP_<NAME> (pm4_r600.def, R600/R700)
+ * and RD_EGOP_<NAME> (pm4_evergreen.def). */
 enum {
-    OP_NOP = 0x10, OP_INDIRECT_BUFFER = 0x32, OP_MEM_WRITE = 0x3D, OP_WAIT_REG_MEM = 0x3C,
-    OP_SURFACE_SYNC = 0x43, OP_ME_INITIALIZE = 0x44, OP_EVENT_WRITE = 0x46,
-    OP_EVENT_WRITE_EOP = 0x47, OP_SET_CONFIG_REG = 0x68, OP_MODE_CONTROL = 0x18,
+#define P3(name, op, kind, mn, mx) RD_OP_##name = op,
+#define W(name, start, end)
+#include "pm4_r600.def"
+#undef P3
+#define P3(name, op, kind, mn, mx) RD_EGOP_##name = op,
+#include "pm4_evergreen.def"
+#undef P3
+#undef W
 };
+/* The driver side emits these on every generation it drives with one
+ * number; the tables must agree. */
+_Static_assert(RD_OP_NOP == RD_EGOP_NOP && RD_OP_INDIRECT_BUFFER == RD_EGOP_INDIRECT_BUFFER &&
+                   RD_OP_MEM_WRITE == RD_EGOP_MEM_WRITE && RD_OP_WAIT_REG_MEM == RD_EGOP_WAIT_REG_MEM &&
+                   RD_OP_SURFACE_SYNC == RD_EGOP_SURFACE_SYNC &&
+                   RD_OP_ME_INITIALIZE == RD_EGOP_ME_INITIALIZE && RD_OP_EVENT_WRITE == RD_EGOP_EVENT_WRITE &&
+                   RD_OP_EVENT_WRITE_EOP == RD_EGOP_EVENT_WRITE_EOP &&
+                   RD_OP_SET_CONFIG_REG == RD_EGOP_SET_CONFIG_REG,
+               "driver opcodes differ between pm4_r600.def and pm4_evergreen.def");
 /* Event types (linux r600d.h). */
 enum { EV_CACHE_FLUSH_AND_INV_EVENT_TS = 0x14, EV_CACHE_FLUSH_AND_INV_EVENT = 0x16 };
 

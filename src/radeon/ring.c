@@ -69,7 +69,7 @@ int rd_cp_start(cg_radeon_drv *drv)
     /* r600_cp_start: ME_INITIALIZE, then CP_ME_CNTL = 0xff (halt clear). */
     if ((rc = cg_radeon_ring_lock(drv, 7)) != 0)
         return rc;
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_ME_INITIALIZE, 5));
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_ME_INITIALIZE, 5));
     cg_radeon_ring_write(drv, 0x1);
     cg_radeon_ring_write(drv, rd->cfg.gen == CG_RADEON_R600 ? 0x3 : 0x0);
     cg_radeon_ring_write(drv, 8 - 1); /* max_hw_contexts - 1 */
