@@ -163,7 +163,7 @@ static void test_disasm_text(void)
     fclose(f);
     CHECK_STR(buf, "{\"family\":\"radeon\",\"gen\":\"r600\",\"dwords\":3,\"packets\":[{\"offset\":0,"
                    "\"addr\":\"0x0\",\"type\":\"3\",\"name\":\"SET_CONFIG_REG\",\"words\":[\"0xc0016800\","
-                   "\"0x00000141\",\"0xdeadbeef\"]}],\"tail\":[],\"bad\":0}\n");
+                   "\"0x00000141\",\"0xdeadbeef\"],\"confidence\":\"partial\"}],\"tail\":[],\"bad\":0}\n");
     free(buf);
 }
 

@@ -76,6 +76,16 @@ static const char *dis(cg_radeon_gen gen, const uint32_t *w, size_t n)
     return out;
 }
 
+static const char *dis_json(cg_radeon_gen gen, const uint32_t *w, size_t n)
+{
+    static char out[8192];
+    cg_radeon_disasm_opts o = {.gen = gen, .json = true};
+    FILE *f = fmemopen(out, sizeof out, "w");
+    cg_radeon_disasm(&o, (const uint8_t *)w, 4 * n, f);
+    fclose(f);
+    return out;
+}
+
 static void check_contains(const char *text, const char *want)
 {
     if (!strstr(text, want))
@@ -236,6 +246,20 @@ int main(void)
         /* type-0 write of SPI_PS_INPUT_CNTL_3 */
         uint32_t w[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
         check_contains(dis(CG_RADEON_R600, w, 2), "packet0 SPI_PS_INPUT_CNTL_3, 0x100");
+    }
+    {
+        /* JSON confidence: every set bit in a field -> known; bits outside
+         * the fields or an unnamed register -> partial; no name -> unknown */
+        uint32_t known[] = {CG_RADEON_PACKET3(0x69, 1), 0x29, 0x10468};
+        check_contains(dis_json(CG_RADEON_R600, known, 3), "\"name\":\"SET_CONTEXT_REG\",\"words\":"
+                                                           "[\"0xc0016900\",\"0x00000029\",\"0x00010468\"],"
+                                                           "\"confidence\":\"known\"}");
+        uint32_t partial[] = {CG_RADEON_PACKET3(0x69, 1), 0x29, 0x80000000u};
+        check_contains(dis_json(CG_RADEON_R600, partial, 3), "\"confidence\":\"partial\"}");
+        uint32_t unknown[] = {CG_RADEON_PACKET3(0x99, 0), 0};
+        check_contains(dis_json(CG_RADEON_R600, unknown, 2), "\"problem\":\"unknown opcode\",\"confidence\":\"unknown\"}");
+        uint32_t type0[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
+        check_contains(dis_json(CG_RADEON_R600, type0, 2), "\"confidence\":\"known\"}");
     }
     return check_report("test_radeon_defs");
 }

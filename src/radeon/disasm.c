@@ -127,8 +127,55 @@ static void raw_words(dctx *d, const uint32_t *w, size_t off, size_t n, const ch
     }
 }
 
+/* JSON confidence (issue 11 part 6). A dword's: KNOWN when every set bit
+ * is in a field of a reference table, PARTIAL when some are not, and a
+ * register the tables do not name makes its packet PARTIAL; a packet no
+ * reference names (or one that does not decode) is UNKNOWN. */
+enum { CONF_UNKNOWN, CONF_PARTIAL, CONF_KNOWN };
+static const char *const conf_names[] = {"unknown", "partial", "known"};
+
+static uint32_t field_mask(const cg_def_entry *e)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; e && i < e->nfields; i++)
+        m |= (uint32_t)((2ull << (e->fields[i].hi - e->fields[i].lo)) - 1u) << e->fields[i].lo;
+    return m;
+}
+
+static int reg_conf(cg_radeon_gen gen, uint32_t reg, uint32_t v)
+{
+    rd_reg_info ri;
+    if (!rd_reg_find(gen, reg, &ri))
+        return CONF_PARTIAL;
+    return (v & ~field_mask(ri.e)) ? CONF_PARTIAL : CONF_KNOWN;
+}
+
+/* Confidence of a whole, well-formed packet of `need` dwords at p. `reg`:
+ * the first register written (type 0, SET_*), `step` 4 or 0 (one register). */
+static int packet_conf(cg_radeon_gen gen, const uint8_t *p, size_t need, size_t first, bool regs,
+                       uint32_t reg, uint32_t step, unsigned op)
+{
+    int c = CONF_KNOWN;
+    for (size_t k = first; k < need && c > CONF_UNKNOWN; k++) {
+        uint32_t v = le32(p + 4 * k);
+        int dc;
+        if (regs) {
+            dc = reg_conf(gen, reg, v);
+            reg += step;
+        } else if (!v) {
+            dc = CONF_KNOWN;
+        } else {
+            const cg_def_entry *pf = gen == CG_RADEON_R500 ? NULL : rd_payload_fields(op, (unsigned)k);
+            dc = pf && !(v & ~field_mask(pf)) ? CONF_KNOWN : CONF_PARTIAL;
+        }
+        if (dc < c)
+            c = dc;
+    }
+    return c;
+}
+
 static void json_packet(dctx *d, size_t off, const char *type, const char *name, const uint32_t *w,
-                        size_t n, const char *problem)
+                        size_t n, const char *problem, int conf)
 {
     fprintf(d->out, "%s{\"offset\":%zu,\"addr\":\"0x%" PRIx64 "\",\"type\":\"%s\"", d->first_json ? "" : ",",
             off, d->o->base + off, type);
@@ -141,7 +188,7 @@ static void json_packet(dctx *d, size_t off, const char *type, const char *name,
     fprintf(d->out, "]");
     if (problem)
         fprintf(d->out, ",\"problem\":\"%s\"", problem);
-    fprintf(d->out, "}");
+    fprintf(d->out, ",\"confidence\":\"%s\"}", conf_names[conf]);
 }
 
 /* Comment lines for a type-3 payload. */
@@ -210,7 +257,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 size_t m = n < 9 ? n : 9;
                 for (size_t k = 0; k < m; k++)
                     ww[k] = le32(data + off + 4 * k);
-                json_packet(&d, off, "truncated", NULL, ww, m, "truncated");
+                json_packet(&d, off, "truncated", NULL, ww, m, "truncated", CONF_UNKNOWN);
             } else {
                 for (size_t k = 0; k < n; k++) {
                     uint32_t v = le32(data + off + 4 * k);
@@ -225,7 +272,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             w[k] = le32(data + off + 4 * k);
         if (type == 2) {
             if (o->json)
-                json_packet(&d, off, "2", "PACKET2", w, 1, NULL);
+                json_packet(&d, off, "2", "PACKET2", w, 1, NULL, CONF_KNOWN);
             else if (h & 0x3FFFFFFF)
                 fprintf(out, "%spacket2%s %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn,
                         d.cr, d.cu, h & 0x3FFFFFFF, d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h, d.cr);
@@ -239,14 +286,14 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             if (!r500 || (h & 0x3FC00000u)) {
                 bad++;
                 if (o->json)
-                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+");
+                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+", CONF_UNKNOWN);
                 else
                     raw_words(&d, w, off, 3,
                               r500 ? "BAD: type-1 header with reserved bits 29:22 set"
                                    : "BAD: type-1 packet (R1xx-R5xx only; the CP faults)",
                               true);
             } else if (o->json) {
-                json_packet(&d, off, "1", "PACKET1", w, 3, NULL);
+                json_packet(&d, off, "1", "PACKET1", w, 3, NULL, CONF_PARTIAL); /* no R500 register table */
             } else {
                 uint32_t r0 = (h & 0x7FF) << 2, r1 = ((h >> 11) & 0x7FF) << 2;
                 fprintf(out, "%spacket1%s %s0x%x%s, %s0x%x%s, %s0x%x%s, %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type 1%s\n",
@@ -265,7 +312,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 if (h & 0x6000u) {
                     bad++;
                     if (o->json)
-                        json_packet(&d, off, "0", NULL, w, need < 9 ? need : 9, "reserved bits");
+                        json_packet(&d, off, "0", NULL, w, need < 9 ? need : 9, "reserved bits", CONF_UNKNOWN);
                     else
                         for (size_t k = 0; k < need; k++) {
                             uint32_t v = le32(data + off + 4 * k);
@@ -281,7 +328,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 reg = (h & 0xFFFF) << 2;
             }
             if (o->json) {
-                json_packet(&d, off, "0", "PACKET0", w, need < 9 ? need : 9, NULL);
+                json_packet(&d, off, "0", "PACKET0", w, need < 9 ? need : 9, NULL,
+                            packet_conf(o->gen, data + off, need, 1, true, reg, one ? 0 : 4, 0));
                 i += need;
                 continue;
             }
@@ -305,7 +353,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             /* PREDICATE / SHADER_TYPE / reserved bits: no mnemonic form. */
             bad += pd->name ? 0 : 1;
             if (o->json) {
-                json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, "header flag bits");
+                json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, "header flag bits",
+                            pd->name ? CONF_PARTIAL : CONF_UNKNOWN);
             } else {
                 char why[96];
                 snprintf(why, sizeof why, "type-3 %s count %u with header bits 7:0 = 0x%02x",
@@ -325,7 +374,11 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             set_ok = r < we;
         }
         if (o->json) {
-            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode");
+            int conf = !pd->name ? CONF_UNKNOWN
+                       : set_ok ? packet_conf(o->gen, data + off, need, 2, true, ws + 4 * w[1], 4, op)
+                       : pd->kind == P3K_SET ? CONF_PARTIAL
+                                             : packet_conf(o->gen, data + off, need, 1, false, 0, 0, op);
+            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode", conf);
             bad += pd->name ? 0 : 1;
             i += need;
             continue;
