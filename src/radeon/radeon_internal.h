@@ -3,7 +3,9 @@
  * defs.c   the tables (pm4_*.def, regs.def, pm4_fields.def) and lookups
  * cp.c     the GPU side: memory, registers, the command processor
  * ring.c   driver ring (radeon_ring.c), scratch registers
- * fence.c  fences and the interrupt handler (radeon_fence.c, r600_irq_process)
+ * fence.c  fences (radeon_fence.c)
+ * irq.c    the interrupt handler (r600_irq_process)
+ * reset.c  lockup detection and GPU reset (radeon_ring.c, radeon_device.c)
  * ib.c     indirect buffers and the ring/IB tests (r600.c)
  * disasm.c the PM4 disassembler
  * asm.c    the assembler plug-in and scenes */
@@ -290,7 +292,9 @@ static inline void rd_funlock(cg_radeon_drv *drv)
     if (drv->threaded)
         pthread_mutex_unlock(&drv->fence_lock);
 }
-int rd_irq_process_locked(cg_radeon_drv *drv);
+int rd_irq_process_locked(cg_radeon_drv *drv); /* irq.c */
+void rd_fence_force_completion(cg_radeon_drv *drv); /* fence.c: signal every emitted fence */
+bool rd_test_lockup(cg_radeon_drv *drv); /* reset.c: radeon_ring_test_lockup */
 void *rd_ih_thread(void *arg);
 void rd_udelay(cg_radeon_drv *drv); /* DRM_UDELAY(1) in threaded mode, else nothing */
 /* r600_ring_ib_execute into a locked ring (room for 9 dwords): [MODE_CONTROL
