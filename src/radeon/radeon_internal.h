@@ -21,25 +21,32 @@
 
 #define CNT_ANY 0x3FFF
 
+/* What the executor does with a packet: the kind column of pm4_*.def. Each
+ * kind K has a handler rd_exec_K (cp_*.c); the opcode-indexed handler
+ * tables are built from the .def (cp_exec.c). */
+#define RD_P3_KINDS(X)                                                             \
+    X(NOP)                                                                         \
+    X(UNSUPP)    /* known packet the model does not execute: UNSUPPORTED fault */ \
+    X(ACCEPT)    /* no effect on the model's state (no state shadowing, sync) */  \
+    X(DRAW)      /* decoded and recorded */                                        \
+    X(SET)                                                                         \
+    X(IB)                                                                          \
+    X(MEM_WRITE)                                                                   \
+    X(EVENT)                                                                       \
+    X(EOP)                                                                         \
+    X(WAIT)                                                                        \
+    X(SURF_SYNC)                                                                   \
+    X(CP_DMA)                                                                      \
+    X(SEMAPHORE)                                                                   \
+    X(COPY_DW)                                                                     \
+    X(SET_PRED)                                                                    \
+    X(COND_EXEC)                                                                   \
+    X(ME_INIT)
 typedef enum p3_kind {
     P3K_NONE = 0, /* not in the table */
-    P3K_NOP,
-    P3K_UNSUPP,    /* known packet the model does not execute: UNSUPPORTED fault */
-    P3K_ACCEPT,    /* no effect on the model's state (no state shadowing, sync) */
-    P3K_DRAW,      /* decoded and recorded */
-    P3K_SET,
-    P3K_IB,
-    P3K_MEM_WRITE,
-    P3K_EVENT,
-    P3K_EOP,
-    P3K_WAIT,
-    P3K_SURF_SYNC,
-    P3K_CP_DMA,
-    P3K_SEMAPHORE,
-    P3K_COPY_DW,
-    P3K_SET_PRED,
-    P3K_COND_EXEC,
-    P3K_ME_INIT,
+#define RD_P3_KIND_ENUM(k) P3K_##k,
+    RD_P3_KINDS(RD_P3_KIND_ENUM)
+#undef RD_P3_KIND_ENUM
 } p3_kind;
 
 typedef struct p3_desc {
