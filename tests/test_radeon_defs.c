@@ -109,7 +109,7 @@ int main(void)
     CHECK_EQ(n, 52);
     check_table("radeon regs", e, n, 4);
     e = rd_pf_table(&n);
-    CHECK_EQ(n, 17);
+    CHECK_EQ(n, 53);
     check_table("radeon pm4 payload fields", e, n, 1);
     static const char *const names[] = {"r600", "r700", "evergreen", "r500"};
     for (int g = 0; g < CG_RADEON_GEN_COUNT; g++) {
@@ -190,7 +190,11 @@ int main(void)
     const cg_def_entry *pf = rd_payload_fields(0x3D, 2);
     CHECK(pf != NULL);
     CHECK_STR(pf->name, "MEM_WRITE_DW2");
-    CHECK(rd_payload_fields(0x3D, 1) == NULL);
+    CHECK(rd_payload_fields(0x3D, 9) == NULL);
+    uint32_t preg = 0;
+    CHECK(rd_payload_reg(0x43, 1, &preg));
+    CHECK_EQ(preg, 0x85F0);
+    CHECK(!rd_payload_reg(0x43, 4, &preg));
 
     /* The vendor tables: clean, and every header name present once. */
     check_table("radeon r600 registers", rd_regs_of(CG_RADEON_R600)->e, rd_regs_of(CG_RADEON_R600)->n, 4);
@@ -246,6 +250,22 @@ int main(void)
         /* type-0 write of SPI_PS_INPUT_CNTL_3 */
         uint32_t w[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
         check_contains(dis(CG_RADEON_R600, w, 2), "packet0 SPI_PS_INPUT_CNTL_3, 0x100");
+    }
+    {
+        /* Type-3 payloads: a register-valued dword with its fields, an enum
+         * of a draw initiator, header-level fields of EOP. */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x43, 3), 0x2800000, 0xFFFFFFFFu, 0, 10,
+                        CG_RADEON_PACKET3(0x2D, 1), 3, 2,
+                        CG_RADEON_PACKET3(0x47, 4), 0x514, 0x1000, 0x22000000, 7, 0};
+        const char *t = dis(CG_RADEON_R600, w, 14);
+        check_contains(t, "# 0x0004 02800000  CP_COHER_CNTL = 0x2800000 (TC_ACTION_ENA=0x1 CB_ACTION_ENA=0x1)\n");
+        check_contains(t, "# 0x0010 0000000a  POLL_INTERVAL=0xa\n");
+        check_contains(t, "# 0x001c 00000002  VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=DI_SRC_SEL_AUTO_INDEX)\n");
+        check_contains(t, "# 0x0024 00000514  EOP_EVENT_TYPE=0x14 EOP_EVENT_INDEX=0x5\n");
+        check_contains(t, "# 0x002c 22000000  INT_SEL=0x2 DATA_SEL=0x1\n");
+        /* Evergreen: the same packet, decoded with the evergreen register table */
+        uint32_t eg[] = {CG_RADEON_PACKET3(0x2D, 1), 3, 2};
+        check_contains(dis(CG_RADEON_EVERGREEN, eg, 3), "VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=0x2)"); /* no V_ values in evergreend.h */
     }
     {
         /* JSON confidence: every set bit in a field -> known; bits outside

@@ -142,7 +142,7 @@ static int how_of(const ck *c, unsigned op)
 /* A PACKET3 NOP header (the relocation carrier). */
 static bool is_nop(const ck *c, uint32_t h)
 {
-    return (h >> 30) == 3 && how_of(c, (h >> 8) & 0xFF) == CK_NOP;
+    return RD_PKT_TYPE(h) == 3 && how_of(c, RD_PKT3_OPCODE(h)) == CK_NOP;
 }
 
 static const char *bo_name(const ck *c, size_t i, char *buf, size_t cap)
@@ -159,13 +159,13 @@ static const char *bo_name(const ck *c, size_t i, char *buf, size_t cap)
 static size_t pkt_len(const ck *c, size_t i)
 {
     uint32_t h = dw(c, i);
-    switch (h >> 30) {
+    switch (RD_PKT_TYPE(h)) {
     case 2:
         return 1;
     case 1:
         return 0;
     default: {
-        size_t n = (size_t)((h >> 16) & 0x3FFF) + 2;
+        size_t n = (size_t)RD_PKT_COUNT(h) + 2;
         return n <= c->ndw - i ? n : 0;
     }
     }
@@ -328,8 +328,8 @@ static bool count_ok(ck *c, size_t pkt, unsigned op, int pmin, int pmax, uint32_
 
 static void check_packet3(ck *c, size_t pkt, uint32_t h)
 {
-    unsigned op = (h >> 8) & 0xFF;
-    uint32_t count = (h >> 16) & 0x3FFF;
+    unsigned op = RD_PKT3_OPCODE(h);
+    uint32_t count = RD_PKT_COUNT(h);
     const p3_desc *d = &c->p3[op];
     if (!d->name) {
         cg_check_add(c->r, "packet3-allowed", 4 * (uint64_t)pkt, h,
@@ -511,7 +511,7 @@ static void check_packet3(ck *c, size_t pkt, uint32_t h)
 
 static void check_packet0(ck *c, size_t pkt, uint32_t h)
 {
-    uint32_t reg = (h & 0xFFFF) << 2;
+    uint32_t reg = PGET(h, PM4_TYPE0, BASE_INDEX) << 2;
     char name[48];
     if (reg == AVIVO_D1MODE_VLINE_START_END) {
         cg_check_add(c->r, "unsupported", 4 * (uint64_t)pkt, h,
@@ -553,7 +553,7 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
         size_t at = c.cur;
         uint32_t h = dw(&c, at);
         size_t n = pkt_len(&c, at);
-        if ((h >> 30) == 1) {
+        if (RD_PKT_TYPE(h) == 1) {
             cg_check_add(r, "packet-type", 4 * (uint64_t)at, h,
                          "type-1 packet: not an R600 packet (checking stops: its length is "
                          "unknown)");
@@ -562,14 +562,14 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
         if (n == 0) {
             cg_check_add(r, "packet-bounds", 4 * (uint64_t)at, h,
                          "packet of %u dwords ends past the IB end (%zu dwords; checking "
-                         "stops)", ((h >> 16) & 0x3FFF) + 2, c.ndw - at);
+                         "stops)", (RD_PKT_COUNT(h)) + 2, c.ndw - at);
             break;
         }
         r->checked++;
         c.cur = at + n;
-        if ((h >> 30) == 3)
+        if (RD_PKT_TYPE(h) == 3)
             check_packet3(&c, at, h);
-        else if ((h >> 30) == 0)
+        else if (RD_PKT_TYPE(h) == 0)
             check_packet0(&c, at, h);
     }
     return 0;

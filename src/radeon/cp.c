@@ -389,8 +389,8 @@ int cg_radeon_cp_get_status(const cg_radeon *crd, cg_radeon_cp_status *st)
 /* Decode the header at dword 0 of s: total packet size in dwords. */
 static uint32_t packet_size(const cg_radeon *rd, uint32_t hdr)
 {
-    uint32_t count = (hdr >> 16) & 0x3FFF;
-    switch (hdr >> 30) {
+    uint32_t count = RD_PKT_COUNT(hdr);
+    switch (RD_PKT_TYPE(hdr)) {
     case 2: return 1;
     case 1: return 3; /* R1xx-R5xx: exactly two data dwords */
     default: return count + 2;
@@ -456,7 +456,7 @@ static int run_loop(cg_radeon *rd)
             rd->agent.words[0] = hdr;
             rd->agent.nwords = 1;
             need = packet_size(rd, hdr);
-            uint32_t type = hdr >> 30;
+            uint32_t type = RD_PKT_TYPE(hdr);
             if (need > avail) {
                 if (rd->depth || need > rdw - 1) {
                     result = rd_cp_fault(rd, CG_FAULT_BAD_LENGTH, 0, false,
@@ -482,24 +482,24 @@ static int run_loop(cg_radeon *rd)
             if (cg_trace_enabled(rd->dev)) {
                 cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_RADEON,
                                      .unit = "cp", .channel = 0, .stream_addr = rd->agent.stream_addr,
-                                     .reg = type == 3 ? (hdr >> 8) & 0xff : 0, .value = hdr,
-                                     .name = type == 3   ? rd->p3[(hdr >> 8) & 0xff].name
+                                     .reg = type == 3 ? RD_PKT3_OPCODE(hdr) : 0, .value = hdr,
+                                     .name = type == 3   ? rd->p3[RD_PKT3_OPCODE(hdr)].name
                                              : type == 2 ? "PACKET2"
                                              : type == 1 ? "PACKET1"
                                                          : "PACKET0"};
                 cg_trace_emit(rd->dev, &ev);
             }
             int ex = EXEC_OK;
-            uint32_t count = (hdr >> 16) & 0x3FFF;
+            uint32_t count = RD_PKT_COUNT(hdr);
             if (type == 0) {
                 uint32_t reg;
                 bool one = false;
                 if (is_r500) {
                     /* R1xx-R5xx: 13-bit index, ONE_REG_WR bit 15 (r100d.h). */
-                    reg = (hdr & 0x1FFF) << 2;
-                    one = (hdr >> 15) & 1;
+                    reg = PGET(hdr, PM4_TYPE0_R500, BASE_INDEX) << 2;
+                    one = PGET(hdr, PM4_TYPE0_R500, ONE_REG_WR);
                 } else {
-                    reg = (hdr & 0xFFFF) << 2; /* R600: 16-bit index (r600d.h) */
+                    reg = PGET(hdr, PM4_TYPE0, BASE_INDEX) << 2; /* R600: 16-bit index (r600d.h) */
                 }
                 if (!one && (uint64_t)reg + 4ull * count >= CG_RADEON_REG_SPACE)
                     ex = rd_cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
@@ -518,7 +518,7 @@ static int run_loop(cg_radeon *rd)
                         ex = CG_ERR_FAULT;
                 }
             } else if (type == 3) {
-                unsigned op = (hdr >> 8) & 0xff;
+                unsigned op = RD_PKT3_OPCODE(hdr);
                 const p3_desc *d = &rd->p3[op];
                 if (!d->name) {
                     if (!rd->cfg.lenient) {

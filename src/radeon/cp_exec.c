@@ -72,7 +72,7 @@ int rd_exec_ACCEPT(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_
 
 int rd_exec_DRAW(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
 {
-    unsigned op = (hdr >> 8) & 0xff;
+    unsigned op = RD_PKT3_OPCODE(hdr);
     (void)s;
     record_draw(rd, op, count, p + 1, count + 1 < 6 ? count + 1 : 6);
     return EXEC_OK;
@@ -80,7 +80,7 @@ int rd_exec_DRAW(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t 
 
 int rd_exec_UNSUPP(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
 {
-    unsigned op = (hdr >> 8) & 0xff;
+    unsigned op = RD_PKT3_OPCODE(hdr);
     const p3_desc *d = &rd->p3[op];
     (void)p;
     (void)count;
@@ -110,9 +110,9 @@ int rd_exec_IB(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p
     if (swap)
         return rd_cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
                            "INDIRECT_BUFFER swap mode %u (big-endian) is not supported yet", swap);
-    uint64_t base = addr40(p[1] & ~3u, PGET(p[2], INDIRECT_BUFFER_DW2, IB_BASE_HI));
+    uint64_t base = addr40(p[1] & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO), PGET(p[2], INDIRECT_BUFFER_DW2, IB_BASE_HI));
     uint32_t size = PGET(p[3], INDIRECT_BUFFER_DW3, IB_SIZE);
-    if (p[3] & ~0xFFFFFu)
+    if (p[3] & ~PMASK(INDIRECT_BUFFER_DW3, IB_SIZE))
         return rd_cp_fault(rd, CG_FAULT_BAD_STATE, base, false,
                            "INDIRECT_BUFFER size dword 0x%08x has bits above IB_SIZE", p[3]);
     if (size == 0)
@@ -143,6 +143,6 @@ int rd_exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t
     const rd_exec_fn *t = rd->cfg.gen == CG_RADEON_EVERGREEN ? exec_evergreen
                           : rd->cfg.gen == CG_RADEON_R500    ? exec_r500
                                                              : exec_r600;
-    rd_exec_fn f = t[(hdr >> 8) & 0xff];
+    rd_exec_fn f = t[RD_PKT3_OPCODE(hdr)];
     return (f ? f : rd_exec_UNSUPP)(rd, s, hdr, p, count);
 }

@@ -292,7 +292,7 @@ int rd_set_regs(cg_radeon *rd, const cpstream *s, uint32_t k, uint32_t reg, uint
 
 int rd_exec_SET(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
 {
-    unsigned op = (hdr >> 8) & 0xff;
+    unsigned op = RD_PKT3_OPCODE(hdr);
     const p3_desc *d = &rd->p3[op];
     uint32_t start = rd->win_start[op], end = rd->win_end[op];
     uint64_t reg = (uint64_t)start + 4ull * p[1];

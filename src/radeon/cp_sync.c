@@ -109,7 +109,7 @@ int rd_exec_WAIT(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t 
         if (PGET(p[2], WAIT_REG_MEM_DW2, WRM_SWAP))
             return rd_cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
                                "WAIT_REG_MEM swap mode (big-endian) is not supported yet");
-        at = addr40(p[2] & ~3u, PGET(p[3], WAIT_REG_MEM_DW3, WRM_ADDR_HI));
+        at = addr40(p[2] & PMASK(WAIT_REG_MEM_DW2, WRM_ADDR_LO), PGET(p[3], WAIT_REG_MEM_DW3, WRM_ADDR_HI));
         if (rd_mem_read32(rd, at, &v) != 0)
             return CG_ERR_FAULT;
     } else {

@@ -4,6 +4,17 @@
 #include <string.h>
 #include "radeon_internal.h"
 
+/* The public header builds packet headers by hand (include/cmdgpu/radeon.h
+ * cannot see the tables); they must agree with pm4_fields.def. */
+_Static_assert(CG_RADEON_PACKET3(0xAB, 0x1234) ==
+                   (PPUTC(PM4_TYPE3, TYPE, 3) | PPUTC(PM4_TYPE3, COUNT, 0x1234) | PPUTC(PM4_TYPE3, IT_OPCODE, 0xAB)),
+               "CG_RADEON_PACKET3 disagrees with pm4_fields.def");
+_Static_assert(CG_RADEON_PACKET0(0x28044, 0x2345) ==
+                   (PPUTC(PM4_TYPE0, COUNT, 0x2345) | PPUTC(PM4_TYPE0, BASE_INDEX, 0x28044 >> 2)),
+               "CG_RADEON_PACKET0 disagrees with pm4_fields.def");
+_Static_assert(CG_RADEON_PACKET2(0x1234567) == (PPUTC(PM4_TYPE2, PAD, 0x1234567) | PPUTC(PM4_TYPE3, TYPE, 2)),
+               "CG_RADEON_PACKET2 disagrees with pm4_fields.def");
+
 /* ---- type-3 opcode tables, one per generation ---- */
 
 #define P3(name, op, kind, mn, mx) [op] = {#name, P3K_##kind, mn, mx},
@@ -145,6 +156,30 @@ const cg_def_entry *rd_reg_table(size_t *n)
 {
     *n = CG_ARRAY_SIZE(rd_regs);
     return rd_regs;
+}
+
+/* Payload dwords that are a register's value (PR lines). */
+static const struct {
+    uint32_t id;  /* 16 * opcode + dword */
+    uint32_t reg;
+} rd_pr[] = {
+#define PD(name, id)
+#define PF(e, f, hi, lo)
+#define PR(op, dw, reg) {RD_OP_##op * 16u + (dw), REG_##reg},
+#include "pm4_fields.def"
+#undef PD
+#undef PF
+#undef PR
+};
+
+bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg)
+{
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pr); i++)
+        if (rd_pr[i].id == opcode * 16u + dw) {
+            *reg = rd_pr[i].reg;
+            return true;
+        }
+    return false;
 }
 
 const cg_def_entry *rd_pf_table(size_t *n)

@@ -127,6 +127,8 @@ static void raw_words(dctx *d, const uint32_t *w, size_t off, size_t n, const ch
     }
 }
 
+static bool payload_tables_apply(cg_radeon_gen gen, unsigned op);
+
 /* JSON confidence (issue 11 part 6). A dword's: KNOWN when every set bit
  * is in a field of a reference table, PARTIAL when some are not, and a
  * register the tables do not name makes its packet PARTIAL; a packet no
@@ -157,15 +159,19 @@ static int packet_conf(cg_radeon_gen gen, const uint8_t *p, size_t need, size_t 
 {
     int c = CONF_KNOWN;
     for (size_t k = first; k < need && c > CONF_UNKNOWN; k++) {
-        uint32_t v = le32(p + 4 * k);
+        uint32_t v = le32(p + 4 * k), preg;
         int dc;
         if (regs) {
             dc = reg_conf(gen, reg, v);
             reg += step;
         } else if (!v) {
             dc = CONF_KNOWN;
+        } else if (!payload_tables_apply(gen, op)) {
+            dc = CONF_PARTIAL;
+        } else if (rd_payload_reg(op, (unsigned)k, &preg)) {
+            dc = reg_conf(gen, preg, v);
         } else {
-            const cg_def_entry *pf = gen == CG_RADEON_R500 ? NULL : rd_payload_fields(op, (unsigned)k);
+            const cg_def_entry *pf = rd_payload_fields(op, (unsigned)k);
             dc = pf && !(v & ~field_mask(pf)) ? CONF_KNOWN : CONF_PARTIAL;
         }
         if (dc < c)
@@ -191,26 +197,50 @@ static void json_packet(dctx *d, size_t off, const char *type, const char *name,
     fprintf(d->out, ",\"confidence\":\"%s\"}", conf_names[conf]);
 }
 
+/* pm4_fields.def is keyed by R600 opcode numbers: it applies to a
+ * generation whose opcode has the same name (Evergreen reuses some numbers). */
+static bool payload_tables_apply(cg_radeon_gen gen, unsigned op)
+{
+    if (gen == CG_RADEON_R500)
+        return false;
+    const char *a = rd_p3_table(gen)[op].name, *b = rd_p3_table(CG_RADEON_R600)[op].name;
+    return a && b && strcmp(a, b) == 0;
+}
+
 /* Comment lines for a type-3 payload. */
 static void payload_comments(dctx *d, unsigned op, p3_kind kind, const uint32_t *w, size_t off,
                              uint32_t count)
 {
+    bool tables = payload_tables_apply(d->o->gen, op);
     for (uint32_t k = 1; k <= count + 1; k++) {
-        uint32_t v = w[k];
+        uint32_t v = w[k], reg;
         dword_line(d, off + 4 * k, v);
-        const cg_def_entry *pf = rd_payload_fields(op, k);
-        if (kind == P3K_NOP && count == 0 && (v & 0xFFFF0000u) == 0xCAFE0000u)
+        const cg_def_entry *pf = tables ? rd_payload_fields(op, k) : NULL;
+        if (kind == P3K_NOP && count == 0 && (v & 0xFFFF0000u) == 0xCAFE0000u) {
             fprintf(d->out, "trace point %u", v & 0xFFFF);
-        else if (kind == P3K_IB && k == 1)
-            fprintf(d->out, "IB at 0x%" PRIx64, ((uint64_t)(w[2] & 0xff) << 32) | (v & ~3u));
-        else if (kind == P3K_IB && k == 3)
-            fprintf(d->out, "IB_SIZE %u dwords", v & 0xFFFFF);
-        else
+        } else if (kind == P3K_IB && k == 1) {
+            fprintf(d->out, "IB at 0x%" PRIx64,
+                    ((uint64_t)PGET(w[2], INDIRECT_BUFFER_DW2, IB_BASE_HI) << 32) |
+                        (v & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO)));
+        } else if (kind == P3K_IB && k == 3) {
+            fprintf(d->out, "IB_SIZE %u dwords", PGET(v, INDIRECT_BUFFER_DW3, IB_SIZE));
+        } else if (tables && rd_payload_reg(op, k, &reg)) {
+            char nb[48];
+            rd_reg_info ri;
+            fprintf(d->out, "%s = 0x%x", rd_reg_str(d->o->gen, reg, nb, sizeof nb), v);
+            if (v && rd_reg_find(d->o->gen, reg, &ri) && ri.e->nfields) {
+                fprintf(d->out, " (");
+                print_fields(d, ri.e, v, true);
+                fprintf(d->out, ")");
+            }
+        } else {
             print_fields(d, pf, v, false);
+        }
         fprintf(d->out, "%s\n", d->cr);
     }
     if (kind == P3K_IB && count == 2 && !(w[1] & 3))
-        follow_ib(d, ((uint64_t)(w[2] & 0xff) << 32) | w[1], w[3] & 0xFFFFF);
+        follow_ib(d, ((uint64_t)PGET(w[2], INDIRECT_BUFFER_DW2, IB_BASE_HI) << 32) | w[1],
+                  PGET(w[3], INDIRECT_BUFFER_DW3, IB_SIZE));
 }
 
 int cg_radeon_disasm(const cg_radeon_disasm_opts *o, const uint8_t *data, size_t size, FILE *out)
@@ -243,8 +273,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
     while (i < nw) {
         size_t off = 4 * i;
         uint32_t h = le32(data + off);
-        unsigned type = h >> 30;
-        uint32_t count = (h >> 16) & 0x3FFF;
+        unsigned type = RD_PKT_TYPE(h);
+        uint32_t count = RD_PKT_COUNT(h);
         size_t need = type == 2 ? 1 : type == 1 ? 3 : (size_t)count + 2;
         if (need > nw - i) {
             bad++;
@@ -273,9 +303,9 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
         if (type == 2) {
             if (o->json)
                 json_packet(&d, off, "2", "PACKET2", w, 1, NULL, CONF_KNOWN);
-            else if (h & 0x3FFFFFFF)
+            else if (PGET(h, PM4_TYPE2, PAD))
                 fprintf(out, "%spacket2%s %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn,
-                        d.cr, d.cu, h & 0x3FFFFFFF, d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h, d.cr);
+                        d.cr, d.cu, PGET(h, PM4_TYPE2, PAD), d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h, d.cr);
             else
                 fprintf(out, "%spacket2%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn, d.cr, d.cc,
                         d.ca, o->base + off, d.cr, d.cc, h, d.cr);
@@ -322,10 +352,10 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                     i += need;
                     continue;
                 }
-                reg = (h & 0x1FFF) << 2;
-                one = (h >> 15) & 1;
+                reg = PGET(h, PM4_TYPE0_R500, BASE_INDEX) << 2;
+                one = PGET(h, PM4_TYPE0_R500, ONE_REG_WR);
             } else {
-                reg = (h & 0xFFFF) << 2;
+                reg = PGET(h, PM4_TYPE0, BASE_INDEX) << 2;
             }
             if (o->json) {
                 json_packet(&d, off, "0", "PACKET0", w, need < 9 ? need : 9, NULL,
@@ -347,7 +377,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             continue;
         }
         /* type 3 */
-        unsigned op = (h >> 8) & 0xff;
+        unsigned op = RD_PKT3_OPCODE(h);
         const p3_desc *pd = &t[op];
         if (h & 0xFF) {
             /* PREDICATE / SHADER_TYPE / reserved bits: no mnemonic form. */

@@ -70,9 +70,11 @@ enum {
 #undef RF
 #define PD(name, id)
 #define PF(e, f, hi, lo) PF_##e##__##f##_HI = hi, PF_##e##__##f##_LO = lo,
+#define PR(op, dw, reg)
 #include "pm4_fields.def"
 #undef PD
 #undef PF
+#undef PR
 };
 
 static inline uint32_t rd_bits(uint32_t v, unsigned hi, unsigned lo)
@@ -89,6 +91,15 @@ static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
 #define RPUT(reg, f, x) rd_put((x), RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
 #define PGET(v, e, f) rd_bits((v), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
 #define PPUT(e, f, x) rd_put((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+/* PPUT as a constant expression (for _Static_assert and initializers). */
+#define RD_PUTC(x, hi, lo) ((uint32_t)(((uint64_t)(x) & ((2ull << ((hi) - (lo))) - 1u)) << (lo)))
+#define PPUTC(e, f, x) RD_PUTC((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+#define PMASK(e, f) rd_put(~0u, PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+/* PM4 header fields (pm4_fields.def PM4_*): type and count are at the same
+ * bits in every packet type. */
+#define RD_PKT_TYPE(h) PGET((h), PM4_TYPE3, TYPE)
+#define RD_PKT_COUNT(h) PGET((h), PM4_TYPE3, COUNT)
+#define RD_PKT3_OPCODE(h) PGET((h), PM4_TYPE3, IT_OPCODE)
 
 /* Opcode numbers from the tables: RD_OP_<NAME> (pm4_r600.def, R600/R700)
  * and RD_EGOP_<NAME> (pm4_evergreen.def). */
@@ -152,6 +163,9 @@ const char *rd_elem_name(const cg_def_entry *e, unsigned index, char *buf, size_
 bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg);
 /* The enum name of value v of field j of entry e, NULL if none. */
 const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uint32_t v);
+/* A payload dword that is the value of a register (PR lines of
+ * pm4_fields.def: SURFACE_SYNC's CP_COHER_*, draws' VGT_DRAW_INITIATOR). */
+bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg);
 /* Payload fields of dword `dw` (1-based) of an opcode, NULL if none. */
 const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw);
 /* Opcode tables and windows as cg_def_entry arrays, for the table test. */
