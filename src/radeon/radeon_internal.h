@@ -113,6 +113,22 @@ enum {
 #undef P3
 #undef W
 };
+/* SET_* windows: RD_WIN_<PACKET>_START/_END (pm4_r600.def) and
+ * RD_EGWIN_<PACKET>_START/_END (pm4_evergreen.def). */
+enum {
+#define P3(name, op, kind, mn, mx)
+#define W(name, start, end) RD_WIN_##name##_START = start, RD_WIN_##name##_END = end,
+#include "pm4_r600.def"
+#undef W
+#define W(name, start, end) RD_EGWIN_##name##_START = start, RD_EGWIN_##name##_END = end,
+#include "pm4_evergreen.def"
+#undef W
+#undef P3
+};
+_Static_assert(RD_WIN_SET_CONFIG_REG_START == RD_EGWIN_SET_CONFIG_REG_START,
+               "the driver's SET_CONFIG_REG index assumes one config window start");
+#define RMASK(reg, f) rd_put(~0u, RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
+
 /* The driver side emits these on every generation it drives with one
  * number; the tables must agree. */
 _Static_assert(RD_OP_NOP == RD_EGOP_NOP && RD_OP_INDIRECT_BUFFER == RD_EGOP_INDIRECT_BUFFER &&
