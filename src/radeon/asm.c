@@ -58,8 +58,8 @@ static void begin_pass(cg_asm *as, void *user, int pass, bool final)
 
 /* One operand: an expression, or a register name of the generation's table
  * (CB_COLOR1_BASE, SQ_TEX_RESOURCE_WORD0_37), optionally followed by + and
- * an expression (NAME+8 is NAME + 8; other operators after a name are errors). A name defined as an assembler symbol keeps its
- * symbol meaning. */
+ * an expression (NAME+8 is NAME + 8; other operators after a name are
+ * errors). A name defined as an assembler symbol keeps its symbol meaning. */
 static int operand(cg_asm *as, cg_radeon_asm *st, int64_t *v)
 {
     char id[96];

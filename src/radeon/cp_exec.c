@@ -48,73 +48,58 @@ int rd_mem_read32(cg_radeon *rd, uint64_t va, uint32_t *v)
 }
 
 
-int rd_exec_NOP(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_NOP(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
     /* Trace point: NOP with count 0 and 0xCAFE0000 | id (Mesa ac_debug.c,
      * "the last trace point that was reached by the CP"). */
-    if (count == 0 && (p[1] & 0xFFFF0000u) == 0xCAFE0000u) {
+    if (x->count == 0 && (x->p[1] & 0xFFFF0000u) == 0xCAFE0000u) {
         rd->trace_valid = true;
-        rd->last_trace = p[1] & 0xFFFF;
+        rd->last_trace = x->p[1] & 0xFFFF;
     }
     return EXEC_OK;
 }
 
-int rd_exec_ACCEPT(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_ACCEPT(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)p;
-    (void)count;
     return EXEC_OK;
 }
 
-int rd_exec_DRAW(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_DRAW(cg_radeon *rd, const rd_pkt *x)
 {
-    unsigned op = RD_PKT3_OPCODE(hdr);
-    (void)s;
-    record_draw(rd, op, count, p + 1, count + 1 < 6 ? count + 1 : 6);
+    unsigned op = RD_PKT3_OPCODE(x->hdr);
+    record_draw(rd, op, x->count, x->p + 1, x->count + 1 < 6 ? x->count + 1 : 6);
     return EXEC_OK;
 }
 
-int rd_exec_UNSUPP(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_UNSUPP(cg_radeon *rd, const rd_pkt *x)
 {
-    unsigned op = RD_PKT3_OPCODE(hdr);
+    unsigned op = RD_PKT3_OPCODE(x->hdr);
     const p3_desc *d = &rd->p3[op];
-    (void)p;
-    (void)count;
     return rd_cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
                        "packet %s is decoded but not supported yet", d->name);
 }
 
-int rd_exec_ME_INIT(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_ME_INIT(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)p;
-    (void)count;
     rd->me_initialized = true;
     return EXEC_OK;
 }
 
-int rd_exec_IB(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_IB(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)count;
     if (rd->depth >= 2)
         return rd_cp_fault(rd, CG_FAULT_DEPTH, 0, false,
                            "INDIRECT_BUFFER inside IB2: the CP has two IB levels");
-    uint32_t swap = PGET(p[1], INDIRECT_BUFFER_DW1, IB_SWAP);
+    uint32_t swap = PGET(x->p[1], INDIRECT_BUFFER_DW1, IB_SWAP);
     if (swap)
         return rd_cp_fault(rd, CG_FAULT_UNSUPPORTED, 0, false,
                            "INDIRECT_BUFFER swap mode %u (big-endian) is not supported yet", swap);
-    uint64_t base = addr40(p[1] & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO), PGET(p[2], INDIRECT_BUFFER_DW2, IB_BASE_HI));
-    uint32_t size = PGET(p[3], INDIRECT_BUFFER_DW3, IB_SIZE);
-    if (p[3] & ~PMASK(INDIRECT_BUFFER_DW3, IB_SIZE))
+    uint64_t base = addr40(x->p[1] & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO),
+                           PGET(x->p[2], INDIRECT_BUFFER_DW2, IB_BASE_HI));
+    uint32_t size = PGET(x->p[3], INDIRECT_BUFFER_DW3, IB_SIZE);
+    if (x->p[3] & ~PMASK(INDIRECT_BUFFER_DW3, IB_SIZE))
         return rd_cp_fault(rd, CG_FAULT_BAD_STATE, base, false,
-                           "INDIRECT_BUFFER size dword 0x%08x has bits above IB_SIZE", p[3]);
+                           "INDIRECT_BUFFER size dword 0x%08x has bits above IB_SIZE", x->p[3]);
     if (size == 0)
         return EXEC_OK;
     rd->ib[rd->depth] = (rd_ib){.base = base, .size = size, .pos = 0};
@@ -143,6 +128,7 @@ int rd_exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t
     const rd_exec_fn *t = rd->cfg.gen == CG_RADEON_EVERGREEN ? exec_evergreen
                           : rd->cfg.gen == CG_RADEON_R500    ? exec_r500
                                                              : exec_r600;
+    rd_pkt x = {.s = s, .hdr = hdr, .count = count, .p = p};
     rd_exec_fn f = t[RD_PKT3_OPCODE(hdr)];
-    return (f ? f : rd_exec_UNSUPP)(rd, s, hdr, p, count);
+    return (f ? f : rd_exec_UNSUPP)(rd, &x);
 }

@@ -83,11 +83,17 @@ int rd_exec_type3(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t
 /* cp_sync.c */
 int rd_wait_more(cg_radeon *rd, const char *what, uint64_t addr);
 
+/* The packet a handler executes: its stream, header, count field, and p[]
+ * = the header and up to 7 payload dwords (the fixed-size packets). */
+typedef struct rd_pkt {
+    const cpstream *s;
+    uint32_t hdr, count;
+    const uint32_t *p;
+} rd_pkt;
+
 /* One handler per kind (rd_exec_NOP, rd_exec_SET, ...). */
-typedef int (*rd_exec_fn)(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p,
-                          uint32_t count);
-#define RD_EXEC_PROTO(k) \
-    int rd_exec_##k(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count);
+typedef int (*rd_exec_fn)(cg_radeon *rd, const rd_pkt *x);
+#define RD_EXEC_PROTO(k) int rd_exec_##k(cg_radeon *rd, const rd_pkt *x);
 RD_P3_KINDS(RD_EXEC_PROTO)
 #undef RD_EXEC_PROTO
 

@@ -96,54 +96,46 @@ static int cp_dma(cg_radeon *rd, const uint32_t *p)
 }
 
 
-int rd_exec_MEM_WRITE(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_MEM_WRITE(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)count;
-    uint64_t va = addr40(p[1], PGET(p[2], MEM_WRITE_DW2, MW_ADDR_HI));
-    bool d32 = PGET(p[2], MEM_WRITE_DW2, MW_DATA32);
+    uint64_t va = addr40(x->p[1], PGET(x->p[2], MEM_WRITE_DW2, MW_ADDR_HI));
+    bool d32 = PGET(x->p[2], MEM_WRITE_DW2, MW_DATA32);
     /* r600_cs.c requires 8-byte alignment; DATA32 writes need 4. */
     if (va & (d32 ? 3 : 7))
         return rd_cp_fault(rd, CG_FAULT_BAD_ALIGN, va, false, "MEM_WRITE address 0x%llx misaligned",
                            (unsigned long long)va);
-    int rc = d32 ? rd_gpu_write32(rd, va, p[3]) : rd_gpu_write64(rd, va, (uint64_t)p[4] << 32 | p[3]);
+    int rc = d32 ? rd_gpu_write32(rd, va, x->p[3])
+                 : rd_gpu_write64(rd, va, (uint64_t)x->p[4] << 32 | x->p[3]);
     if (rc != 0)
         rd->stopped = true;
     return rc ? rc : EXEC_OK;
 }
 
-int rd_exec_CP_DMA(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_CP_DMA(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)count;
-    return cp_dma(rd, p);
+    return cp_dma(rd, x->p);
 }
 
-int rd_exec_COPY_DW(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_COPY_DW(cg_radeon *rd, const rd_pkt *x)
 {
-    (void)s;
-    (void)hdr;
-    (void)count;
     /* r600_cs.c: dw1 bit0 source is memory, bit1 destination is memory;
      * dw2/dw3 source (lo, hi or register dword offset), dw4/dw5 dest. */
     uint32_t v;
-    if (PGET(p[1], COPY_DW_DW1, COPY_SRC_MEM)) {
-        uint64_t va = addr40(p[2], p[3]);
+    if (PGET(x->p[1], COPY_DW_DW1, COPY_SRC_MEM)) {
+        uint64_t va = addr40(x->p[2], x->p[3]);
         if (va & 3)
             return rd_cp_fault(rd, CG_FAULT_BAD_ALIGN, va, false, "COPY_DW source misaligned");
         if (rd_mem_read32(rd, va, &v) != 0)
             return CG_ERR_FAULT;
     } else {
-        uint64_t reg = 4ull * p[2];
+        uint64_t reg = 4ull * x->p[2];
         if (reg >= CG_RADEON_REG_SPACE)
             return rd_cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                                "COPY_DW source register outside the register space");
         rd_reg_read_nl(rd, (uint32_t)reg, &v);
     }
-    if (PGET(p[1], COPY_DW_DW1, COPY_DST_MEM)) {
-        uint64_t va = addr40(p[4], p[5]);
+    if (PGET(x->p[1], COPY_DW_DW1, COPY_DST_MEM)) {
+        uint64_t va = addr40(x->p[4], x->p[5]);
         if (va & 3)
             return rd_cp_fault(rd, CG_FAULT_BAD_ALIGN, va, false, "COPY_DW destination misaligned");
         int rc = rd_gpu_write32(rd, va, v);
@@ -151,7 +143,7 @@ int rd_exec_COPY_DW(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32
             rd->stopped = true;
         return rc ? rc : EXEC_OK;
     }
-    uint64_t reg = 4ull * p[4];
+    uint64_t reg = 4ull * x->p[4];
     if (reg >= CG_RADEON_REG_SPACE)
         return rd_cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                            "COPY_DW destination register outside the register space");

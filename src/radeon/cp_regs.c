@@ -133,32 +133,34 @@ int cg_radeon_cp_reset(cg_radeon *rd)
     return 0;
 }
 
-int cg_radeon_reg_read(cg_radeon *rd, uint32_t reg, uint32_t *val)
-{
-    if (!rd || !val)
-        return CG_ERR_INVAL;
-    if (reg & 3)
-        return CG_ERR_ALIGN;
-    if (reg >= CG_RADEON_REG_SPACE)
-        return CG_ERR_RANGE;
-    rd_lock(rd);
-    int rc = rd_reg_read_nl(rd, reg, val);
-    rd_unlock(rd);
-    return rc;
-}
-
-int rd_reg_write_nl(cg_radeon *rd, uint32_t reg, uint32_t v);
-
-int cg_radeon_reg_write(cg_radeon *rd, uint32_t reg, uint32_t v)
+/* The host's register access: a dword offset inside the register space. */
+static int host_reg_ok(const cg_radeon *rd, uint32_t reg)
 {
     if (!rd)
         return CG_ERR_INVAL;
     if (reg & 3)
         return CG_ERR_ALIGN;
-    if (reg >= CG_RADEON_REG_SPACE)
-        return CG_ERR_RANGE;
+    return reg >= CG_RADEON_REG_SPACE ? CG_ERR_RANGE : 0;
+}
+
+int cg_radeon_reg_read(cg_radeon *rd, uint32_t reg, uint32_t *val)
+{
+    int rc = val ? host_reg_ok(rd, reg) : CG_ERR_INVAL;
+    if (rc)
+        return rc;
     rd_lock(rd);
-    int rc = rd_reg_write_nl(rd, reg, v);
+    rc = rd_reg_read_nl(rd, reg, val);
+    rd_unlock(rd);
+    return rc;
+}
+
+int cg_radeon_reg_write(cg_radeon *rd, uint32_t reg, uint32_t v)
+{
+    int rc = host_reg_ok(rd, reg);
+    if (rc)
+        return rc;
+    rd_lock(rd);
+    rc = rd_reg_write_nl(rd, reg, v);
     rd_unlock(rd);
     return rc;
 }
@@ -290,16 +292,16 @@ int rd_set_regs(cg_radeon *rd, const cpstream *s, uint32_t k, uint32_t reg, uint
 }
 
 
-int rd_exec_SET(cg_radeon *rd, const cpstream *s, uint32_t hdr, const uint32_t *p, uint32_t count)
+int rd_exec_SET(cg_radeon *rd, const rd_pkt *x)
 {
-    unsigned op = RD_PKT3_OPCODE(hdr);
+    unsigned op = RD_PKT3_OPCODE(x->hdr);
     const p3_desc *d = &rd->p3[op];
     uint32_t start = rd->win_start[op], end = rd->win_end[op];
-    uint64_t reg = (uint64_t)start + 4ull * p[1];
-    uint64_t last = reg + 4ull * count; /* count registers: payload - 1 */
-    if (count == 0 || reg >= end || last > end)
+    uint64_t reg = (uint64_t)start + 4ull * x->p[1];
+    uint64_t last = reg + 4ull * x->count; /* x->count registers: payload - 1 */
+    if (x->count == 0 || reg >= end || last > end)
         return rd_cp_fault(rd, CG_FAULT_INVALID_METHOD, reg, false,
                            "%s writes 0x%llx..0x%llx outside its window [0x%x, 0x%x)", d->name,
                         (unsigned long long)reg, (unsigned long long)(last - 4), start, end);
-    return rd_set_regs(rd, s, 2, (uint32_t)reg, count, true) ? CG_ERR_FAULT : EXEC_OK;
+    return rd_set_regs(rd, x->s, 2, (uint32_t)reg, x->count, true) ? CG_ERR_FAULT : EXEC_OK;
 }

@@ -1,5 +1,6 @@
 /* radeon family: the definition tables, built from the .def files (one table
  * per command set, research/style.md A6), and their lookups. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "radeon_internal.h"
@@ -7,7 +8,8 @@
 /* The public header builds packet headers by hand (include/cmdgpu/radeon.h
  * cannot see the tables); they must agree with pm4_fields.def. */
 _Static_assert(CG_RADEON_PACKET3(0xAB, 0x1234) ==
-                   (PPUTC(PM4_TYPE3, TYPE, 3) | PPUTC(PM4_TYPE3, COUNT, 0x1234) | PPUTC(PM4_TYPE3, IT_OPCODE, 0xAB)),
+                   (PPUTC(PM4_TYPE3, TYPE, 3) | PPUTC(PM4_TYPE3, COUNT, 0x1234) |
+                    PPUTC(PM4_TYPE3, IT_OPCODE, 0xAB)),
                "CG_RADEON_PACKET3 disagrees with pm4_fields.def");
 _Static_assert(CG_RADEON_PACKET0(0x28044, 0x2345) ==
                    (PPUTC(PM4_TYPE0, COUNT, 0x2345) | PPUTC(PM4_TYPE0, BASE_INDEX, 0x28044 >> 2)),
@@ -228,6 +230,23 @@ const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw)
 #undef RD_GEN
 #undef RD_DEF
 
+/* The first of n sorted records whose uint32_t key (the member at `at`)
+ * is >= key. */
+static size_t lower_bound(const void *base, size_t n, size_t size, size_t at, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t k;
+        memcpy(&k, (const unsigned char *)base + mid * size + at, sizeof k);
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 const rd_regtab *rd_regs_of(cg_radeon_gen gen)
 {
     switch (gen) {
@@ -255,16 +274,9 @@ bool rd_reg_find(cg_radeon_gen gen, uint32_t reg, rd_reg_info *out)
     const rd_regtab *t = rd_regs_of(gen);
     if (!t)
         return false;
-    /* Entries are sorted by offset: find the first at `reg` (bsearch),
-     * then arrays starting below it. A primary wins over an alias. */
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->e[mid].offset < reg)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* Entries are sorted by offset: find the first at `reg`, then arrays
+     * starting below it. A primary wins over an alias. */
+    size_t lo = lower_bound(t->e, t->n, sizeof *t->e, offsetof(cg_def_entry, offset), reg);
     const cg_def_entry *alias = NULL;
     unsigned alias_idx = 0;
     if (lo < t->n && t->e[lo].offset == reg) {
@@ -345,14 +357,7 @@ const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uin
     if (!t || e < t->e || e >= t->e + t->n || j >= e->nfields)
         return NULL;
     unsigned fid = t->first_field[e - t->e] + (unsigned)j;
-    size_t lo = 0, hi = t->nvals;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->vals[mid].field < fid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = lower_bound(t->vals, t->nvals, sizeof *t->vals, offsetof(rd_enum_val, field), fid);
     for (; lo < t->nvals && t->vals[lo].field == fid; lo++)
         if (t->vals[lo].value == v)
             return t->vals[lo].name;

@@ -305,7 +305,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 json_packet(&d, off, "2", "PACKET2", w, 1, NULL, CONF_KNOWN);
             else if (PGET(h, PM4_TYPE2, PAD))
                 fprintf(out, "%spacket2%s %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn,
-                        d.cr, d.cu, PGET(h, PM4_TYPE2, PAD), d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h, d.cr);
+                        d.cr, d.cu, PGET(h, PM4_TYPE2, PAD), d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h,
+                        d.cr);
             else
                 fprintf(out, "%spacket2%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn, d.cr, d.cc,
                         d.ca, o->base + off, d.cr, d.cc, h, d.cr);
@@ -316,7 +317,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             if (!r500 || (h & 0x3FC00000u)) {
                 bad++;
                 if (o->json)
-                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+", CONF_UNKNOWN);
+                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+",
+                            CONF_UNKNOWN);
                 else
                     raw_words(&d, w, off, 3,
                               r500 ? "BAD: type-1 header with reserved bits 29:22 set"
@@ -408,7 +410,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                        : set_ok ? packet_conf(o->gen, data + off, need, 2, true, ws + 4 * w[1], 4, op)
                        : pd->kind == P3K_SET ? CONF_PARTIAL
                                              : packet_conf(o->gen, data + off, need, 1, false, 0, 0, op);
-            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode", conf);
+            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode",
+                        conf);
             bad += pd->name ? 0 : 1;
             i += need;
             continue;

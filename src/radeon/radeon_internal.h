@@ -158,7 +158,7 @@ bool rd_reg_lookup(uint32_t reg, rd_reg_info *out);
  * 16..23 the position of the index digit in an array's name. */
 #define RD_IPOS_SHIFT 16
 typedef struct rd_enum_val {
-    uint16_t field; /* field number: rd_regtab.first_field[entry] + j */
+    uint32_t field; /* field number: rd_regtab.first_field[entry] + j */
     uint32_t value;
     const char *name;
 } rd_enum_val;

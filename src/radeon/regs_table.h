@@ -47,7 +47,7 @@ enum {
 };
 #undef R
 #undef RF
-_Static_assert(RD_P2(RFID_COUNT_, RD_GEN) < 65536, "field numbers fit rd_enum_val.field");
+_Static_assert(RD_P2(RFID_COUNT_, RD_GEN) < 65536, "field numbers fit rd_regtab.first_field");
 
 #define R(name, off, cnt, stride, flags, ipos) (uint16_t)RD_P3(RFB_, RD_GEN, name),
 #define RF(reg, f, hi, lo)
@@ -60,7 +60,7 @@ static const uint16_t RD_P2(rd_first_field_, RD_GEN)[] = {
 
 #define R(name, off, cnt, stride, flags, ipos)
 #define RF(reg, f, hi, lo)
-#define RV(reg, f, v, val) {(uint16_t)RD_P3(RFID_, RD_GEN, reg##__##f), val, #v},
+#define RV(reg, f, v, val) {RD_P3(RFID_, RD_GEN, reg##__##f), val, #v},
 static const rd_enum_val RD_P2(rd_vals_, RD_GEN)[] = {
 #include RD_DEF
 };
