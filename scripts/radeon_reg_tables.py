@@ -282,22 +282,33 @@ def window_count(off, stride, end):
     return (end - 4 - off) // stride + 1
 
 
+def words(pre, n):
+    return ['%s%d_0' % (pre, w) for w in range(n)]
+
+
+# (gen, names, stride, window end): ALU constants are 4 dwords (x, y, z, w
+# = SQ_ALU_CONSTANT0_i..3_i) in R600's SET_ALU_CONST window [0x30000,
+# 0x32000); loop constants one dword in SET_LOOP_CONST (R600 [0x3E200,
+# 0x3E380), Evergreen [0x3A200, 0x3A500): pm4_*.def W lines, r600d.h /
+# evergreend.h PACKET3_SET_*_OFFSET/_END).
 ARRAY_WINDOWS = [
-    ('r600', 'SQ_TEX_RESOURCE_WORD', 7, 0x1C, 0x3C000),
-    ('r600', 'SQ_VTX_CONSTANT_WORD', 7, 0x1C, 0x3C000),
-    ('r600', 'SQ_TEX_SAMPLER_WORD', 3, 0xC, 0x3CFF0),
-    ('evergreen', 'SQ_TEX_RESOURCE_WORD', 8, 0x20, 0x38000),
-    ('evergreen', 'SQ_VTX_CONSTANT_WORD', 8, 0x20, 0x38000),
-    ('evergreen', 'SQ_TEX_SAMPLER_WORD', 3, 0xC, 0x3C600),
+    ('r600', words('SQ_TEX_RESOURCE_WORD', 7), 0x1C, 0x3C000),
+    ('r600', words('SQ_VTX_CONSTANT_WORD', 7), 0x1C, 0x3C000),
+    ('r600', words('SQ_TEX_SAMPLER_WORD', 3), 0xC, 0x3CFF0),
+    ('r600', words('SQ_ALU_CONSTANT', 4), 0x10, 0x32000),
+    ('r600', ['SQ_LOOP_CONST_0'], 4, 0x3E380),
+    ('evergreen', words('SQ_TEX_RESOURCE_WORD', 8), 0x20, 0x38000),
+    ('evergreen', words('SQ_VTX_CONSTANT_WORD', 8), 0x20, 0x38000),
+    ('evergreen', words('SQ_TEX_SAMPLER_WORD', 3), 0xC, 0x3C600),
+    ('evergreen', ['SQ_LOOP_CONST_0'], 4, 0x3A500),
 ]
 
 
 def window_arrays(gens):
     arrays = {}
-    for key, pre, words, stride, end in ARRAY_WINDOWS:
+    for key, names, stride, end in ARRAY_WINDOWS:
         g = gens[key]
-        for w in range(words):
-            name = '%s%d_0' % (pre, w)
+        for name in names:
             r = g.regs.get(name)
             if r is not None:
                 arrays[(key, name)] = (window_count(r.off, stride, end), stride)

@@ -247,6 +247,18 @@ int main(void)
                        "SQ_TEX_RESOURCE_WORD4_2 = 0x110000 (DST_SEL_X=SQ_SEL_Y DST_SEL_Y=0x2)");
     }
     {
+        /* SET_ALU_CONST / SET_LOOP_CONST / SET_CTL_CONST windows by name */
+        uint32_t alu[] = {CG_RADEON_PACKET3(0x6A, 1), 5 * 4 + 2, 0x3f800000};
+        check_contains(dis(CG_RADEON_R600, alu, 3), "SET_ALU_CONST SQ_ALU_CONSTANT2_5, 0x3f800000");
+        uint32_t loop[] = {CG_RADEON_PACKET3(0x6C, 1), 3, 0x1};
+        check_contains(dis(CG_RADEON_EVERGREEN, loop, 3), "SET_LOOP_CONST SQ_LOOP_CONST_3, 0x1");
+        check_contains(dis(CG_RADEON_R700, loop, 3), "SET_LOOP_CONST SQ_LOOP_CONST_3, 0x1");
+        uint32_t ctl[] = {CG_RADEON_PACKET3(0x6F, 2), 0, 7, 9};
+        const char *t = dis(CG_RADEON_R600, ctl, 4);
+        check_contains(t, "SET_CTL_CONST SQ_VTX_BASE_VTX_LOC, 0x7, 0x9");
+        check_contains(t, "SQ_VTX_START_INST_LOC = 0x9");
+    }
+    {
         /* type-0 write of SPI_PS_INPUT_CNTL_3 */
         uint32_t w[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
         check_contains(dis(CG_RADEON_R600, w, 2), "packet0 SPI_PS_INPUT_CNTL_3, 0x100");
