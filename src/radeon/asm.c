@@ -56,16 +56,33 @@ static void begin_pass(cg_asm *as, void *user, int pass, bool final)
         cg_asm_define(as, e[i].name, e[i].offset);
 }
 
-/* One operand: an expression, or a register name of the generation's table
- * (CB_COLOR1_BASE, SQ_TEX_RESOURCE_WORD0_37), optionally followed by + and
- * an expression (NAME+8 is NAME + 8; other operators after a name are
- * errors). A name defined as an assembler symbol keeps its symbol meaning. */
+/* Whether `name` is one of the model's registers (regs.def), predefined as
+ * a symbol with its R600 offset; *off gets that offset. */
+static bool model_reg(const char *name, uint32_t *off)
+{
+    size_t n;
+    const cg_def_entry *e = rd_reg_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(e[i].name, name) == 0) {
+            *off = e[i].offset;
+            return true;
+        }
+    return false;
+}
+
+/* One operand: an expression, in which the model's registers are symbols
+ * (SCRATCH_REG1 >> 2); or a register name of the generation's table that
+ * is no symbol, or whose offset in this generation differs from the R600
+ * symbol (Evergreen's CB_COLOR0_BASE is 0x28C60): then NAME, optionally
+ * followed by + and an expression (NAME+8 is NAME + 8; other operators after
+ * such a name are errors). */
 static int operand(cg_asm *as, cg_radeon_asm *st, int64_t *v)
 {
     char id[96];
-    uint32_t reg;
-    if (cg_asm_peek_ident(as, id, sizeof id) && !cg_asm_symbol(as, id, NULL) &&
-        rd_reg_by_name(st->gen, id, strlen(id), &reg)) {
+    uint32_t reg, off;
+    int64_t sym;
+    if (cg_asm_peek_ident(as, id, sizeof id) && rd_reg_by_name(st->gen, id, strlen(id), &reg) &&
+        (!cg_asm_symbol(as, id, &sym) || (model_reg(id, &off) && off != reg))) {
         int rc = cg_asm_ident(as, id, sizeof id);
         if (rc)
             return rc;
