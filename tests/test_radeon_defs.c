@@ -1,8 +1,97 @@
 /* radeon tables: every .def table passes cg_def_check, and lookups give the
  * vendor names and numbers (r600d.h, evergreend.h, r100d.h). */
+#include <string.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "radeon/radeon_internal.h"
+
+#ifndef CG_TEST_DATA
+#define CG_TEST_DATA "data"
+#endif
+
+/* How many (entry, element) pairs of a generation's table carry `name`. */
+static int name_count(cg_radeon_gen gen, const char *name, uint32_t *off)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    int hits = 0;
+    char buf[96];
+    for (size_t i = 0; i < t->n; i++) {
+        const cg_def_entry *e = &t->e[i];
+        unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+        if (e->count < 2) {
+            if (strcmp(e->name, name) == 0) {
+                *off = e->offset;
+                hits++;
+            }
+            continue;
+        }
+        if (strncmp(e->name, name, ipos) != 0)
+            continue;
+        for (unsigned k = 0; k < e->count; k++)
+            if (strcmp(rd_elem_name(e, k, buf, sizeof buf), name) == 0) {
+                *off = e->offset + k * e->stride;
+                hits++;
+            }
+    }
+    return hits;
+}
+
+/* Every register the headers name (tests/data/radeon_regs_<gen>.txt, written
+ * by scripts/radeon_reg_tables.py straight from the headers) is in the
+ * compiled table once, at the header's offset. */
+static void check_header_list(cg_radeon_gen gen, const char *file, size_t want_lines)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", CG_TEST_DATA, file);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char name[128];
+    unsigned off;
+    size_t lines = 0, bad = 0;
+    while (fscanf(f, "%127s %x", name, &off) == 2) {
+        lines++;
+        uint32_t got = 0, byname = 0;
+        int hits = name_count(gen, name, &got);
+        if (hits != 1 || got != off || cg_radeon_reg_by_name(gen, name, &byname) != 0 || byname != off) {
+            if (bad++ < 10)
+                fprintf(stderr, "%s: %s 0x%x: %d entries, offset 0x%x, by name 0x%x\n", file, name, off, hits,
+                        got, byname);
+        }
+    }
+    fclose(f);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(lines, want_lines);
+}
+
+/* Disassemble words and return the text (static buffer). */
+static const char *dis(cg_radeon_gen gen, const uint32_t *w, size_t n)
+{
+    static char out[8192];
+    cg_radeon_disasm_opts o = {.gen = gen};
+    FILE *f = fmemopen(out, sizeof out, "w");
+    cg_radeon_disasm(&o, (const uint8_t *)w, 4 * n, f);
+    fclose(f);
+    return out;
+}
+
+static const char *dis_json(cg_radeon_gen gen, const uint32_t *w, size_t n)
+{
+    static char out[8192];
+    cg_radeon_disasm_opts o = {.gen = gen, .json = true};
+    FILE *f = fmemopen(out, sizeof out, "w");
+    cg_radeon_disasm(&o, (const uint8_t *)w, 4 * n, f);
+    fclose(f);
+    return out;
+}
+
+static void check_contains(const char *text, const char *want)
+{
+    if (!strstr(text, want))
+        fprintf(stderr, "missing \"%s\" in:\n%s\n", want, text);
+    CHECK(strstr(text, want) != NULL);
+}
 
 static void check_table(const char *name, const cg_def_entry *e, size_t n, uint32_t unit)
 {
@@ -20,7 +109,7 @@ int main(void)
     CHECK_EQ(n, 52);
     check_table("radeon regs", e, n, 4);
     e = rd_pf_table(&n);
-    CHECK_EQ(n, 17);
+    CHECK_EQ(n, 53);
     check_table("radeon pm4 payload fields", e, n, 1);
     static const char *const names[] = {"r600", "r700", "evergreen", "r500"};
     for (int g = 0; g < CG_RADEON_GEN_COUNT; g++) {
@@ -82,9 +171,10 @@ int main(void)
     CHECK_EQ(reg, 0x3E14);
     CHECK_STR(cg_radeon_reg_name(CG_RADEON_R600, 0x8504), "SCRATCH_REG1");
     CHECK_STR(cg_radeon_reg_name(CG_RADEON_EVERGREEN, 0xC128), "CP_INT_STATUS");
-    CHECK(cg_radeon_reg_name(CG_RADEON_R600, 0x8508 + 0x1000) == NULL);
+    CHECK(cg_radeon_reg_name(CG_RADEON_R600, 0x12340) == NULL);
     char buf[48];
-    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x28048, buf, sizeof buf), "CB_COLOR0_BASE+8");
+    /* Array elements print with their own index (issue 11). */
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x28048, buf, sizeof buf), "CB_COLOR2_BASE");
     CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x12340, buf, sizeof buf), "0x12340");
     rd_reg_info ri;
     CHECK(rd_reg_lookup(0xC104, &ri));
@@ -100,6 +190,108 @@ int main(void)
     const cg_def_entry *pf = rd_payload_fields(0x3D, 2);
     CHECK(pf != NULL);
     CHECK_STR(pf->name, "MEM_WRITE_DW2");
-    CHECK(rd_payload_fields(0x3D, 1) == NULL);
+    CHECK(rd_payload_fields(0x3D, 9) == NULL);
+    uint32_t preg = 0;
+    CHECK(rd_payload_reg(0x43, 1, &preg));
+    CHECK_EQ(preg, 0x85F0);
+    CHECK(!rd_payload_reg(0x43, 4, &preg));
+
+    /* The vendor tables: clean, and every header name present once. */
+    check_table("radeon r600 registers", rd_regs_of(CG_RADEON_R600)->e, rd_regs_of(CG_RADEON_R600)->n, 4);
+    check_table("radeon evergreen registers", rd_regs_of(CG_RADEON_EVERGREEN)->e,
+                rd_regs_of(CG_RADEON_EVERGREEN)->n, 4);
+    CHECK(rd_regs_of(CG_RADEON_R700) == rd_regs_of(CG_RADEON_R600));
+    CHECK(rd_regs_of(CG_RADEON_R500) == NULL);
+    check_header_list(CG_RADEON_R600, "radeon_regs_r600.txt", 976);
+    check_header_list(CG_RADEON_EVERGREEN, "radeon_regs_evergreen.txt", 1246);
+    /* Offsets per generation. */
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "DB_DEPTH_INFO", &reg), 0);
+    CHECK_EQ(reg, 0x28010);
+    /* Evergreen's 0x2803C: Linux evergreend.h calls it CAYMAN_DB_DEPTH_INFO */
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "DB_DEPTH_INFO", &reg), CG_ERR_NOENT);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "CAYMAN_DB_DEPTH_INFO", &reg), 0);
+    CHECK_EQ(reg, 0x2803C);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R700, "SPI_PS_INPUT_CNTL_31", &reg), 0);
+    CHECK_EQ(reg, 0x286C0);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "SQ_TEX_RESOURCE_WORD4_3", &reg), 0);
+    CHECK_EQ(reg, 0x38010 + 3 * 0x1C);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_EVERGREEN, "SQ_TEX_RESOURCE_WORD4_3", &reg), 0);
+    CHECK_EQ(reg, 0x30010 + 3 * 0x20);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "CB_COLOR8_BASE", &reg), CG_ERR_NOENT);
+    CHECK_EQ(cg_radeon_reg_by_name(CG_RADEON_R600, "CB_COLOR01_BASE", &reg), CG_ERR_NOENT);
+    CHECK_STR(rd_reg_str(CG_RADEON_EVERGREEN, 0x28C60 + 0x3C, buf, sizeof buf), "CB_COLOR1_BASE");
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x286C0, buf, sizeof buf), "SPI_PS_INPUT_CNTL_31");
+    CHECK_STR(rd_reg_str(CG_RADEON_R600, 0x38000 + 7 * 0x1C, buf, sizeof buf), "SQ_TEX_RESOURCE_WORD0_7");
+    CHECK_STR(rd_reg_str(CG_RADEON_R500, 0x28040, buf, sizeof buf), "0x28040");
+
+    /* Disassembly: field decode with enum names, array index, several fields. */
+    {
+        /* SET_CONTEXT_REG CB_COLOR1_INFO: FORMAT 0x1A (COLOR_8_8_8_8),
+         * ARRAY_MODE 4, NUMBER_TYPE 0, COMP_SWAP 1 */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x69, 1), (0x280A4 - 0x28000) / 4, (0x1Au << 2) | (4u << 8) | (1u << 16)};
+        const char *t = dis(CG_RADEON_R600, w, 3);
+        check_contains(t, "SET_CONTEXT_REG CB_COLOR1_INFO, 0x10468");
+        check_contains(t, "CB_COLOR1_INFO = 0x10468 (FORMAT=COLOR_8_8_8_8 ARRAY_MODE=ARRAY_2D_TILED_THIN1 "
+                          "COMP_SWAP=SWAP_ALT)");
+    }
+    {
+        /* Evergreen DB_DEPTH_INFO is at 0x2803C: SET_CONTEXT_REG index 15 */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x69, 1), 15, 0x2};
+        check_contains(dis(CG_RADEON_EVERGREEN, w, 3), "SET_CONTEXT_REG CAYMAN_DB_DEPTH_INFO, 0x2");
+        check_contains(dis(CG_RADEON_R600, w, 3), "SET_CONTEXT_REG 0x2803c, 0x2");
+    }
+    {
+        /* SET_RESOURCE word 4 of resource 2 (R600) with DST_SEL fields */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x6D, 1), (0x38010 + 2 * 0x1C - 0x38000) / 4, (1u << 16) | (2u << 19)};
+        check_contains(dis(CG_RADEON_R600, w, 3),
+                       "SQ_TEX_RESOURCE_WORD4_2 = 0x110000 (DST_SEL_X=SQ_SEL_Y DST_SEL_Y=0x2)");
+    }
+    {
+        /* SET_ALU_CONST / SET_LOOP_CONST / SET_CTL_CONST windows by name */
+        uint32_t alu[] = {CG_RADEON_PACKET3(0x6A, 1), 5 * 4 + 2, 0x3f800000};
+        check_contains(dis(CG_RADEON_R600, alu, 3), "SET_ALU_CONST SQ_ALU_CONSTANT2_5, 0x3f800000");
+        uint32_t loop[] = {CG_RADEON_PACKET3(0x6C, 1), 3, 0x1};
+        check_contains(dis(CG_RADEON_EVERGREEN, loop, 3), "SET_LOOP_CONST SQ_LOOP_CONST_3, 0x1");
+        check_contains(dis(CG_RADEON_R700, loop, 3), "SET_LOOP_CONST SQ_LOOP_CONST_3, 0x1");
+        uint32_t ctl[] = {CG_RADEON_PACKET3(0x6F, 2), 0, 7, 9};
+        const char *t = dis(CG_RADEON_R600, ctl, 4);
+        check_contains(t, "SET_CTL_CONST SQ_VTX_BASE_VTX_LOC, 0x7, 0x9");
+        check_contains(t, "SQ_VTX_START_INST_LOC = 0x9");
+    }
+    {
+        /* type-0 write of SPI_PS_INPUT_CNTL_3 */
+        uint32_t w[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
+        check_contains(dis(CG_RADEON_R600, w, 2), "packet0 SPI_PS_INPUT_CNTL_3, 0x100");
+    }
+    {
+        /* Type-3 payloads: a register-valued dword with its fields, an enum
+         * of a draw initiator, header-level fields of EOP. */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x43, 3), 0x2800000, 0xFFFFFFFFu, 0, 10,
+                        CG_RADEON_PACKET3(0x2D, 1), 3, 2,
+                        CG_RADEON_PACKET3(0x47, 4), 0x514, 0x1000, 0x22000000, 7, 0};
+        const char *t = dis(CG_RADEON_R600, w, 14);
+        check_contains(t, "# 0x0004 02800000  CP_COHER_CNTL = 0x2800000 (TC_ACTION_ENA=0x1 CB_ACTION_ENA=0x1)\n");
+        check_contains(t, "# 0x0010 0000000a  POLL_INTERVAL=0xa\n");
+        check_contains(t, "# 0x001c 00000002  VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=DI_SRC_SEL_AUTO_INDEX)\n");
+        check_contains(t, "# 0x0024 00000514  EOP_EVENT_TYPE=0x14 EOP_EVENT_INDEX=0x5\n");
+        check_contains(t, "# 0x002c 22000000  INT_SEL=0x2 DATA_SEL=0x1\n");
+        /* Evergreen: the same packet, decoded with the evergreen register table */
+        uint32_t eg[] = {CG_RADEON_PACKET3(0x2D, 1), 3, 2};
+        check_contains(dis(CG_RADEON_EVERGREEN, eg, 3), "VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=0x2)"); /* no V_ values in evergreend.h */
+    }
+    {
+        /* JSON confidence: every set bit in a field -> known; bits outside
+         * the fields or an unnamed register -> partial; no name -> unknown */
+        uint32_t known[] = {CG_RADEON_PACKET3(0x69, 1), 0x29, 0x10468};
+        check_contains(dis_json(CG_RADEON_R600, known, 3), "\"name\":\"SET_CONTEXT_REG\",\"words\":"
+                                                           "[\"0xc0016900\",\"0x00000029\",\"0x00010468\"],"
+                                                           "\"confidence\":\"known\"}");
+        uint32_t partial[] = {CG_RADEON_PACKET3(0x69, 1), 0x29, 0x80000000u};
+        check_contains(dis_json(CG_RADEON_R600, partial, 3), "\"confidence\":\"partial\"}");
+        uint32_t unknown[] = {CG_RADEON_PACKET3(0x99, 0), 0};
+        check_contains(dis_json(CG_RADEON_R600, unknown, 2), "\"problem\":\"unknown opcode\",\"confidence\":\"unknown\"}");
+        uint32_t type0[] = {CG_RADEON_PACKET0(0x28650, 0), 0x100};
+        check_contains(dis_json(CG_RADEON_R600, type0, 2), "\"confidence\":\"known\"}");
+    }
     return check_report("test_radeon_defs");
 }

@@ -106,8 +106,12 @@ CG_API int cg_radeon_cpu_read32(cg_radeon *rd, uint64_t addr, uint32_t *v);
 CG_API int cg_radeon_reg_read(cg_radeon *rd, uint32_t reg, uint32_t *val);
 CG_API int cg_radeon_reg_write(cg_radeon *rd, uint32_t reg, uint32_t val);
 
-/* Register lookup in the generation's table: name -> offset and back.
- * cg_radeon_reg_name returns NULL for registers the table does not name. */
+/* Register lookup in the generation's table (R600/R700 and Evergreen tables
+ * generated from the Linux and Mesa headers, docs/radeon-tables.md; R500 has
+ * none): name -> offset and back. cg_radeon_reg_by_name also takes array
+ * element names ("CB_COLOR5_BASE", "SQ_TEX_RESOURCE_WORD4_7"). cg_radeon_reg_name
+ * returns NULL for registers the table does not name and for array elements
+ * other than element 0 (whose names it does not store). */
 CG_API const char *cg_radeon_reg_name(cg_radeon_gen gen, uint32_t reg);
 CG_API int cg_radeon_reg_by_name(cg_radeon_gen gen, const char *name, uint32_t *reg);
 /* Type-3 opcode name for a generation, NULL if the opcode is not in its table. */

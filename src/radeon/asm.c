@@ -47,15 +47,58 @@ static void begin_pass(cg_asm *as, void *user, int pass, bool final)
     st->lenient = false;
     if (final)
         st->final_gen = st->default_gen;
-    /* Register names as symbols, for operands like SCRATCH_REG1 or
-     * CB_COLOR0_BASE+8. */
+    /* The model's register names as symbols, usable in any expression
+     * (SCRATCH_REG1, CB_COLOR0_BASE+8); operands also take every register
+     * name of the current generation's table (see operand()). */
     size_t n;
     const cg_def_entry *e = rd_reg_table(&n);
     for (size_t i = 0; i < n; i++)
         cg_asm_define(as, e[i].name, e[i].offset);
 }
 
-/* Operands: expr {, expr}. */
+/* Whether `name` is one of the model's registers (regs.def), predefined as
+ * a symbol with its R600 offset; *off gets that offset. */
+static bool model_reg(const char *name, uint32_t *off)
+{
+    size_t n;
+    const cg_def_entry *e = rd_reg_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(e[i].name, name) == 0) {
+            *off = e[i].offset;
+            return true;
+        }
+    return false;
+}
+
+/* One operand: an expression, in which the model's registers are symbols
+ * (SCRATCH_REG1 >> 2); or a register name of the generation's table that
+ * is no symbol, or whose offset in this generation differs from the R600
+ * symbol (Evergreen's CB_COLOR0_BASE is 0x28C60): then NAME, optionally
+ * followed by + and an expression (NAME+8 is NAME + 8; other operators after
+ * such a name are errors). */
+static int operand(cg_asm *as, cg_radeon_asm *st, int64_t *v)
+{
+    char id[96];
+    uint32_t reg, off;
+    int64_t sym;
+    if (cg_asm_peek_ident(as, id, sizeof id) && rd_reg_by_name(st->gen, id, strlen(id), &reg) &&
+        (!cg_asm_symbol(as, id, &sym) || (model_reg(id, &off) && off != reg))) {
+        int rc = cg_asm_ident(as, id, sizeof id);
+        if (rc)
+            return rc;
+        *v = reg;
+        int64_t x = 0;
+        if (cg_asm_accept(as, '+')) {
+            if ((rc = cg_asm_expr(as, &x)) != 0)
+                return rc;
+            *v += x;
+        }
+        return 0;
+    }
+    return cg_asm_expr(as, v);
+}
+
+/* Operands: operand {, operand}. */
 static int operands(cg_asm *as, cg_radeon_asm *st, size_t *n)
 {
     *n = 0;
@@ -64,7 +107,7 @@ static int operands(cg_asm *as, cg_radeon_asm *st, size_t *n)
     do {
         if (*n >= MAX_OPERANDS)
             return cg_asm_error(as, "too many operands (a packet holds at most 16384 dwords)");
-        int rc = cg_asm_expr(as, &st->ops[*n]);
+        int rc = operand(as, st, &st->ops[*n]);
         if (rc)
             return rc;
         (*n)++;
@@ -185,7 +228,7 @@ static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
         for (int k = 0; k < scene_dirs[i].nargs; k++) {
             if (k && cg_asm_expect(as, ','))
                 return CG_ERR_SYNTAX;
-            int rc = cg_asm_expr(as, &v[k]);
+            int rc = operand(as, st, &v[k]);
             if (rc)
                 return rc;
         }

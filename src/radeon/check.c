@@ -51,44 +51,19 @@ enum ck_how {
 #define CNT_TABLE (-1)
 #define CNT_EVENT (-2) /* EVENT_WRITE: 0 or 2, not 1 */
 
+/* The policy of each opcode: the CK lines of pm4_r600.def (the checker
+ * runs for R600/R700 only), indexed by opcode. how CK_NONE: refused. */
 static const struct {
-    const char *name;
     uint8_t how;
     int16_t min, max;
-} pkt_policy[] = {
-    {"NOP", CK_NOP, CNT_TABLE, CNT_TABLE},
-    {"SET_PREDICATION", CK_SET_PRED, CNT_TABLE, CNT_TABLE},
-    {"START_3D_CMDBUF", CK_START_3D, 0, 0},
-    {"CONTEXT_CONTROL", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"INDEX_TYPE", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"NUM_INSTANCES", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    {"DRAW_INDEX", CK_DRAW_INDEX, CNT_TABLE, CNT_TABLE},
-    {"DRAW_INDEX_AUTO", CK_PLAIN, CNT_TABLE, CNT_TABLE},
-    /* r600_packet3_check: "if (pkt->count < 2)"; the executor takes 1. */
-    {"DRAW_INDEX_IMMD_BE", CK_PLAIN, 2, CNT_ANY},
-    {"DRAW_INDEX_IMMD", CK_PLAIN, 2, CNT_ANY},
-    {"WAIT_REG_MEM", CK_WAIT, CNT_TABLE, CNT_TABLE},
-    {"CP_DMA", CK_CP_DMA, CNT_TABLE, CNT_TABLE},
-    {"SURFACE_SYNC", CK_SURF_SYNC, CNT_TABLE, CNT_TABLE},
-    {"EVENT_WRITE", CK_EVENT, CNT_EVENT, CNT_EVENT},
-    {"EVENT_WRITE_EOP", CK_EOP, CNT_TABLE, CNT_TABLE},
-    /* The SET_* cases check windows, not counts: a count of 0 passes. */
-    {"SET_CONFIG_REG", CK_SET_REGS, 0, CNT_ANY},
-    {"SET_CONTEXT_REG", CK_SET_REGS, 0, CNT_ANY},
-    {"SET_RESOURCE", CK_SET_RESOURCE, 0, CNT_ANY},
-    {"SET_ALU_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_BOOL_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_LOOP_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_CTL_CONST", CK_SET_WINDOW, 0, CNT_ANY},
-    {"SET_SAMPLER", CK_SET_SAMPLER, 0, CNT_ANY},
-    {"STRMOUT_BASE_UPDATE", CK_STRMOUT_BASE, 0, CNT_ANY},
-    {"STRMOUT_BUFFER_UPDATE", CK_STRMOUT, 0, CNT_ANY},
-    /* Accepted only on RV6xx chips other than R600, which the model's r600
-     * and r700 generations are not ("family >= CHIP_RV770 || == CHIP_R600"). */
-    {"SURFACE_BASE_UPDATE", CK_NEVER, 0, CNT_ANY},
-    {"MEM_WRITE", CK_MEM_WRITE, CNT_TABLE, CNT_TABLE},
-    {"COPY_DW", CK_COPY_DW, CNT_TABLE, CNT_TABLE},
-    {"INDIRECT_BUFFER", CK_IB, CNT_TABLE, CNT_TABLE},
+} pkt_policy[256] = {
+#define P3(name, op, kind, mn, mx)
+#define W(name, start, end)
+#define CK(name, how, mn, mx) [RD_OP_##name] = {CK_##how, mn, mx},
+#include "pm4_r600.def"
+#undef P3
+#undef W
+#undef CK
 };
 
 /* ---- policy: registers --------------------------------------------------
@@ -144,7 +119,6 @@ static int reg_class(uint32_t reg, bool *known)
 typedef struct ck {
     const cg_radeon_check_opts *o;
     const p3_desc *p3;
-    uint8_t pol[256]; /* pkt_policy index + 1 of each opcode, 0: not allowed */
     const uint8_t *ib;
     size_t ndw;
     size_t cur;       /* next dword to parse (the kernel's p->idx) */
@@ -161,13 +135,14 @@ static const char *gen_name(const ck *c) { return cg_radeon_gen_name(c->o->gen);
 
 static int how_of(const ck *c, unsigned op)
 {
-    return c->pol[op] ? pkt_policy[c->pol[op] - 1].how : CK_NONE;
+    (void)c;
+    return op < 256 ? pkt_policy[op].how : CK_NONE;
 }
 
 /* A PACKET3 NOP header (the relocation carrier). */
 static bool is_nop(const ck *c, uint32_t h)
 {
-    return (h >> 30) == 3 && how_of(c, (h >> 8) & 0xFF) == CK_NOP;
+    return RD_PKT_TYPE(h) == 3 && how_of(c, RD_PKT3_OPCODE(h)) == CK_NOP;
 }
 
 static const char *bo_name(const ck *c, size_t i, char *buf, size_t cap)
@@ -184,13 +159,13 @@ static const char *bo_name(const ck *c, size_t i, char *buf, size_t cap)
 static size_t pkt_len(const ck *c, size_t i)
 {
     uint32_t h = dw(c, i);
-    switch (h >> 30) {
+    switch (RD_PKT_TYPE(h)) {
     case 2:
         return 1;
     case 1:
         return 0;
     default: {
-        size_t n = (size_t)((h >> 16) & 0x3FFF) + 2;
+        size_t n = (size_t)RD_PKT_COUNT(h) + 2;
         return n <= c->ndw - i ? n : 0;
     }
     }
@@ -353,8 +328,8 @@ static bool count_ok(ck *c, size_t pkt, unsigned op, int pmin, int pmax, uint32_
 
 static void check_packet3(ck *c, size_t pkt, uint32_t h)
 {
-    unsigned op = (h >> 8) & 0xFF;
-    uint32_t count = (h >> 16) & 0x3FFF;
+    unsigned op = RD_PKT3_OPCODE(h);
+    uint32_t count = RD_PKT_COUNT(h);
     const p3_desc *d = &c->p3[op];
     if (!d->name) {
         cg_check_add(c->r, "packet3-allowed", 4 * (uint64_t)pkt, h,
@@ -375,7 +350,7 @@ static void check_packet3(ck *c, size_t pkt, uint32_t h)
                      "INDIRECT_BUFFER in a user IB: only the kernel chains IBs");
         return;
     }
-    if (!count_ok(c, pkt, op, pkt_policy[c->pol[op] - 1].min, pkt_policy[c->pol[op] - 1].max,
+    if (!count_ok(c, pkt, op, pkt_policy[op].min, pkt_policy[op].max,
                   count))
         return;
     /* The payload: dword pkt + 1 is the first after the header; the count
@@ -536,7 +511,7 @@ static void check_packet3(ck *c, size_t pkt, uint32_t h)
 
 static void check_packet0(ck *c, size_t pkt, uint32_t h)
 {
-    uint32_t reg = (h & 0xFFFF) << 2;
+    uint32_t reg = PGET(h, PM4_TYPE0, BASE_INDEX) << 2;
     char name[48];
     if (reg == AVIVO_D1MODE_VLINE_START_END) {
         cg_check_add(c->r, "unsupported", 4 * (uint64_t)pkt, h,
@@ -558,11 +533,6 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
     if (o->gen != CG_RADEON_R600 && o->gen != CG_RADEON_R700)
         return CG_ERR_UNSUPPORTED;
     ck c = {.o = o, .p3 = rd_p3_table(o->gen), .ib = ib, .ndw = size / 4, .r = r};
-    for (size_t k = 0; k < CG_ARRAY_SIZE(pkt_policy); k++) {
-        unsigned op;
-        if (cg_radeon_opcode_by_name(o->gen, pkt_policy[k].name, &op) == 0)
-            c.pol[op] = (uint8_t)(k + 1);
-    }
 
     /* radeon_cs_parser_relocs runs before the IB is parsed. */
     for (size_t i = 0; i < o->nbos; i++)
@@ -583,7 +553,7 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
         size_t at = c.cur;
         uint32_t h = dw(&c, at);
         size_t n = pkt_len(&c, at);
-        if ((h >> 30) == 1) {
+        if (RD_PKT_TYPE(h) == 1) {
             cg_check_add(r, "packet-type", 4 * (uint64_t)at, h,
                          "type-1 packet: not an R600 packet (checking stops: its length is "
                          "unknown)");
@@ -592,14 +562,14 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
         if (n == 0) {
             cg_check_add(r, "packet-bounds", 4 * (uint64_t)at, h,
                          "packet of %u dwords ends past the IB end (%zu dwords; checking "
-                         "stops)", ((h >> 16) & 0x3FFF) + 2, c.ndw - at);
+                         "stops)", (RD_PKT_COUNT(h)) + 2, c.ndw - at);
             break;
         }
         r->checked++;
         c.cur = at + n;
-        if ((h >> 30) == 3)
+        if (RD_PKT_TYPE(h) == 3)
             check_packet3(&c, at, h);
-        else if ((h >> 30) == 0)
+        else if (RD_PKT_TYPE(h) == 0)
             check_packet0(&c, at, h);
     }
     return 0;

@@ -1,8 +1,21 @@
 /* radeon family: the definition tables, built from the .def files (one table
  * per command set, research/style.md A6), and their lookups. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "radeon_internal.h"
+
+/* The public header builds packet headers by hand (include/cmdgpu/radeon.h
+ * cannot see the tables); they must agree with pm4_fields.def. */
+_Static_assert(CG_RADEON_PACKET3(0xAB, 0x1234) ==
+                   (PPUTC(PM4_TYPE3, TYPE, 3) | PPUTC(PM4_TYPE3, COUNT, 0x1234) |
+                    PPUTC(PM4_TYPE3, IT_OPCODE, 0xAB)),
+               "CG_RADEON_PACKET3 disagrees with pm4_fields.def");
+_Static_assert(CG_RADEON_PACKET0(0x28044, 0x2345) ==
+                   (PPUTC(PM4_TYPE0, COUNT, 0x2345) | PPUTC(PM4_TYPE0, BASE_INDEX, 0x28044 >> 2)),
+               "CG_RADEON_PACKET0 disagrees with pm4_fields.def");
+_Static_assert(CG_RADEON_PACKET2(0x1234567) == (PPUTC(PM4_TYPE2, PAD, 0x1234567) | PPUTC(PM4_TYPE3, TYPE, 2)),
+               "CG_RADEON_PACKET2 disagrees with pm4_fields.def");
 
 /* ---- type-3 opcode tables, one per generation ---- */
 
@@ -147,6 +160,30 @@ const cg_def_entry *rd_reg_table(size_t *n)
     return rd_regs;
 }
 
+/* Payload dwords that are a register's value (PR lines). */
+static const struct {
+    uint32_t id;  /* 16 * opcode + dword */
+    uint32_t reg;
+} rd_pr[] = {
+#define PD(name, id)
+#define PF(e, f, hi, lo)
+#define PR(op, dw, reg) {RD_OP_##op * 16u + (dw), REG_##reg},
+#include "pm4_fields.def"
+#undef PD
+#undef PF
+#undef PR
+};
+
+bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg)
+{
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pr); i++)
+        if (rd_pr[i].id == opcode * 16u + dw) {
+            *reg = rd_pr[i].reg;
+            return true;
+        }
+    return false;
+}
+
 const cg_def_entry *rd_pf_table(size_t *n)
 {
     *n = CG_ARRAY_SIZE(rd_pf);
@@ -180,18 +217,159 @@ const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw)
     return NULL;
 }
 
+/* ---- the vendor tables (regs_<gen>.def) ---- */
+
+#define RD_GEN r600
+#define RD_DEF "regs_r600.def"
+#include "regs_table.h"
+#undef RD_GEN
+#undef RD_DEF
+#define RD_GEN evergreen
+#define RD_DEF "regs_evergreen.def"
+#include "regs_table.h"
+#undef RD_GEN
+#undef RD_DEF
+
+/* The first of n sorted records whose uint32_t key (the member at `at`)
+ * is >= key. */
+static size_t lower_bound(const void *base, size_t n, size_t size, size_t at, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t k;
+        memcpy(&k, (const unsigned char *)base + mid * size + at, sizeof k);
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const rd_regtab *rd_regs_of(cg_radeon_gen gen)
+{
+    switch (gen) {
+    case CG_RADEON_R600:
+    case CG_RADEON_R700: return &rd_table_r600;
+    case CG_RADEON_EVERGREEN: return &rd_table_evergreen;
+    default: return NULL;
+    }
+}
+
+static bool elem_of(const cg_def_entry *e, uint32_t reg, unsigned *idx)
+{
+    uint32_t stride = e->stride ? e->stride : 4;
+    if (reg < e->offset || (reg - e->offset) % stride != 0)
+        return false;
+    uint32_t i = (reg - e->offset) / stride;
+    if (i >= e->count)
+        return false;
+    *idx = i;
+    return true;
+}
+
+bool rd_reg_find(cg_radeon_gen gen, uint32_t reg, rd_reg_info *out)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    if (!t)
+        return false;
+    /* Entries are sorted by offset: find the first at `reg`, then arrays
+     * starting below it. A primary wins over an alias. */
+    size_t lo = lower_bound(t->e, t->n, sizeof *t->e, offsetof(cg_def_entry, offset), reg);
+    const cg_def_entry *alias = NULL;
+    unsigned alias_idx = 0;
+    if (lo < t->n && t->e[lo].offset == reg) {
+        if (!(t->e[lo].flags & CG_DEF_ALIAS)) {
+            out->e = &t->e[lo];
+            out->index = 0;
+            return true;
+        }
+        alias = &t->e[lo];
+    }
+    for (size_t i = lo; i-- > 0;) {
+        const cg_def_entry *e = &t->e[i];
+        unsigned idx;
+        if (e->count < 2 || !elem_of(e, reg, &idx))
+            continue;
+        if (!(e->flags & CG_DEF_ALIAS)) {
+            out->e = e;
+            out->index = idx;
+            return true;
+        }
+        if (!alias) {
+            alias = e;
+            alias_idx = idx;
+        }
+    }
+    if (!alias)
+        return false;
+    out->e = alias;
+    out->index = alias_idx;
+    return true;
+}
+
+const char *rd_elem_name(const cg_def_entry *e, unsigned index, char *buf, size_t cap)
+{
+    unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+    if (e->count < 2 || ipos >= strlen(e->name))
+        snprintf(buf, cap, "%s", e->name);
+    else
+        snprintf(buf, cap, "%.*s%u%s", (int)ipos, e->name, index, e->name + ipos + 1);
+    return buf;
+}
+
+bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    if (!t || !name)
+        return false;
+    for (size_t i = 0; i < t->n; i++) {
+        const cg_def_entry *e = &t->e[i];
+        size_t nl = strlen(e->name);
+        if (nl == len && memcmp(e->name, name, len) == 0) {
+            *reg = e->offset;
+            return true;
+        }
+        unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+        if (e->count < 2 || ipos >= nl || len < nl || memcmp(e->name, name, ipos) != 0)
+            continue;
+        /* NAME = prefix, decimal index (no leading zero), suffix */
+        size_t sl = nl - ipos - 1, dl = len - ipos - sl;
+        if (dl < 1 || dl > 5 || memcmp(name + len - sl, e->name + ipos + 1, sl) != 0 ||
+            (dl > 1 && name[ipos] == '0'))
+            continue;
+        unsigned idx = 0;
+        size_t k = 0;
+        for (; k < dl && name[ipos + k] >= '0' && name[ipos + k] <= '9'; k++)
+            idx = idx * 10 + (unsigned)(name[ipos + k] - '0');
+        if (k == dl && idx < e->count) {
+            *reg = e->offset + idx * (e->stride ? e->stride : 4);
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uint32_t v)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    if (!t || e < t->e || e >= t->e + t->n || j >= e->nfields)
+        return NULL;
+    unsigned fid = t->first_field[e - t->e] + (unsigned)j;
+    size_t lo = lower_bound(t->vals, t->nvals, sizeof *t->vals, offsetof(rd_enum_val, field), fid);
+    for (; lo < t->nvals && t->vals[lo].field == fid; lo++)
+        if (t->vals[lo].value == v)
+            return t->vals[lo].name;
+    return NULL;
+}
+
 const char *rd_reg_str(cg_radeon_gen gen, uint32_t reg, char *buf, size_t cap)
 {
     rd_reg_info ri;
-    if (gen != CG_RADEON_R500 && rd_reg_lookup(reg, &ri)) {
-        uint32_t stride = ri.e->stride ? ri.e->stride : 4;
-        if (ri.index)
-            snprintf(buf, cap, "%s+%u", ri.e->name, ri.index * stride);
-        else
-            snprintf(buf, cap, "%s", ri.e->name);
-    } else {
-        snprintf(buf, cap, "0x%x", reg);
-    }
+    if (rd_reg_find(gen, reg, &ri))
+        return rd_elem_name(ri.e, ri.index, buf, cap);
+    snprintf(buf, cap, "0x%x", reg);
     return buf;
 }
 
@@ -217,21 +395,16 @@ int cg_radeon_gen_from_name(const char *name, cg_radeon_gen *out)
 const char *cg_radeon_reg_name(cg_radeon_gen gen, uint32_t reg)
 {
     rd_reg_info ri;
-    if (gen == CG_RADEON_R500 || !rd_reg_lookup(reg, &ri) || ri.index != 0)
+    if (!rd_reg_find(gen, reg, &ri) || ri.index != 0)
         return NULL;
     return ri.e->name;
 }
 
 int cg_radeon_reg_by_name(cg_radeon_gen gen, const char *name, uint32_t *reg)
 {
-    if (!name || gen == CG_RADEON_R500)
+    if (!name || !reg)
         return CG_ERR_NOENT;
-    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_regs); i++)
-        if (strcmp(rd_regs[i].name, name) == 0) {
-            *reg = rd_regs[i].offset;
-            return 0;
-        }
-    return CG_ERR_NOENT;
+    return rd_reg_by_name(gen, name, strlen(name), reg) ? 0 : CG_ERR_NOENT;
 }
 
 const char *cg_radeon_opcode_name(cg_radeon_gen gen, unsigned opcode)

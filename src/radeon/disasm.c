@@ -75,15 +75,22 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* "  FIELD=val" for the non-zero fields of a value. */
-static void print_fields(dctx *d, const cg_def_entry *e, uint32_t v)
+/* "FIELD=val" for the non-zero fields of a value; a field with an enum
+ * value of the generation's register table prints its name
+ * ("FORMAT=COLOR_8_8_8_8"). `regs`: e is an entry of rd_regs_of(gen). */
+static void print_fields(dctx *d, const cg_def_entry *e, uint32_t v, bool regs)
 {
     if (!e)
         return;
     int any = 0;
     for (size_t i = 0; i < e->nfields; i++) {
         uint32_t f = rd_bits(v, e->fields[i].hi, e->fields[i].lo);
-        if (f)
+        if (!f)
+            continue;
+        const char *en = regs ? rd_enum_name(d->o->gen, e, i, f) : NULL;
+        if (en)
+            fprintf(d->out, "%s%s=%s%s%s", any++ ? " " : "", e->fields[i].name, d->cu, en, d->cc);
+        else
             fprintf(d->out, "%s%s=%s0x%x%s", any++ ? " " : "", e->fields[i].name, d->cu, f, d->cc);
     }
 }
@@ -100,9 +107,9 @@ static void reg_value_line(dctx *d, size_t off, uint32_t reg, uint32_t v)
     dword_line(d, off, v);
     fprintf(d->out, "%s = 0x%x", rd_reg_str(d->o->gen, reg, nb, sizeof nb), v);
     rd_reg_info ri;
-    if (d->o->gen != CG_RADEON_R500 && rd_reg_lookup(reg, &ri) && ri.e->nfields) {
+    if (rd_reg_find(d->o->gen, reg, &ri) && ri.e->nfields && v) {
         fprintf(d->out, " (");
-        print_fields(d, ri.e, v);
+        print_fields(d, ri.e, v, true);
         fprintf(d->out, ")");
     }
     fprintf(d->out, "%s\n", d->cr);
@@ -120,8 +127,61 @@ static void raw_words(dctx *d, const uint32_t *w, size_t off, size_t n, const ch
     }
 }
 
+static bool payload_tables_apply(cg_radeon_gen gen, unsigned op);
+
+/* JSON confidence (issue 11 part 6). A dword's: KNOWN when every set bit
+ * is in a field of a reference table, PARTIAL when some are not, and a
+ * register the tables do not name makes its packet PARTIAL; a packet no
+ * reference names (or one that does not decode) is UNKNOWN. */
+enum { CONF_UNKNOWN, CONF_PARTIAL, CONF_KNOWN };
+static const char *const conf_names[] = {"unknown", "partial", "known"};
+
+static uint32_t field_mask(const cg_def_entry *e)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; e && i < e->nfields; i++)
+        m |= (uint32_t)((2ull << (e->fields[i].hi - e->fields[i].lo)) - 1u) << e->fields[i].lo;
+    return m;
+}
+
+static int reg_conf(cg_radeon_gen gen, uint32_t reg, uint32_t v)
+{
+    rd_reg_info ri;
+    if (!rd_reg_find(gen, reg, &ri))
+        return CONF_PARTIAL;
+    return (v & ~field_mask(ri.e)) ? CONF_PARTIAL : CONF_KNOWN;
+}
+
+/* Confidence of a whole, well-formed packet of `need` dwords at p. `reg`:
+ * the first register written (type 0, SET_*), `step` 4 or 0 (one register). */
+static int packet_conf(cg_radeon_gen gen, const uint8_t *p, size_t need, size_t first, bool regs,
+                       uint32_t reg, uint32_t step, unsigned op)
+{
+    int c = CONF_KNOWN;
+    for (size_t k = first; k < need && c > CONF_UNKNOWN; k++) {
+        uint32_t v = le32(p + 4 * k), preg;
+        int dc;
+        if (regs) {
+            dc = reg_conf(gen, reg, v);
+            reg += step;
+        } else if (!v) {
+            dc = CONF_KNOWN;
+        } else if (!payload_tables_apply(gen, op)) {
+            dc = CONF_PARTIAL;
+        } else if (rd_payload_reg(op, (unsigned)k, &preg)) {
+            dc = reg_conf(gen, preg, v);
+        } else {
+            const cg_def_entry *pf = rd_payload_fields(op, (unsigned)k);
+            dc = pf && !(v & ~field_mask(pf)) ? CONF_KNOWN : CONF_PARTIAL;
+        }
+        if (dc < c)
+            c = dc;
+    }
+    return c;
+}
+
 static void json_packet(dctx *d, size_t off, const char *type, const char *name, const uint32_t *w,
-                        size_t n, const char *problem)
+                        size_t n, const char *problem, int conf)
 {
     fprintf(d->out, "%s{\"offset\":%zu,\"addr\":\"0x%" PRIx64 "\",\"type\":\"%s\"", d->first_json ? "" : ",",
             off, d->o->base + off, type);
@@ -134,29 +194,53 @@ static void json_packet(dctx *d, size_t off, const char *type, const char *name,
     fprintf(d->out, "]");
     if (problem)
         fprintf(d->out, ",\"problem\":\"%s\"", problem);
-    fprintf(d->out, "}");
+    fprintf(d->out, ",\"confidence\":\"%s\"}", conf_names[conf]);
+}
+
+/* pm4_fields.def is keyed by R600 opcode numbers: it applies to a
+ * generation whose opcode has the same name (Evergreen reuses some numbers). */
+static bool payload_tables_apply(cg_radeon_gen gen, unsigned op)
+{
+    if (gen == CG_RADEON_R500)
+        return false;
+    const char *a = rd_p3_table(gen)[op].name, *b = rd_p3_table(CG_RADEON_R600)[op].name;
+    return a && b && strcmp(a, b) == 0;
 }
 
 /* Comment lines for a type-3 payload. */
 static void payload_comments(dctx *d, unsigned op, p3_kind kind, const uint32_t *w, size_t off,
                              uint32_t count)
 {
+    bool tables = payload_tables_apply(d->o->gen, op);
     for (uint32_t k = 1; k <= count + 1; k++) {
-        uint32_t v = w[k];
+        uint32_t v = w[k], reg;
         dword_line(d, off + 4 * k, v);
-        const cg_def_entry *pf = rd_payload_fields(op, k);
-        if (kind == P3K_NOP && count == 0 && (v & 0xFFFF0000u) == 0xCAFE0000u)
+        const cg_def_entry *pf = tables ? rd_payload_fields(op, k) : NULL;
+        if (kind == P3K_NOP && count == 0 && (v & 0xFFFF0000u) == 0xCAFE0000u) {
             fprintf(d->out, "trace point %u", v & 0xFFFF);
-        else if (kind == P3K_IB && k == 1)
-            fprintf(d->out, "IB at 0x%" PRIx64, ((uint64_t)(w[2] & 0xff) << 32) | (v & ~3u));
-        else if (kind == P3K_IB && k == 3)
-            fprintf(d->out, "IB_SIZE %u dwords", v & 0xFFFFF);
-        else
-            print_fields(d, pf, v);
+        } else if (kind == P3K_IB && k == 1) {
+            fprintf(d->out, "IB at 0x%" PRIx64,
+                    ((uint64_t)PGET(w[2], INDIRECT_BUFFER_DW2, IB_BASE_HI) << 32) |
+                        (v & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO)));
+        } else if (kind == P3K_IB && k == 3) {
+            fprintf(d->out, "IB_SIZE %u dwords", PGET(v, INDIRECT_BUFFER_DW3, IB_SIZE));
+        } else if (tables && rd_payload_reg(op, k, &reg)) {
+            char nb[48];
+            rd_reg_info ri;
+            fprintf(d->out, "%s = 0x%x", rd_reg_str(d->o->gen, reg, nb, sizeof nb), v);
+            if (v && rd_reg_find(d->o->gen, reg, &ri) && ri.e->nfields) {
+                fprintf(d->out, " (");
+                print_fields(d, ri.e, v, true);
+                fprintf(d->out, ")");
+            }
+        } else {
+            print_fields(d, pf, v, false);
+        }
         fprintf(d->out, "%s\n", d->cr);
     }
     if (kind == P3K_IB && count == 2 && !(w[1] & 3))
-        follow_ib(d, ((uint64_t)(w[2] & 0xff) << 32) | w[1], w[3] & 0xFFFFF);
+        follow_ib(d, ((uint64_t)PGET(w[2], INDIRECT_BUFFER_DW2, IB_BASE_HI) << 32) | w[1],
+                  PGET(w[3], INDIRECT_BUFFER_DW3, IB_SIZE));
 }
 
 int cg_radeon_disasm(const cg_radeon_disasm_opts *o, const uint8_t *data, size_t size, FILE *out)
@@ -189,8 +273,8 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
     while (i < nw) {
         size_t off = 4 * i;
         uint32_t h = le32(data + off);
-        unsigned type = h >> 30;
-        uint32_t count = (h >> 16) & 0x3FFF;
+        unsigned type = RD_PKT_TYPE(h);
+        uint32_t count = RD_PKT_COUNT(h);
         size_t need = type == 2 ? 1 : type == 1 ? 3 : (size_t)count + 2;
         if (need > nw - i) {
             bad++;
@@ -203,7 +287,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 size_t m = n < 9 ? n : 9;
                 for (size_t k = 0; k < m; k++)
                     ww[k] = le32(data + off + 4 * k);
-                json_packet(&d, off, "truncated", NULL, ww, m, "truncated");
+                json_packet(&d, off, "truncated", NULL, ww, m, "truncated", CONF_UNKNOWN);
             } else {
                 for (size_t k = 0; k < n; k++) {
                     uint32_t v = le32(data + off + 4 * k);
@@ -218,10 +302,11 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             w[k] = le32(data + off + 4 * k);
         if (type == 2) {
             if (o->json)
-                json_packet(&d, off, "2", "PACKET2", w, 1, NULL);
-            else if (h & 0x3FFFFFFF)
+                json_packet(&d, off, "2", "PACKET2", w, 1, NULL, CONF_KNOWN);
+            else if (PGET(h, PM4_TYPE2, PAD))
                 fprintf(out, "%spacket2%s %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn,
-                        d.cr, d.cu, h & 0x3FFFFFFF, d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h, d.cr);
+                        d.cr, d.cu, PGET(h, PM4_TYPE2, PAD), d.cr, d.cc, d.ca, o->base + off, d.cr, d.cc, h,
+                        d.cr);
             else
                 fprintf(out, "%spacket2%s  %s# %s0x%04" PRIx64 "%s%s %08x type-2 filler%s\n", d.cn, d.cr, d.cc,
                         d.ca, o->base + off, d.cr, d.cc, h, d.cr);
@@ -232,14 +317,15 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             if (!r500 || (h & 0x3FC00000u)) {
                 bad++;
                 if (o->json)
-                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+");
+                    json_packet(&d, off, "1", NULL, w, 3, r500 ? "reserved bits" : "type 1 on R600+",
+                            CONF_UNKNOWN);
                 else
                     raw_words(&d, w, off, 3,
                               r500 ? "BAD: type-1 header with reserved bits 29:22 set"
                                    : "BAD: type-1 packet (R1xx-R5xx only; the CP faults)",
                               true);
             } else if (o->json) {
-                json_packet(&d, off, "1", "PACKET1", w, 3, NULL);
+                json_packet(&d, off, "1", "PACKET1", w, 3, NULL, CONF_PARTIAL); /* no R500 register table */
             } else {
                 uint32_t r0 = (h & 0x7FF) << 2, r1 = ((h >> 11) & 0x7FF) << 2;
                 fprintf(out, "%spacket1%s %s0x%x%s, %s0x%x%s, %s0x%x%s, %s0x%x%s  %s# %s0x%04" PRIx64 "%s%s %08x type 1%s\n",
@@ -258,7 +344,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                 if (h & 0x6000u) {
                     bad++;
                     if (o->json)
-                        json_packet(&d, off, "0", NULL, w, need < 9 ? need : 9, "reserved bits");
+                        json_packet(&d, off, "0", NULL, w, need < 9 ? need : 9, "reserved bits", CONF_UNKNOWN);
                     else
                         for (size_t k = 0; k < need; k++) {
                             uint32_t v = le32(data + off + 4 * k);
@@ -268,13 +354,14 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
                     i += need;
                     continue;
                 }
-                reg = (h & 0x1FFF) << 2;
-                one = (h >> 15) & 1;
+                reg = PGET(h, PM4_TYPE0_R500, BASE_INDEX) << 2;
+                one = PGET(h, PM4_TYPE0_R500, ONE_REG_WR);
             } else {
-                reg = (h & 0xFFFF) << 2;
+                reg = PGET(h, PM4_TYPE0, BASE_INDEX) << 2;
             }
             if (o->json) {
-                json_packet(&d, off, "0", "PACKET0", w, need < 9 ? need : 9, NULL);
+                json_packet(&d, off, "0", "PACKET0", w, need < 9 ? need : 9, NULL,
+                            packet_conf(o->gen, data + off, need, 1, true, reg, one ? 0 : 4, 0));
                 i += need;
                 continue;
             }
@@ -292,13 +379,14 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             continue;
         }
         /* type 3 */
-        unsigned op = (h >> 8) & 0xff;
+        unsigned op = RD_PKT3_OPCODE(h);
         const p3_desc *pd = &t[op];
         if (h & 0xFF) {
             /* PREDICATE / SHADER_TYPE / reserved bits: no mnemonic form. */
             bad += pd->name ? 0 : 1;
             if (o->json) {
-                json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, "header flag bits");
+                json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, "header flag bits",
+                            pd->name ? CONF_PARTIAL : CONF_UNKNOWN);
             } else {
                 char why[96];
                 snprintf(why, sizeof why, "type-3 %s count %u with header bits 7:0 = 0x%02x",
@@ -318,7 +406,12 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
             set_ok = r < we;
         }
         if (o->json) {
-            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode");
+            int conf = !pd->name ? CONF_UNKNOWN
+                       : set_ok ? packet_conf(o->gen, data + off, need, 2, true, ws + 4 * w[1], 4, op)
+                       : pd->kind == P3K_SET ? CONF_PARTIAL
+                                             : packet_conf(o->gen, data + off, need, 1, false, 0, 0, op);
+            json_packet(&d, off, "3", pd->name, w, need < 9 ? need : 9, pd->name ? NULL : "unknown opcode",
+                        conf);
             bad += pd->name ? 0 : 1;
             i += need;
             continue;

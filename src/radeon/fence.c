@@ -1,6 +1,6 @@
-/* radeon family, driver side: fences and the interrupt handler, shaped like
- * linux radeon_fence.c, r600_fence_ring_emit and r600_irq_process
- * (research/radeon.md sections 1 and 3). */
+/* radeon family, driver side: fences, shaped like linux radeon_fence.c and
+ * r600_fence_ring_emit (research/radeon.md sections 1 and 3). The interrupt
+ * handler is in irq.c, lockup detection and GPU reset in reset.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +54,7 @@ int rd_fence_driver_start(cg_radeon_drv *drv, uint64_t seq)
 
 /* radeon_fence_driver_force_completion: write the last emitted sequence to
  * the fence location, so every pending fence signals. */
-static void fence_force_completion(cg_radeon_drv *drv)
+void rd_fence_force_completion(cg_radeon_drv *drv)
 {
     rd_flock(drv);
     fence_write(drv, (uint32_t)drv->fence_seq);
@@ -110,12 +110,12 @@ int cg_radeon_fence_emit(cg_radeon_drv *drv, uint64_t *seq_out)
         if (gen != CG_RADEON_R600)
             cp_coher_cntl |= RPUT(CP_COHER_CNTL, FULL_CACHE_ENA, 1);
         uint64_t addr = drv->wb_gpu + WB_EVENTS;
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SURFACE_SYNC, 3));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SURFACE_SYNC, 3));
         cg_radeon_ring_write(drv, cp_coher_cntl);
         cg_radeon_ring_write(drv, 0xFFFFFFFF);
         cg_radeon_ring_write(drv, 0);
         cg_radeon_ring_write(drv, 10);
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_EVENT_WRITE_EOP, 4));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_EVENT_WRITE_EOP, 4));
         cg_radeon_ring_write(drv, PPUT(EVENT_WRITE_EOP_DW1, EOP_EVENT_TYPE,
                                        EV_CACHE_FLUSH_AND_INV_EVENT_TS) |
                                       PPUT(EVENT_WRITE_EOP_DW1, EOP_EVENT_INDEX, 5));
@@ -128,13 +128,13 @@ int cg_radeon_fence_emit(cg_radeon_drv *drv, uint64_t *seq_out)
     } else {
         /* Without events: flush, wait for 3D idle-clean, write the sequence to
          * a scratch register, raise the RB interrupt with PACKET0. */
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_EVENT_WRITE, 0));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_EVENT_WRITE, 0));
         cg_radeon_ring_write(drv, PPUT(EVENT_WRITE_DW1, EVENT_TYPE, EV_CACHE_FLUSH_AND_INV_EVENT));
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
         cg_radeon_ring_write(drv, (REG_WAIT_UNTIL - 0x8000) >> 2);
         cg_radeon_ring_write(drv, RPUT(WAIT_UNTIL, WAIT_3D_IDLE, 1) |
                                       RPUT(WAIT_UNTIL, WAIT_3D_IDLECLEAN, 1));
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
         cg_radeon_ring_write(drv, (drv->fence_scratch - 0x8000) >> 2);
         cg_radeon_ring_write(drv, (uint32_t)seq);
         cg_radeon_ring_write(drv, CG_RADEON_PACKET0(REG_CP_INT_STATUS, 0));
@@ -180,120 +180,6 @@ int cg_radeon_fence_wait(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
     return rd_fence_wait_lockup(drv, seq, timeout_us);
 }
 
-uint64_t cg_radeon_irq_count(cg_radeon_drv *drv, unsigned src_id)
-{
-    rd_flock(drv);
-    uint64_t v = src_id < 256 ? drv->irq_counts[src_id] : 0;
-    rd_funlock(drv);
-    return v;
-}
-
-/* r600_irq_process: read wptr (writeback copy), handle entries from rptr to
- * wptr, write IH_RB_RPTR, re-read wptr and repeat until drained. On overflow
- * (RB_OVERFLOW) skip to the oldest entry not overwritten and clear it via
- * IH_WPTR_OVERFLOW_CLEAR (r600_get_ih_wptr). Called with fence_lock held. */
-int rd_irq_process_locked(cg_radeon_drv *drv)
-{
-    cg_radeon *rd = drv->gpu;
-    uint32_t mask = drv->ih_dw * 4 - 1;
-    int handled = 0;
-    for (int round = 0; round < 4; round++) {
-        uint32_t wptr;
-        if (cg_radeon_cpu_read32(rd, drv->wb_gpu + WB_IH_WPTR, &wptr) != 0)
-            return CG_ERR_FAULT;
-        if (RGET(wptr, IH_RB_WPTR, RB_OVERFLOW)) {
-            wptr &= ~RPUT(IH_RB_WPTR, RB_OVERFLOW, 1);
-            drv->ih_rptr = (wptr + 16) & mask;
-            uint32_t cntl;
-            cg_radeon_reg_read(rd, REG_IH_RB_CNTL, &cntl);
-            cg_radeon_reg_write(rd, REG_IH_RB_CNTL,
-                                cntl | RPUT(IH_RB_CNTL, IH_WPTR_OVERFLOW_CLEAR, 1));
-        }
-        wptr &= mask;
-        if (wptr == drv->ih_rptr)
-            break;
-        bool fence = false;
-        while (drv->ih_rptr != wptr) {
-            uint32_t src_id;
-            if (cg_radeon_cpu_read32(rd, drv->ih_gpu + drv->ih_rptr, &src_id) != 0)
-                return CG_ERR_FAULT;
-            src_id &= 0xff;
-            drv->irq_counts[src_id]++;
-            if (src_id == CG_RADEON_IH_CP_RB || src_id == CG_RADEON_IH_CP_EOP)
-                fence = true;
-            drv->ih_rptr = (drv->ih_rptr + 16) & mask;
-            handled++;
-        }
-        cg_radeon_reg_write(rd, REG_IH_RB_RPTR, drv->ih_rptr);
-        if (fence)
-            rd_fence_process(drv);
-    }
-    return handled;
-}
-
-int cg_radeon_irq_process(cg_radeon_drv *drv)
-{
-    if (!drv)
-        return CG_ERR_INVAL;
-    rd_flock(drv);
-    int n = rd_irq_process_locked(drv);
-    rd_funlock(drv);
-    return n;
-}
-
-/* The interrupt handler thread (threaded mode): sleeps until the CP posts an
- * interrupt, then drains the IH ring like r600_irq_process, signalling
- * fences and waking their waiters. */
-void *rd_ih_thread(void *arg)
-{
-    cg_radeon_drv *drv = arg;
-    uint64_t seen = 0;
-    while (!rd_irq_wait(drv->gpu, &seen, &drv->ih_stop))
-        cg_radeon_irq_process(drv);
-    return NULL;
-}
-
-void rd_udelay(cg_radeon_drv *drv)
-{
-    if (drv->threaded) {
-        struct timespec ts = {0, 1000};
-        nanosleep(&ts, NULL);
-    }
-}
-
-/* ---- lockup detection and GPU reset (radeon_ring.c, radeon_device.c) ---- */
-
-bool cg_radeon_lockup_detected(const cg_radeon_drv *drv) { return drv->lockup; }
-const char *cg_radeon_lockup_log(const cg_radeon_drv *drv) { return drv->lockup_log; }
-unsigned cg_radeon_reset_count(const cg_radeon_drv *drv) { return drv->resets; }
-
-/* radeon_ring_test_lockup: rptr moved -> note the activity; otherwise a
- * lockup once it has not moved for lockup_polls polls. Time is counted in
- * polls of the fence wait (deterministic mode has no clock; in threaded mode
- * a poll is a 1 ms slice). Called by the waiting thread (with fence_lock
- * held in threaded mode). */
-static bool test_lockup(cg_radeon_drv *drv)
-{
-    uint32_t rptr;
-    cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &rptr);
-    drv->polls++;
-    if (rptr != drv->last_rptr) {
-        drv->last_rptr = rptr;
-        drv->last_activity = drv->polls;
-        return false;
-    }
-    uint32_t limit = drv->cfg.lockup_polls ? drv->cfg.lockup_polls : 10000;
-    if (drv->polls - drv->last_activity < limit)
-        return false;
-    snprintf(drv->lockup_log, sizeof drv->lockup_log,
-             "ring 0 stalled for more than %llu polls\n"
-             "GPU lockup (current fence id 0x%016llx last fence id 0x%016llx on ring 0)\n",
-             (unsigned long long)(drv->polls - drv->last_activity),
-             (unsigned long long)drv->last_seq, (unsigned long long)drv->fence_seq);
-    drv->lockup = true;
-    return true;
-}
-
 static double now_us(void)
 {
     struct timespec ts;
@@ -326,7 +212,7 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
                 rc = CG_ERR_TIMEOUT;
                 break;
             }
-            if (test_lockup(drv)) {
+            if (rd_test_lockup(drv)) {
                 rc = CG_ERR_BUSY;
                 break;
             }
@@ -348,91 +234,7 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
             return CG_ERR_TIMEOUT;
         cg_radeon_run(drv->gpu);
         cg_radeon_irq_process(drv);
-        if (!cg_radeon_fence_signaled(drv, seq) && test_lockup(drv))
+        if (!cg_radeon_fence_signaled(drv, seq) && rd_test_lockup(drv))
             return CG_ERR_BUSY;
     }
-}
-
-/* What radeon_resume does before the ring comes back (r600_startup):
- * radeon_wb_init ("clear wb memory") and r600_irq_init, then r600_cp_resume
- * and r600_cp_start. Of the writeback page the model clears the CP's rptr
- * copy (r600_cp_start locks the ring while the CP is still halted, and a
- * stale copy from the hung run would make the new ring look full) and the
- * IH wptr copy (with the IH ring); the fence slot keeps its value, as
- * radeon_fence_driver_start_ring writes last_seq back to it. The IH is
- * programmed again because the host may have broken it (IH_RB_BASE). */
-static int reset_and_restart(cg_radeon_drv *drv)
-{
-    cg_radeon_cpu_write32(drv->gpu, drv->wb_gpu + WB_CP_RPTR, 0);
-    rd_flock(drv);
-    rd_ih_init(drv);
-    rd_funlock(drv);
-    return rd_cp_start(drv);
-}
-
-int cg_radeon_gpu_reset(cg_radeon_drv *drv, uint32_t *saved_dw)
-{
-    if (!drv || drv->locked)
-        return CG_ERR_INVAL;
-    /* radeon_ring_backup: from the next-rptr record (rptr_save_reg, written
-     * by the CP before each INDIRECT_BUFFER) to wptr. */
-    uint32_t ptr = 0;
-    cg_radeon_reg_read(drv->gpu, drv->rptr_save_reg, &ptr);
-    ptr &= drv->ptr_mask;
-    uint32_t size = (drv->wptr + drv->ring_dw - ptr) & drv->ptr_mask;
-    uint32_t *saved = NULL;
-    if (size) {
-        saved = malloc(4ull * size);
-        if (!saved)
-            return CG_ERR_NOMEM;
-        for (uint32_t i = 0; i < size; i++)
-            saved[i] = drv->ring[(ptr + i) & drv->ptr_mask];
-    }
-    size_t len = strlen(drv->lockup_log);
-    snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len,
-             "Saved %u dwords of commands on ring 0.\n", size);
-    /* Reset and restart the CP (r600_cp_resume + r600_cp_start). */
-    int rc = reset_and_restart(drv);
-    /* radeon_ring_restore: replay the saved dwords. */
-    if (rc == 0 && size) {
-        rc = cg_radeon_ring_lock(drv, size);
-        if (rc == 0) {
-            for (uint32_t i = 0; i < size; i++)
-                cg_radeon_ring_write(drv, saved[i]);
-            rc = cg_radeon_ring_unlock_commit(drv);
-        }
-    }
-    free(saved);
-    char msg[128];
-    if (rc == 0) {
-        rc = cg_radeon_ring_test(drv, msg, sizeof msg);
-        len = strlen(drv->lockup_log);
-        snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len, "%s\n", msg);
-    }
-    if (rc != 0 && size) {
-        /* The replayed commands hung the CP again. radeon_gpu_reset returns
-         * -EAGAIN when radeon_ib_ring_tests fail after a restore (and keeps
-         * needs_reset for another reset). The model does not retry a replay
-         * that hangs each time: it resets once more without the saved
-         * commands and completes the pending fences, as radeon_gpu_reset
-         * does for a ring it has no data to restore
-         * (radeon_fence_driver_force_completion). */
-        len = strlen(drv->lockup_log);
-        snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len,
-                 "The replayed commands failed; reset again without them.\n");
-        rc = reset_and_restart(drv);
-        if (rc == 0) {
-            fence_force_completion(drv);
-            rc = cg_radeon_ring_test(drv, msg, sizeof msg);
-            len = strlen(drv->lockup_log);
-            snprintf(drv->lockup_log + len, sizeof drv->lockup_log - len, "%s\n", msg);
-        }
-    }
-    drv->lockup = false;
-    drv->resets++;
-    cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &drv->last_rptr);
-    drv->last_activity = drv->polls;
-    if (saved_dw)
-        *saved_dw = size;
-    return rc;
 }

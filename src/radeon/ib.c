@@ -47,19 +47,19 @@ void rd_ring_ib_execute(cg_radeon_drv *drv, uint64_t gpu_addr, uint32_t length_d
 {
     if (drv->gpu->cfg.gen == CG_RADEON_EVERGREEN) {
         /* evergreen_ring_ib_execute: "set to DX10/11 mode" */
-        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_MODE_CONTROL, 0));
+        cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_EGOP_MODE_CONTROL, 0));
         cg_radeon_ring_write(drv, 1);
     }
     /* r600_ring_ib_execute: record the rptr after the IB in rptr_save_reg
      * (wptr + 3 for this packet + 4 for INDIRECT_BUFFER), then the IB. The
      * record is where a GPU reset resumes (radeon_ring_backup). */
     uint32_t next_rptr = drv->wptr + 3 + 4;
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
-    cg_radeon_ring_write(drv, (drv->rptr_save_reg - 0x8000) >> 2);
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
+    cg_radeon_ring_write(drv, (drv->rptr_save_reg - RD_WIN_SET_CONFIG_REG_START) >> 2);
     cg_radeon_ring_write(drv, next_rptr);
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_INDIRECT_BUFFER, 2));
-    cg_radeon_ring_write(drv, (uint32_t)gpu_addr & 0xFFFFFFFC);
-    cg_radeon_ring_write(drv, (uint32_t)(gpu_addr >> 32) & 0xFF);
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_INDIRECT_BUFFER, 2));
+    cg_radeon_ring_write(drv, (uint32_t)gpu_addr & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO));
+    cg_radeon_ring_write(drv, PPUT(INDIRECT_BUFFER_DW2, IB_BASE_HI, (uint32_t)(gpu_addr >> 32)));
     cg_radeon_ring_write(drv, length_dw);
 }
 
@@ -103,8 +103,8 @@ int cg_radeon_ring_test(cg_radeon_drv *drv, char *msg, size_t cap)
         cg_radeon_scratch_free(drv, scratch);
         return r;
     }
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1));
-    cg_radeon_ring_write(drv, (scratch - 0x8000) >> 2);
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1));
+    cg_radeon_ring_write(drv, (scratch - RD_WIN_SET_CONFIG_REG_START) >> 2);
     cg_radeon_ring_write(drv, 0xDEADBEEF);
     cg_radeon_ring_unlock_commit(drv);
     for (i = 0; i < drv->cfg.usec_timeout; i++) {
@@ -145,8 +145,8 @@ int cg_radeon_ib_test(cg_radeon_drv *drv, char *msg, size_t cap)
         cg_radeon_scratch_free(drv, scratch);
         return r;
     }
-    ib->ptr[0] = CG_RADEON_PACKET3(OP_SET_CONFIG_REG, 1);
-    ib->ptr[1] = (scratch - 0x8000) >> 2;
+    ib->ptr[0] = CG_RADEON_PACKET3(RD_OP_SET_CONFIG_REG, 1);
+    ib->ptr[1] = (scratch - RD_WIN_SET_CONFIG_REG_START) >> 2;
     ib->ptr[2] = 0xDEADBEEF;
     for (unsigned k = 3; k < 16; k++)
         ib->ptr[k] = CG_RADEON_PACKET2(0);

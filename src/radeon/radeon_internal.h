@@ -3,7 +3,9 @@
  * defs.c   the tables (pm4_*.def, regs.def, pm4_fields.def) and lookups
  * cp.c     the GPU side: memory, registers, the command processor
  * ring.c   driver ring (radeon_ring.c), scratch registers
- * fence.c  fences and the interrupt handler (radeon_fence.c, r600_irq_process)
+ * fence.c  fences (radeon_fence.c)
+ * irq.c    the interrupt handler (r600_irq_process)
+ * reset.c  lockup detection and GPU reset (radeon_ring.c, radeon_device.c)
  * ib.c     indirect buffers and the ring/IB tests (r600.c)
  * disasm.c the PM4 disassembler
  * asm.c    the assembler plug-in and scenes */
@@ -19,25 +21,32 @@
 
 #define CNT_ANY 0x3FFF
 
+/* What the executor does with a packet: the kind column of pm4_*.def. Each
+ * kind K has a handler rd_exec_K (cp_*.c); the opcode-indexed handler
+ * tables are built from the .def (cp_exec.c). */
+#define RD_P3_KINDS(X)                                                             \
+    X(NOP)                                                                         \
+    X(UNSUPP)    /* known packet the model does not execute: UNSUPPORTED fault */ \
+    X(ACCEPT)    /* no effect on the model's state (no state shadowing, sync) */  \
+    X(DRAW)      /* decoded and recorded */                                        \
+    X(SET)                                                                         \
+    X(IB)                                                                          \
+    X(MEM_WRITE)                                                                   \
+    X(EVENT)                                                                       \
+    X(EOP)                                                                         \
+    X(WAIT)                                                                        \
+    X(SURF_SYNC)                                                                   \
+    X(CP_DMA)                                                                      \
+    X(SEMAPHORE)                                                                   \
+    X(COPY_DW)                                                                     \
+    X(SET_PRED)                                                                    \
+    X(COND_EXEC)                                                                   \
+    X(ME_INIT)
 typedef enum p3_kind {
     P3K_NONE = 0, /* not in the table */
-    P3K_NOP,
-    P3K_UNSUPP,    /* known packet the model does not execute: UNSUPPORTED fault */
-    P3K_ACCEPT,    /* no effect on the model's state (no state shadowing, sync) */
-    P3K_DRAW,      /* decoded and recorded */
-    P3K_SET,
-    P3K_IB,
-    P3K_MEM_WRITE,
-    P3K_EVENT,
-    P3K_EOP,
-    P3K_WAIT,
-    P3K_SURF_SYNC,
-    P3K_CP_DMA,
-    P3K_SEMAPHORE,
-    P3K_COPY_DW,
-    P3K_SET_PRED,
-    P3K_COND_EXEC,
-    P3K_ME_INIT,
+#define RD_P3_KIND_ENUM(k) P3K_##k,
+    RD_P3_KINDS(RD_P3_KIND_ENUM)
+#undef RD_P3_KIND_ENUM
 } p3_kind;
 
 typedef struct p3_desc {
@@ -61,9 +70,11 @@ enum {
 #undef RF
 #define PD(name, id)
 #define PF(e, f, hi, lo) PF_##e##__##f##_HI = hi, PF_##e##__##f##_LO = lo,
+#define PR(op, dw, reg)
 #include "pm4_fields.def"
 #undef PD
 #undef PF
+#undef PR
 };
 
 static inline uint32_t rd_bits(uint32_t v, unsigned hi, unsigned lo)
@@ -80,31 +91,104 @@ static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
 #define RPUT(reg, f, x) rd_put((x), RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
 #define PGET(v, e, f) rd_bits((v), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
 #define PPUT(e, f, x) rd_put((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+/* PPUT as a constant expression (for _Static_assert and initializers). */
+#define RD_PUTC(x, hi, lo) ((uint32_t)(((uint64_t)(x) & ((2ull << ((hi) - (lo))) - 1u)) << (lo)))
+#define PPUTC(e, f, x) RD_PUTC((x), PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+#define PMASK(e, f) rd_put(~0u, PF_##e##__##f##_HI, PF_##e##__##f##_LO)
+/* PM4 header fields (pm4_fields.def PM4_*): type and count are at the same
+ * bits in every packet type. */
+#define RD_PKT_TYPE(h) PGET((h), PM4_TYPE3, TYPE)
+#define RD_PKT_COUNT(h) PGET((h), PM4_TYPE3, COUNT)
+#define RD_PKT3_OPCODE(h) PGET((h), PM4_TYPE3, IT_OPCODE)
 
-/* Opcodes the driver side emits (same on R600 and Evergreen). */
+/* Opcode numbers from the tables: RD_OP_<NAME> (pm4_r600.def, R600/R700)
+ * and RD_EGOP_<NAME> (pm4_evergreen.def). */
 enum {
-    OP_NOP = 0x10, OP_INDIRECT_BUFFER = 0x32, OP_MEM_WRITE = 0x3D, OP_WAIT_REG_MEM = 0x3C,
-    OP_SURFACE_SYNC = 0x43, OP_ME_INITIALIZE = 0x44, OP_EVENT_WRITE = 0x46,
-    OP_EVENT_WRITE_EOP = 0x47, OP_SET_CONFIG_REG = 0x68, OP_MODE_CONTROL = 0x18,
+#define P3(name, op, kind, mn, mx) RD_OP_##name = op,
+#define W(name, start, end)
+#include "pm4_r600.def"
+#undef P3
+#define P3(name, op, kind, mn, mx) RD_EGOP_##name = op,
+#include "pm4_evergreen.def"
+#undef P3
+#undef W
 };
+/* SET_* windows: RD_WIN_<PACKET>_START/_END (pm4_r600.def) and
+ * RD_EGWIN_<PACKET>_START/_END (pm4_evergreen.def). */
+enum {
+#define P3(name, op, kind, mn, mx)
+#define W(name, start, end) RD_WIN_##name##_START = start, RD_WIN_##name##_END = end,
+#include "pm4_r600.def"
+#undef W
+#define W(name, start, end) RD_EGWIN_##name##_START = start, RD_EGWIN_##name##_END = end,
+#include "pm4_evergreen.def"
+#undef W
+#undef P3
+};
+_Static_assert(RD_WIN_SET_CONFIG_REG_START == RD_EGWIN_SET_CONFIG_REG_START,
+               "the driver's SET_CONFIG_REG index assumes one config window start");
+#define RMASK(reg, f) rd_put(~0u, RF_##reg##__##f##_HI, RF_##reg##__##f##_LO)
+
+/* The driver side emits these on every generation it drives with one
+ * number; the tables must agree. */
+_Static_assert(RD_OP_NOP == RD_EGOP_NOP && RD_OP_INDIRECT_BUFFER == RD_EGOP_INDIRECT_BUFFER &&
+                   RD_OP_MEM_WRITE == RD_EGOP_MEM_WRITE && RD_OP_WAIT_REG_MEM == RD_EGOP_WAIT_REG_MEM &&
+                   RD_OP_SURFACE_SYNC == RD_EGOP_SURFACE_SYNC &&
+                   RD_OP_ME_INITIALIZE == RD_EGOP_ME_INITIALIZE && RD_OP_EVENT_WRITE == RD_EGOP_EVENT_WRITE &&
+                   RD_OP_EVENT_WRITE_EOP == RD_EGOP_EVENT_WRITE_EOP &&
+                   RD_OP_SET_CONFIG_REG == RD_EGOP_SET_CONFIG_REG,
+               "driver opcodes differ between pm4_r600.def and pm4_evergreen.def");
 /* Event types (linux r600d.h). */
 enum { EV_CACHE_FLUSH_AND_INV_EVENT_TS = 0x14, EV_CACHE_FLUSH_AND_INV_EVENT = 0x16 };
 
-/* Register table (regs.def) for names and the disassembler. */
+/* A register found in a table: the entry and the element of an array. */
 typedef struct rd_reg_info {
     const cg_def_entry *e;
     unsigned index; /* element of an array register */
 } rd_reg_info;
+/* The model's own registers (regs.def: the overlay the generator merges):
+ * the executor's and the validator's view. */
 const cg_def_entry *rd_reg_table(size_t *n);
 const cg_def_entry *rd_pf_table(size_t *n); /* payload fields */
 bool rd_reg_lookup(uint32_t reg, rd_reg_info *out);
+
+/* The vendor register tables, one per generation (regs_r600.def for R600
+ * and R700, regs_evergreen.def; generated by scripts/radeon_reg_tables.py
+ * from the Linux and Mesa headers). Entry flags: CG_DEF_ALIAS, and bits
+ * 16..23 the position of the index digit in an array's name. */
+#define RD_IPOS_SHIFT 16
+typedef struct rd_enum_val {
+    uint32_t field; /* field number: rd_regtab.first_field[entry] + j */
+    uint32_t value;
+    const char *name;
+} rd_enum_val;
+typedef struct rd_regtab {
+    const cg_def_entry *e; /* sorted by offset; primaries before aliases */
+    size_t n;
+    const uint16_t *first_field;
+    const rd_enum_val *vals; /* sorted by field number */
+    size_t nvals;
+} rd_regtab;
+/* NULL for R500 (no table). */
+const rd_regtab *rd_regs_of(cg_radeon_gen gen);
+/* The register at `reg`: a primary entry if one claims it, else an alias. */
+bool rd_reg_find(cg_radeon_gen gen, uint32_t reg, rd_reg_info *out);
+/* Element `index` of an entry's name ("CB_COLOR5_BASE") into buf. */
+const char *rd_elem_name(const cg_def_entry *e, unsigned index, char *buf, size_t cap);
+/* A register name of the generation (an element name too) -> offset. */
+bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg);
+/* The enum name of value v of field j of entry e, NULL if none. */
+const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uint32_t v);
+/* A payload dword that is the value of a register (PR lines of
+ * pm4_fields.def: SURFACE_SYNC's CP_COHER_*, draws' VGT_DRAW_INITIATOR). */
+bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg);
 /* Payload fields of dword `dw` (1-based) of an opcode, NULL if none. */
 const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw);
 /* Opcode tables and windows as cg_def_entry arrays, for the table test. */
 const cg_def_entry *rd_p3_defs(cg_radeon_gen gen, size_t *n);
 const cg_def_entry *rd_win_defs(cg_radeon_gen gen, size_t *n);
 
-/* Format "NAME" or "NAME+8" (array element) or "0x1234" into buf. */
+/* Format "NAME" or "CB_COLOR1_BASE" (array element) or "0x1234" into buf. */
 const char *rd_reg_str(cg_radeon_gen gen, uint32_t reg, char *buf, size_t cap);
 
 /* ---- GPU side ---- */
@@ -245,7 +329,9 @@ static inline void rd_funlock(cg_radeon_drv *drv)
     if (drv->threaded)
         pthread_mutex_unlock(&drv->fence_lock);
 }
-int rd_irq_process_locked(cg_radeon_drv *drv);
+int rd_irq_process_locked(cg_radeon_drv *drv); /* irq.c */
+void rd_fence_force_completion(cg_radeon_drv *drv); /* fence.c: signal every emitted fence */
+bool rd_test_lockup(cg_radeon_drv *drv); /* reset.c: radeon_ring_test_lockup */
 void *rd_ih_thread(void *arg);
 void rd_udelay(cg_radeon_drv *drv); /* DRM_UDELAY(1) in threaded mode, else nothing */
 /* r600_ring_ib_execute into a locked ring (room for 9 dwords): [MODE_CONTROL

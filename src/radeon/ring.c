@@ -52,7 +52,7 @@ int rd_cp_start(cg_radeon_drv *drv)
     wreg(drv, REG_CP_RB_RPTR_WR, 0);
     wreg(drv, REG_CP_RB_WPTR, 0);
     uint64_t rptr_addr = drv->wb_gpu + WB_CP_RPTR;
-    wreg(drv, REG_CP_RB_RPTR_ADDR, (uint32_t)rptr_addr & 0xFFFFFFFC);
+    wreg(drv, REG_CP_RB_RPTR_ADDR, (uint32_t)rptr_addr & RMASK(CP_RB_RPTR_ADDR, RB_RPTR_ADDR_LO));
     wreg(drv, REG_CP_RB_RPTR_ADDR_HI, (uint32_t)(rptr_addr >> 32) & 0xFF);
     wreg(drv, REG_SCRATCH_ADDR, (uint32_t)((drv->wb_gpu + WB_SCRATCH) >> 8));
     if (drv->cfg.no_writeback) {
@@ -69,11 +69,11 @@ int rd_cp_start(cg_radeon_drv *drv)
     /* r600_cp_start: ME_INITIALIZE, then CP_ME_CNTL = 0xff (halt clear). */
     if ((rc = cg_radeon_ring_lock(drv, 7)) != 0)
         return rc;
-    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(OP_ME_INITIALIZE, 5));
+    cg_radeon_ring_write(drv, CG_RADEON_PACKET3(RD_OP_ME_INITIALIZE, 5));
     cg_radeon_ring_write(drv, 0x1);
     cg_radeon_ring_write(drv, rd->cfg.gen == CG_RADEON_R600 ? 0x3 : 0x0);
     cg_radeon_ring_write(drv, 8 - 1); /* max_hw_contexts - 1 */
-    cg_radeon_ring_write(drv, 1u << 16); /* PACKET3_ME_INITIALIZE_DEVICE_ID(1) */
+    cg_radeon_ring_write(drv, PPUT(ME_INITIALIZE_DW5, DEVICE_ID, 1)); /* PACKET3_ME_INITIALIZE_DEVICE_ID(1) */
     cg_radeon_ring_write(drv, 0);
     cg_radeon_ring_write(drv, 0);
     if ((rc = cg_radeon_ring_unlock_commit(drv)) != 0)
