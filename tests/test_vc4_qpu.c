@@ -190,14 +190,14 @@ static void test_disasm(void)
     w = assemble1("brr.any_zc ra1, nop, 0x40", 0x20, &ok);
     CHECK(ok);
     CHECK_EQ((uint32_t)w, 0x40u - 0x40u); /* target = 0x20 + 32 + imm */
-    CHECK_EQ(VC4_QPU_BITS(w, 55, 52), 3);
-    CHECK_EQ(VC4_QPU_BITS(w, 51, 51), 1);
+    CHECK_EQ(VC4_QPU_GET(w, BRANCH, cond_br), 3);
+    CHECK_EQ(VC4_QPU_GET(w, BRANCH, rel), 1);
     vc4_qpu_disasm(w, 0x20, text, sizeof text, notes, sizeof notes);
     CHECK_STR(text, "brr.any_zc ra1, nop, 0x00000040");
     w = assemble1("sacq nop, 7", 0, &ok);
-    CHECK(ok && (uint32_t)w == 0x17 && VC4_QPU_BITS(w, 59, 57) == 4);
+    CHECK(ok && (uint32_t)w == 0x17 && VC4_QPU_GET(w, LDI, unpack) == 4);
     w = assemble1("ldis r0, 0x00030005 : ldi.zc rb3", 0, &ok);
-    CHECK(ok && VC4_QPU_BITS(w, 59, 57) == 1 && VC4_QPU_BITS(w, 48, 46) == 3);
+    CHECK(ok && VC4_QPU_GET(w, LDI, unpack) == 1 && VC4_QPU_GET(w, LDI, cond_mul) == 3);
 
     /* per-element immediates print as their 16 values */
     expect_dis(0x00038005, 0xe2020827,

@@ -22,6 +22,17 @@
 #define VC4_QPU_BITS(ins, hi, lo) \
     ((uint32_t)(((ins) >> (lo)) & ((((uint64_t)1) << ((hi) - (lo) + 1)) - 1)))
 
+/* Field positions from qpu.def's QPU_FIELD rows: VC4_QPU_F_<cls>_<name>_HI
+ * and _LO, and the accessor VC4_QPU_GET(ins, ALU, raddr_a) (in the manner of
+ * Mesa's QPU_GET_FIELD): the one place an instruction's bits are named. */
+enum vc4_qpu_fieldpos {
+#define QPU_FIELD(cls, name, hi, lo) \
+    VC4_QPU_F_##cls##_##name##_HI = hi, VC4_QPU_F_##cls##_##name##_LO = lo,
+#include "qpu.def"
+};
+#define VC4_QPU_GET(ins, cls, name) \
+    VC4_QPU_BITS(ins, VC4_QPU_F_##cls##_##name##_HI, VC4_QPU_F_##cls##_##name##_LO)
+
 enum vc4_qpu_sig {
 #define QPU_SIG(code, name, as) VC4_QPU_SIG_##name = code,
 #include "qpu.def"

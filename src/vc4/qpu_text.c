@@ -61,7 +61,7 @@ const qpu_fieldpos *qpu_fields(int cls, int *n)
 
 int qpu_cls_of(uint64_t ins)
 {
-    uint32_t sig = VC4_QPU_BITS(ins, 63, 60);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     return sig == VC4_QPU_SIG_LOAD_IMMEDIATE ? QPU_CLS_LDI
          : sig == VC4_QPU_SIG_BRANCH         ? QPU_CLS_BRANCH
                                              : QPU_CLS_ALU;
