@@ -168,10 +168,10 @@ static void test_disasm(void)
 {
     expect_dis(0x009E7000, 0x100009E7, "nop");
     expect_dis(0xFFFFFFFF, 0xE0020BA7, "ldi tlbc, -1");
-    expect_dis(0x009E7000, 0x500009E7, "nop : sbdone");
-    expect_dis(0x009E7000, 0x300009E7, "nop : thrend");
+    expect_dis(0x009E7000, 0x500009E7, "nop;  sbdone");
+    expect_dis(0x009E7000, 0x300009E7, "nop;  thrend");
     /* hackdriver's tail: mov tlbc, r3 ; nop ; thrend (research/vc4.md) */
-    expect_dis(0x159e76c0, 0x30020ba7, "mov tlbc, r3 : thrend");
+    expect_dis(0x159e76c0, 0x30020ba7, "mov tlbc, r3;  thrend");
 
     /* hand-encoded forms */
     bool ok;
@@ -186,7 +186,7 @@ static void test_disasm(void)
     CHECK(ok);
     char text[512], notes[256];
     vc4_qpu_disasm(w, 0, text, sizeof text, notes, sizeof notes);
-    CHECK_STR(text, "add.setf.ifz ra5.8as, unif, r2 : v8min r1, r0>>2, r1>>2");
+    CHECK_STR(text, "add.setf.ifz ra5.8as, unif, r2;  v8min r1, r0>>2, r1>>2");
     w = assemble1("brr.any_zc ra1, nop, 0x40", 0x20, &ok);
     CHECK(ok);
     CHECK_EQ((uint32_t)w, 0x40u - 0x40u); /* target = 0x20 + 32 + imm */
@@ -208,9 +208,9 @@ static void test_disasm(void)
     CHECK(!(assemble1("ldiu r0, [1, 2]", 0, &ok), ok));
 
     /* fields the syntax does not show are kept as overrides */
-    expect_dis(0x009E7000 | (5u << 9), 0x100009E7, "nop : add_a=5");
+    expect_dis(0x009E7000 | (5u << 9), 0x100009E7, "nop;  add_a=5");
     expect_dis(0x09000000 | (39u << 18) | (39u << 12), 0x100009E7 | (1u << 17),
-               "nop : cond_add=1 : op_add=9");
+               "nop;  cond_add=1;  op_add=9");
 
     /* errors */
     CHECK(!(assemble1("fadd r0, ra1, ra2 : nop", 0, &ok), ok));

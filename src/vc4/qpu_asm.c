@@ -712,7 +712,13 @@ static int statement(cg_asm *as, void *user, const char *name)
             rc = alu_part(&c, buf);
         }
     }
-    while (!rc && cg_asm_accept(as, ':')) {
+    /* parts: ':' (cmdgpu) or ';' (vc4asm; a trailing ';' or ';;', vc4asm's
+     * joining of lines, ends the instruction) */
+    while (!rc && (cg_asm_accept(as, ':') || cg_asm_accept(as, ';'))) {
+        while (cg_asm_accept(as, ';'))
+            ;
+        if (cg_asm_eol(as))
+            break;
         char id[64];
         if ((rc = cg_asm_ident(as, id, sizeof id)))
             break;
@@ -758,10 +764,18 @@ static int statement(cg_asm *as, void *user, const char *name)
     return 0;
 }
 
+static void begin_pass(cg_asm *as, void *user, int pass, bool final)
+{
+    (void)user;
+    (void)pass;
+    (void)final;
+    cg_asm_semicolon_token(as, true); /* vc4asm's part separator */
+}
+
 static const cg_asm_family qpu_family = {
     .name = "vc4-qpu",
     .statement = statement,
-    .begin_pass = NULL,
+    .begin_pass = begin_pass,
 };
 
 const cg_asm_family *vc4_qpu_asm_family(void) { return &qpu_family; }

@@ -441,7 +441,7 @@ static void disasm_alu(dctx *d)
     if (act_mul) {
         uint32_t ma = r->v[QF_ALU_mul_a], mb = r->v[QF_ALU_mul_b];
         bool mov = opm == VC4_QPU_M_V8MIN && ma == mb;
-        put(d->out, " : %s", mov ? "mov" : vc4_qpu_mul_ops[opm].as);
+        put(d->out, ";  %s", mov ? "mov" : vc4_qpu_mul_ops[opm].as);
         SETP(d, QF_ALU_op_mul, opm);
         put_setf(d, sf && !act_add);
         put_cond(d, r->v[QF_ALU_cond_mul], QF_ALU_cond_mul);
@@ -466,16 +466,16 @@ static void disasm_alu(dctx *d)
     /* reads no source shows: vc4asm's `read` */
     uint32_t ra = r->v[QF_ALU_raddr_a], rb = r->v[QF_ALU_raddr_b];
     if (!d->read_a && ra != VC4_QPU_R_NOP) {
-        put(d->out, " : read ");
+        put(d->out, ";  read ");
         put_ra(d, ra);
     }
     if (!d->read_b && (sig == VC4_QPU_SIG_SMALL_IMMEDIATE ? rb < 48 : rb != VC4_QPU_R_NOP)) {
-        put(d->out, " : read ");
+        put(d->out, ";  read ");
         put_rb(d);
     }
 
     if (sig != VC4_QPU_SIG_NO_SIGNAL && sig != VC4_QPU_SIG_SMALL_IMMEDIATE) {
-        put(d->out, " : %s", vc4_qpu_sigs[sig].as);
+        put(d->out, ";  %s", vc4_qpu_sigs[sig].as);
         SETP(d, QF_ALU_sig, sig);
     }
 }
@@ -629,7 +629,7 @@ int vc4_qpu_disasm_conf(uint64_t ins, uint32_t addr, char *buf, size_t cap, char
     bool any = false;
     for (int i = 0; i < n; i++) {
         if (fin.v[i] != d.raw.v[i]) {
-            put(&out, " : %s=%u", f[i].name, d.raw.v[i]);
+            put(&out, ";  %s=%u", f[i].name, d.raw.v[i]);
             if (!any && d.raw.cls == QPU_CLS_ALU && i != QF_ALU_sig)
                 note(&d, false, "fields the text does not show are set");
             any = true;
