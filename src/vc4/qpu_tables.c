@@ -122,10 +122,9 @@ int cg_vc4_qpu_lookup(cg_vc4_qpu_set set, const char *name)
 
 int vc4_qpu_lookup(int set, const char *name)
 {
-    static const uint8_t ncodes[CG_VC4_QPU_NSETS] = {16, 32, 8, 8, 16, 16, 16, 8, 8, 64, 64, 64, 64};
     if (set < 0 || set >= CG_VC4_QPU_NSETS || !name || !name[0])
         return -1;
-    for (uint32_t c = 0; c < ncodes[set]; c++) {
+    for (uint32_t c = 0; c < 64; c++) { /* set_name bounds each table */
         const char *sp = vc4_qpu_spelling(set, c);
         if (sp && strcmp(sp, name) == 0)
             return (int)c;

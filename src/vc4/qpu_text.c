@@ -1,16 +1,16 @@
 /* VideoCore IV QPU: instruction images and the disassembler.
  *
- * Text syntax (docs/vc4-qpu.md): an instruction is parts separated by ':'
- * (';' starts a comment in cmdgpu's assembler, so Mesa's and vc4asm's ';'
- * separator cannot be used):
+ * Text: vc4asm's dialect (docs/vc4-qpu.md; maazl/vc4asm
+ * src/Disassembler.cpp and Disassembler.tables.cpp give the layout and the
+ * spellings, qpu.def holds them):
  *
- *   ADD-OP : MUL-OP [: SIGNAL] [: field=value ...]
- *   ldi[.cond][.sf] DST, IMM [: ldi[.cond] DST2]      (ldis, ldiu, sacq, srel)
- *   bra|brr[.bcond] LINK_ADD, LINK_MUL, [raN,] TARGET
+ *   ADD-OP;  MUL-OP;  read SRC;  SIGNAL;  field=value ...
+ *   ldi|ldipes|ldipeu[.setf] DST[.cond][, DST2[.cond]], IMM
+ *   sacq|srel DST, N
+ *   bra|brr[.bcond][.setf] DST, [DST2,] [raN|-,] TARGET
  *
- * An op is `name[.cond][.sf][.rotN]`, a destination `reg[.pack]`, a source
- * `reg[.unpack]` or a small immediate (-16..15, f1.0 .. f128.0,
- * f0.00390625 .. f0.5). */
+ * An op is `name[.setf][.cond]`, a destination `reg[.pack]`, a source
+ * `reg[.unpack][>>N|<<N|>>r5]` or a small immediate. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
