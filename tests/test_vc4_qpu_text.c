@@ -183,6 +183,24 @@ static void test_cases(void)
     CHECK_EQ(asm1("brr ra1, +64", 0x100), word(cases[12].lo, cases[12].hi));
 }
 
+/* Assemble a file (text NULL) or text; the first section's bytes. */
+static cg_asm *assemble(const char *name, const char *text, size_t len, const uint8_t **data,
+                        size_t *size)
+{
+    cg_asm *as = NULL;
+    CHECK_EQ(cg_asm_create(cg_vc4_qpu_asm_family(), NULL, &as), 0);
+    CHECK_EQ(text ? cg_asm_add_source(as, name, text, len) : cg_asm_add_file(as, name), 0);
+    if (cg_asm_assemble(as) != 0) {
+        fprintf(stderr, "%s: %s", name, cg_asm_errors(as));
+        CHECK(!"assembles");
+        return as;
+    }
+    const char *sect;
+    uint64_t base;
+    CHECK_EQ(cg_asm_section(as, 0, &sect, &base, data, size), 0);
+    return as;
+}
+
 /* vc4asm-style sources (tests/data/vc4_qpu_*.s) to words computed by hand */
 static void test_sources(void)
 {
@@ -197,18 +215,9 @@ static void test_sources(void)
     for (size_t p = 0; p < sizeof progs / sizeof progs[0]; p++) {
         char path[512];
         snprintf(path, sizeof path, "%s/tests/data/%s", CMDGPU_SOURCE_DIR, progs[p].file);
-        cg_asm *as;
-        CHECK_EQ(cg_asm_create(cg_vc4_qpu_asm_family(), NULL, &as), 0);
-        CHECK_EQ(cg_asm_add_file(as, path), 0);
-        int rc = cg_asm_assemble(as);
-        if (rc)
-            fprintf(stderr, "%s", cg_asm_errors(as));
-        CHECK_EQ(rc, 0);
-        const char *name;
-        uint64_t base;
         const uint8_t *data = NULL;
         size_t size = 0;
-        CHECK_EQ(cg_asm_section(as, 0, &name, &base, &data, &size), 0);
+        cg_asm *as = assemble(path, NULL, 0, &data, &size);
         CHECK_EQ(size, progs[p].n * 4);
         for (size_t i = 0; data && i < progs[p].n && i * 4 < size; i++) {
             uint32_t v = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
@@ -223,13 +232,9 @@ static void test_sources(void)
         if (text && data) {
             size_t len = cg_vc4_qpu_disasm_buffer(data, size, 0, text, 1 << 16);
             CHECK(len < (1 << 16));
-            cg_asm *back;
-            CHECK_EQ(cg_asm_create(cg_vc4_qpu_asm_family(), NULL, &back), 0);
-            cg_asm_add_source(back, "back.s", text, len);
-            CHECK_EQ(cg_asm_assemble(back), 0);
             const uint8_t *d2 = NULL;
             size_t s2 = 0;
-            cg_asm_section(back, 0, &name, &base, &d2, &s2);
+            cg_asm *back = assemble("back.s", text, len, &d2, &s2);
             CHECK(s2 == size && d2 && memcmp(d2, data, size) == 0);
             cg_asm_destroy(back);
         }
@@ -240,13 +245,14 @@ static void test_sources(void)
 
 /* ---- asm(disasm(x)) == x ---- */
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
+/* splitmix64: deterministic words */
+static uint64_t rng;
 static uint64_t next_rand(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
 }
 
 /* Disassemble n words as one source, assemble it, compare; returns the
@@ -318,6 +324,26 @@ static uint64_t set(uint64_t w, int hi, int lo, uint64_t v)
     return (w & ~m) | ((v << lo) & m);
 }
 
+typedef struct dim {
+    int hi, lo;
+    unsigned n; /* values 0..n-1; 0 ends the row */
+} dim;
+
+static void combos(const dim *d, int nd)
+{
+    uint64_t count = 1;
+    for (int i = 0; i < nd && d[i].n; i++)
+        count *= d[i].n;
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t w = next_rand(), idx = k;
+        for (int i = 0; i < nd && d[i].n; i++) {
+            w = set(w, d[i].hi, d[i].lo, idx % d[i].n);
+            idx /= d[i].n;
+        }
+        push(w);
+    }
+}
+
 static void test_round_trip(void)
 {
     /* 300000 pseudo-random words, a quarter forced to each of the ldi and
@@ -332,39 +358,22 @@ static void test_round_trip(void)
             w = set(w, 63, 60, 13);
         push(w);
     }
-    /* every signal x add op x mul op x condition (on both ALUs) */
-    for (uint64_t sig = 0; sig < 16; sig++)
-        for (uint64_t oa = 0; oa < 32; oa++)
-            for (uint64_t om = 0; om < 8; om++)
-                for (uint64_t c = 0; c < 8; c++) {
-                    uint64_t w = set(next_rand(), 63, 60, sig);
-                    w = set(set(set(w, 28, 24, oa), 31, 29, om), 51, 49, c);
-                    push(set(w, 48, 46, (c + om) & 7));
-                }
-    /* every signal x pack x pm x unpack x ws x sf (pack and unpack
-     * select on pm; ldi modes and branch conditions are bits 59:52) */
-    for (uint64_t sig = 0; sig < 16; sig++)
-        for (uint64_t pack = 0; pack < 16; pack++)
-            for (uint64_t pm = 0; pm < 2; pm++)
-                for (uint64_t up = 0; up < 8; up++)
-                    for (uint64_t ws = 0; ws < 4; ws++) {
-                        uint64_t w = set(next_rand(), 63, 60, sig);
-                        w = set(set(set(w, 55, 52, pack), 56, 56, pm), 59, 57, up);
-                        push(set(set(w, 44, 44, ws & 1), 45, 45, ws >> 1));
-                    }
-    /* every write address pair x ws, every read address pair x signal */
-    for (uint64_t a = 0; a < 64; a++)
-        for (uint64_t b = 0; b < 64; b++)
-            for (uint64_t k = 0; k < 4; k++) {
-                uint64_t sig = k < 2 ? 1 : k == 2 ? 13 : 15;
-                uint64_t w = set(set(next_rand(), 63, 60, sig), 44, 44, k & 1);
-                push(set(set(w, 43, 38, a), 37, 32, b));
-                push(set(set(set(w, 23, 18, a), 17, 12, b), 63, 60, k & 1 ? 14 : sig));
-            }
+    /* every combination of the fields of each row (the others random):
+     * signal x add op x mul op x add condition; signal x pack x pm x
+     * unpack (ldi mode, branch condition) x ws x sf; signal x both write
+     * addresses; signal x both read addresses (raddr_a, small immediate) */
+    static const dim rows[][6] = {
+        {{63, 60, 16}, {28, 24, 32}, {31, 29, 8}, {51, 49, 8}},
+        {{63, 60, 16}, {55, 52, 16}, {56, 56, 2}, {59, 57, 8}, {44, 44, 2}, {45, 45, 2}},
+        {{63, 60, 16}, {43, 38, 64}, {37, 32, 64}},
+        {{63, 60, 16}, {23, 18, 64}, {17, 12, 64}},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        combos(rows[r], 6);
     if (nbatch)
         bad_total += round_trip(batch, nbatch);
     nbatch = 0;
-    CHECK_EQ(total, 381920); /* 300000 random, 81920 combinations */
+    CHECK_EQ(total, 480224); /* 300000 random, 180224 combinations */
     CHECK_EQ(bad_total, 0);
 }
 
