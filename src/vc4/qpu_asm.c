@@ -553,7 +553,8 @@ static int br_operand(actx *c, br_item *it)
     } else if (cg_asm_peek_ident(c->as, it->name, sizeof it->name)) {
         int file;
         uint32_t n;
-        if (parse_rnum(it->name, &file, &n) || vc4_qpu_lookup(CG_VC4_QPU_SET_WADDR_A, it->name) >= 0 ||
+        if (parse_rnum(it->name, &file, &n) ||
+            vc4_qpu_lookup(CG_VC4_QPU_SET_WADDR_A, it->name) >= 0 ||
             vc4_qpu_lookup(CG_VC4_QPU_SET_WADDR_B, it->name) >= 0 ||
             vc4_qpu_lookup(CG_VC4_QPU_SET_RADDR_A, it->name) >= 0) {
             it->kind = BR_REG;

@@ -711,9 +711,11 @@ static int exec_alu(vc4_qpu_state *s, uint64_t ins, uint32_t sig, uint32_t *phys
 {
     uint32_t unpk = VC4_QPU_GET(ins, ALU, unpack), pm = VC4_QPU_GET(ins, ALU, pm);
     uint32_t pack = VC4_QPU_GET(ins, ALU, pack);
-    uint32_t cond_add = VC4_QPU_GET(ins, ALU, cond_add), cond_mul = VC4_QPU_GET(ins, ALU, cond_mul);
+    uint32_t cond_add = VC4_QPU_GET(ins, ALU, cond_add);
+    uint32_t cond_mul = VC4_QPU_GET(ins, ALU, cond_mul);
     bool sf = VC4_QPU_GET(ins, ALU, sf), ws = VC4_QPU_GET(ins, ALU, ws);
-    uint32_t waddr_add = VC4_QPU_GET(ins, ALU, waddr_add), waddr_mul = VC4_QPU_GET(ins, ALU, waddr_mul);
+    uint32_t waddr_add = VC4_QPU_GET(ins, ALU, waddr_add);
+    uint32_t waddr_mul = VC4_QPU_GET(ins, ALU, waddr_mul);
     uint32_t op_mul = VC4_QPU_GET(ins, ALU, op_mul), op_add = VC4_QPU_GET(ins, ALU, op_add);
     uint32_t raddr_a = VC4_QPU_GET(ins, ALU, raddr_a), raddr_b = VC4_QPU_GET(ins, ALU, raddr_b);
     uint32_t mux[4] = {VC4_QPU_GET(ins, ALU, add_a), VC4_QPU_GET(ins, ALU, add_b),
@@ -863,7 +865,8 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
 {
     uint32_t mode = VC4_QPU_GET(ins, LDI, unpack), pm = VC4_QPU_GET(ins, LDI, pm);
     uint32_t pack = VC4_QPU_GET(ins, LDI, pack);
-    uint32_t cond_add = VC4_QPU_GET(ins, LDI, cond_add), cond_mul = VC4_QPU_GET(ins, LDI, cond_mul);
+    uint32_t cond_add = VC4_QPU_GET(ins, LDI, cond_add);
+    uint32_t cond_mul = VC4_QPU_GET(ins, LDI, cond_mul);
     bool sf = VC4_QPU_GET(ins, LDI, sf), ws = VC4_QPU_GET(ins, LDI, ws);
     uint32_t imm = VC4_QPU_GET(ins, LDI, imm);
     uint32_t v[LANES];
