@@ -416,6 +416,16 @@ static void test_api(void)
              CG_ERR_SYNTAX);
     CHECK(strstr(err, "add ALU is already used") != NULL);
 
+    /* vc4asm: `mov dst, constant` is an ldi when no small immediate holds
+     * the constant; with a small immediate it stays an ALU mov */
+    CHECK_EQ(asm1("mov rb0, 16*2*4-4", 0), 0xe00210270000007cull);
+    CHECK_EQ(asm1("mov rb0, 16*2*4-4", 0), asm1("ldi rb0, 124", 0));
+    CHECK_EQ(asm1("mov.setf ra1.ifz, 0x12345678", 0), asm1("ldi.setf ra1.ifz, 0x12345678", 0));
+    CHECK_EQ(asm1("mov r0, 5", 0), 0xd0020827159c5fc0ull);
+    CHECK_EQ(cg_vc4_qpu_asm("mov r0, 0x100; fmul r1, r2, r3", 0, &w, err, sizeof err),
+             CG_ERR_SYNTAX);
+    CHECK_EQ(cg_vc4_qpu_asm("nop; mov r0, 100", 0, &w, err, sizeof err), CG_ERR_SYNTAX);
+
     /* confidence: a reserved add op, load mode, branch condition or mul
      * pack makes a decode partial */
     char text[256], notes[256];

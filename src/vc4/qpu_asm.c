@@ -18,6 +18,9 @@ typedef struct actx {
     uint32_t ovr_val[MAX_OVR];
     bool add_used, mul_used; /* an op part claimed the ALU */
     bool setf;               /* .setf on a branch */
+    bool mov_ldi;            /* a constant source may turn this mov into ldi */
+    bool to_ldi;             /* ... and did: ldi_value is the constant */
+    int64_t ldi_value;
 } actx;
 
 #define F_GIVEN(m, i) (((m)->given >> (i)) & 1u)
@@ -150,6 +153,12 @@ static int parse_src(actx *c, uint32_t *mux, bool mul_side)
         int rc = cg_asm_expr(c->as, &v);
         if (rc)
             return rc;
+        if ((v < -16 || v > 15) && c->mov_ldi && v >= -(int64_t)0x80000000 &&
+            v <= (int64_t)0xffffffff) {
+            c->to_ldi = true; /* vc4asm: a constant no small immediate holds */
+            c->ldi_value = v;
+            return 0;
+        }
         if (v < -16 || v > 15)
             return cg_asm_error(c->as, "small immediate %lld out of range -16..15",
                                 (long long)v);
@@ -404,8 +413,27 @@ static int parse_alu_part(actx *c, char *name)
         return rc;
     int fa = mul_side ? QF_ALU_mul_a : QF_ALU_add_a, fb = mul_side ? QF_ALU_mul_b : QF_ALU_add_b;
     uint32_t mux;
-    if ((rc = cg_asm_expect(c->as, ',')) || (rc = parse_src(c, &mux, mul_side)))
+    /* vc4asm: `mov dst, constant` alone on a line is an ldi when no small
+     * immediate holds the constant; ldi keeps the add ALU's destination,
+     * condition, setf and pack fields where they are */
+    c->mov_ldi = mov && !mul_side && !c->mul_used && !F_GIVEN(&c->m, QF_ALU_sig) &&
+                 !c->m.has_simm;
+    rc = cg_asm_expect(c->as, ',');
+    if (!rc)
+        rc = parse_src(c, &mux, mul_side);
+    c->mov_ldi = false;
+    if (rc)
         return rc;
+    if (c->to_ldi) {
+        _Static_assert((int)QF_LDI_imm == (int)QF_ALU_op_mul &&
+                           (int)QF_LDI_waddr_mul == (int)QF_ALU_waddr_mul,
+                       "ldi keeps the ALU's first ten fields");
+        c->m.cls = QPU_CLS_LDI;
+        c->m.given &= ~(1u << QF_ALU_op_add);
+        c->m.v[QF_ALU_op_add] = 0;
+        c->add_used = true;
+        return set_field(c, QF_LDI_imm, (uint32_t)c->ldi_value, "immediate");
+    }
     if ((rc = set_field(c, fa, mux, "source")))
         return rc;
     const vc4_qpu_opinfo *t = mul_side ? &vc4_qpu_mul_ops[op] : &vc4_qpu_add_ops[op];
