@@ -426,6 +426,13 @@ static void test_api(void)
              CG_ERR_SYNTAX);
     CHECK_EQ(cg_vc4_qpu_asm("nop; mov r0, 100", 0, &w, err, sizeof err), CG_ERR_SYNTAX);
 
+    /* vc4asm: a mov whose source rotates takes the mul ALU */
+    CHECK_EQ(asm1("mov r1, r0>>1", 0), asm1("nop; mov r1, r0>>1", 0));
+    CHECK_EQ(asm1("mov r1, r0>>1", 0), 0xd00049e1809f1000ull);
+    CHECK_EQ(asm1("mov.ifz ra1.16a, r0<<3", 0), 0xd01099c1809fd000ull);
+    CHECK_EQ(asm1("mov rb1, r0>>r5; fadd r2, r0, r1", 0),
+             asm1("fadd r2, r0, r1; mov rb1, r0>>r5", 0));
+
     /* confidence: a reserved add op, load mode, branch condition or mul
      * pack makes a decode partial */
     char text[256], notes[256];

@@ -418,12 +418,33 @@ static int parse_alu_part(actx *c, char *name)
      * condition, setf and pack fields where they are */
     c->mov_ldi = mov && !mul_side && !c->mul_used && !F_GIVEN(&c->m, QF_ALU_sig) &&
                  !c->m.has_simm;
+    /* vc4asm: a mov whose source rotates goes to the mul ALU if it is free */
+    bool may_move = mov && !mul_side && mulc >= 0 && !c->mul_used && c->m.rot < 0;
     rc = cg_asm_expect(c->as, ',');
     if (!rc)
-        rc = parse_src(c, &mux, mul_side);
+        rc = parse_src(c, &mux, mul_side || may_move);
     c->mov_ldi = false;
     if (rc)
         return rc;
+    if (may_move && c->m.rot >= 0) {
+        static const int pairs[][2] = {{QF_ALU_op_add, QF_ALU_op_mul},
+                                       {QF_ALU_waddr_add, QF_ALU_waddr_mul},
+                                       {QF_ALU_cond_add, QF_ALU_cond_mul}};
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+            int from = pairs[i][0], to = pairs[i][1];
+            c->m.v[to] = c->m.v[from];
+            c->m.given = (c->m.given & ~(1u << to)) | (((c->m.given >> from) & 1u) << to);
+            c->m.given &= ~(1u << from);
+            c->m.v[from] = 0;
+        }
+        c->m.v[QF_ALU_op_mul] = VC4_QPU_M_V8MIN;
+        c->m.v[QF_ALU_ws] ^= 1; /* the mul ALU writes the other file for a ws */
+        c->add_used = c->m.act_add = false;
+        c->mul_used = c->m.act_mul = true;
+        mul_side = true;
+        fa = QF_ALU_mul_a;
+        fb = QF_ALU_mul_b;
+    }
     if (c->to_ldi) {
         _Static_assert((int)QF_LDI_imm == (int)QF_ALU_op_mul &&
                            (int)QF_LDI_waddr_mul == (int)QF_ALU_waddr_mul,
