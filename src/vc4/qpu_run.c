@@ -863,12 +863,11 @@ static int exec_alu(vc4_qpu_state *s, uint64_t ins, uint32_t sig, uint32_t *phys
 static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *phys_b,
                     uint8_t *accw, bool *stalled)
 {
-    uint32_t mode = VC4_QPU_GET(ins, LDI, unpack), pm = VC4_QPU_GET(ins, LDI, pm);
-    uint32_t pack = VC4_QPU_GET(ins, LDI, pack);
+    uint32_t imm = VC4_QPU_GET(ins, LDI, imm), mode = VC4_QPU_GET(ins, LDI, unpack);
+    uint32_t pm = VC4_QPU_GET(ins, LDI, pm), pack = VC4_QPU_GET(ins, LDI, pack);
     uint32_t cond_add = VC4_QPU_GET(ins, LDI, cond_add);
     uint32_t cond_mul = VC4_QPU_GET(ins, LDI, cond_mul);
     bool sf = VC4_QPU_GET(ins, LDI, sf), ws = VC4_QPU_GET(ins, LDI, ws);
-    uint32_t imm = VC4_QPU_GET(ins, LDI, imm);
     uint32_t v[LANES];
     switch (mode) {
     case VC4_QPU_LDI_LOAD_32:
