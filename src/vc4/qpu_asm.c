@@ -442,6 +442,7 @@ static int parse_alu_part(actx *c, char *name)
         c->add_used = c->m.act_add = false;
         c->mul_used = c->m.act_mul = true;
         mul_side = true;
+        op = VC4_QPU_M_V8MIN;
         fa = QF_ALU_mul_a;
         fb = QF_ALU_mul_b;
     }
