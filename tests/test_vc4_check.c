@@ -390,7 +390,7 @@ static void test_shaders(void)
     REJECT("host_int", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x100209a7\n" THREND NOP NOP, NULL,
            {"shader-waddr", 0, 0x100209a7,
-            "shader1 ip 0: write to host_int (waddr 38) is not allowed"});
+            "shader1 ip 0: write to irq (waddr 38) is not allowed"});
     REJECT("vpm dma", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x10020ca7\n" THREND NOP NOP, NULL,
            {"shader-waddr", 0, 0x10020ca7,
@@ -399,9 +399,9 @@ static void test_shaders(void)
            ".section shader1, 0\n.word 0x159e7000, 0x10020927\n.word 0x159e7000, 0x10020ce7\n"
            ".word 0x159e7000, 0x10020be7\n" THREND NOP NOP, NULL,
            {"shader-waddr", 0, 0x10020927,
-            "shader1 ip 0: write to tmu_noswap (waddr 36) is not allowed"},
+            "shader1 ip 0: write to tmurs (waddr 36) is not allowed"},
            {"shader-waddr", 8, 0x10020ce7,
-            "shader1 ip 1: write to mutex_release (waddr 51) is not allowed"},
+            "shader1 ip 1: write to mutex (waddr 51) is not allowed"},
            {"shader-waddr", 16, 0x10020be7,
             "shader1 ip 2: write to tlbam (waddr 47) is not allowed"});
     ACCEPT("vpm setup tlbz", NULL, NULL, NULL, NULL,
@@ -411,7 +411,7 @@ static void test_shaders(void)
     REJECT("tmu", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x10020e27\n" THREND NOP NOP, NULL,
            {"not-supported", 0, 0x10020e27,
-            "shader1 ip 0: texture unit writes (tmu0s) are not supported yet"});
+            "shader1 ip 0: texture unit writes (t0s) are not supported yet"});
     REJECT("unif_addr", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x10020a27\n" THREND NOP NOP, NULL,
            {"not-supported", 0, 0x10020a27,

@@ -16,12 +16,12 @@ static const unsigned char seed_fs[] = {
 
 static const char want_text[] =
     "# vc4-qpu: 6 instructions (49 bytes)\n"
-    "    nop : nop                                            # 0x0000: 0x009e7000 0x100009e7\n"
-    "    ldi tlbc, 0xffffffff                                 # 0x0008: 0xffffffff 0xe0020ba7\n"
-    "    nop : nop : sbdone                                   # 0x0010: 0x009e7000 0x500009e7\n"
-    "    nop : nop : thrend                                   # 0x0018: 0x009e7000 0x300009e7\n"
-    "    nop : nop                                            # 0x0020: 0x009e7000 0x100009e7\n"
-    "    nop : nop                                            # 0x0028: 0x009e7000 0x100009e7\n"
+    "    nop                                                  # 0x0000: 0x009e7000 0x100009e7\n"
+    "    ldi tlbc, -1                                         # 0x0008: 0xffffffff 0xe0020ba7\n"
+    "    nop;  sbdone                                         # 0x0010: 0x009e7000 0x500009e7\n"
+    "    nop;  thrend                                         # 0x0018: 0x009e7000 0x300009e7\n"
+    "    nop                                                  # 0x0020: 0x009e7000 0x100009e7\n"
+    "    nop                                                  # 0x0028: 0x009e7000 0x100009e7\n"
     "    # 1 trailing bytes, not a whole instruction\n"
     "    .byte 0x42  # 0x0030\n";
 
@@ -68,7 +68,8 @@ int main(void)
     CHECK_EQ(system(cmd), 0);
     char *json = slurp("vc4_qpu_cli_seed.json", &n);
     CHECK(json && strstr(json, "{\"offset\":8,\"words\":[\"0xffffffff\",\"0xe0020ba7\"],"
-                               "\"text\":\"ldi tlbc, 0xffffffff\",\"notes\":\"\"}") != NULL);
+                               "\"text\":\"ldi tlbc, -1\",\"notes\":\"\","
+                               "\"confidence\":\"known\"}") != NULL);
     CHECK(json && strstr(json, "\"tail\":[66]}") != NULL);
     free(json);
 

@@ -4,7 +4,6 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
-#include "vc4/qpu.h"
 
 static void json_str(FILE *out, const char *s)
 {
@@ -31,20 +30,18 @@ int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE
         fprintf(out, "%s# vc4-qpu: %zu instructions (%zu bytes)%s\n", c->comment, n, size,
                 c->reset);
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = data + 8 * i;
-        uint32_t lo = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                      (uint32_t)p[3] << 24;
-        uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
-                      (uint32_t)p[7] << 24;
-        uint64_t ins = (uint64_t)hi << 32 | lo;
-        vc4_qpu_disasm(ins, (uint32_t)(8 * i), text, sizeof text, notes, sizeof notes);
+        uint64_t ins = cg_vc4_qpu_word(data + 8 * i);
+        uint32_t lo = (uint32_t)ins, hi = (uint32_t)(ins >> 32);
+        cg_vc4_qpu_confidence conf;
+        cg_vc4_qpu_disasm(ins, (uint32_t)(8 * i), text, sizeof text, notes, sizeof notes,
+                          &conf);
         if (o->json) {
             fprintf(out, "%s{\"offset\":%zu,\"words\":[\"0x%08x\",\"0x%08x\"],\"text\":",
                     i ? "," : "", 8 * i, lo, hi);
             json_str(out, text);
             fprintf(out, ",\"notes\":");
             json_str(out, notes);
-            fputc('}', out);
+            fprintf(out, ",\"confidence\":\"%s\"}", cg_vc4_qpu_confidence_name(conf));
         } else {
             fprintf(out, "    %s%-52s%s %s# 0x%04zx: 0x%08x 0x%08x%s%s%s\n", c->name, text,
                     c->reset, c->comment, 8 * i, lo, hi, notes[0] ? " [" : "", notes,
@@ -70,5 +67,5 @@ int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE
 
 int vc4_qpu_assemble(const cli_opts *o, const char *path)
 {
-    return cli_assemble(o, path, vc4_qpu_asm_family(), NULL);
+    return cli_assemble(o, path, cg_vc4_qpu_asm_family(), NULL);
 }

@@ -97,6 +97,10 @@ CG_API int cg_asm_emit(cg_asm *as, const void *bytes, size_t n);
 CG_API int cg_asm_emit32(cg_asm *as, uint32_t v); /* little-endian */
 CG_API uint64_t cg_asm_pc(const cg_asm *as);      /* base + offset */
 CG_API const char *cg_asm_current_section(const cg_asm *as);
+/* Make ';' a token the family reads (cg_asm_accept(as, ';')) rather than a
+ * comment (vc4asm's separator between the parts of a QPU instruction); a
+ * family sets it from begin_pass. */
+CG_API void cg_asm_semicolon_token(cg_asm *as, bool on);
 /* Define a symbol as a label would (same rules for redefinition). */
 CG_API int cg_asm_define(cg_asm *as, const char *name, int64_t value);
 

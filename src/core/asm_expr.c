@@ -125,7 +125,7 @@ static int parse_unary(cg_asm *as, uint64_t *out)
     char tok[48];
     asm_skip_blanks(as);
     const char *p = as->cur;
-    if (p >= as->end || asm_at_comment(p, as->end))
+    if (p >= as->end || asm_at_comment_in(as, p))
         return asm_error_at(as, p, "expected an expression, found end of line");
     char c = *p;
     if (c == '(' || c == '-' || c == '~' || c == '+') {

@@ -75,6 +75,7 @@ struct asm_loc {
 
 struct cg_asm {
     cg_asm_family family; /* all NULL without a family */
+    bool semicolon_token; /* ';' is no comment (cg_asm_semicolon_token) */
     void *user;
 
     struct asm_source *srcs;
@@ -146,6 +147,8 @@ bool asm_is_ident_start(char c);
 bool asm_is_ident_char(char c);
 void asm_skip_blanks(cg_asm *as);
 bool asm_at_comment(const char *p, const char *end);
+/* asm_at_comment for the assembler's own text (a family may make ';' a token). */
+bool asm_at_comment_in(const cg_asm *as, const char *p);
 size_t asm_ident_len(const char *p, const char *end);
 const char *asm_describe(const char *p, const char *end, char *buf, size_t cap);
 int asm_lex_number(cg_asm *as, uint64_t *value);

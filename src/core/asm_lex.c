@@ -50,6 +50,17 @@ bool asm_at_comment(const char *p, const char *end)
     return *p == '#' || *p == ';' || (*p == '/' && p + 1 < end && p[1] == '/');
 }
 
+bool asm_at_comment_in(const cg_asm *as, const char *p)
+{
+    return asm_at_comment(p, as->end) && !(*p == ';' && as->semicolon_token);
+}
+
+void cg_asm_semicolon_token(cg_asm *as, bool on)
+{
+    if (as)
+        as->semicolon_token = on;
+}
+
 size_t asm_ident_len(const char *p, const char *end)
 {
     if (p >= end || !asm_is_ident_start(*p))
@@ -286,7 +297,7 @@ bool cg_asm_eol(cg_asm *as)
     if (!as)
         return true;
     asm_skip_blanks(as);
-    return as->cur >= as->end || asm_at_comment(as->cur, as->end);
+    return as->cur >= as->end || asm_at_comment_in(as, as->cur);
 }
 
 bool cg_asm_accept(cg_asm *as, char c)
@@ -295,7 +306,7 @@ bool cg_asm_accept(cg_asm *as, char c)
         return false;
     asm_skip_blanks(as);
     /* A comment is not a token: accept(';') or accept('/') never eats one. */
-    if (as->cur < as->end && *as->cur == c && !asm_at_comment(as->cur, as->end)) {
+    if (as->cur < as->end && *as->cur == c && !asm_at_comment_in(as, as->cur)) {
         as->cur++;
         return true;
     }

@@ -27,12 +27,7 @@
 
 /* ---- QPU fields, from the one table (qpu.def QPU_FIELD) ----------------- */
 
-#define QPU_FIELD(cls, name, hi, lo) F_##cls##_##name##_HI = hi, F_##cls##_##name##_LO = lo,
-enum {
-#include "qpu.def"
-};
-#undef QPU_FIELD
-#define QF(ins, cls, name) VC4_QPU_BITS(ins, F_##cls##_##name##_HI, F_##cls##_##name##_LO)
+#define QF(ins, cls, name) VC4_QPU_GET(ins, cls, name)
 
 /* ---- shader BOs: vc4_validate_shaders.c vc4_validate_shader() ---------- */
 

@@ -15,12 +15,24 @@
 #include "cmdgpu/device.h"
 #include "cmdgpu/fault.h"
 #include "cmdgpu/mem.h"
+#include "cmdgpu/vc4_qpu.h"
 #include "core/def.h"
 
 /* ---- encodings (qpu.def) ---- */
 
 #define VC4_QPU_BITS(ins, hi, lo) \
     ((uint32_t)(((ins) >> (lo)) & ((((uint64_t)1) << ((hi) - (lo) + 1)) - 1)))
+
+/* Field positions from qpu.def's QPU_FIELD rows: VC4_QPU_F_<cls>_<name>_HI
+ * and _LO, and the accessor VC4_QPU_GET(ins, ALU, raddr_a) (in the manner of
+ * Mesa's QPU_GET_FIELD): the one place an instruction's bits are named. */
+enum vc4_qpu_fieldpos {
+#define QPU_FIELD(cls, name, hi, lo) \
+    VC4_QPU_F_##cls##_##name##_HI = hi, VC4_QPU_F_##cls##_##name##_LO = lo,
+#include "qpu.def"
+};
+#define VC4_QPU_GET(ins, cls, name) \
+    VC4_QPU_BITS(ins, VC4_QPU_F_##cls##_##name##_HI, VC4_QPU_F_##cls##_##name##_LO)
 
 enum vc4_qpu_sig {
 #define QPU_SIG(code, name, as) VC4_QPU_SIG_##name = code,
@@ -74,7 +86,7 @@ typedef struct vc4_qpu_opinfo {
 } vc4_qpu_opinfo;
 typedef struct vc4_qpu_reginfo {
     const char *name[2]; /* guide names for file A, B; NULL = reserved */
-    const char *as[2];
+    const char *as[2];   /* vc4asm spellings (the disassembler's); NULL = reserved */
     uint8_t kind[2];     /* enum vc4_qpu_io */
 } vc4_qpu_reginfo;
 typedef struct vc4_qpu_codeinfo {
@@ -87,6 +99,15 @@ extern const vc4_qpu_opinfo vc4_qpu_add_ops[32], vc4_qpu_mul_ops[8];
 extern const vc4_qpu_reginfo vc4_qpu_raddrs[64], vc4_qpu_waddrs[64]; /* 32..63 used */
 extern const uint32_t vc4_qpu_smallimm_bits[64];
 extern const char *const vc4_qpu_smallimm_as[64];
+
+/* The code `name` spells in `set` (enum cg_vc4_qpu_set, the QPU_ALIAS SET
+ * column): the table's own spelling (the one the disassembler prints;
+ * reserved codes have none) or a QPU_ALIAS row; -1 if none. Register sets
+ * cover the I/O addresses 32..63 only. */
+int vc4_qpu_lookup(int set, const char *name);
+/* The spelling the disassembler prints for `code` of `set`, NULL if the
+ * code is reserved or out of range ("" for a default: always, no pack). */
+const char *vc4_qpu_spelling(int set, uint32_t code);
 
 /* cg_def tables over the .def lists, for the table test: index i of
  * `which` (0 fields, 1 signals, 2 add, 3 mul, 4 cond, 5 bcond, 6 pack A,
@@ -105,6 +126,10 @@ const cg_def_entry *vc4_qpu_def_table(int which, size_t *n, const char **name);
  * length of the text. */
 int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
                    size_t ncap);
+/* vc4_qpu_disasm and the confidence (enum cg_vc4_qpu_confidence; NULL: not
+ * wanted). */
+int vc4_qpu_disasm_conf(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
+                        size_t ncap, int *confidence);
 
 /* ---- assembler ---- */
 

@@ -709,15 +709,17 @@ static int exec_writes(vc4_qpu_state *s, uint64_t ins, wr *w, int nw, uint32_t *
 static int exec_alu(vc4_qpu_state *s, uint64_t ins, uint32_t sig, uint32_t *phys_a,
                     uint32_t *phys_b, uint8_t *accw, rd *r)
 {
-    uint32_t unpk = VC4_QPU_BITS(ins, 59, 57), pm = VC4_QPU_BITS(ins, 56, 56);
-    uint32_t pack = VC4_QPU_BITS(ins, 55, 52);
-    uint32_t cond_add = VC4_QPU_BITS(ins, 51, 49), cond_mul = VC4_QPU_BITS(ins, 48, 46);
-    bool sf = VC4_QPU_BITS(ins, 45, 45), ws = VC4_QPU_BITS(ins, 44, 44);
-    uint32_t waddr_add = VC4_QPU_BITS(ins, 43, 38), waddr_mul = VC4_QPU_BITS(ins, 37, 32);
-    uint32_t op_mul = VC4_QPU_BITS(ins, 31, 29), op_add = VC4_QPU_BITS(ins, 28, 24);
-    uint32_t raddr_a = VC4_QPU_BITS(ins, 23, 18), raddr_b = VC4_QPU_BITS(ins, 17, 12);
-    uint32_t mux[4] = {VC4_QPU_BITS(ins, 11, 9), VC4_QPU_BITS(ins, 8, 6),
-                       VC4_QPU_BITS(ins, 5, 3), VC4_QPU_BITS(ins, 2, 0)};
+    uint32_t unpk = VC4_QPU_GET(ins, ALU, unpack), pm = VC4_QPU_GET(ins, ALU, pm);
+    uint32_t pack = VC4_QPU_GET(ins, ALU, pack);
+    uint32_t cond_add = VC4_QPU_GET(ins, ALU, cond_add);
+    uint32_t cond_mul = VC4_QPU_GET(ins, ALU, cond_mul);
+    bool sf = VC4_QPU_GET(ins, ALU, sf), ws = VC4_QPU_GET(ins, ALU, ws);
+    uint32_t waddr_add = VC4_QPU_GET(ins, ALU, waddr_add);
+    uint32_t waddr_mul = VC4_QPU_GET(ins, ALU, waddr_mul);
+    uint32_t op_mul = VC4_QPU_GET(ins, ALU, op_mul), op_add = VC4_QPU_GET(ins, ALU, op_add);
+    uint32_t raddr_a = VC4_QPU_GET(ins, ALU, raddr_a), raddr_b = VC4_QPU_GET(ins, ALU, raddr_b);
+    uint32_t mux[4] = {VC4_QPU_GET(ins, ALU, add_a), VC4_QPU_GET(ins, ALU, add_b),
+                       VC4_QPU_GET(ins, ALU, mul_a), VC4_QPU_GET(ins, ALU, mul_b)};
     int rc;
 
     if (op_add && !vc4_qpu_add_ops[op_add].name)
@@ -861,11 +863,11 @@ static int exec_alu(vc4_qpu_state *s, uint64_t ins, uint32_t sig, uint32_t *phys
 static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *phys_b,
                     uint8_t *accw, bool *stalled)
 {
-    uint32_t mode = VC4_QPU_BITS(ins, 59, 57), pm = VC4_QPU_BITS(ins, 56, 56);
-    uint32_t pack = VC4_QPU_BITS(ins, 55, 52);
-    uint32_t cond_add = VC4_QPU_BITS(ins, 51, 49), cond_mul = VC4_QPU_BITS(ins, 48, 46);
-    bool sf = VC4_QPU_BITS(ins, 45, 45), ws = VC4_QPU_BITS(ins, 44, 44);
-    uint32_t imm = (uint32_t)ins;
+    uint32_t imm = VC4_QPU_GET(ins, LDI, imm), mode = VC4_QPU_GET(ins, LDI, unpack);
+    uint32_t pm = VC4_QPU_GET(ins, LDI, pm), pack = VC4_QPU_GET(ins, LDI, pack);
+    uint32_t cond_add = VC4_QPU_GET(ins, LDI, cond_add);
+    uint32_t cond_mul = VC4_QPU_GET(ins, LDI, cond_mul);
+    bool sf = VC4_QPU_GET(ins, LDI, sf), ws = VC4_QPU_GET(ins, LDI, ws);
     uint32_t v[LANES];
     switch (mode) {
     case VC4_QPU_LDI_LOAD_32:
@@ -910,10 +912,10 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
     wr w[2];
     w[0].add = true;
     w[1].add = false;
-    w[0].waddr = VC4_QPU_BITS(ins, 43, 38);
+    w[0].waddr = VC4_QPU_GET(ins, LDI, waddr_add);
     w[0].file = ws ? 1 : 0;
     w[0].mask = cond_mask(s, cond_add);
-    w[1].waddr = VC4_QPU_BITS(ins, 37, 32);
+    w[1].waddr = VC4_QPU_GET(ins, LDI, waddr_mul);
     w[1].file = ws ? 0 : 1;
     w[1].mask = cond_mask(s, cond_mul);
     for (int k = 0; k < 2; k++) {
@@ -947,11 +949,11 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
 static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *phys_a,
                        uint32_t *phys_b, uint8_t *accw)
 {
-    uint32_t c = VC4_QPU_BITS(ins, 55, 52);
-    bool rel = VC4_QPU_BITS(ins, 51, 51), reg = VC4_QPU_BITS(ins, 50, 50);
-    uint32_t raddr = VC4_QPU_BITS(ins, 49, 45);
-    bool ws = VC4_QPU_BITS(ins, 44, 44);
-    uint32_t imm = (uint32_t)ins;
+    uint32_t c = VC4_QPU_GET(ins, BRANCH, cond_br);
+    bool rel = VC4_QPU_GET(ins, BRANCH, rel), reg = VC4_QPU_GET(ins, BRANCH, reg);
+    uint32_t raddr = VC4_QPU_GET(ins, BRANCH, raddr_a);
+    bool ws = VC4_QPU_GET(ins, BRANCH, ws);
+    uint32_t imm = VC4_QPU_GET(ins, BRANCH, imm);
     int rc;
     if (!vc4_qpu_bconds[c].name)
         return fault(s, CG_FAULT_INVALID_OPCODE, "reserved branch condition %u", c);
@@ -988,9 +990,9 @@ static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *
     /* link: the return address, after the three delay slots */
     wr w[2];
     memset(w, 0, sizeof w);
-    w[0].waddr = VC4_QPU_BITS(ins, 43, 38);
+    w[0].waddr = VC4_QPU_GET(ins, BRANCH, waddr_add);
     w[0].file = ws ? 1 : 0;
-    w[1].waddr = VC4_QPU_BITS(ins, 37, 32);
+    w[1].waddr = VC4_QPU_GET(ins, BRANCH, waddr_mul);
     w[1].file = ws ? 0 : 1;
     for (int k = 0; k < 2; k++) {
         w[k].mask = ALL_LANES;
@@ -1015,15 +1017,16 @@ enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
 
 static uint8_t classify(uint64_t ins)
 {
-    uint32_t sig = (uint32_t)(ins >> 60);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
         return K_LDI;
     if (sig == VC4_QPU_SIG_BRANCH)
         return K_BRANCH;
     /* both ops nop and nothing read: only the signal matters */
-    if ((ins & 0xff000000u) != 0 || VC4_QPU_BITS(ins, 56, 56) ||
-        VC4_QPU_BITS(ins, 23, 18) != VC4_QPU_R_NOP ||
-        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_BITS(ins, 17, 12) != VC4_QPU_R_NOP))
+    if (VC4_QPU_GET(ins, ALU, op_mul) || VC4_QPU_GET(ins, ALU, op_add) ||
+        VC4_QPU_GET(ins, ALU, pm) ||
+        VC4_QPU_GET(ins, ALU, raddr_a) != VC4_QPU_R_NOP ||
+        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) != VC4_QPU_R_NOP))
         return K_ALU;
     return K_SIGNAL;
 }
@@ -1135,17 +1138,17 @@ static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
  * write or a pack destination? */
 static bool names_15(uint64_t ins, uint8_t kind, int file)
 {
-    uint32_t sig = (uint32_t)(ins >> 60);
-    bool ws = VC4_QPU_BITS(ins, 44, 44);
-    uint32_t wa = VC4_QPU_BITS(ins, 43, 38), wm = VC4_QPU_BITS(ins, 37, 32);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    bool ws = VC4_QPU_GET(ins, ALU, ws);
+    uint32_t wa = VC4_QPU_GET(ins, ALU, waddr_add), wm = VC4_QPU_GET(ins, ALU, waddr_mul);
     /* the add result goes to file A unless ws, the mul result the other way */
     if ((wa == 15 && (int)ws == file) || (wm == 15 && (int)!ws == file))
         return true;
     if (kind != K_ALU) /* ldi reads nothing; a branch ends the analysis */
         return false;
     if (file == 0)
-        return VC4_QPU_BITS(ins, 23, 18) == 15;
-    return sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_BITS(ins, 17, 12) == 15;
+        return VC4_QPU_GET(ins, ALU, raddr_a) == 15;
+    return sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) == 15;
 }
 
 void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr, bool *w,
@@ -1164,7 +1167,7 @@ void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr
                 break; /* control flow: not followed */
             w15 |= names_15(pg->ins[i], pg->kind[i], 0);
             z15 |= names_15(pg->ins[i], pg->kind[i], 1);
-            uint32_t sig = (uint32_t)(pg->ins[i] >> 60);
+            uint32_t sig = VC4_QPU_GET(pg->ins[i], ALU, sig);
             if (sig == VC4_QPU_SIG_PROGRAM_END || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
                 /* the program ends after two delay slots */
                 if (i + 2 >= pg->n)
@@ -1258,7 +1261,7 @@ int vc4_qpu_step(vc4_qpu_state *s)
     uint8_t kind;
     if (fetch(s, addr, &ins, &kind) != 0)
         return CG_ERR_FAULT;
-    uint32_t sig = (uint32_t)(ins >> 60);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     uint32_t phys_a = 0, phys_b = 0;
     uint8_t accw = 0;
     bool stalled = false;
@@ -1307,7 +1310,7 @@ int vc4_qpu_step(vc4_qpu_state *s)
     /* Rules on the last three instructions (thrend and its delay slots). */
     if (sig != VC4_QPU_SIG_LOAD_IMMEDIATE && sig != VC4_QPU_SIG_BRANCH &&
         (is_end || s->end_wait >= 0)) {
-        uint32_t ra = VC4_QPU_BITS(ins, 23, 18), rb = VC4_QPU_BITS(ins, 17, 12);
+        uint32_t ra = VC4_QPU_GET(ins, ALU, raddr_a), rb = VC4_QPU_GET(ins, ALU, raddr_b);
         bool rb_used = sig != VC4_QPU_SIG_SMALL_IMMEDIATE;
         if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
             (rb_used && (rb == VC4_QPU_R_UNIFORM_READ || rb == VC4_QPU_R_VARYING_READ)))

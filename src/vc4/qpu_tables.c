@@ -1,5 +1,6 @@
 /* VideoCore IV QPU: lookup tables stamped out of qpu.def. */
 #include "qpu.h"
+#include <stdbool.h>
 
 #define T_I VC4_QPU_T_I
 #define T_F VC4_QPU_T_F
@@ -60,6 +61,79 @@ const char *const vc4_qpu_smallimm_as[64] = {
 #define QPU_SMALLIMM(code, bits, as) [code] = as,
 #include "qpu.def"
 };
+
+/* ---- name lookups (primary spellings, then QPU_ALIAS rows) ---- */
+
+#include <string.h>
+
+typedef struct qpu_alias {
+    uint8_t set, code;
+    const char *as;
+} qpu_alias;
+static const qpu_alias aliases[] = {
+#define QPU_ALIAS(set, code, as) {CG_VC4_QPU_SET_##set, code, as},
+#include "qpu.def"
+};
+
+/* Entry `code` of a name set: its guide name or its spelling. */
+static const char *set_name(int set, uint32_t code, bool guide)
+{
+#define CI(t, n) (code < (n) ? (guide ? t[code].name : t[code].as) : NULL)
+#define RI(t, f)                                                              \
+    (code >= 32 && code < 64 && t[code].name[f]                               \
+         ? (guide ? t[code].name[f] : t[code].as[f])                          \
+         : NULL)
+    switch (set) {
+    case CG_VC4_QPU_SET_SIG: return CI(vc4_qpu_sigs, 16);
+    case CG_VC4_QPU_SET_ADD: return CI(vc4_qpu_add_ops, 32);
+    case CG_VC4_QPU_SET_MUL: return CI(vc4_qpu_mul_ops, 8);
+    case CG_VC4_QPU_SET_COND: return CI(vc4_qpu_conds, 8);
+    case CG_VC4_QPU_SET_BCOND: return CI(vc4_qpu_bconds, 16);
+    case CG_VC4_QPU_SET_PACKA: return CI(vc4_qpu_packa, 16);
+    case CG_VC4_QPU_SET_PACKM: return CI(vc4_qpu_packm, 16);
+    case CG_VC4_QPU_SET_UNPACK: return CI(vc4_qpu_unpacks, 8);
+    case CG_VC4_QPU_SET_LDI: return CI(vc4_qpu_ldis, 8);
+    case CG_VC4_QPU_SET_RADDR_A: return RI(vc4_qpu_raddrs, 0);
+    case CG_VC4_QPU_SET_RADDR_B: return RI(vc4_qpu_raddrs, 1);
+    case CG_VC4_QPU_SET_WADDR_A: return RI(vc4_qpu_waddrs, 0);
+    case CG_VC4_QPU_SET_WADDR_B: return RI(vc4_qpu_waddrs, 1);
+    }
+#undef CI
+#undef RI
+    return NULL;
+}
+
+const char *vc4_qpu_spelling(int set, uint32_t code) { return set_name(set, code, false); }
+
+const char *cg_vc4_qpu_name(cg_vc4_qpu_set set, uint32_t code)
+{
+    return set_name((int)set, code, false);
+}
+
+const char *cg_vc4_qpu_guide_name(cg_vc4_qpu_set set, uint32_t code)
+{
+    return set_name((int)set, code, true);
+}
+
+int cg_vc4_qpu_lookup(cg_vc4_qpu_set set, const char *name)
+{
+    return vc4_qpu_lookup((int)set, name);
+}
+
+int vc4_qpu_lookup(int set, const char *name)
+{
+    if (set < 0 || set >= CG_VC4_QPU_NSETS || !name || !name[0])
+        return -1;
+    for (uint32_t c = 0; c < 64; c++) { /* set_name bounds each table */
+        const char *sp = vc4_qpu_spelling(set, c);
+        if (sp && strcmp(sp, name) == 0)
+            return (int)c;
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (aliases[i].set == set && strcmp(aliases[i].as, name) == 0)
+            return aliases[i].code;
+    return -1;
+}
 
 /* ---- cg_def views for the table test ---- */
 

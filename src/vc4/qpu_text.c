@@ -1,16 +1,17 @@
 /* VideoCore IV QPU: instruction images and the disassembler.
  *
- * Text syntax (docs/vc4-qpu.md): an instruction is parts separated by ':'
- * (';' starts a comment in cmdgpu's assembler, so Mesa's and vc4asm's ';'
- * separator cannot be used):
+ * Text: vc4asm's dialect (docs/vc4-qpu.md; maazl/vc4asm
+ * src/Disassembler.cpp and Disassembler.tables.cpp give the layout and the
+ * spellings, qpu.def holds them):
  *
- *   ADD-OP : MUL-OP [: SIGNAL] [: field=value ...]
- *   ldi[.cond][.sf] DST, IMM [: ldi[.cond] DST2]      (ldis, ldiu, sacq, srel)
- *   bra|brr[.bcond] LINK_ADD, LINK_MUL, [raN,] TARGET
+ *   ADD-OP;  MUL-OP;  read SRC;  SIGNAL;  field=value ...
+ *   ldi|ldipes|ldipeu[.setf] DST[.cond][, DST2[.cond]], IMM
+ *   sacq|srel DST, N
+ *   bra|brr[.bcond][.setf] DST, [DST2,] [raN|-,] TARGET
  *
- * An op is `name[.cond][.sf][.rotN]`, a destination `reg[.pack]`, a source
- * `reg[.unpack]` or a small immediate (-16..15, f1.0 .. f128.0,
- * f0.00390625 .. f0.5). */
+ * An op is `name[.setf][.cond]`, a destination `reg[.pack]`, a source
+ * `reg[.unpack][>>N|<<N|>>r5]` or a small immediate. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "qpu_text.h"
@@ -61,7 +62,7 @@ const qpu_fieldpos *qpu_fields(int cls, int *n)
 
 int qpu_cls_of(uint64_t ins)
 {
-    uint32_t sig = VC4_QPU_BITS(ins, 63, 60);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     return sig == VC4_QPU_SIG_LOAD_IMMEDIATE ? QPU_CLS_LDI
          : sig == VC4_QPU_SIG_BRANCH         ? QPU_CLS_BRANCH
                                              : QPU_CLS_ALU;
@@ -173,51 +174,67 @@ int qpu_img_finalize(qpu_img *m)
     return rc;
 }
 
-/* ---- the disassembler ---- */
+/* ---- the disassembler (vc4asm's spelling, docs/vc4-qpu.md) ---- */
 
 typedef struct sbuf {
     char *p;
     size_t cap, len;
 } sbuf;
 
-static void put(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-#include <stdarg.h>
-static void put(sbuf *b, const char *fmt, ...)
+static void vput(sbuf *b, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     char *dst = b->len < b->cap ? b->p + b->len : NULL;
     size_t room = b->len < b->cap ? b->cap - b->len : 0;
     int n = vsnprintf(dst, room, fmt, ap);
-    va_end(ap);
     if (n > 0)
         b->len += (size_t)n;
 }
 
-static void note(sbuf *b, const char *fmt, ...)
+static void put(sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static void note(sbuf *b, const char *fmt, ...)
+static void put(sbuf *b, const char *fmt, ...)
 {
-    if (!b->cap)
-        return;
-    if (b->len)
-        put(b, "; ");
     va_list ap;
     va_start(ap, fmt);
-    char *dst = b->len < b->cap ? b->p + b->len : NULL;
-    size_t room = b->len < b->cap ? b->cap - b->len : 0;
-    int n = vsnprintf(dst, room, fmt, ap);
+    vput(b, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        b->len += (size_t)n;
 }
+
+typedef struct dctx {
+    sbuf *out, *notes;
+    qpu_img raw; /* the real fields */
+    qpu_img p;   /* what the text says */
+    bool reserved;        /* a code the Reference Guide leaves undefined */
+    bool rot_shown;       /* a mul source carries the rotation */
+    bool read_a, read_b;  /* a printed source reads raddr_a / raddr_b */
+} dctx;
+
+static void note(dctx *d, bool reserved, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void note(dctx *d, bool reserved, const char *fmt, ...)
+{
+    d->reserved |= reserved;
+    if (!d->notes->cap)
+        return;
+    if (d->notes->len)
+        put(d->notes, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vput(d->notes, fmt, ap);
+    va_end(ap);
+}
+
+#define SETP(d, i, val)                 \
+    do {                                \
+        (d)->p.v[i] = (val);            \
+        (d)->p.given |= 1u << (i);      \
+    } while (0)
 
 /* Is an I/O name the same in both files (then the name alone does not say
  * which file)? */
@@ -240,51 +257,37 @@ static void put_wreg(sbuf *b, int file, uint32_t n)
         put(b, "%s", vc4_qpu_waddrs[n].as[file]);
 }
 
-typedef struct dctx {
-    sbuf *out, *notes;
-    uint64_t ins;
-    qpu_img raw; /* the real fields */
-    qpu_img p;   /* what the text says */
-} dctx;
+static void put_rot(dctx *d)
+{
+    int rot = d->p.rot;
+    if (rot < 0)
+        return;
+    if (rot == 0)
+        put(d->out, ">>r5");
+    else if (rot < 8)
+        put(d->out, ">>%d", rot);
+    else
+        put(d->out, "<<%d", 16 - rot);
+    d->rot_shown = true;
+}
 
-#define SETP(d, i, val)                 \
-    do {                                \
-        (d)->p.v[i] = (val);            \
-        (d)->p.given |= 1u << (i);      \
-    } while (0)
+/* A register file A read (raddr_a = n) as a source or a `read`. */
+static void put_ra(dctx *d, uint32_t n)
+{
+    if (n < 32 || !vc4_qpu_raddrs[n].as[0]) {
+        put(d->out, "ra%u", n);
+        if (n >= 32)
+            note(d, true, "reserved read address ra%u", n);
+    } else {
+        put(d->out, "%s", vc4_qpu_raddrs[n].as[0]);
+    }
+    SETP(d, QF_ALU_raddr_a, n);
+}
 
-/* A source operand of the ALU form. */
-static void put_src(dctx *d, uint32_t mux, bool mul_side)
+/* A register file B read or the small immediate (mux 7, or a `read`). */
+static void put_rb(dctx *d)
 {
     qpu_img *r = &d->raw;
-    uint32_t unpack = r->v[QF_ALU_unpack], pm = r->v[QF_ALU_pm];
-    const char *up = vc4_qpu_unpacks[unpack].as;
-    if (mux < 6) {
-        put(d->out, "r%u", mux);
-        if (mux == 4 && pm && unpack) {
-            put(d->out, ".%s", up);
-            SETP(d, QF_ALU_unpack, unpack);
-            SETP(d, QF_ALU_pm, 1);
-        }
-        return;
-    }
-    if (mux == 6) {
-        uint32_t n = r->v[QF_ALU_raddr_a];
-        if (n < 32 || !vc4_qpu_raddrs[n].as[0]) {
-            put(d->out, "ra%u", n);
-            if (n >= 32)
-                note(d->notes, "reserved read address ra%u", n);
-        } else {
-            put(d->out, "%s", vc4_qpu_raddrs[n].as[0]);
-        }
-        SETP(d, QF_ALU_raddr_a, n);
-        if (!pm && unpack) {
-            put(d->out, ".%s", up);
-            SETP(d, QF_ALU_unpack, unpack);
-            SETP(d, QF_ALU_pm, 0);
-        }
-        return;
-    }
     uint32_t n = r->v[QF_ALU_raddr_b];
     if (r->v[QF_ALU_sig] == VC4_QPU_SIG_SMALL_IMMEDIATE) {
         uint32_t bits = vc4_qpu_smallimm_bits[n];
@@ -297,21 +300,55 @@ static void put_src(dctx *d, uint32_t mux, bool mul_side)
         return;
     }
     /* The assembler reads a shared name (unif, vary, ...) as file A unless
-     * raddr_a already holds something else: spell it raN/rbN otherwise. */
+     * raddr_a already holds something else: spell it rbN otherwise. */
     bool a_taken = GIVEN(&d->p, QF_ALU_raddr_a) && d->p.v[QF_ALU_raddr_a] != n;
     if (n < 32 || !vc4_qpu_raddrs[n].as[1] || (rshared(n) && !a_taken)) {
         put(d->out, "rb%u", n);
         if (n >= 32 && !vc4_qpu_raddrs[n].as[1])
-            note(d->notes, "reserved read address rb%u", n);
+            note(d, true, "reserved read address rb%u", n);
     } else {
         put(d->out, "%s", vc4_qpu_raddrs[n].as[1]);
     }
     SETP(d, QF_ALU_raddr_b, n);
-    (void)mul_side;
 }
 
-/* Destination of the add (mul_side false) or mul side, with its pack. */
-static void put_dst(dctx *d, bool mul_side, bool alu)
+/* A source operand of an ALU op; rot_ok: a mul source, which shows the
+ * vector rotation (vc4asm: not on rb, small immediates or unif). */
+static void put_src(dctx *d, uint32_t mux, bool rot_ok)
+{
+    qpu_img *r = &d->raw;
+    uint32_t unpack = r->v[QF_ALU_unpack], pm = r->v[QF_ALU_pm];
+    if (mux < 6) {
+        put(d->out, "r%u", mux);
+        if (mux == 4 && pm && unpack) {
+            put(d->out, ".%s", vc4_qpu_unpacks[unpack].as);
+            SETP(d, QF_ALU_unpack, unpack);
+            SETP(d, QF_ALU_pm, 1);
+        }
+        if (rot_ok)
+            put_rot(d);
+        return;
+    }
+    if (mux == 6) {
+        uint32_t n = r->v[QF_ALU_raddr_a];
+        put_ra(d, n);
+        d->read_a = true;
+        if (!pm && unpack) {
+            put(d->out, ".%s", vc4_qpu_unpacks[unpack].as);
+            SETP(d, QF_ALU_unpack, unpack);
+            SETP(d, QF_ALU_pm, 0);
+        }
+        if (rot_ok && n != VC4_QPU_R_UNIFORM_READ)
+            put_rot(d);
+        return;
+    }
+    d->read_b = true;
+    put_rb(d);
+}
+
+/* Destination of the add (mul_side false) or mul side, with its pack; the
+ * field indices are the ALU ones (LDI shares them). */
+static void put_dst(dctx *d, bool mul_side)
 {
     qpu_img *r = &d->raw;
     uint32_t ws = r->v[QF_ALU_ws];
@@ -324,6 +361,8 @@ static void put_dst(dctx *d, bool mul_side, bool alu)
     uint32_t pm = r->v[QF_ALU_pm], pack = r->v[QF_ALU_pack];
     if (!pack)
         return;
+    /* vc4asm: a regfile-A pack on the destination that writes file A, the
+     * mul (colour) pack on the mul destination */
     if (!pm && file == 0) {
         put(d->out, ".%s", vc4_qpu_packa[pack].as);
         SETP(d, QF_ALU_pm, 0);
@@ -334,23 +373,28 @@ static void put_dst(dctx *d, bool mul_side, bool alu)
         SETP(d, QF_ALU_pm, 1);
         SETP(d, QF_ALU_pack, pack);
     }
-    (void)alu;
 }
 
-static void put_op_suffixes(dctx *d, uint32_t cond, int cond_field, bool sf_here, int rot)
+static void put_cond(dctx *d, uint32_t cond, int cond_field)
 {
-    if (cond != 1) {
+    if (cond != VC4_QPU_COND_ALWAYS)
         put(d->out, ".%s", vc4_qpu_conds[cond].as);
-    }
     SETP(d, cond_field, cond);
-    if (sf_here) {
-        put(d->out, ".sf");
+}
+
+static void put_setf(dctx *d, bool sf)
+{
+    if (sf) {
+        put(d->out, ".setf");
         SETP(d, QF_ALU_sf, 1);
     }
-    if (rot == 0)
-        put(d->out, ".rotr5");
-    else if (rot > 0)
-        put(d->out, ".rot%d", rot);
+}
+
+/* Does a mul source on mux `mux` show the rotation (vc4asm: not on rb, a
+ * small immediate or unif)? */
+static bool rot_visible(const qpu_img *r, uint32_t mux)
+{
+    return mux < 6 || (mux == 6 && r->v[QF_ALU_raddr_a] != VC4_QPU_R_UNIFORM_READ);
 }
 
 static void disasm_alu(dctx *d)
@@ -363,7 +407,9 @@ static void disasm_alu(dctx *d)
     bool act_mul = opm != 0;
     bool sf = r->v[QF_ALU_sf] != 0;
     if (opa && !ai->name)
-        note(d->notes, "reserved add op %u", opa);
+        note(d, true, "reserved add op %u", opa);
+    if (act_mul && sig == VC4_QPU_SIG_SMALL_IMMEDIATE && r->v[QF_ALU_raddr_b] >= 48)
+        d->p.rot = (int)r->v[QF_ALU_raddr_b] - 48;
 
     /* add side */
     d->p.act_add = act_add;
@@ -374,9 +420,10 @@ static void disasm_alu(dctx *d)
         bool mov = opa == VC4_QPU_A_OR && r->v[QF_ALU_add_a] == r->v[QF_ALU_add_b];
         put(d->out, "%s", mov ? "mov" : ai->as);
         SETP(d, QF_ALU_op_add, opa);
-        put_op_suffixes(d, r->v[QF_ALU_cond_add], QF_ALU_cond_add, sf, -1);
+        put_setf(d, sf);
+        put_cond(d, r->v[QF_ALU_cond_add], QF_ALU_cond_add);
         put(d->out, " ");
-        put_dst(d, false, true);
+        put_dst(d, false);
         put(d->out, ", ");
         put_src(d, r->v[QF_ALU_add_a], false);
         SETP(d, QF_ALU_add_a, r->v[QF_ALU_add_a]);
@@ -389,40 +436,59 @@ static void disasm_alu(dctx *d)
         }
     }
 
-    /* mul side */
-    put(d->out, " : ");
+    /* mul side: left out when it is a nop (vc4asm) */
     d->p.act_mul = act_mul;
-    if (!act_mul) {
-        put(d->out, "nop");
-        SETP(d, QF_ALU_op_mul, 0);
-    } else {
-        bool mov = opm == VC4_QPU_M_V8MIN && r->v[QF_ALU_mul_a] == r->v[QF_ALU_mul_b];
-        int rot = -1;
-        if (sig == VC4_QPU_SIG_SMALL_IMMEDIATE && r->v[QF_ALU_raddr_b] >= 48) {
-            rot = (int)r->v[QF_ALU_raddr_b] - 48;
-            d->p.rot = rot;
-        }
-        put(d->out, "%s", mov ? "mov" : vc4_qpu_mul_ops[opm].as);
+    if (act_mul) {
+        uint32_t ma = r->v[QF_ALU_mul_a], mb = r->v[QF_ALU_mul_b];
+        bool mov = opm == VC4_QPU_M_V8MIN && ma == mb;
+        put(d->out, ";  %s", mov ? "mov" : vc4_qpu_mul_ops[opm].as);
         SETP(d, QF_ALU_op_mul, opm);
-        put_op_suffixes(d, r->v[QF_ALU_cond_mul], QF_ALU_cond_mul, sf && !act_add, rot);
+        put_setf(d, sf && !act_add);
+        put_cond(d, r->v[QF_ALU_cond_mul], QF_ALU_cond_mul);
+        /* a source shows the rotation unless both are rb, small
+         * immediates or unif: then the op carries it (.rotN) */
+        if (d->p.rot >= 0 && !rot_visible(r, ma) && (mov || !rot_visible(r, mb)))
+            put(d->out, d->p.rot ? ".rot%d" : ".rotr5", d->p.rot);
         put(d->out, " ");
-        put_dst(d, true, true);
+        put_dst(d, true);
         put(d->out, ", ");
-        put_src(d, r->v[QF_ALU_mul_a], true);
-        SETP(d, QF_ALU_mul_a, r->v[QF_ALU_mul_a]);
+        put_src(d, ma, true);
+        SETP(d, QF_ALU_mul_a, ma);
         if (mov) {
-            SETP(d, QF_ALU_mul_b, r->v[QF_ALU_mul_a]);
+            SETP(d, QF_ALU_mul_b, ma);
         } else {
             put(d->out, ", ");
-            put_src(d, r->v[QF_ALU_mul_b], true);
-            SETP(d, QF_ALU_mul_b, r->v[QF_ALU_mul_b]);
+            put_src(d, mb, true);
+            SETP(d, QF_ALU_mul_b, mb);
         }
     }
 
+    /* reads no source shows: vc4asm's `read` */
+    uint32_t ra = r->v[QF_ALU_raddr_a], rb = r->v[QF_ALU_raddr_b];
+    if (!d->read_a && ra != VC4_QPU_R_NOP) {
+        put(d->out, ";  read ");
+        put_ra(d, ra);
+    }
+    if (!d->read_b && (sig == VC4_QPU_SIG_SMALL_IMMEDIATE ? rb < 48 : rb != VC4_QPU_R_NOP)) {
+        put(d->out, ";  read ");
+        put_rb(d);
+    }
+
     if (sig != VC4_QPU_SIG_NO_SIGNAL && sig != VC4_QPU_SIG_SMALL_IMMEDIATE) {
-        put(d->out, " : %s", vc4_qpu_sigs[sig].as);
+        put(d->out, ";  %s", vc4_qpu_sigs[sig].as);
         SETP(d, QF_ALU_sig, sig);
     }
+}
+
+/* An ldi / semaphore immediate as vc4asm prints it: decimal below 256 in
+ * magnitude, else hex. */
+static void put_imm(dctx *d, uint32_t v)
+{
+    int32_t i = (int32_t)v;
+    if (i > -256 && i < 256)
+        put(d->out, "%d", (int)i);
+    else
+        put(d->out, "0x%x", v);
 }
 
 static void disasm_ldi(dctx *d)
@@ -432,49 +498,60 @@ static void disasm_ldi(dctx *d)
     d->p.act_add = true;
     const char *mn = "ldi";
     uint32_t pimm = imm, pmode = 0;
-    if (mode == VC4_QPU_LDI_SEMAPHORE) {
+    bool sem = mode == VC4_QPU_LDI_SEMAPHORE;
+    if (sem) {
         mn = (imm & 16) ? "sacq" : "srel";
-        pimm = imm & 31;
         pmode = mode;
     } else if (vc4_qpu_ldis[mode].name) {
         mn = vc4_qpu_ldis[mode].as;
         pmode = mode;
     } else {
-        note(d->notes, "reserved load-immediate mode %u", mode);
+        note(d, true, "reserved load-immediate mode %u", mode);
     }
     SETP(d, QF_LDI_unpack, pmode);
     put(d->out, "%s", mn);
-    put_op_suffixes(d, r->v[QF_LDI_cond_add], QF_LDI_cond_add, r->v[QF_LDI_sf] != 0, -1);
+    put_setf(d, r->v[QF_LDI_sf] != 0);
     put(d->out, " ");
-    put_dst(d, false, false);
-    if (mode == VC4_QPU_LDI_SEMAPHORE)
-        put(d->out, ", %u", imm & 15);
-    else if (mode == VC4_QPU_LDI_LOAD_32 || !vc4_qpu_ldis[mode].name)
-        put(d->out, ", 0x%08x", imm);
-    else { /* per element: element i from bits i (low) and 16+i (high) */
-        put(d->out, ", [");
+    /* destinations: vc4asm's `ldi dst[.cond], [dst2[.cond],] imm`; an
+     * unused add destination is `-` */
+    uint32_t wm = r->v[QF_LDI_waddr_mul];
+    put_dst(d, false);
+    put_cond(d, r->v[QF_LDI_cond_add], QF_LDI_cond_add);
+    if (wm != VC4_QPU_W_NOP || r->v[QF_LDI_cond_mul] != 0) {
+        d->p.act_mul = true;
+        put(d->out, ", ");
+        if (wm == VC4_QPU_W_NOP) { /* `-` would read as a negative immediate */
+            put(d->out, "nop");
+            SETP(d, QF_LDI_waddr_mul, wm);
+        } else {
+            put_dst(d, true);
+        }
+        put_cond(d, r->v[QF_LDI_cond_mul], QF_LDI_cond_mul);
+    }
+    put(d->out, ", ");
+    if (sem) {
+        put_imm(d, imm & ~16u);
+    } else if (mode == VC4_QPU_LDI_LOAD_32 || !vc4_qpu_ldis[mode].name) {
+        put_imm(d, imm);
+    } else { /* per element: element i from bits i (low) and 16+i (high) */
+        put(d->out, "[");
         for (int i = 0; i < 16; i++) {
             int x = (int)(((imm >> i) & 1) | (((imm >> (16 + i)) & 1) << 1));
             if (mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && x >= 2)
                 x -= 4;
-            put(d->out, "%s%d", i ? ", " : "", x);
+            put(d->out, "%s%d", i ? "," : "", x);
         }
         put(d->out, "]");
     }
     SETP(d, QF_LDI_imm, pimm);
-    if (r->v[QF_LDI_waddr_mul] != VC4_QPU_W_NOP || r->v[QF_LDI_cond_mul] != 0) {
-        d->p.act_mul = true;
-        put(d->out, " : ldi");
-        put_op_suffixes(d, r->v[QF_LDI_cond_mul], QF_LDI_cond_mul, false, -1);
-        put(d->out, " ");
-        put_dst(d, true, false);
-    }
 }
 
-static void disasm_branch(dctx *d)
+static void disasm_branch(dctx *d, uint32_t addr)
 {
     qpu_img *r = &d->raw;
     uint32_t c = r->v[QF_BRANCH_cond_br], rel = r->v[QF_BRANCH_rel];
+    uint32_t ra = r->v[QF_BRANCH_raddr_a], reg = r->v[QF_BRANCH_reg];
+    uint32_t imm = r->v[QF_BRANCH_imm];
     put(d->out, "%s", rel ? "brr" : "bra");
     SETP(d, QF_BRANCH_rel, rel);
     if (vc4_qpu_bconds[c].name) {
@@ -482,32 +559,50 @@ static void disasm_branch(dctx *d)
             put(d->out, ".%s", vc4_qpu_bconds[c].as);
         SETP(d, QF_BRANCH_cond_br, c);
     } else {
-        note(d->notes, "reserved branch condition %u", c);
+        note(d, true, "reserved branch condition %u", c);
+    }
+    /* bit 45 (the low bit of raddr_a) is the ALU's sf: an odd raddr_a sets
+     * the flags (vc4asm addendum) */
+    if (ra & 1) {
+        put(d->out, ".setf");
+        SETP(d, QF_BRANCH_raddr_a, 1);
     }
     uint32_t ws = r->v[QF_BRANCH_ws];
     uint32_t la = r->v[QF_BRANCH_waddr_add], lm = r->v[QF_BRANCH_waddr_mul];
     put(d->out, " ");
     put_wreg(d->out, ws ? 1 : 0, la);
-    put(d->out, ", ");
-    put_wreg(d->out, ws ? 0 : 1, lm);
     SETP(d, QF_BRANCH_waddr_add, la);
+    bool two = lm != VC4_QPU_W_NOP;
+    if (two) {
+        put(d->out, ", ");
+        put_wreg(d->out, ws ? 0 : 1, lm);
+    }
     SETP(d, QF_BRANCH_waddr_mul, lm);
     if (!wshared(la) || !wshared(lm))
         SETP(d, QF_BRANCH_ws, ws);
-    if (r->v[QF_BRANCH_reg]) {
-        put(d->out, ", ra%u", r->v[QF_BRANCH_raddr_a]);
+    /* targets: raN and/or the immediate; with two links vc4asm writes both
+     * targets, `-` for no register */
+    if (reg) {
+        put(d->out, ", ra%u", ra);
         SETP(d, QF_BRANCH_reg, 1);
-        SETP(d, QF_BRANCH_raddr_a, r->v[QF_BRANCH_raddr_a]);
+        SETP(d, QF_BRANCH_raddr_a, ra);
+    } else if (two) {
+        put(d->out, ", -");
     }
-    SETP(d, QF_BRANCH_imm, r->v[QF_BRANCH_imm]);
+    if (!reg || imm || two) {
+        if (rel)
+            put(d->out, ", %+d", (int)(int32_t)imm);
+        else
+            put(d->out, ", 0x%x", imm);
+    }
+    SETP(d, QF_BRANCH_imm, imm);
+    (void)addr;
     if (r->v[QF_BRANCH_unused])
-        note(d->notes, "bits 59:56 set (0x%x)", r->v[QF_BRANCH_unused]);
-    if (r->v[QF_BRANCH_raddr_a] & 1)
-        note(d->notes, "odd raddr_a also sets the flags (vc4asm addendum)");
+        note(d, true, "bits 59:56 set (0x%x)", r->v[QF_BRANCH_unused]);
 }
 
-int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
-                   size_t ncap)
+int vc4_qpu_disasm_conf(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
+                        size_t ncap, int *confidence)
 {
     sbuf out = {buf, cap, 0}, nb = {notes, ncap, 0};
     if (cap)
@@ -518,20 +613,12 @@ int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *not
     memset(&d, 0, sizeof d);
     d.out = &out;
     d.notes = &nb;
-    d.ins = ins;
     qpu_img_from_word(&d.raw, ins);
     d.p.cls = d.raw.cls;
     d.p.rot = -1;
-    uint32_t target = 0;
     switch (d.raw.cls) {
     case QPU_CLS_LDI: disasm_ldi(&d); break;
-    case QPU_CLS_BRANCH: {
-        disasm_branch(&d);
-        uint32_t imm = d.raw.v[QF_BRANCH_imm];
-        target = d.raw.v[QF_BRANCH_rel] ? addr + 32 + imm : imm;
-        put(&out, ", 0x%08x", target);
-        break;
-    }
+    case QPU_CLS_BRANCH: disasm_branch(&d, addr); break;
     default: disasm_alu(&d); break;
     }
     /* Overrides: every field the text leaves to a default that differs. */
@@ -542,18 +629,67 @@ int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *not
     bool any = false;
     for (int i = 0; i < n; i++) {
         if (fin.v[i] != d.raw.v[i]) {
-            put(&out, " : %s=%u", f[i].name, d.raw.v[i]);
+            put(&out, ";  %s=%u", f[i].name, d.raw.v[i]);
             if (!any && d.raw.cls == QPU_CLS_ALU && i != QF_ALU_sig)
-                note(&nb, "fields the text does not show are set");
+                note(&d, false, "fields the text does not show are set");
             any = true;
         }
     }
-    if (d.raw.cls == QPU_CLS_ALU) {
-        uint32_t pm = d.raw.v[QF_ALU_pm], pack = d.raw.v[QF_ALU_pack];
-        if (pm && !vc4_qpu_packm[pack].name)
-            note(&nb, "reserved mul pack %u", pack);
-    }
-    if (d.raw.cls == QPU_CLS_LDI && d.raw.v[QF_LDI_pm] && !vc4_qpu_packm[d.raw.v[QF_LDI_pack]].name)
-        note(&nb, "reserved mul pack %u", d.raw.v[QF_LDI_pack]);
+    if (d.raw.cls != QPU_CLS_BRANCH && d.raw.v[QF_ALU_pm] &&
+        !vc4_qpu_packm[d.raw.v[QF_ALU_pack]].name)
+        note(&d, true, "reserved mul pack %u", d.raw.v[QF_ALU_pack]);
+    if (confidence)
+        *confidence = d.reserved ? CG_VC4_QPU_PARTIAL : CG_VC4_QPU_KNOWN;
     return (int)out.len;
+}
+
+int vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
+                   size_t ncap)
+{
+    return vc4_qpu_disasm_conf(ins, addr, buf, cap, notes, ncap, NULL);
+}
+
+/* ---- public API (include/cmdgpu/vc4_qpu.h) ---- */
+
+const char *cg_vc4_qpu_confidence_name(cg_vc4_qpu_confidence c)
+{
+    switch (c) {
+    case CG_VC4_QPU_KNOWN: return "known";
+    case CG_VC4_QPU_PARTIAL: return "partial";
+    default: return "unknown";
+    }
+}
+
+uint64_t cg_vc4_qpu_word(const uint8_t *p)
+{
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; i--)
+        w = w << 8 | p[i];
+    return w;
+}
+
+int cg_vc4_qpu_disasm(uint64_t ins, uint32_t addr, char *buf, size_t cap, char *notes,
+                      size_t ncap, cg_vc4_qpu_confidence *confidence)
+{
+    int conf;
+    int n = vc4_qpu_disasm_conf(ins, addr, buf, cap, notes, notes ? ncap : 0, &conf);
+    if (confidence)
+        *confidence = (cg_vc4_qpu_confidence)conf;
+    return n;
+}
+
+size_t cg_vc4_qpu_disasm_buffer(const uint8_t *data, size_t size, uint32_t addr, char *buf,
+                                size_t cap)
+{
+    sbuf out = {buf, cap, 0};
+    if (cap)
+        buf[0] = 0;
+    for (size_t i = 0; data && i + 8 <= size; i += 8) {
+        size_t at = out.len;
+        int n = vc4_qpu_disasm(cg_vc4_qpu_word(data + i), addr + (uint32_t)i,
+                               at < cap ? buf + at : NULL, at < cap ? cap - at : 0, NULL, 0);
+        out.len += n > 0 ? (size_t)n : 0;
+        put(&out, "\n");
+    }
+    return out.len;
 }
