@@ -50,9 +50,6 @@ int radeon_run(const cli_opts *o)
 {
     if (o->nargs != 1)
         return cli_error(EXIT_USAGE, "run: give one scene file (or - for stdin)");
-    if (o->ndumps)
-        return cli_error(EXIT_USAGE,
-                         "run: --dump is not supported for radeon yet; use .dump ADDR, NDW in the scene");
     cg_radeon_gen g;
     int rc = gen_of(o, &g);
     if (rc != EXIT_OK)
@@ -66,15 +63,23 @@ int radeon_run(const cli_opts *o)
     }
     if ((rc = cli_asm_load(o->args[0], cg_radeon_asm_family(), st, &as)) != EXIT_OK)
         goto out;
-    if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
+    if (o->trace &&
+        cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    int r = cg_radeon_scene_run(st, as, dev, stdout);
+    cli_log log;
+    FILE *lf = cli_log_begin(o, &log);
+    if (!lf) {
+        rc = EXIT_INPUT;
+        goto out;
+    }
+    int r = cg_radeon_scene_run(st, as, dev, lf);
     if (r < 0)
         rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
     else
         rc = r ? EXIT_FAULT : EXIT_OK;
+    rc = cli_log_end(o, &log, "radeon", r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

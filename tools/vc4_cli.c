@@ -41,18 +41,32 @@ int vc4_run(const cli_opts *o)
         goto out;
     }
     cg_device_set_coherency(dev, CG_COHERENCY_WARN);
-    if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
+    if (o->trace &&
+        cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
     if ((rc = cli_asm_load(o->args[0], cg_vc4_asm_family(), st, &as)) != EXIT_OK)
         goto out;
+    /* -o: refuse a path that cannot be created before running anything */
+    FILE *png = o->output && strcmp(o->output, "-") != 0 ? cli_open_out(o->output, "wb") : NULL;
+    if (o->output && strcmp(o->output, "-") != 0 && (!png || fclose(png) != 0)) {
+        rc = EXIT_INPUT;
+        goto out;
+    }
+    cli_log log;
+    FILE *lf = cli_log_begin(o, &log);
+    if (!lf) {
+        rc = EXIT_INPUT;
+        goto out;
+    }
     cg_vc4_scene_opts so = {.png = o->output};
-    int r = cg_vc4_scene_run(st, as, dev, &so, stdout);
+    int r = cg_vc4_scene_run(st, as, dev, &so, lf);
     if (r < 0)
         rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
     else
         rc = r ? EXIT_FAULT : EXIT_OK;
+    rc = cli_log_end(o, &log, "vc4", r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);
