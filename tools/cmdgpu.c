@@ -212,17 +212,17 @@ static void print_usage(FILE *f, const cli_command *cmd)
     fputs(cmd->usage, f);
     for (size_t i = 0; i < sizeof cli_options / sizeof cli_options[0]; i++) {
         const struct cli_option *opt = &cli_options[i];
-        char fams[128], left[64];
+        char fams[128], left[24];
         const char *list = opt_families(opt, cmd->name, fams, sizeof fams);
         if (!list)
             continue;
         snprintf(left, sizeof left, "%s%s%s%s%s", opt->shortname ? opt->shortname : "",
                  opt->shortname ? ", " : "    ", opt->longname,
                  opt->arg && opt->kind == KIND_VALUE ? " " : "", opt->arg ? opt->arg : "");
-        fprintf(f, "  %-22s%s%s%s%s%s\n", left, strlen(left) >= 22 ? "\n                        " : "",
-                opt->help, list[0] ? " [" : "", list, list[0] ? " only]" : "");
+        fprintf(f, "  %-24s%s%s%s%s\n", left, opt->help, list[0] ? " [" : "", list,
+                list[0] ? " only]" : "");
     }
-    fprintf(f, "  %-22sthis text\n", "-h, --help");
+    fprintf(f, "  %-24sthis text\n", "-h, --help");
 }
 
 /* Parse the options after the subcommand name. Returns -1 to continue, or an

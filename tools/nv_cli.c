@@ -24,9 +24,6 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
     cg_nv_disasm_opts d = {0};
     if (nv_subch(o, d.subch_class))
         return EXIT_USAGE;
-    if (size % 4)
-        return cli_error(EXIT_INPUT, "disasm -f nv: %zu bytes is not a whole number of words",
-                         size);
     size_t n = size / 4;
     uint32_t *w = malloc(n ? n * 4 : 4);
     if (!w)
@@ -37,8 +34,33 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
     d.json = o->json;
     d.c_reset = o->color->reset, d.c_name = o->color->name, d.c_num = o->color->num;
     d.c_addr = o->color->addr, d.c_err = o->color->err, d.c_comment = o->color->comment;
-    int rc = cg_nv_disasm(w, n, &d, out);
+    /* Bytes after the last whole word: a .byte line (text) or "tail" (JSON,
+     * spliced into the library's object), as the other front ends do, so
+     * that asm(disasm(x)) == x for any bytes. */
+    char *js = NULL;
+    size_t jlen = 0;
+    FILE *dst = o->json && size % 4 ? open_memstream(&js, &jlen) : out;
+    if (!dst) {
+        free(w);
+        return cli_error(EXIT_INPUT, "out of memory");
+    }
+    int rc = cg_nv_disasm(w, n, &d, dst);
     free(w);
+    if (dst != out) {
+        bool ok = fclose(dst) == 0 && jlen >= 2 && js[jlen - 2] == '}';
+        if (ok && rc >= 0) {
+            fwrite(js, 1, jlen - 2, out);
+            fputs(",\"tail\":[", out);
+            for (size_t i = n * 4; i < size; i++)
+                fprintf(out, "%s%u", i > n * 4 ? "," : "", data[i]);
+            fputs("]}\n", out);
+        }
+        free(js);
+        if (!ok && rc >= 0)
+            return cli_error(EXIT_INPUT, "out of memory");
+    } else if (rc >= 0 && !o->json) {
+        cli_print_tail(out, o->color, "", data, n * 4, size);
+    }
     return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
 }
 
