@@ -34,7 +34,7 @@ enum {
  * with "larger than the cap" (exit 3). Regular files are measured first,
  * streams are read as data arrives, so nothing near the cap is allocated
  * for an input that turns out larger. */
-#define CLI_MAX_BINARY ((size_t)16 << 20)  /* disasm input */
+#define CLI_MAX_BINARY ((size_t)4 << 20)   /* disasm input (its text fits CLI_MAX_SOURCE) */
 #define CLI_MAX_SOURCE ((size_t)256 << 20) /* asm/run/check source text */
 
 /* Colour as data (envytools' struct envy_colors): callers print the slots and

@@ -35,7 +35,7 @@ static const cli_command commands[] = {
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
      "Prints each word with its offset and meaning; the text is valid input to\n"
      "`cmdgpu asm` for the same family (asm(disasm(x)) == x). Inputs over\n"
-     "16 MiB are refused (exit 3).\n",
+     "4 MiB are refused (exit 3).\n",
      cmd_disasm},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"
