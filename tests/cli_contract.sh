@@ -242,6 +242,15 @@ expect 3 ".equ a, a" -- "$bin" asm -f raw -o "$tmp/equ.bin" "$tmp/equ.s"
 grep -q "^$tmp/equ.s:1:6: circular definition: 'a' depends on itself" "$tmp/err" && ok \
     || bad ".equ message: $(cat "$tmp/err")"
 
+# The examples check rejects on purpose, and the help and README say why.
+expect 1 "check first_triangle.s" -- "$bin" check -f vc4 "$src/examples/vc4/first_triangle.s"
+grep -q '^vc4: 9 item(s) checked, 4 violation(s)$' "$tmp/out" && ok || bad "first_triangle violations"
+expect 1 "check ib_chain.s" -- "$bin" check -f radeon "$src/examples/radeon/ib_chain.s"
+grep -q 'forbidden register SCRATCH_REG5' "$tmp/out" && ok || bad "ib_chain violation"
+"$bin" help check | grep -q 'they fail on purpose (README)' && ok || bad "help check says why"
+grep -q 'rejects the vc4 and radeon example scenes on purpose' "$src/README.md" && ok \
+    || bad "README says why the examples fail check"
+
 # --json everywhere it is accepted: one object with the run's results.
 expect 0 "run -f radeon --json" -- "$bin" run -f radeon --json "$src/examples/radeon/ib_chain.s"
 json_ok && grep -q '^{"family":"radeon","scene":".*","result":"ok","faults":\[\],"log":\[' "$tmp/out" \

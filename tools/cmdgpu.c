@@ -49,8 +49,8 @@ static const cli_command commands[] = {
      "Reports every rule the stream breaks, as a kernel's command-stream checker\n"
      "would; exit 1 if any. FILE is the family's assembler source: radeon an IB with\n"
      ".bo declarations (docs/radeon-check.md), vc4 a submit (docs/vc4-check.md), nv\n"
-     "a scene (docs/nv-check.md). A bare-metal scene (examples/vc4, examples/radeon)\n"
-     "is not a kernel submission: it breaks the kernel's rules on purpose (README).\n",
+     "a scene (docs/nv-check.md). The vc4 and radeon example scenes are bare-metal\n"
+     "and driver-level programs, not kernel submissions: they fail on purpose (README).\n",
      cmd_check},
     {"bench", "measure the model's speed on this machine",
      "usage: cmdgpu bench [--json] [mem]\n"
