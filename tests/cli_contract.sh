@@ -11,6 +11,9 @@
 # one-line message naming the option.
 build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
+# scenes write files relative to the working directory: keep them in $tmp
+bin=$(realpath "$bin") src=$(realpath "$src")
+cd "$tmp" || exit 1
 
 limit_kib=$((512 * 1024))
 if ldd "$bin" 2>/dev/null | grep -q 'libasan\|libtsan\|libubsan'; then

@@ -7,6 +7,9 @@
 # an LCG, so every run tests the same inputs.
 build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
+# scenes write files relative to the working directory: keep them in $tmp
+bin=$(realpath "$bin") src=$(realpath "$src")
+cd "$tmp" || exit 1
 
 # gen SEED N MODE: N pseudo-random bytes as assembler source. MODE words:
 # full-range 32-bit words (N/4 of them) then N%4 bytes; MODE headers: words

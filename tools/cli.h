@@ -131,6 +131,11 @@ typedef struct cli_log {
 FILE *cli_log_begin(const cli_opts *o, cli_log *l);
 int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *result,
                 cg_device *dev, int rc);
+/* Run a scene whose library writes a text log, `run(ctx, log)` returning 0,
+ * 1 (a check or fault failed) or a negative cg_err, with the log handled as
+ * above. Returns the exit code. */
+int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
+                  int (*run)(void *ctx, FILE *log), void *ctx);
 /* Print the captured log lines as a JSON array. */
 void cli_json_lines(FILE *out, const char *buf, size_t len);
 

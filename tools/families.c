@@ -237,6 +237,21 @@ int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *r
     return lost ? cli_error(EXIT_INPUT, "out of memory for the run's log") : rc;
 }
 
+int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
+                  int (*run)(void *ctx, FILE *log), void *ctx)
+{
+    cli_log log;
+    FILE *lf = cli_log_begin(o, &log);
+    if (!lf)
+        return EXIT_INPUT;
+    int r = run(ctx, lf);
+    int rc = r < 0 ? cli_error(EXIT_INPUT, "run: cannot set up the %s model: %s", family,
+                               cg_strerror(r))
+             : r   ? EXIT_FAULT
+                   : EXIT_OK;
+    return cli_log_end(o, &log, family, r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
+}
+
 /* "raw, nv, ..." from the family table, for messages. */
 static const char *family_names(void)
 {

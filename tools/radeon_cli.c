@@ -46,6 +46,18 @@ int radeon_assemble(const cli_opts *o, const char *path)
     return rc;
 }
 
+struct radeon_scene {
+    cg_radeon_asm *st;
+    cg_asm *as;
+    cg_device *dev;
+};
+
+static int run_scene(void *ctx, FILE *log)
+{
+    struct radeon_scene *s = ctx;
+    return cg_radeon_scene_run(s->st, s->as, s->dev, log);
+}
+
 int radeon_run(const cli_opts *o)
 {
     if (o->nargs != 1)
@@ -68,18 +80,8 @@ int radeon_run(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    cli_log log;
-    FILE *lf = cli_log_begin(o, &log);
-    if (!lf) {
-        rc = EXIT_INPUT;
-        goto out;
-    }
-    int r = cg_radeon_scene_run(st, as, dev, lf);
-    if (r < 0)
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
-    else
-        rc = r ? EXIT_FAULT : EXIT_OK;
-    rc = cli_log_end(o, &log, "radeon", r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
+    struct radeon_scene sc = {st, as, dev};
+    rc = cli_run_scene(o, "radeon", dev, run_scene, &sc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -28,6 +28,19 @@ int vc4_assemble(const cli_opts *o, const char *path)
     return rc;
 }
 
+struct vc4_scene {
+    cg_vc4_asm *st;
+    cg_asm *as;
+    cg_device *dev;
+    cg_vc4_scene_opts so;
+};
+
+static int run_scene(void *ctx, FILE *log)
+{
+    struct vc4_scene *s = ctx;
+    return cg_vc4_scene_run(s->st, s->as, s->dev, &s->so, log);
+}
+
 int vc4_run(const cli_opts *o)
 {
     if (o->nargs != 1)
@@ -54,19 +67,8 @@ int vc4_run(const cli_opts *o)
         rc = EXIT_INPUT;
         goto out;
     }
-    cli_log log;
-    FILE *lf = cli_log_begin(o, &log);
-    if (!lf) {
-        rc = EXIT_INPUT;
-        goto out;
-    }
-    cg_vc4_scene_opts so = {.png = o->output};
-    int r = cg_vc4_scene_run(st, as, dev, &so, lf);
-    if (r < 0)
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
-    else
-        rc = r ? EXIT_FAULT : EXIT_OK;
-    rc = cli_log_end(o, &log, "vc4", r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
+    struct vc4_scene sc = {st, as, dev, {.png = o->output}};
+    rc = cli_run_scene(o, "vc4", dev, run_scene, &sc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);
