@@ -231,6 +231,9 @@ expect 0 "--budget 0x10" -- "$bin" run -f nv --budget nv.macro-insns=0x10000 --o
 expect 2 "--dump 65-bit" -- "$bin" run -f nv --dump 0x10000000000000000:4:f "$src/examples/nv/fence.s"
 expect 2 "--dump size -1" -- "$bin" run -f nv --dump 0x100000000:-1:f "$src/examples/nv/fence.s"
 expect 2 "--dump 08" -- "$bin" run -f nv --dump 0x100000000:08:f "$src/examples/nv/fence.s"
+expect 0 "--dump" -- "$bin" run -f nv --dump 0x100010000:4:"$tmp/d.bin" "$src/examples/nv/fence.s"
+expect 3 "--dump unwritable" -- "$bin" run -f nv --dump 0x100010000:4:"$tmp/no/d.bin" \
+    "$src/examples/nv/fence.s"
 expect 3 "--out unwritable" -- "$bin" run -f nv --out "$tmp/no/such/dir" "$src/examples/nv/fence.s"
 one_line_err() { [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^cmdgpu: ' "$tmp/err"; }
 one_line_err && ok || bad "--out message: $(cat "$tmp/err")"

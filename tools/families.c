@@ -431,8 +431,9 @@ int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam, 
             const uint8_t *data;
             size_t size;
             cg_asm_section(as, i, &name, &base, &data, &size);
-            printf("%s{\"name\":\"%s\",\"base\":\"0x%llx\",\"size\":%zu}", i ? "," : "", name,
-                   (unsigned long long)base, size);
+            printf("%s{\"name\":", i ? "," : "");
+            cli_json_str(stdout, name);
+            printf(",\"base\":\"0x%llx\",\"size\":%zu}", (unsigned long long)base, size);
         }
         printf("]}\n");
         if (!o->output) {
