@@ -248,6 +248,17 @@ expect 3 ".equ a, a" -- "$bin" asm -f raw -o "$tmp/equ.bin" "$tmp/equ.s"
 grep -q "^$tmp/equ.s:1:6: circular definition: 'a' depends on itself" "$tmp/err" && ok \
     || bad ".equ message: $(cat "$tmp/err")"
 
+# The caps, exactly: a 4 MiB binary is read, one byte more is refused, from a
+# file (measured first) and from a pipe (read as it arrives).
+truncate -s 4M "$tmp/cap.bin"
+expect 0 "disasm at the cap" -- "$bin" disasm -f raw -o /dev/null "$tmp/cap.bin"
+expect 0 "disasm at the cap, pipe" -- sh -c "cat '$tmp/cap.bin' | '$bin' disasm -f raw -o /dev/null -"
+truncate -s $((4 * 1024 * 1024 + 1)) "$tmp/cap.bin"
+expect 3 "disasm over the cap" -- "$bin" disasm -f raw -o /dev/null "$tmp/cap.bin"
+grep -q "larger than 4 MiB, the cap for this input" "$tmp/err" && ok || bad "cap message: $(cat "$tmp/err")"
+expect 3 "disasm over the cap, pipe" -- sh -c "cat '$tmp/cap.bin' | '$bin' disasm -f raw -o /dev/null -"
+rm -f "$tmp/cap.bin"
+
 # The examples check rejects on purpose, and the help and README say why.
 expect 1 "check first_triangle.s" -- "$bin" check -f vc4 "$src/examples/vc4/first_triangle.s"
 grep -q '^vc4: 9 item(s) checked, 4 violation(s)$' "$tmp/out" && ok || bad "first_triangle violations"

@@ -67,5 +67,15 @@ for size in 0 1 3 4 7 64 1021 4096 65536; do
         done
     done
 done
+# standard input (a pipe, read as it arrives) gives the same text as the file
+gen 7 70001 words >"$tmp/x.s"
+"$bin" asm -f raw -o "$tmp/x.bin" "$tmp/x.s"
+for fam in raw nv nv-macro radeon; do
+    "$bin" disasm -f "$fam" --color=never -o "$tmp/a.dis" "$tmp/x.bin"
+    cat "$tmp/x.bin" | "$bin" disasm -f "$fam" --color=never -o "$tmp/b.dis" -
+    cmp -s "$tmp/a.dis" "$tmp/b.dis" && ok || bad "$fam: disasm of a pipe differs"
+    "$bin" asm -f "$fam" -o "$tmp/y.bin" - <"$tmp/a.dis" && cmp -s "$tmp/x.bin" "$tmp/y.bin" \
+        && ok || bad "$fam: round trip of 70001 bytes through stdin"
+done
 echo "cli_roundtrip: $n round trips"
 finish cli_roundtrip

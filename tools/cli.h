@@ -87,6 +87,8 @@ typedef struct cli_family {
 extern const cli_family cli_families[];
 extern const size_t cli_nfamilies;
 const cli_family *cli_find_family(const char *name);
+/* "raw, nv, ..." from the family table (a static buffer). */
+const char *cli_family_names(void);
 
 /* Parse "NAME=VALUE" (a budget of CG_BUDGET_TABLE, VALUE > 0). */
 int cli_parse_budget(const char *text, struct cli_budget *out);

@@ -28,8 +28,9 @@ static const cli_command commands[] = {
      "usage: cmdgpu run -f FAMILY [--json] [options] SCENE|-\n"
      "Executes a scene (memory, streams, submissions, waits, dumps) and prints\n"
      "faults; exit 1 if the stream faulted. With --json the output is JSON Lines:\n"
-     "one object per trace event (--trace) and fault (nv), then the result. Numbers in options are\n"
-     "decimal or 0x hex; a leading 0 before a digit is refused (not octal).\n",
+     "one object per trace event (--trace) and fault (nv), then the result.\n"
+     "Numbers in options are decimal or 0x hex; a leading 0 before a digit is\n"
+     "refused (not octal).\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
@@ -155,7 +156,8 @@ static const struct cli_option {
     int kind;
     const char *arg, *applies, *help;
 } cli_options[] = {
-#define CLI_OPT(id, s, l, kind, arg, applies, help) {CLI_OPT_##id, s, l, KIND_##kind, arg, applies, help},
+#define CLI_OPT(id, s, l, kind, arg, applies, help)                                    \
+    {CLI_OPT_##id, s, l, KIND_##kind, arg, applies, help},
 #include "options.def"
 #undef CLI_OPT
 };
@@ -219,7 +221,9 @@ static void print_usage(FILE *f, const cli_command *cmd)
         snprintf(left, sizeof left, "%s%s%s%s%s", opt->shortname ? opt->shortname : "",
                  opt->shortname ? ", " : "    ", opt->longname,
                  opt->arg && opt->kind == KIND_VALUE ? " " : "", opt->arg ? opt->arg : "");
-        fprintf(f, "  %-24s%s%s%s%s\n", left, opt->help, list[0] ? " [" : "", list,
+        fprintf(f, "  %-24s%s%s%s%s%s%s\n", left, opt->help,
+                opt->id == CLI_OPT_FAMILY ? " " : "",
+                opt->id == CLI_OPT_FAMILY ? cli_family_names() : "", list[0] ? " [" : "", list,
                 list[0] ? " only]" : "");
     }
     fprintf(f, "  %-24sthis text\n", "-h, --help");

@@ -253,7 +253,7 @@ int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
 }
 
 /* "raw, nv, ..." from the family table, for messages. */
-static const char *family_names(void)
+const char *cli_family_names(void)
 {
     static char buf[256];
     size_t len = 0;
@@ -272,13 +272,13 @@ static const char *family_names(void)
 static const cli_family *family_for(const cli_opts *o, const char *sub, int *rc)
 {
     if (!o->family) {
-        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f NAME (%s)", sub, family_names());
+        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f NAME (%s)", sub, cli_family_names());
         return NULL;
     }
     const cli_family *fam = cli_find_family(o->family);
     if (!fam)
         *rc = cli_error(EXIT_USAGE, "%s: unknown family '%s' (known: %s)", sub, o->family,
-                        family_names());
+                        cli_family_names());
     return fam;
 }
 
