@@ -52,6 +52,8 @@ expect 3 "asm error" -- "$bin" asm -f nv -o "$tmp/x" "$tmp/bad.s"
 grep -q "bad.s:1:" "$tmp/err" && ok || bad "asm error location"
 expect 3 "run syntax error" -- "$bin" run -f nv "$tmp/bad.s"
 printf '\x01\x02\x03' > "$tmp/odd.bin"
-expect 3 "disasm odd size" -- "$bin" disasm -f nv "$tmp/odd.bin"
+# bytes after the last whole word come out as .byte (asm(disasm(x)) == x)
+expect 0 "disasm odd size" -- "$bin" disasm -f nv --color=never "$tmp/odd.bin"
+grep -q '^.byte 0x01, 0x02, 0x03  # 0x0000$' "$tmp/out" && ok || bad "odd size tail: $(cat "$tmp/out")"
 
 finish nv_cli

@@ -782,8 +782,22 @@ static void test_family(void)
     CHECK_EQ(t.begin_calls, 17);
     CHECK_EQ(t.final_calls, 1);
     cg_asm_destroy(as);
+    /* Circular .equ definitions have no value (issue 16: `.equ a, a` used
+     * to settle on the first guess, 0): one error per cycle, at a .equ of
+     * the cycle, and no "do not converge" on top. */
     EXPECT_ERRORS(".equ a, b + 1\n.equ b, a + 1",
-                  "t.s:1:6: labels do not converge ('a' still changes after 16 passes)\n");
+                  "t.s:1:6: circular definition: 'a' depends on itself (through 'b')\n");
+    EXPECT_ERRORS(".equ a, a\n.word a", "t.s:1:6: circular definition: 'a' depends on itself\n");
+    EXPECT_ERRORS(".word 1\n  .equ  zz, 0 * zz + 7",
+                  "t.s:2:9: circular definition: 'zz' depends on itself\n");
+    EXPECT_ERRORS(".equ a, b\n.equ b, c\n.equ c, a\n.equ d, 1",
+                  "t.s:1:6: circular definition: 'a' depends on itself (through 'c')\n");
+    EXPECT_ERRORS(".equ a, b\n.equ b, a\n.equ c, d\n.equ d, c",
+                  "t.s:1:6: circular definition: 'a' depends on itself (through 'b')\n"
+                  "t.s:3:6: circular definition: 'c' depends on itself (through 'd')\n");
+    /* Forward references that are not cycles still work. */
+    EXPECT_BYTES(".equ a, b + 1\n.equ b, c * 2\n.equ c, 3\n.byte a, b, c", 7, 6, 3);
+    EXPECT_BYTES(".equ n, end - start\nstart: .byte n, n\nend:", 2, 2);
 
     /* A family that is not deterministic moves the layout in the final pass. */
     EXPECT_TOY_ERRORS("ndef q", "t.s:1:7: labels do not converge ('q' changed in the final pass)\n");

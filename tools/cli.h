@@ -8,13 +8,34 @@
 #include <stdio.h>
 #include "cmdgpu/device.h"
 
-/* Exit codes, documented in `cmdgpu help`. */
+/* The exit-code contract, printed by `cmdgpu help` from this table. */
+#define CLI_EXIT_CODES(X)                                                              \
+    X(EXIT_OK, 0, "success")                                                           \
+    X(EXIT_FAULT, 1, "the stream faulted, or failed a check")                          \
+    X(EXIT_USAGE, 2, "usage error: bad option or value, an option the subcommand or "  \
+                     "family does not take, or a subcommand it does not support yet")  \
+    X(EXIT_INPUT, 3, "input error: unreadable, malformed or oversized input, syntax "  \
+                     "error; or output that cannot be written")
 enum {
-    EXIT_OK = 0,
-    EXIT_FAULT = 1, /* the stream faulted or failed a check */
-    EXIT_USAGE = 2, /* bad command line, or a request no family supports yet */
-    EXIT_INPUT = 3, /* input error: unreadable file, syntax error, bad format */
+#define CLI_EXIT_ENUM(name, code, text) name = code,
+    CLI_EXIT_CODES(CLI_EXIT_ENUM)
+#undef CLI_EXIT_ENUM
 };
+
+/* The options (tools/options.def). */
+enum {
+#define CLI_OPT(id, s, l, kind, arg, applies, help) CLI_OPT_##id,
+#include "options.def"
+#undef CLI_OPT
+    CLI_OPT_COUNT
+};
+
+/* Input size caps (docs/faults.md): what a reader accepts before it stops
+ * with "larger than the cap" (exit 3). Regular files are measured first,
+ * streams are read as data arrives, so nothing near the cap is allocated
+ * for an input that turns out larger. */
+#define CLI_MAX_BINARY ((size_t)4 << 20)   /* disasm input (its text fits CLI_MAX_SOURCE) */
+#define CLI_MAX_SOURCE ((size_t)256 << 20) /* asm/run/check source text */
 
 /* Colour as data (envytools' struct envy_colors): callers print the slots and
  * never test whether colour is on. */
@@ -66,6 +87,8 @@ typedef struct cli_family {
 extern const cli_family cli_families[];
 extern const size_t cli_nfamilies;
 const cli_family *cli_find_family(const char *name);
+/* "raw, nv, ..." from the family table (a static buffer). */
+const char *cli_family_names(void);
 
 /* Parse "NAME=VALUE" (a budget of CG_BUDGET_TABLE, VALUE > 0). */
 int cli_parse_budget(const char *text, struct cli_budget *out);
@@ -73,12 +96,19 @@ int cli_parse_budget(const char *text, struct cli_budget *out);
  * printed) when out of memory. */
 cg_device *cli_device_create(const cli_opts *o);
 
-/* Read a whole file ("-" = stdin). Returns malloc'd data or NULL with a
- * message printed. */
-uint8_t *cli_read_file(const char *path, size_t *size);
+/* Read a whole file ("-" = stdin) of at most `cap` bytes. Returns malloc'd
+ * data or NULL with a one-line message printed (exit 3). */
+uint8_t *cli_read_file(const char *path, size_t cap, size_t *size);
 /* Open an output file ("-" or NULL = stdout). */
 FILE *cli_open_out(const char *path, const char *mode);
-void cli_close_out(FILE *f);
+/* Close (or flush stdout): EXIT_OK, or EXIT_INPUT with a message naming
+ * `what` when anything written could not be. */
+int cli_close_out(FILE *f, const char *what);
+/* A number option: decimal or 0x hex, no sign, no octal-looking leading 0,
+ * no overflow. 0 or -1. */
+int cli_parse_u64(const char *text, uint64_t *out);
+/* Write s as a JSON string (quotes included). */
+void cli_json_str(FILE *out, const char *s);
 int cli_error(int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -89,6 +119,27 @@ int cli_error(int code, const char *fmt, ...)
  * as one `.byte` line (every disassembler's output must reassemble). */
 void cli_print_tail(FILE *out, const cli_colors *c, const char *indent, const uint8_t *data,
                     size_t from, size_t size);
+
+/* --json for a run whose library writes a text log: cli_log_begin returns
+ * where the log goes (stdout, or with --json a memory buffer), and
+ * cli_log_end prints, with --json, one object: {"family", "scene",
+ * "result", "faults": [fault records], "log": [lines]}. cli_log_end returns
+ * EXIT_INPUT if the buffer could not be kept, else `rc`. */
+typedef struct cli_log {
+    FILE *f;
+    char *buf;
+    size_t len;
+} cli_log;
+FILE *cli_log_begin(const cli_opts *o, cli_log *l);
+int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *result,
+                cg_device *dev, int rc);
+/* Run a scene whose library writes a text log, `run(ctx, log)` returning 0,
+ * 1 (a check or fault failed) or a negative cg_err, with the log handled as
+ * above. Returns the exit code. */
+int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
+                  int (*run)(void *ctx, FILE *log), void *ctx);
+/* Print the captured log lines as a JSON array. */
+void cli_json_lines(FILE *out, const char *buf, size_t len);
 
 /* Subcommand bodies (tools/cmd_*.c). */
 int cmd_asm(const cli_opts *o);

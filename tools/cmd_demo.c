@@ -158,8 +158,12 @@ static int demo_radeon(demo_ctx *d)
         goto out;
     cg_radeon_disasm_opts dis = {.gen = CG_RADEON_R600, .base = cg_radeon_ring_addr(drv)};
     cg_radeon_disasm(&dis, ring, (size_t)wptr * 4, f);
-    fclose(f);
+    int closed = fclose(f);
     f = NULL;
+    if (closed != 0) {
+        cli_error(EXIT_INPUT, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
     fprintf(d->log, "  wrote %-28s %u ring dwords disassembled (rptr %u)\n", path, wptr, rptr);
     print_faults(d, dev, "radeon");
     rc = (r1 == 0 && r2 == 0) ? 0 : -1;
@@ -259,7 +263,10 @@ static int demo_nv_square(demo_ctx *d)
     cg_nv_scene_opts o = {.log = d->log, .out_dir = d->dir};
     int rc = cg_nv_scene_run_draws(dev, path, NULL, 0, &o, square_draw, &c);
     fputs("\n]}\n", c.json);
-    fclose(c.json);
+    if (fclose(c.json) != 0) {
+        cli_error(EXIT_INPUT, "cannot write %s: %s", json, strerror(errno));
+        c.failed = 1;
+    }
     if (rc != 0)
         fprintf(d->log, "  %s: %s\n", path, cg_strerror(rc));
     fprintf(d->log, "  wrote %s  %u draw record(s)\n", json, c.ndraws);
@@ -322,12 +329,20 @@ int cmd_demo(const cli_opts *o)
     demo_ctx d = {.dir = o->out_dir ? o->out_dir : "out", .log = stdout};
     if (make_dir(d.dir) != 0)
         return EXIT_INPUT;
+    /* --json: the summary lines are kept and printed inside one object */
+    cli_log log = {0};
+    if (o->json && !(d.log = log.f = open_memstream(&log.buf, &log.len)))
+        return cli_error(EXIT_INPUT, "out of memory");
+    enum { NDEMOS = sizeof(demos) / sizeof(demos[0]) };
+    bool ok[NDEMOS];
     int failed = 0;
-    for (size_t i = 0; i < sizeof(demos) / sizeof(demos[0]); i++)
-        if (demos[i].run(&d) != 0) {
+    for (size_t i = 0; i < NDEMOS; i++) {
+        ok[i] = demos[i].run(&d) == 0;
+        if (!ok[i]) {
             fprintf(stderr, "demo %s failed\n", demos[i].name);
             failed++;
         }
+    }
     /* Scenes write files of their own (dumps, PNGs): count what is there. */
     int files = 0;
     DIR *dir = opendir(d.dir);
@@ -335,7 +350,25 @@ int cmd_demo(const cli_opts *o)
         files += e->d_name[0] != '.';
     if (dir)
         closedir(dir);
-    printf("demo: %zu scene(s), %d file(s) under %s/, %d fault(s) shown\n",
-           sizeof(demos) / sizeof(demos[0]), files, d.dir, d.faults);
+    if (!o->json) {
+        printf("demo: %d scene(s), %d file(s) under %s/, %d fault(s) shown\n", (int)NDEMOS, files,
+               d.dir, d.faults);
+        return failed ? EXIT_INPUT : EXIT_OK;
+    }
+    if (fclose(log.f) != 0) {
+        free(log.buf);
+        return cli_error(EXIT_INPUT, "out of memory");
+    }
+    printf("{\"demo\":{\"dir\":");
+    cli_json_str(stdout, d.dir);
+    printf(",\"scenes\":[");
+    for (size_t i = 0; i < NDEMOS; i++) {
+        printf("%s{\"name\":\"%s\",\"ok\":%s}", i ? "," : "", demos[i].name,
+               ok[i] ? "true" : "false");
+    }
+    printf("],\"files\":%d,\"faults\":%d,\"log\":", files, d.faults);
+    cli_json_lines(stdout, log.buf, log.len);
+    printf("}}\n");
+    free(log.buf);
     return failed ? EXIT_INPUT : EXIT_OK;
 }

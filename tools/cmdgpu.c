@@ -1,5 +1,7 @@
 /* cmdgpu: the command-line tool. Git-style subcommands; see `cmdgpu help`. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,66 +19,54 @@ static const cli_colors colors_off = {
 
 static int cmd_version(const cli_opts *o);
 static int cmd_help(const cli_opts *o);
+static void print_usage(FILE *f, const cli_command *cmd);
 
-#define COMMON_OPTS                                                            \
-    "  -f, --family NAME   family: raw, nv, vc4, radeon (see `cmdgpu help`)\n" \
-    "      --json          structured output as JSON\n"                       \
-    "      --color=WHEN    auto (default: when stdout is a terminal), always, never\n" \
-    "  -h, --help          this text\n"
-
+/* Each usage text is the synopsis and description; the options follow,
+ * generated from tools/options.def (print_usage). */
 static const cli_command commands[] = {
     {"run", "execute a scene or stream on the GPU model",
-     "usage: cmdgpu run -f FAMILY [--json] SCENE|-\n"
+     "usage: cmdgpu run -f FAMILY [--json] [options] SCENE|-\n"
      "Executes a scene (memory, streams, submissions, waits, dumps) and prints\n"
-     "faults; exit 1 if the stream faulted.\n" COMMON_OPTS
-     "      --trace         print every method as it executes (JSON Lines with --json)\n"
-     "      --dump VA:SIZE:FILE  nv: write GPU memory to FILE after the scene (up to 8)\n"
-     "      --draws FILE    nv: write every draw record as {\"draws\":[...]} (- = stdout)\n"
-     "      --dump-textures DIR  nv: write each texture a draw reaches as DIR/tic_N.png\n"
-     "      --budget NAME=N set a budget (watchdog) for this run, e.g. nv.macro-insns=1000;\n"
-     "                      `cmdgpu help budgets` lists them (up to 8 options)\n",
+     "faults; exit 1 if the stream faulted. With --json the output is JSON Lines:\n"
+     "one object per trace event (--trace) and fault (nv), then the result.\n"
+     "Numbers in options are decimal or 0x hex; a leading 0 before a digit is\n"
+     "refused (not octal).\n",
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
      "Prints each word with its offset and meaning; the text is valid input to\n"
-     "`cmdgpu asm` for the same family (asm(disasm(x)) == x).\n" COMMON_OPTS
-     "  -o, --output FILE   write the text to FILE (- = stdout)\n"
-     "      --gen GEN       radeon: r600 (default), r700, evergreen, r500\n"
-     "      --subch LIST    nv: classes of subchannels, e.g. 0=B197,4=B0B5\n",
+     "`cmdgpu asm` for the same family (asm(disasm(x)) == x). Inputs over\n"
+     "4 MiB are refused (exit 3).\n",
      cmd_disasm},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"
      "Assembles FILE; writes the bytes of one section (the first, or NAME) to\n"
      "OUT (default stdout). --json prints the sections (name, base, size) instead.\n"
-     "Errors are printed as file:line:column: message; exit 3.\n" COMMON_OPTS
-     "  -o, --output FILE   binary output (- = stdout)\n"
-     "      --section NAME  which section to write\n",
+     "Errors are printed as file:line:column: message; exit 3. Sources over\n"
+     "256 MiB are refused (exit 3).\n",
      cmd_asm},
     {"check", "validate a stream as a kernel would before running it",
      "usage: cmdgpu check -f FAMILY [--json] [--gen GEN] [--section NAME] FILE|-\n"
      "Reports every rule the stream breaks, as a kernel's command-stream checker\n"
      "would; exit 1 if any. FILE is the family's assembler source: radeon an IB with\n"
      ".bo declarations (docs/radeon-check.md), vc4 a submit (docs/vc4-check.md), nv\n"
-     "a scene (docs/nv-check.md).\n" COMMON_OPTS
-     "      --gen GEN       radeon: r600 (default) or r700\n"
-     "      --section NAME  radeon: the section holding the IB (default: the first)\n",
+     "a scene (docs/nv-check.md). The vc4 and radeon example scenes are bare-metal\n"
+     "and driver-level programs, not kernel submissions: they fail on purpose (README).\n",
      cmd_check},
     {"bench", "measure the model's speed on this machine",
      "usage: cmdgpu bench [--json] [mem]\n"
      "mem: GPU-side read and copy throughput through an address space, as a\n"
-     "ratio to memcpy in the same run. The bench/ programs give fuller figures.\n"
-     "  --json          figures as JSON\n  -h, --help      this text\n",
+     "ratio to memcpy in the same run. The bench/ programs give fuller figures.\n",
      cmd_bench},
     {"demo", "run the built-in demonstration and write its output",
      "usage: cmdgpu demo [--out DIR] [--json]\n"
      "Runs every built-in demo scene and writes images and dumps under DIR\n"
-     "(default: out), then prints a summary.\n"
-     "      --out DIR   output directory\n  -h, --help      this text\n",
+     "(default: out), then prints a summary (--json: one object).\n",
      cmd_demo},
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version},
     {"help", "list subcommands, families and exit codes",
-     "usage: cmdgpu help [SUBCOMMAND|faults]\n"
+     "usage: cmdgpu help [SUBCOMMAND|faults|budgets]\n"
      "`cmdgpu help faults` lists every fault kind a stream can raise.\n", cmd_help},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -116,11 +106,11 @@ static void print_overview(FILE *f)
                 fam->disasm ? " disasm" : "", fam->assemble ? " asm" : "",
                 fam->run ? " run" : "", fam->check ? " check" : "");
     }
-    fprintf(f, "\nexit codes:\n"
-               "  0  success\n"
-               "  1  the stream faulted, or failed a check\n"
-               "  2  usage error, or a subcommand the family does not support yet\n"
-               "  3  input error: unreadable file, syntax error, malformed input\n"
+    fprintf(f, "\nexit codes:\n");
+#define CLI_EXIT_HELP(name, code, text) fprintf(f, "  %d  %s\n", code, text);
+    CLI_EXIT_CODES(CLI_EXIT_HELP)
+#undef CLI_EXIT_HELP
+    fprintf(f,
                "\n`cmdgpu SUBCOMMAND --help` describes each one; `cmdgpu help budgets` lists the\n"
                "watchdog budgets; `cmdgpu help faults` lists\n"
                "the fault kinds; `-` means stdin/stdout.\n");
@@ -148,7 +138,7 @@ static int cmd_help(const cli_opts *o)
     if (o->nargs > 0) {
         for (size_t i = 0; i < NCOMMANDS; i++)
             if (strcmp(o->args[0], commands[i].name) == 0) {
-                fputs(commands[i].usage, stdout);
+                print_usage(stdout, &commands[i]);
                 return EXIT_OK;
             }
         return cli_error(EXIT_USAGE, "no subcommand '%s' (try `cmdgpu help`)", o->args[0]);
@@ -157,100 +147,180 @@ static int cmd_help(const cli_opts *o)
     return EXIT_OK;
 }
 
+/* ---- options: tools/options.def ---------------------------------------- */
+
+enum { KIND_FLAG, KIND_VALUE, KIND_WHEN };
+static const struct cli_option {
+    int id;
+    const char *shortname, *longname;
+    int kind;
+    const char *arg, *applies, *help;
+} cli_options[] = {
+#define CLI_OPT(id, s, l, kind, arg, applies, help)                                    \
+    {CLI_OPT_##id, s, l, KIND_##kind, arg, applies, help},
+#include "options.def"
+#undef CLI_OPT
+};
+
+/* The family list APPLIES gives `sub` ("" = every family), or NULL when the
+ * option does not apply to `sub` at all. Written into buf. */
+static const char *opt_families(const struct cli_option *opt, const char *sub, char *buf,
+                                size_t cap)
+{
+    size_t sl = strlen(sub);
+    for (const char *p = opt->applies; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n >= sl && strncmp(p, sub, sl) == 0 && (n == sl || p[sl] == ':')) {
+            size_t fl = n == sl ? 0 : n - sl - 1;
+            if (fl >= cap)
+                fl = cap - 1;
+            memcpy(buf, p + sl + (n != sl), fl);
+            buf[fl] = 0;
+            for (char *c = buf; *c; c++)
+                if (*c == ',')
+                    *c = ' ';
+            return buf;
+        }
+        p += n;
+        p += *p == ' ';
+    }
+    return NULL;
+}
+
+/* Does the option apply to `sub` with family `fam` (NULL: any)? */
+static bool opt_applies(const struct cli_option *opt, const char *sub, const char *fam)
+{
+    char fams[128];
+    const char *list = opt_families(opt, sub, fams, sizeof fams);
+    if (!list)
+        return false;
+    if (!fam || !list[0])
+        return true;
+    size_t fl = strlen(fam);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n == fl && strncmp(p, fam, fl) == 0)
+            return true;
+        p += n;
+        p += *p == ' ';
+    }
+    return false;
+}
+
+/* `cmdgpu SUBCOMMAND --help`: the synopsis, then every option of the table
+ * that applies, with the families that take it. */
+static void print_usage(FILE *f, const cli_command *cmd)
+{
+    fputs(cmd->usage, f);
+    for (size_t i = 0; i < sizeof cli_options / sizeof cli_options[0]; i++) {
+        const struct cli_option *opt = &cli_options[i];
+        char fams[128], left[24];
+        const char *list = opt_families(opt, cmd->name, fams, sizeof fams);
+        if (!list)
+            continue;
+        snprintf(left, sizeof left, "%s%s%s%s%s", opt->shortname ? opt->shortname : "",
+                 opt->shortname ? ", " : "    ", opt->longname,
+                 opt->arg && opt->kind == KIND_VALUE ? " " : "", opt->arg ? opt->arg : "");
+        fprintf(f, "  %-24s%s%s%s%s%s%s\n", left, opt->help,
+                opt->id == CLI_OPT_FAMILY ? " " : "",
+                opt->id == CLI_OPT_FAMILY ? cli_family_names() : "", list[0] ? " [" : "", list,
+                list[0] ? " only]" : "");
+    }
+    fprintf(f, "  %-24sthis text\n", "-h, --help");
+}
+
 /* Parse the options after the subcommand name. Returns -1 to continue, or an
  * exit code. */
 static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o)
 {
     enum { AUTO, ALWAYS, NEVER } color = AUTO;
     bool only_args = false;
+    const struct cli_option *given[64];
+    size_t ngiven = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = NULL;
-#define TAKES_VALUE(shortname, longname)                                       \
-    ((strcmp(a, shortname) == 0 || strcmp(a, longname) == 0)                   \
-         ? (i + 1 < argc ? (val = argv[++i], 1) : -1)                          \
-         : (strncmp(a, longname "=", sizeof(longname)) == 0                    \
-                ? (val = a + sizeof(longname), 1)                              \
-                : 0))
-        int t;
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
             o->args[o->nargs++] = argv[i];
             continue;
         }
         if (strcmp(a, "--") == 0) {
             only_args = true;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(cmd->usage, stdout);
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            print_usage(stdout, cmd);
             return EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = true;
-        } else if (strcmp(a, "--color") == 0) {
-            color = ALWAYS;
-        } else if (strncmp(a, "--color=", 8) == 0) {
-            const char *w = a + 8;
-            if (strcmp(w, "auto") == 0)
-                color = AUTO;
-            else if (strcmp(w, "always") == 0)
+        }
+        /* find the option: -s VAL, --long VAL, --long=VAL, --flag */
+        const struct cli_option *opt = NULL;
+        const char *val = NULL;
+        for (size_t k = 0; !opt && k < sizeof cli_options / sizeof cli_options[0]; k++) {
+            const struct cli_option *c = &cli_options[k];
+            size_t ll = strlen(c->longname);
+            if (strcmp(a, c->longname) == 0 || (c->shortname && strcmp(a, c->shortname) == 0))
+                opt = c;
+            else if (c->kind != KIND_FLAG && strncmp(a, c->longname, ll) == 0 && a[ll] == '=')
+                opt = c, val = a + ll + 1;
+        }
+        if (!opt)
+            return cli_error(EXIT_USAGE, "%s: unknown option '%s' (see `cmdgpu %s --help`)",
+                             cmd->name, a, cmd->name);
+        if (!opt_families(opt, cmd->name, (char[128]){0}, 128))
+            return cli_error(EXIT_USAGE, "%s: option %s does not apply to this subcommand "
+                             "(see `cmdgpu %s --help`)", cmd->name, opt->longname, cmd->name);
+        if (opt->kind == KIND_VALUE && !val) {
+            if (i + 1 >= argc)
+                return cli_error(EXIT_USAGE, "%s: %s needs a value", cmd->name, a);
+            val = argv[++i];
+        }
+        if (ngiven < sizeof given / sizeof given[0])
+            given[ngiven++] = opt;
+        switch (opt->id) {
+        case CLI_OPT_FAMILY: o->family = val; break;
+        case CLI_OPT_JSON: o->json = true; break;
+        case CLI_OPT_COLOR:
+            if (!val || strcmp(val, "always") == 0)
                 color = ALWAYS;
-            else if (strcmp(w, "never") == 0)
+            else if (strcmp(val, "auto") == 0)
+                color = AUTO;
+            else if (strcmp(val, "never") == 0)
                 color = NEVER;
             else
-                return cli_error(EXIT_USAGE, "--color takes auto, always or never, not '%s'", w);
-        } else if ((t = TAKES_VALUE("-f", "--family")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->family = val;
-        } else if ((t = TAKES_VALUE("-o", "--output")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->output = val;
-        } else if ((t = TAKES_VALUE("--section", "--section")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->section = val;
-        } else if ((t = TAKES_VALUE("--out", "--out")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->out_dir = val;
-        } else if (strcmp(a, "--trace") == 0) {
-            o->trace = true;
-        } else if ((t = TAKES_VALUE("--dump", "--dump")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
+                return cli_error(EXIT_USAGE, "--color takes auto, always or never, not '%s'", val);
+            break;
+        case CLI_OPT_OUTPUT: o->output = val; break;
+        case CLI_OPT_SECTION: o->section = val; break;
+        case CLI_OPT_OUT: o->out_dir = val; break;
+        case CLI_OPT_TRACE: o->trace = true; break;
+        case CLI_OPT_DUMP:
             if (o->ndumps == 8)
                 return cli_error(EXIT_USAGE, "--dump: at most 8");
             o->dumps[o->ndumps++] = val;
-        } else if ((t = TAKES_VALUE("--budget", "--budget")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            break;
+        case CLI_OPT_BUDGET: {
             if (o->nbudgets == 8)
                 return cli_error(EXIT_USAGE, "--budget: at most 8");
             int rc = cli_parse_budget(val, &o->budgets[o->nbudgets]);
             if (rc != EXIT_OK)
                 return rc;
             o->nbudgets++;
-        } else if ((t = TAKES_VALUE("--draws", "--draws")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->draws = val;
-        } else if ((t = TAKES_VALUE("--dump-textures", "--dump-textures")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->dump_textures = val;
-        } else if ((t = TAKES_VALUE("--subch", "--subch")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->subch = val;
-        } else if ((t = TAKES_VALUE("--gen", "--gen")) != 0) {
-            if (t < 0)
-                return cli_error(EXIT_USAGE, "%s needs a value", a);
-            o->gen = val;
-        } else {
-            return cli_error(EXIT_USAGE, "%s: unknown option '%s' (see `cmdgpu %s --help`)",
-                             cmd->name, a, cmd->name);
+            break;
         }
-#undef TAKES_VALUE
+        case CLI_OPT_DRAWS: o->draws = val; break;
+        case CLI_OPT_DUMP_TEXTURES: o->dump_textures = val; break;
+        case CLI_OPT_SUBCH: o->subch = val; break;
+        case CLI_OPT_GEN: o->gen = val; break;
+        }
     }
+    /* An option the chosen family does not take is refused, not ignored. */
+    const cli_family *fam = cli_find_family(o->family);
+    for (size_t k = 0; fam && k < ngiven; k++)
+        if (!opt_applies(given[k], cmd->name, fam->name)) {
+            char fams[128];
+            return cli_error(EXIT_USAGE, "%s -f %s: %s is not supported for %s yet (it is for: "
+                             "%s)", cmd->name, fam->name, given[k]->longname, fam->name,
+                             opt_families(given[k], cmd->name, fams, sizeof fams));
+        }
     bool tty = isatty(fileno(stdout)) && !(o->output && strcmp(o->output, "-") != 0);
     o->color = (color == ALWAYS || (color == AUTO && tty)) ? &colors_on : &colors_off;
     return -1;
@@ -278,6 +348,15 @@ int main(int argc, char **argv)
         if (rc < 0)
             rc = commands[i].run(&o);
         free(o.args);
+        /* Output that could not be written is an error, stdout included
+         * (a subcommand that already said so returned EXIT_INPUT). */
+        bool failed = fflush(stdout) != 0 || ferror(stdout);
+        int err = errno;
+        if (fclose(stdout) != 0 && !failed)
+            failed = true, err = errno;
+        if (failed && rc != EXIT_INPUT)
+            rc = cli_error(EXIT_INPUT, "%s: cannot write standard output: %s", name,
+                           strerror(err));
         return rc;
     }
     return cli_error(EXIT_USAGE, "unknown subcommand '%s' (try `cmdgpu help`)", name);

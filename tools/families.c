@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
@@ -36,11 +37,10 @@ int cli_parse_budget(const char *text, struct cli_budget *out)
     name[eq - text] = 0;
     if (cg_budget_from_name(name, &out->budget) != 0)
         return cli_error(EXIT_USAGE, "--budget: no budget '%s' (see `cmdgpu help budgets`)", name);
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(eq + 1, &end, 0);
-    if (errno || end == eq + 1 || *end || v == 0 || eq[1] == '-')
-        return cli_error(EXIT_USAGE, "--budget %s: '%s' is not a count above 0", name, eq + 1);
+    uint64_t v;
+    if (cli_parse_u64(eq + 1, &v) != 0 || v == 0)
+        return cli_error(EXIT_USAGE, "--budget %s: '%s' is not a count above 0 (decimal or 0x "
+                         "hex; no leading 0)", name, eq + 1);
     out->value = v;
     return EXIT_OK;
 }
@@ -65,37 +65,58 @@ const cli_family *cli_find_family(const char *name)
     return NULL;
 }
 
-uint8_t *cli_read_file(const char *path, size_t *size)
+uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    bool in = strcmp(path, "-") == 0;
+    FILE *f = in ? stdin : fopen(path, "rb");
     if (!f) {
         cli_error(EXIT_INPUT, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
+    /* A regular file is measured before anything is allocated; a stream
+     * (pipe, device) grows its buffer only as data arrives. */
+    struct stat st;
+    size_t alloc = 1 << 16;
+    const char *why = NULL;
+    if (fstat(fileno(f), &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            why = "is a directory";
+        else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap)
+            why = "larger than the cap";
+        else if (S_ISREG(st.st_mode))
+            alloc = (size_t)st.st_size + 1; /* +1: see the end in one read */
+    }
+    uint8_t *buf = why ? NULL : malloc(alloc);
+    size_t n = 0;
+    while (buf && !why) {
+        size_t got = fread(buf + n, 1, alloc - n, f);
         n += got;
-        if (got == 0)
+        if (n > cap)
+            why = "larger than the cap";
+        else if (got == 0)
             break;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
+        else if (n == alloc) {
+            size_t grow = alloc > cap / 2 ? cap + 1 : 2 * alloc;
+            uint8_t *nb = realloc(buf, grow);
+            if (!nb)
+                why = "out of memory";
+            else
+                buf = nb, alloc = grow;
         }
     }
-    bool err = ferror(f);
-    if (f != stdin)
+    if (!buf && !why)
+        why = "out of memory";
+    if (!why && ferror(f))
+        why = strerror(errno);
+    if (!in)
         fclose(f);
-    if (!buf || err) {
+    if (why) {
         free(buf);
-        cli_error(EXIT_INPUT, "cannot read '%s'", path);
+        if (strcmp(why, "larger than the cap") == 0)
+            cli_error(EXIT_INPUT, "cannot read '%s': larger than %zu MiB, the cap for this "
+                      "input (docs/faults.md)", path, cap >> 20);
+        else
+            cli_error(EXIT_INPUT, "cannot read '%s': %s", path, why);
         return NULL;
     }
     *size = n;
@@ -112,16 +133,127 @@ FILE *cli_open_out(const char *path, const char *mode)
     return f;
 }
 
-void cli_close_out(FILE *f)
+int cli_close_out(FILE *f, const char *what)
 {
-    if (f && f != stdout)
-        fclose(f);
-    else if (f)
-        fflush(f);
+    if (!f)
+        return EXIT_OK;
+    bool failed = fflush(f) != 0 || ferror(f);
+    int err = errno;
+    if (f != stdout && fclose(f) != 0 && !failed)
+        failed = true, err = errno;
+    if (!failed)
+        return EXIT_OK;
+    return cli_error(EXIT_INPUT, "cannot write %s: %s", f == stdout ? "standard output" : what,
+                     strerror(err));
+}
+
+int cli_parse_u64(const char *text, uint64_t *out)
+{
+    const char *p = text;
+    int base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        base = 16, p += 2;
+    else if (p[0] == '0' && p[1])
+        return -1; /* 010: octal in C, decimal to a person; refuse both */
+    uint64_t v = 0;
+    if (!*p)
+        return -1;
+    for (; *p; p++) {
+        int d = *p >= '0' && *p <= '9'   ? *p - '0'
+                : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+                : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10
+                                         : 99;
+        if (d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return -1;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = v;
+    return 0;
+}
+
+void cli_json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+FILE *cli_log_begin(const cli_opts *o, cli_log *l)
+{
+    *l = (cli_log){0};
+    if (!o->json)
+        return l->f = stdout;
+    l->f = open_memstream(&l->buf, &l->len);
+    if (!l->f)
+        cli_error(EXIT_INPUT, "out of memory");
+    return l->f;
+}
+
+void cli_json_lines(FILE *out, const char *buf, size_t len)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < len;) {
+        const char *nl = memchr(buf + i, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+        char *line = strndup(buf + i, n);
+        fputs(i ? "," : "", out);
+        cli_json_str(out, line ? line : "");
+        free(line);
+        i += n + 1;
+    }
+    fputc(']', out);
+}
+
+int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *result,
+                cg_device *dev, int rc)
+{
+    if (!o->json || !l->f)
+        return rc;
+    bool lost = fclose(l->f) != 0;
+    l->f = NULL;
+    printf("{\"family\":\"%s\",\"scene\":", family);
+    cli_json_str(stdout, o->args[0]);
+    printf(",\"result\":\"%s\",\"faults\":[", result);
+    for (size_t i = 0; dev && i < cg_fault_count(dev); i++) {
+        char line[512];
+        cg_fault_format_json(cg_fault_get(dev, i), line, sizeof line);
+        printf("%s%s", i ? "," : "", line);
+    }
+    printf("],\"log\":");
+    cli_json_lines(stdout, l->buf, l->len);
+    printf("}\n");
+    free(l->buf);
+    l->buf = NULL;
+    return lost ? cli_error(EXIT_INPUT, "out of memory for the run's log") : rc;
+}
+
+int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
+                  int (*run)(void *ctx, FILE *log), void *ctx)
+{
+    cli_log log;
+    FILE *lf = cli_log_begin(o, &log);
+    if (!lf)
+        return EXIT_INPUT;
+    int r = run(ctx, lf);
+    int rc = r < 0 ? cli_error(EXIT_INPUT, "run: cannot set up the %s model: %s", family,
+                               cg_strerror(r))
+             : r   ? EXIT_FAULT
+                   : EXIT_OK;
+    return cli_log_end(o, &log, family, r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);
 }
 
 /* "raw, nv, ..." from the family table, for messages. */
-static const char *family_names(void)
+const char *cli_family_names(void)
 {
     static char buf[256];
     size_t len = 0;
@@ -140,13 +272,13 @@ static const char *family_names(void)
 static const cli_family *family_for(const cli_opts *o, const char *sub, int *rc)
 {
     if (!o->family) {
-        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f NAME (%s)", sub, family_names());
+        *rc = cli_error(EXIT_USAGE, "%s: which family? use -f NAME (%s)", sub, cli_family_names());
         return NULL;
     }
     const cli_family *fam = cli_find_family(o->family);
     if (!fam)
         *rc = cli_error(EXIT_USAGE, "%s: unknown family '%s' (known: %s)", sub, o->family,
-                        family_names());
+                        cli_family_names());
     return fam;
 }
 
@@ -166,7 +298,7 @@ int cmd_disasm(const cli_opts *o)
     if (o->nargs != 1)
         return cli_error(EXIT_USAGE, "disasm: give one input file (or - for stdin)");
     size_t size;
-    uint8_t *data = cli_read_file(o->args[0], &size);
+    uint8_t *data = cli_read_file(o->args[0], CLI_MAX_BINARY, &size);
     if (!data)
         return EXIT_INPUT;
     FILE *out = cli_open_out(o->output, "w");
@@ -175,7 +307,8 @@ int cmd_disasm(const cli_opts *o)
         return EXIT_INPUT;
     }
     rc = fam->disasm(o, data, size, out);
-    cli_close_out(out);
+    int wrc = cli_close_out(out, o->output);
+    rc = wrc != EXIT_OK ? wrc : rc;
     free(data);
     return rc;
 }
@@ -265,6 +398,9 @@ int cli_asm_load(const char *path, const cg_asm_family *fam, void *user, cg_asm 
     int rc = cg_asm_add_file(as, path);
     if (rc != 0) {
         cg_asm_destroy(as);
+        if (rc == CG_ERR_RANGE)
+            return cli_error(EXIT_INPUT, "cannot read '%s': larger than %zu MiB, the cap for a "
+                             "source (docs/faults.md)", path, CLI_MAX_SOURCE >> 20);
         return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cg_strerror(rc));
     }
     if (cg_asm_assemble(as) != 0) {
@@ -295,8 +431,9 @@ int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam, 
             const uint8_t *data;
             size_t size;
             cg_asm_section(as, i, &name, &base, &data, &size);
-            printf("%s{\"name\":\"%s\",\"base\":\"0x%llx\",\"size\":%zu}", i ? "," : "", name,
-                   (unsigned long long)base, size);
+            printf("%s{\"name\":", i ? "," : "");
+            cli_json_str(stdout, name);
+            printf(",\"base\":\"0x%llx\",\"size\":%zu}", (unsigned long long)base, size);
         }
         printf("]}\n");
         if (!o->output) {
@@ -320,9 +457,10 @@ int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam, 
         size_t size;
         cg_asm_section(as, idx, &name, &base, &data, &size);
         if (size && fwrite(data, 1, size, out) != size)
-            rc = cli_error(EXIT_INPUT, "asm: write failed");
+            rc = EXIT_INPUT; /* reported by cli_close_out */
     }
-    cli_close_out(out);
+    if (cli_close_out(out, o->output) != EXIT_OK)
+        rc = EXIT_INPUT;
     cg_asm_destroy(as);
     return rc ? EXIT_INPUT : EXIT_OK;
 }

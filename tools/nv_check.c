@@ -13,7 +13,7 @@ int nv_check(const cli_opts *o)
         return cli_error(EXIT_USAGE, "usage: cmdgpu check -f nv [--json] SCENE.s|-");
     const char *path = o->args[0];
     size_t size = 0;
-    uint8_t *text = cli_read_file(path, &size);
+    uint8_t *text = cli_read_file(path, CLI_MAX_SOURCE, &size);
     if (!text)
         return EXIT_INPUT;
     cg_check_report r;

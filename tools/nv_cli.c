@@ -24,9 +24,6 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
     cg_nv_disasm_opts d = {0};
     if (nv_subch(o, d.subch_class))
         return EXIT_USAGE;
-    if (size % 4)
-        return cli_error(EXIT_INPUT, "disasm -f nv: %zu bytes is not a whole number of words",
-                         size);
     size_t n = size / 4;
     uint32_t *w = malloc(n ? n * 4 : 4);
     if (!w)
@@ -37,8 +34,33 @@ int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
     d.json = o->json;
     d.c_reset = o->color->reset, d.c_name = o->color->name, d.c_num = o->color->num;
     d.c_addr = o->color->addr, d.c_err = o->color->err, d.c_comment = o->color->comment;
-    int rc = cg_nv_disasm(w, n, &d, out);
+    /* Bytes after the last whole word: a .byte line (text) or "tail" (JSON,
+     * spliced into the library's object), as the other front ends do, so
+     * that asm(disasm(x)) == x for any bytes. */
+    char *js = NULL;
+    size_t jlen = 0;
+    FILE *dst = o->json && size % 4 ? open_memstream(&js, &jlen) : out;
+    if (!dst) {
+        free(w);
+        return cli_error(EXIT_INPUT, "out of memory");
+    }
+    int rc = cg_nv_disasm(w, n, &d, dst);
     free(w);
+    if (dst != out) {
+        bool ok = fclose(dst) == 0 && jlen >= 2 && js[jlen - 2] == '}';
+        if (ok && rc >= 0) {
+            fwrite(js, 1, jlen - 2, out);
+            fputs(",\"tail\":[", out);
+            for (size_t i = n * 4; i < size; i++)
+                fprintf(out, "%s%u", i > n * 4 ? "," : "", data[i]);
+            fputs("]}\n", out);
+        }
+        free(js);
+        if (!ok && rc >= 0)
+            return cli_error(EXIT_INPUT, "out of memory");
+    } else if (rc >= 0 && !o->json) {
+        cli_print_tail(out, o->color, "", data, n * 4, size);
+    }
     return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
 }
 
@@ -64,6 +86,7 @@ typedef struct run_ctx {
     uint32_t *tics;         /* --dump-textures: TIC indices written (or tried) */
     size_t ntics, cap;
     bool nomem;
+    bool write_failed;      /* a --dump-textures PNG could not be written */
 } run_ctx;
 
 static void print_fault(void *user, const cg_fault *f)
@@ -119,8 +142,10 @@ static void dump_texture(run_ctx *c, const cg_nv_draw *d, const cg_nv_tex_bindin
     snprintf(path, sizeof(path), "%s/tic_%u.png", c->o->dump_textures, t->tic_index);
     cg_image img = {w, h, (size_t)w * 4, CG_FORMAT_RGBA8888, rgba};
     rc = cg_image_write_png(path, &img);
-    if (rc)
+    if (rc) {
         fprintf(stderr, "--dump-textures: %s: %s\n", path, cg_strerror(rc));
+        c->write_failed = true;
+    }
     free(rgba);
 }
 
@@ -136,20 +161,74 @@ static void on_draw(void *user, const cg_nv_draw *d)
         dump_texture(c, d, &d->textures[i]);
 }
 
+/* --dump VA:SIZE:FILE, numbers as cli_parse_u64 reads them. */
+static int parse_dump(const char *text, cg_nv_scene_dump *d)
+{
+    char num[2][64];
+    const char *p = text;
+    for (int k = 0; k < 2; k++) {
+        const char *colon = strchr(p, ':');
+        if (!colon || (size_t)(colon - p) >= sizeof num[k])
+            return -1;
+        memcpy(num[k], p, (size_t)(colon - p));
+        num[k][colon - p] = 0;
+        p = colon + 1;
+    }
+    if (cli_parse_u64(num[0], &d->va) != 0 || cli_parse_u64(num[1], &d->size) != 0 || !*p)
+        return -1;
+    d->path = p;
+    return d->size == 0 || d->size > ((uint64_t)256 << 20) ? -1 : 0;
+}
+
+/* A directory the run writes into: created if missing (one level). */
+static int out_dir_ok(const char *opt, const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error(EXIT_INPUT, "%s: cannot create '%s': %s", opt, dir, strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_error(EXIT_INPUT, "%s: '%s' is not a directory", opt, dir);
+    return EXIT_OK;
+}
+
+/* Assemble the scene once up front so that syntax errors go to stderr with
+ * exit 3, before anything runs (the scene runner logs them with the run). */
+static int nv_scene_syntax(const char *path, const uint8_t *text, size_t size)
+{
+    cg_nv_asm *na = NULL;
+    cg_asm *as = NULL;
+    int rc = EXIT_OK;
+    if (cg_nv_asm_new(NULL, &na) != 0 || cg_asm_create(cg_nv_asm_family(), na, &as) != 0 ||
+        cg_asm_add_source(as, strcmp(path, "-") == 0 ? "<stdin>" : path, (const char *)text,
+                          size) != 0)
+        rc = cli_error(EXIT_INPUT, "out of memory");
+    else if (cg_asm_assemble(as) != 0) {
+        fputs(cg_asm_errors(as), stderr);
+        rc = EXIT_INPUT;
+    }
+    cg_asm_destroy(as);
+    cg_nv_asm_free(na);
+    return rc;
+}
+
 int nv_run(const cli_opts *o)
 {
     if (o->nargs != 1)
         return cli_error(EXIT_USAGE, "run -f nv: give one scene file (or - for stdin)");
+    cg_nv_scene_dump dumps[8];
+    for (int i = 0; i < o->ndumps; i++)
+        if (parse_dump(o->dumps[i], &dumps[i]) != 0)
+            return cli_error(EXIT_USAGE, "--dump '%s': want VA:SIZE:FILE, SIZE 1 to 256 MiB, "
+                             "numbers decimal or 0x hex", o->dumps[i]);
+    if ((o->out_dir && out_dir_ok("--out", o->out_dir) != EXIT_OK) ||
+        (o->dump_textures && out_dir_ok("--dump-textures", o->dump_textures) != EXIT_OK))
+        return EXIT_INPUT;
     size_t size;
-    uint8_t *text = cli_read_file(o->args[0], &size);
+    uint8_t *text = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
     if (!text)
         return EXIT_INPUT;
-    if (o->dump_textures && mkdir(o->dump_textures, 0777) != 0 && errno != EEXIST) {
-        free(text);
-        return cli_error(EXIT_INPUT, "--dump-textures: cannot create '%s': %s", o->dump_textures,
-                         strerror(errno));
-    }
-    cg_device *dev = cli_device_create(o);
+    int rc = nv_scene_syntax(o->args[0], text, size);
+    cg_device *dev = rc == EXIT_OK ? cli_device_create(o) : NULL;
     if (!dev) {
         free(text);
         return EXIT_INPUT;
@@ -162,7 +241,7 @@ int nv_run(const cli_opts *o)
         if (!c.draws) {
             cg_device_destroy(dev);
             free(text);
-            return cli_error(EXIT_INPUT, "--draws: cannot write '%s'", o->draws);
+            return EXIT_INPUT;
         }
         fputs("{\"draws\":[", c.draws);
     }
@@ -170,36 +249,17 @@ int nv_run(const cli_opts *o)
     cg_fault_set_callback(dev, print_fault, &c);
     if (o->trace)
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
-    cg_nv_scene_dump dumps[8];
-    for (int i = 0; i < o->ndumps; i++) {
-        char *end;
-        const char *p = o->dumps[i];
-        dumps[i].va = strtoull(p, &end, 0);
-        if (end == p || *end != ':')
-            goto bad_dump;
-        p = end + 1;
-        dumps[i].size = strtoull(p, &end, 0);
-        if (end == p || *end != ':' || !end[1])
-            goto bad_dump;
-        dumps[i].path = end + 1;
-        continue;
-    bad_dump:
-        if (c.draws)
-            cli_close_out(c.draws);
-        cg_device_destroy(dev);
-        free(text);
-        return cli_error(EXIT_USAGE, "--dump '%s': want VA:SIZE:FILE", o->dumps[i]);
-    }
     cg_nv_scene_opts so = {.log = o->json ? stderr : c.msg, .out_dir = o->out_dir,
                            .dumps = dumps, .ndumps = (size_t)o->ndumps};
     bool want_draws = o->draws || o->dump_textures;
     /* .incbin paths are relative to the scene: pass the file name */
     bool in = strcmp(o->args[0], "-") == 0;
-    int rc = cg_nv_scene_run_draws(dev, in ? "-" : o->args[0], in ? (const char *)text : NULL,
-                                   in ? size : 0, &so, want_draws ? on_draw : NULL, &c);
+    rc = cg_nv_scene_run_draws(dev, in ? "-" : o->args[0], in ? (const char *)text : NULL,
+                               in ? size : 0, &so, want_draws ? on_draw : NULL, &c);
+    int wrc = EXIT_OK;
     if (c.draws) {
         fputs(c.ndraws ? "\n]}\n" : "]}\n", c.draws);
-        cli_close_out(c.draws);
+        wrc = cli_close_out(c.draws, o->draws);
     }
     free(c.tics);
     size_t nf = cg_fault_count(dev);
@@ -207,14 +267,16 @@ int nv_run(const cli_opts *o)
                       : (rc == CG_ERR_FAULT && nf == 0) ? "a check failed (.expect32 or .wait)"
                       : rc == CG_ERR_FAULT ? "faulted"
                                            : cg_strerror(rc);
-    if (o->json)
-        fprintf(c.msg, "{\"scene\":\"%s\",\"result\":\"%s\",\"faults\":%zu}\n", o->args[0],
-                res, nf);
-    else
+    if (o->json) {
+        fputs("{\"scene\":", c.msg);
+        cli_json_str(c.msg, o->args[0]);
+        fprintf(c.msg, ",\"result\":\"%s\",\"faults\":%zu}\n", res, nf);
+    } else {
         fprintf(c.msg, "scene %s: %s, %zu fault(s)\n", o->args[0], res, nf);
+    }
     cg_device_destroy(dev);
     free(text);
-    if (rc == CG_ERR_SYNTAX)
-        return EXIT_INPUT;
+    if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO)
+        return EXIT_INPUT; /* an output the scene or a flag asked for was not written */
     return rc == 0 ? EXIT_OK : EXIT_FAULT;
 }

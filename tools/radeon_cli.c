@@ -46,13 +46,22 @@ int radeon_assemble(const cli_opts *o, const char *path)
     return rc;
 }
 
+struct radeon_scene {
+    cg_radeon_asm *st;
+    cg_asm *as;
+    cg_device *dev;
+};
+
+static int run_scene(void *ctx, FILE *log)
+{
+    struct radeon_scene *s = ctx;
+    return cg_radeon_scene_run(s->st, s->as, s->dev, log);
+}
+
 int radeon_run(const cli_opts *o)
 {
     if (o->nargs != 1)
         return cli_error(EXIT_USAGE, "run: give one scene file (or - for stdin)");
-    if (o->ndumps)
-        return cli_error(EXIT_USAGE,
-                         "run: --dump is not supported for radeon yet; use .dump ADDR, NDW in the scene");
     cg_radeon_gen g;
     int rc = gen_of(o, &g);
     if (rc != EXIT_OK)
@@ -66,15 +75,13 @@ int radeon_run(const cli_opts *o)
     }
     if ((rc = cli_asm_load(o->args[0], cg_radeon_asm_family(), st, &as)) != EXIT_OK)
         goto out;
-    if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
+    if (o->trace &&
+        cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    int r = cg_radeon_scene_run(st, as, dev, stdout);
-    if (r < 0)
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
-    else
-        rc = r ? EXIT_FAULT : EXIT_OK;
+    struct radeon_scene sc = {st, as, dev};
+    rc = cli_run_scene(o, "radeon", dev, run_scene, &sc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -28,6 +28,19 @@ int vc4_assemble(const cli_opts *o, const char *path)
     return rc;
 }
 
+struct vc4_scene {
+    cg_vc4_asm *st;
+    cg_asm *as;
+    cg_device *dev;
+    cg_vc4_scene_opts so;
+};
+
+static int run_scene(void *ctx, FILE *log)
+{
+    struct vc4_scene *s = ctx;
+    return cg_vc4_scene_run(s->st, s->as, s->dev, &s->so, log);
+}
+
 int vc4_run(const cli_opts *o)
 {
     if (o->nargs != 1)
@@ -41,18 +54,21 @@ int vc4_run(const cli_opts *o)
         goto out;
     }
     cg_device_set_coherency(dev, CG_COHERENCY_WARN);
-    if (o->trace && cg_trace_add(dev, cg_trace_write_text, stdout) < 0) {
+    if (o->trace &&
+        cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
     if ((rc = cli_asm_load(o->args[0], cg_vc4_asm_family(), st, &as)) != EXIT_OK)
         goto out;
-    cg_vc4_scene_opts so = {.png = o->output};
-    int r = cg_vc4_scene_run(st, as, dev, &so, stdout);
-    if (r < 0)
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
-    else
-        rc = r ? EXIT_FAULT : EXIT_OK;
+    /* -o: refuse a path that cannot be created before running anything */
+    FILE *png = o->output && strcmp(o->output, "-") != 0 ? cli_open_out(o->output, "wb") : NULL;
+    if (o->output && strcmp(o->output, "-") != 0 && (!png || fclose(png) != 0)) {
+        rc = EXIT_INPUT;
+        goto out;
+    }
+    struct vc4_scene sc = {st, as, dev, {.png = o->output}};
+    rc = cli_run_scene(o, "vc4", dev, run_scene, &sc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

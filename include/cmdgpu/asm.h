@@ -54,7 +54,9 @@ CG_API void cg_asm_destroy(cg_asm *as);
 
 /* Add source text (copied); sources assemble in the order added, as one
  * program. `name` appears in errors and .incbin paths are relative to its
- * directory. cg_asm_add_file reads a file ("-" is stdin). */
+ * directory. cg_asm_add_file reads a file ("-" is stdin) of at most 256 MiB
+ * (CG_ERR_RANGE past it; a regular file is measured before anything is
+ * allocated). */
 CG_API int cg_asm_add_source(cg_asm *as, const char *name, const char *text, size_t len);
 CG_API int cg_asm_add_file(cg_asm *as, const char *path);
 

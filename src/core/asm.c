@@ -297,6 +297,95 @@ int asm_define(cg_asm *as, const char *name, size_t len, int64_t value, const ch
     return 0;
 }
 
+void asm_equ_dep(cg_asm *as, size_t to)
+{
+    if (grow_array((void **)&as->edges, &as->capedges, as->nedges + 1, sizeof(*as->edges))) {
+        asm_oom(as);
+        return;
+    }
+    as->edges[as->nedges++] = (struct asm_edge){SIZE_MAX, to};
+}
+
+void asm_equ_done(cg_asm *as, size_t first, const char *name, size_t len)
+{
+    const struct asm_symbol *s = first < as->nedges ? asm_symbol_find(as, name, len) : NULL;
+    size_t from = s ? (size_t)(s - as->syms) : SIZE_MAX;
+    if (from == SIZE_MAX) { /* the definition failed: forget its reads */
+        as->nedges = first < as->nedges ? first : as->nedges;
+        return;
+    }
+    for (size_t i = first; i < as->nedges; i++)
+        as->edges[i].from = from;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const struct asm_edge *x = a, *y = b;
+    return x->from != y->from ? (x->from > y->from) - (x->from < y->from)
+                              : (x->to > y->to) - (x->to < y->to);
+}
+
+/* After the final pass: a .equ whose value depends on itself, directly or
+ * through other .equ symbols, has no single value (the passes settle on
+ * whatever guess they started from). One error per cycle, at the .equ. */
+static size_t equ_cycles(cg_asm *as)
+{
+    size_t found = 0;
+    if (as->nedges == 0)
+        return 0;
+    qsort(as->edges, as->nedges, sizeof(*as->edges), edge_cmp);
+    size_t n = as->nsyms;
+    size_t *first = malloc((n + 1) * sizeof(*first)), *stack = malloc(n * sizeof(*stack));
+    size_t *next = malloc(n * sizeof(*next));
+    uint8_t *color = calloc(n ? n : 1, 1); /* 0 new, 1 on the stack, 2 done */
+    if (!first || !stack || !next || !color) {
+        asm_oom(as);
+        goto out;
+    }
+    for (size_t v = 0, e = 0; v <= n; v++) {
+        while (e < as->nedges && as->edges[e].from < v)
+            e++;
+        first[v] = e;
+    }
+    for (size_t root = 0; root < n; root++) {
+        if (color[root])
+            continue;
+        size_t sp = 0;
+        stack[sp++] = root;
+        next[root] = first[root];
+        color[root] = 1;
+        while (sp) {
+            size_t v = stack[sp - 1];
+            if (next[v] == first[v + 1]) {
+                color[v] = 2;
+                sp--;
+                continue;
+            }
+            size_t w = as->edges[next[v]++].to;
+            if (w >= n || color[w] == 2)
+                continue;
+            if (color[w] == 1) {
+                const struct asm_symbol *s = &as->syms[w];
+                error_loc(as, (struct asm_loc){s->src, s->line, s->col},
+                          "circular definition: '%s' depends on itself%s%s%s", s->name.str,
+                          v == w ? "" : " (through '", v == w ? "" : as->syms[v].name.str,
+                          v == w ? "" : "')");
+                found++;
+                continue;
+            }
+            color[w] = 1;
+            next[w] = first[w];
+            stack[sp++] = w;
+        }
+    }
+out:
+    free(first);
+    free(stack);
+    free(next);
+    free(color);
+    return found;
+}
+
 int cg_asm_define(cg_asm *as, const char *name, int64_t value)
 {
     if (!as || !name)
@@ -529,6 +618,7 @@ void cg_asm_destroy(cg_asm *as)
     free(as->secs);
     free(as->sec_index.slots);
     free(as->errs);
+    free(as->edges);
     free(as);
 }
 
@@ -584,23 +674,35 @@ int cg_asm_add_file(cg_asm *as, const char *path)
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return errno == ENOENT ? CG_ERR_NOENT : CG_ERR_IO;
+    /* Sources are held in memory whole, up to ASM_MAX_SOURCE bytes. A
+     * regular file is measured first (nothing is allocated for one that is
+     * too large); a stream's buffer grows only as its data arrives. */
     size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    int rc = text ? 0 : CG_ERR_NOMEM;
+    struct stat st;
+    int rc = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        if ((uint64_t)st.st_size > ASM_MAX_SOURCE)
+            rc = CG_ERR_RANGE;
+        else
+            cap = (size_t)st.st_size + 1; /* +1: the end is seen in one read */
+    }
+    char *text = rc ? NULL : malloc(cap);
+    if (!rc && !text)
+        rc = CG_ERR_NOMEM;
     while (rc == 0) {
         if (len == cap) {
-            /* Sources are held in memory whole; refuse absurd sizes. */
-            if (cap >= ((size_t)1 << 30)) {
+            if (cap > ASM_MAX_SOURCE) {
                 rc = CG_ERR_RANGE;
                 break;
             }
-            char *p = realloc(text, cap * 2);
+            size_t grow = cap > ASM_MAX_SOURCE / 2 ? ASM_MAX_SOURCE + 1 : cap * 2;
+            char *p = realloc(text, grow);
             if (!p) {
                 rc = CG_ERR_NOMEM;
                 break;
             }
             text = p;
-            cap *= 2;
+            cap = grow;
         }
         size_t got = fread(text + len, 1, cap - len, f);
         len += got;
@@ -798,6 +900,7 @@ int cg_asm_assemble(cg_asm *as)
     as->nerrs = 0;
     as->oom = false;
     as->stop = false;
+    as->nedges = 0;
     symbols_clear(as);
 
     int pass = 0;
@@ -812,6 +915,9 @@ int cg_asm_assemble(cg_asm *as)
     memcpy(name, as->change_name, sizeof(name));
 
     run_pass(as, ++pass, true);
+    /* a cycle explains why its labels do not converge: no second message */
+    if (!as->stop && equ_cycles(as) > 0)
+        converged = true;
     if (!as->stop && !converged)
         error_loc(as, loc, "labels do not converge ('%s' still changes after %d passes)", name,
                   ASM_MAX_PASSES);

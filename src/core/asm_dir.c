@@ -302,10 +302,14 @@ static int dir_equ(cg_asm *as)
     if (rc == 0)
         rc = cg_asm_expect(as, ',');
     int64_t v;
+    size_t first = as->nedges;
+    as->equ_rec = as->final;
     if (rc == 0)
         rc = expr_at(as, &v, &vpos);
+    as->equ_rec = false;
     if (rc == 0)
         rc = asm_define(as, name, strlen(name), v, npos);
+    asm_equ_done(as, rc == 0 ? first : as->nedges, name, strlen(name));
     return rc;
 }
 

@@ -109,6 +109,8 @@ static int parse_symbol(cg_asm *as, uint64_t *out)
         *out = as->stmt_pc;
     } else {
         const struct asm_symbol *s = asm_symbol_find(as, p, n);
+        if (s && as->equ_rec)
+            asm_equ_dep(as, (size_t)(s - as->syms));
         if (s && s->pass > 0)
             *out = (uint64_t)s->value;
         else if (as->final)

@@ -23,6 +23,7 @@
 #define ASM_MAX_IDENT 255                   /* characters in a name */
 #define ASM_MAX_OUTPUT ((size_t)256 << 20)  /* bytes in all sections together */
 #define ASM_MAX_GAP ((size_t)64 << 20)      /* bytes one .org/.align may skip */
+#define ASM_MAX_SOURCE ((size_t)256 << 20) /* bytes in one source (cg_asm_add_file) */
 #define ASM_MAX_PATH 4096                   /* bytes in an .incbin file name */
 
 /* A name with its length and hash; the first member of every struct kept in
@@ -112,6 +113,15 @@ struct cg_asm {
     int depth;            /* expression nesting */
     int include_depth;    /* .include nesting */
 
+    /* .equ dependencies of the final pass, to find circular definitions
+     * (`.equ a, a` would otherwise settle on the guess 0): while equ_rec is
+     * set, every symbol an expression reads adds an edge. */
+    struct asm_edge {
+        size_t from, to; /* symbol indices; from is SIZE_MAX until defined */
+    } *edges;
+    size_t nedges, capedges;
+    bool equ_rec;
+
     /* Errors (only the final pass records them). */
     char *errs;
     size_t errlen, errcap;
@@ -137,6 +147,10 @@ struct asm_section *asm_cur_section(cg_asm *as, bool create);
 int asm_section_switch(cg_asm *as, const char *name, bool has_base, uint64_t base,
                        const char *pos);
 int64_t asm_u2i(uint64_t v);
+/* A .equ being evaluated reads symbol index `to` (final pass only). */
+void asm_equ_dep(cg_asm *as, size_t to);
+/* The edges recorded since `first` are the definition of `name`. */
+void asm_equ_done(cg_asm *as, size_t first, const char *name, size_t len);
 
 /* asm_dir.c: returns CG_ERR_NOENT if `name` is not a core directive. */
 int asm_directive(cg_asm *as, const char *name);
