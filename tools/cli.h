@@ -43,6 +43,7 @@ typedef struct cli_opts {
     int nbudgets;
     int nargs;
     char **args;          /* positional arguments */
+    const char *input_format; /* --input-format (disasm, run): tools/capture_cli.c */
 } cli_opts;
 
 /* A subcommand. */
@@ -140,5 +141,11 @@ int vc4_check(const cli_opts *o); /* tools/vc4_check.c */
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);
+
+/* Captures real systems write (tools/capture_cli.c, docs/captures.md): -1
+ * when the input is the family's native format, else an exit code. */
+int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
+                   size_t size, FILE *out);
+int capture_run(const cli_opts *o, const cli_family *fam);
 
 #endif

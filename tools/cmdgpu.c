@@ -24,6 +24,10 @@ static int cmd_help(const cli_opts *o);
     "      --color=WHEN    auto (default: when stdout is a terminal), always, never\n" \
     "  -h, --help          this text\n"
 
+#define INPUT_FORMAT_OPT                                                       \
+    "      --input-format FMT  auto (default), native, radeon-ring-dump,\n"     \
+    "                      vc4-hang-state, vc4-cl-dump, nv-push-raw (docs/captures.md)\n"
+
 static const cli_command commands[] = {
     {"run", "execute a scene or stream on the GPU model",
      "usage: cmdgpu run -f FAMILY [--json] SCENE|-\n"
@@ -34,7 +38,8 @@ static const cli_command commands[] = {
      "      --draws FILE    nv: write every draw record as {\"draws\":[...]} (- = stdout)\n"
      "      --dump-textures DIR  nv: write each texture a draw reaches as DIR/tic_N.png\n"
      "      --budget NAME=N set a budget (watchdog) for this run, e.g. nv.macro-insns=1000;\n"
-     "                      `cmdgpu help budgets` lists them (up to 8 options)\n",
+     "                      `cmdgpu help budgets` lists them (up to 8 options)\n"
+     INPUT_FORMAT_OPT,
      cmd_run},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
@@ -42,7 +47,8 @@ static const cli_command commands[] = {
      "`cmdgpu asm` for the same family (asm(disasm(x)) == x).\n" COMMON_OPTS
      "  -o, --output FILE   write the text to FILE (- = stdout)\n"
      "      --gen GEN       radeon: r600 (default), r700, evergreen, r500\n"
-     "      --subch LIST    nv: classes of subchannels, e.g. 0=B197,4=B0B5\n",
+     "      --subch LIST    nv: classes of subchannels, e.g. 0=B197,4=B0B5\n"
+     INPUT_FORMAT_OPT,
      cmd_disasm},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"
@@ -245,6 +251,10 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
             if (t < 0)
                 return cli_error(EXIT_USAGE, "%s needs a value", a);
             o->gen = val;
+        } else if ((t = TAKES_VALUE("--input-format", "--input-format")) != 0) {
+            if (t < 0)
+                return cli_error(EXIT_USAGE, "%s needs a value", a);
+            o->input_format = val;
         } else {
             return cli_error(EXIT_USAGE, "%s: unknown option '%s' (see `cmdgpu %s --help`)",
                              cmd->name, a, cmd->name);

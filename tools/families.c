@@ -174,7 +174,9 @@ int cmd_disasm(const cli_opts *o)
         free(data);
         return EXIT_INPUT;
     }
-    rc = fam->disasm(o, data, size, out);
+    rc = capture_disasm(o, fam, o->args[0], data, size, out);
+    if (rc < 0)
+        rc = fam->disasm(o, data, size, out);
     cli_close_out(out);
     free(data);
     return rc;
@@ -201,6 +203,8 @@ int cmd_run(const cli_opts *o)
         return rc;
     if (!fam->run)
         return not_yet("run", fam);
+    if ((rc = capture_run(o, fam)) >= 0)
+        return rc;
     return fam->run(o);
 }
 

@@ -16,4 +16,5 @@
 #include "radeon_check.h"
 #include "vc4.h"
 #include "vc4_check.h"
+#include "capture.h"
 #endif
