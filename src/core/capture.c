@@ -58,6 +58,13 @@ static bool hex_at(const uint8_t *p, size_t left, unsigned n)
     return true;
 }
 
+static bool cl_dump_line(const uint8_t *data, size_t size)
+{
+    return hex_at(data, size, 8) && size > 11 && data[10] == ' ' && hex_at(data + 11, size - 11, 8) &&
+           size > 23 && data[21] == ':' && data[22] == ' ' &&
+           (hex_at(data + 23, size - 23, 2) || (size >= 30 && memcmp(data + 23, "Unknown", 7) == 0));
+}
+
 cg_capture_format cg_capture_detect(const uint8_t *data, size_t size)
 {
     if (!data)
@@ -66,10 +73,20 @@ cg_capture_format cg_capture_detect(const uint8_t *data, size_t size)
     if ((size >= 8 && memcmp(data, "wptr: 0x", 8) == 0) ||
         (size >= 7 && memcmp(data, "wptr(0x", 7) == 0))
         return CG_CAPTURE_RADEON_RING_DUMP;
-    /* vc4_cl_dump: "0x%08x 0x%08x: 0x%02x " */
-    if (hex_at(data, size, 8) && size > 11 && data[10] == ' ' && hex_at(data + 11, size - 11, 8) &&
-        size > 23 && data[21] == ':' && data[22] == ' ' &&
-        (hex_at(data + 23, size - 23, 2) || (size >= 30 && memcmp(data + 23, "Unknown", 7) == 0)))
+    /* vc4_cl_dump: "0x%08x 0x%08x: 0x%02x ", maybe after a label line
+     * such as "BCL:" (vc4_job.c prints one before each list) */
+    const uint8_t *d0 = data;
+    size_t s0 = size;
+    for (size_t i = 0; i < size && i < 16; i++) {
+        if (data[i] == ' ')
+            break;
+        if (data[i] == '\n') {
+            if (i > 1 && data[i - 1] == ':')
+                d0 = data + i + 1, s0 = size - i - 1;
+            break;
+        }
+    }
+    if (cl_dump_line(d0, s0))
         return CG_CAPTURE_VC4_CL_DUMP;
     /* vc4_dump_hang_state: version 0, then the state, the BO table and the
      * BO bytes, and nothing else */
