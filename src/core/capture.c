@@ -1,7 +1,9 @@
 /* core: the capture format table and format detection (include/cmdgpu/capture.h,
  * docs/captures.md). The loaders themselves live in their families. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
-#include "cmdgpu/capture.h"
+#include "capture_text.h"
 
 static const struct {
     const char *name, *desc;
@@ -101,4 +103,69 @@ cg_capture_format cg_capture_detect(const uint8_t *data, size_t size)
         }
     }
     return CG_CAPTURE_NATIVE;
+}
+
+int cg_capture_fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)
+{
+    if (err) {
+        err->offset = off;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+int cg_capture_line(const uint8_t *data, size_t size, size_t *pos, char *line, size_t cap,
+                    size_t *start, cg_capture_error *err)
+{
+    size_t p = *pos, n = 0;
+    if (p >= size)
+        return 0;
+    *start = p;
+    while (p < size && data[p] != '\n') {
+        if (data[p] == 0)
+            return cg_capture_fail(err, p, CG_ERR_SYNTAX, "NUL byte in a text capture");
+        if (n + 1 < cap)
+            line[n] = (char)data[p];
+        n++;
+        p++;
+    }
+    *pos = p + 1;
+    if (n >= cap)
+        return cg_capture_fail(err, *start, CG_ERR_SYNTAX, "line of %zu bytes is too long", n);
+    if (n && line[n - 1] == '\r')
+        n--;
+    line[n] = 0;
+    return 1;
+}
+
+bool cg_capture_hex(const char **s, uint64_t *v)
+{
+    const char *p = *s;
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+        return false;
+    p += 2;
+    uint64_t x = 0;
+    int n = 0;
+    for (;; p++, n++) {
+        int d;
+        if (*p >= '0' && *p <= '9')
+            d = *p - '0';
+        else if (*p >= 'a' && *p <= 'f')
+            d = *p - 'a' + 10;
+        else if (*p >= 'A' && *p <= 'F')
+            d = *p - 'A' + 10;
+        else
+            break;
+        if (n == 16)
+            return false;
+        x = x << 4 | (uint64_t)d;
+    }
+    if (n == 0)
+        return false;
+    *v = x;
+    *s = p;
+    return true;
 }

@@ -6,23 +6,10 @@
  * nv_push.c: "[0x%08x] HDR %x subch %i NINC", "\tmthd %04x NAME", then
  * field lines); it prints data words as decoded fields, so it is recognised
  * and refused here rather than guessed back into words (docs/captures.md). */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nv_internal.h"
-#include "cmdgpu/capture.h"
-
-static int fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)
-{
-    if (err) {
-        err->offset = off;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
+#include "core/capture_text.h"
 
 /* "[0x" at the start and "] HDR " in the first line: vk_push_print text. */
 static bool nvk_text(const uint8_t *d, size_t n)
@@ -43,11 +30,11 @@ int cg_nv_pushdump_load(const uint8_t *data, size_t size, uint32_t **words, size
     *words = NULL;
     *nwords = 0;
     if (nvk_text(data, size))
-        return fail(err, 0, CG_ERR_SYNTAX,
+        return cg_capture_fail(err, 0, CG_ERR_SYNTAX,
                     "this is NVK_DEBUG=push_dump text (a decoded listing whose data words are printed as "
                     "fields), not raw words: dump the pushbuffer memory as binary words instead");
     if (size % 4)
-        return fail(err, size - size % 4, CG_ERR_SYNTAX,
+        return cg_capture_fail(err, size - size % 4, CG_ERR_SYNTAX,
                     "%zu bytes is not a whole number of 32-bit words (%zu bytes left over)", size, size % 4);
     size_t n = size / 4;
     uint32_t *w = malloc(n ? 4 * n : 4);

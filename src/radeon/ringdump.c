@@ -18,26 +18,13 @@
  *             count + 1 lines from the driver's rptr).
  * ring_size / 4 = free + count (count = ring_size / 4 - ring_free_dw). */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "radeon_internal.h"
-#include "cmdgpu/capture.h"
+#include "core/capture_text.h"
 
 /* MAX_RING_BUFSZ in cp.c: RB_BUFSZ 22, 2 << 22 dwords (32 MiB). */
 #define RINGDUMP_MAX_DW (2u << 22)
-
-static int fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)
-{
-    if (err) {
-        err->offset = off;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 /* ---- a tiny matcher over one NUL-terminated line ---- */
 
@@ -54,35 +41,6 @@ static void blanks(const char **s)
 {
     while (**s == ' ' || **s == '\t')
         (*s)++;
-}
-
-static bool hexnum(const char **s, uint64_t *v)
-{
-    const char *p = *s;
-    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
-        return false;
-    p += 2;
-    uint64_t x = 0;
-    int n = 0;
-    for (;; p++, n++) {
-        int d;
-        if (*p >= '0' && *p <= '9')
-            d = *p - '0';
-        else if (*p >= 'a' && *p <= 'f')
-            d = *p - 'a' + 10;
-        else if (*p >= 'A' && *p <= 'F')
-            d = *p - 'A' + 10;
-        else
-            break;
-        if (n == 16)
-            return false;
-        x = x << 4 | (uint64_t)d;
-    }
-    if (n == 0)
-        return false;
-    *v = x;
-    *s = p;
-    return true;
 }
 
 static bool decnum(const char **s, uint64_t *v)
@@ -115,7 +73,7 @@ static bool u32_of(uint64_t v, uint32_t *out)
 static bool value_line(const char *s, uint32_t *v)
 {
     uint64_t x, dec;
-    if (!hexnum(&s, &x) || !u32_of(x, v))
+    if (!cg_capture_hex(&s, &x) || !u32_of(x, v))
         return false;
     blanks(&s);
     if (*s == '[') {
@@ -134,7 +92,7 @@ static bool value_line(const char *s, uint32_t *v)
 static bool reg_value_line(const char *s, uint32_t *reg, uint32_t *v)
 {
     uint64_t r;
-    if (!lit(&s, "(") || !hexnum(&s, &r) || !u32_of(r, reg) || !lit(&s, "):"))
+    if (!lit(&s, "(") || !cg_capture_hex(&s, &r) || !u32_of(r, reg) || !lit(&s, "):"))
         return false;
     blanks(&s);
     return value_line(s, v);
@@ -188,7 +146,7 @@ static int header_line(cg_radeon_ringdump *d, const char *s)
             return -1;
         blanks(&s);
         d->has_sem = true;
-        if (!hexnum(&s, dst))
+        if (!cg_capture_hex(&s, dst))
             return -1;
         blanks(&s);
         return *s ? -1 : 0;
@@ -212,7 +170,7 @@ static int header_line(cg_radeon_ringdump *d, const char *s)
 static int entry_line(const char *s, cg_radeon_ringdump_entry *e)
 {
     uint64_t idx, v;
-    if (!lit(&s, "r[") || !decnum(&s, &idx) || !lit(&s, "]=") || !hexnum(&s, &v) ||
+    if (!lit(&s, "r[") || !decnum(&s, &idx) || !lit(&s, "]=") || !cg_capture_hex(&s, &v) ||
         idx > UINT32_MAX || v > UINT32_MAX)
         return -1;
     e->index = (uint32_t)idx;
@@ -246,26 +204,13 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
     uint32_t max_index = 0;
     int rc = 0;
     char line[256];
-    while (pos < size) {
-        size_t start = pos, n = 0;
-        while (pos < size && data[pos] != '\n') {
-            if (data[pos] == 0) {
-                rc = fail(err, pos, CG_ERR_SYNTAX, "NUL byte in a text dump (not a radeon ring dump?)");
-                goto bad;
-            }
-            if (n + 1 < sizeof line)
-                line[n] = (char)data[pos];
-            n++;
-            pos++;
-        }
-        pos++; /* the newline */
-        if (n >= sizeof line) {
-            rc = fail(err, start, CG_ERR_SYNTAX, "line of %zu bytes is too long for a ring dump", n);
+    size_t start;
+    int got;
+    while ((got = cg_capture_line(data, size, &pos, line, sizeof line, &start, err)) != 0) {
+        if (got < 0) {
+            rc = got;
             goto bad;
         }
-        if (n && line[n - 1] == '\r')
-            n--;
-        line[n] = 0;
         const char *s = line;
         blanks(&s);
         if (!*s)
@@ -273,13 +218,13 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
         if (s[0] == 'r' && s[1] == '[') {
             cg_radeon_ringdump_entry e;
             if (entry_line(s, &e) != 0) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "malformed ring line '%.60s' (want r[N]=0xVALUE)", s);
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "malformed ring line '%.60s' (want r[N]=0xVALUE)", s);
                 goto bad;
             }
             if (d->nentries) {
                 const cg_radeon_ringdump_entry *p = &d->entries[d->nentries - 1];
                 if (e.index != p->index + 1 && e.index != 0) {
-                    rc = fail(err, start, CG_ERR_SYNTAX, "r[%u] does not follow r[%u] (a dump is one contiguous run)",
+                    rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "r[%u] does not follow r[%u] (a dump is one contiguous run)",
                               e.index, p->index);
                     goto bad;
                 }
@@ -300,30 +245,30 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
             continue;
         }
         if (d->nentries) {
-            rc = fail(err, start, CG_ERR_SYNTAX, "header line '%.60s' after the ring lines", s);
+            rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "header line '%.60s' after the ring lines", s);
             goto bad;
         }
         if (header_line(d, s) != 0) {
-            rc = fail(err, start, CG_ERR_SYNTAX, "not a radeon ring dump line: '%.60s'", s);
+            rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "not a radeon ring dump line: '%.60s'", s);
             goto bad;
         }
         if (d->has_count && !count_off)
             count_off = start;
     }
     if (!d->has_wptr || !d->has_rptr) {
-        rc = fail(err, 0, CG_ERR_SYNTAX, "no %s line: not a radeon ring dump", d->has_wptr ? "rptr" : "wptr");
+        rc = cg_capture_fail(err, 0, CG_ERR_SYNTAX, "no %s line: not a radeon ring dump", d->has_wptr ? "rptr" : "wptr");
         goto bad;
     }
     /* the ring size */
     if (d->has_free && d->has_count) {
         uint64_t total = (uint64_t)d->free_dw + d->count_dw;
         if (!pow2(total) || total < 2) {
-            rc = fail(err, count_off, CG_ERR_SYNTAX,
+            rc = cg_capture_fail(err, count_off, CG_ERR_SYNTAX,
                       "free + used dwords = %" PRIu64 " is not a ring size (a power of two)", total);
             goto bad;
         }
         if (total > RINGDUMP_MAX_DW) {
-            rc = fail(err, count_off, CG_ERR_RANGE,
+            rc = cg_capture_fail(err, count_off, CG_ERR_RANGE,
                       "a ring of %" PRIu64 " dwords is larger than the model's %u", total, RINGDUMP_MAX_DW);
             goto bad;
         }
@@ -338,20 +283,20 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
         while (r <= hi)
             r <<= 1;
         if (r > RINGDUMP_MAX_DW) {
-            rc = fail(err, 0, CG_ERR_RANGE, "index %u implies a ring larger than the model's %u dwords",
+            rc = cg_capture_fail(err, 0, CG_ERR_RANGE, "index %u implies a ring larger than the model's %u dwords",
                       hi, RINGDUMP_MAX_DW);
             goto bad;
         }
         d->ring_dw = (uint32_t)r;
     }
     if (d->wptr >= d->ring_dw || d->rptr >= d->ring_dw) {
-        rc = fail(err, 0, CG_ERR_RANGE, "%s %u is outside the ring of %u dwords",
+        rc = cg_capture_fail(err, 0, CG_ERR_RANGE, "%s %u is outside the ring of %u dwords",
                   d->wptr >= d->ring_dw ? "wptr" : "rptr",
                   d->wptr >= d->ring_dw ? d->wptr : d->rptr, d->ring_dw);
         goto bad;
     }
     if (max_index >= d->ring_dw) {
-        rc = fail(err, 0, CG_ERR_RANGE, "ring index %u is outside the ring of %u dwords", max_index,
+        rc = cg_capture_fail(err, 0, CG_ERR_RANGE, "ring index %u is outside the ring of %u dwords", max_index,
                   d->ring_dw);
         goto bad;
     }

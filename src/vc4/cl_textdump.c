@@ -13,11 +13,10 @@
  * dropped. The field layout comes from cl_textdump.def (generated from
  * v3d_packet_v21.xml); record sizes from cmdgpu's own cl.def. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vc4_internal.h"
-#include "cmdgpu/capture.h"
+#include "core/capture_text.h"
 
 enum { T_BOOL, T_UINT, T_INT, T_FLOAT, T_ADDRESS, T_SFIX4 };
 
@@ -38,47 +37,6 @@ static const td_field td_fields[] = {
 
 #define GEM_HANDLES 254 /* VC4_PACKET_GEM_HANDLES (kernel/vc4_packet.h) */
 
-static int fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)
-{
-    if (err) {
-        err->offset = off;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
-static bool hexval(const char **s, uint64_t *v)
-{
-    const char *p = *s;
-    if (p[0] != '0' || p[1] != 'x')
-        return false;
-    p += 2;
-    uint64_t x = 0;
-    int n = 0;
-    for (;; p++, n++) {
-        int d;
-        if (*p >= '0' && *p <= '9')
-            d = *p - '0';
-        else if (*p >= 'a' && *p <= 'f')
-            d = *p - 'a' + 10;
-        else if (*p >= 'A' && *p <= 'F')
-            d = *p - 'A' + 10;
-        else
-            break;
-        if (n == 16)
-            return false;
-        x = x << 4 | (uint64_t)d;
-    }
-    if (!n)
-        return false;
-    *v = x;
-    *s = p;
-    return true;
-}
-
 /* Remove ANSI colour escapes (ESC [ ... m) in place. */
 static void strip_ansi(char *s)
 {
@@ -97,17 +55,6 @@ static void strip_ansi(char *s)
     *w = 0;
 }
 
-static void put_bits(uint8_t *p, unsigned start, unsigned size, uint64_t v)
-{
-    for (unsigned i = 0; i < size; i++) {
-        unsigned b = start + i;
-        if ((v >> i) & 1)
-            p[b / 8] |= (uint8_t)(1u << (b % 8));
-        else
-            p[b / 8] &= (uint8_t)~(1u << (b % 8));
-    }
-}
-
 /* Parse one field value into raw bits; false if malformed. */
 static bool field_value(const td_field *f, const char *s, uint64_t *bits)
 {
@@ -123,7 +70,7 @@ static bool field_value(const td_field *f, const char *s, uint64_t *bits)
         return true;
     case T_ADDRESS: {
         uint64_t v;
-        if (!hexval(&s, &v) || *s || v > UINT32_MAX)
+        if (!cg_capture_hex(&s, &v) || *s || v > UINT32_MAX)
             return false;
         *bits = v >> (32 - f->size);
         return true;
@@ -132,10 +79,7 @@ static bool field_value(const td_field *f, const char *s, uint64_t *bits)
         double d = strtod(s, &end);
         if (end == s || *end)
             return false;
-        float fl = (float)d;
-        uint32_t u;
-        memcpy(&u, &fl, 4);
-        *bits = u;
+        *bits = vc4_u32f((float)d);
         return true;
     }
     case T_SFIX4: {
@@ -181,46 +125,33 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
     size_t cur_at = 0;     /* its byte offset in d->bytes */
     unsigned cur_len = 0;
     char line[512];
-    while (pos < size) {
-        size_t start = pos, n = 0;
-        while (pos < size && data[pos] != '\n') {
-            if (data[pos] == 0) {
-                rc = fail(err, pos, CG_ERR_SYNTAX, "NUL byte in a text dump");
-                goto bad;
-            }
-            if (n + 1 < sizeof line)
-                line[n] = (char)data[pos];
-            n++;
-            pos++;
-        }
-        pos++;
-        if (n >= sizeof line) {
-            rc = fail(err, start, CG_ERR_SYNTAX, "line of %zu bytes is too long", n);
+    size_t start;
+    int got;
+    while ((got = cg_capture_line(data, size, &pos, line, sizeof line, &start, err)) != 0) {
+        if (got < 0) {
+            rc = got;
             goto bad;
         }
-        if (n && line[n - 1] == '\r')
-            n--;
-        line[n] = 0;
         strip_ansi(line);
         if (!line[0])
             continue;
         if (d->unknown_at != SIZE_MAX) {
-            rc = fail(err, start, CG_ERR_SYNTAX, "text after the \"Unknown packet\" line (the dump stops there)");
+            rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "text after the \"Unknown packet\" line (the dump stops there)");
             goto bad;
         }
         const char *s = line;
         uint64_t off, hw, op;
-        if (hexval(&s, &off) && *s == ' ' && (s++, hexval(&s, &hw)) && s[0] == ':' && s[1] == ' ') {
+        if (cg_capture_hex(&s, &off) && *s == ' ' && (s++, cg_capture_hex(&s, &hw)) && s[0] == ':' && s[1] == ' ') {
             s += 2;
             bool unknown = strncmp(s, "Unknown packet ", 15) == 0;
             if (unknown)
                 s += 15;
-            if (!hexval(&s, &op) || op > 255 || (!unknown && *s != ' ')) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "malformed packet line '%.60s'", line);
+            if (!cg_capture_hex(&s, &op) || op > 255 || (!unknown && *s != ' ')) {
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "malformed packet line '%.60s'", line);
                 goto bad;
             }
             if (hw != d->size) {
-                rc = fail(err, start, CG_ERR_SYNTAX,
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX,
                           "hardware offset 0x%llx does not follow the previous packet (0x%zx expected)",
                           (unsigned long long)hw, d->size);
                 goto bad;
@@ -231,7 +162,7 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
             }
             unsigned len = unknown ? 1 : cg_vc4_cl_size((uint8_t)op);
             if (!len) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "opcode 0x%02x is not a VideoCore IV control-list record",
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "opcode 0x%02x is not a VideoCore IV control-list record",
                           (unsigned)op);
                 goto bad;
             }
@@ -265,7 +196,7 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
                 s++;
             const char *colon = strstr(s, ": ");
             if (!colon) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "malformed field line '%.60s'", line);
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "malformed field line '%.60s'", line);
                 goto bad;
             }
             size_t nl = (size_t)(colon - s);
@@ -275,31 +206,31 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
                     strncmp(td_fields[i].name, s, nl) == 0)
                     f = &td_fields[i];
             if (!f) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "packet 0x%02x has no field '%.*s' (v3d_packet_v21.xml)",
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "packet 0x%02x has no field '%.*s' (v3d_packet_v21.xml)",
                           (unsigned)cur, (int)(nl > 60 ? 60 : nl), s);
                 goto bad;
             }
             uint64_t bits;
             if (!field_value(f, colon + 2, &bits)) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "field '%s': cannot read the value '%.40s'", f->name,
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "field '%s': cannot read the value '%.40s'", f->name,
                           colon + 2);
                 goto bad;
             }
             if (f->start + f->size > 8u * (cur_len - 1)) {
-                rc = fail(err, start, CG_ERR_SYNTAX, "field '%s' lies outside the %u-byte record", f->name, cur_len);
+                rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "field '%s' lies outside the %u-byte record", f->name, cur_len);
                 goto bad;
             }
-            put_bits(d->bytes + cur_at + 1, f->start, f->size, bits);
+            vc4_bits_set(d->bytes + cur_at + 1, f->start, f->size, bits);
             continue;
         }
         /* a list label ("BCL:", "RCL:") before the first packet */
         if (cur == -1 && line[strlen(line) - 1] == ':' && !strchr(line, ' '))
             continue;
-        rc = fail(err, start, CG_ERR_SYNTAX, "not a VC4_DEBUG=cl line: '%.60s'", line);
+        rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "not a VC4_DEBUG=cl line: '%.60s'", line);
         goto bad;
     }
     if (!d->npackets) {
-        rc = fail(err, 0, CG_ERR_SYNTAX, "no packet lines: not a VC4_DEBUG=cl dump");
+        rc = cg_capture_fail(err, 0, CG_ERR_SYNTAX, "no packet lines: not a VC4_DEBUG=cl dump");
         goto bad;
     }
     *out = d;

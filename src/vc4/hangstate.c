@@ -12,31 +12,13 @@
  * vc4_dump_parse.c decodes the binner list from start_bin to ct0ea (skipped
  * when they are equal) and the render list from start_render to ct1ea. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vc4_internal.h"
-#include "cmdgpu/capture.h"
+#include "core/capture_text.h"
 
 #define HANG_HEADER 164u /* version + struct drm_vc4_get_hang_state */
 #define HANG_BO 16u
-
-static int fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)
-{
-    if (err) {
-        err->offset = off;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out, cg_capture_error *err)
 {
@@ -44,16 +26,16 @@ int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out,
         return CG_ERR_INVAL;
     *out = NULL;
     if (size < HANG_HEADER)
-        return fail(err, size, CG_ERR_SYNTAX,
+        return cg_capture_fail(err, size, CG_ERR_SYNTAX,
                     "truncated: a vc4 hang state starts with %u bytes (version + drm_vc4_get_hang_state), "
                     "the file has %zu", HANG_HEADER, size);
-    uint32_t version = le32(data);
+    uint32_t version = vc4_le32(data);
     if (version != 0)
-        return fail(err, 0, CG_ERR_SYNTAX, "hang-state version %u (only version 0 is known)", version);
-    uint32_t nbo = le32(data + 12);
+        return cg_capture_fail(err, 0, CG_ERR_SYNTAX, "hang-state version %u (only version 0 is known)", version);
+    uint32_t nbo = vc4_le32(data + 12);
     uint64_t table_end = HANG_HEADER + (uint64_t)HANG_BO * nbo;
     if (table_end > size)
-        return fail(err, 12, CG_ERR_RANGE,
+        return cg_capture_fail(err, 12, CG_ERR_RANGE,
                     "bo_count %u needs a BO table up to byte %" PRIu64 ", the file has %zu bytes", nbo,
                     table_end, size);
     cg_vc4_hang_state *h = calloc(1, sizeof *h);
@@ -62,7 +44,7 @@ int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out,
     h->version = version;
     h->bo_count = nbo;
     const uint8_t *p = data + 16;
-#define CG_X_READ(name, reg) h->name = le32(p), p += 4;
+#define CG_X_READ(name, reg) h->name = vc4_le32(p), p += 4;
     CG_VC4_HANG_REGS(CG_X_READ)
 #undef CG_X_READ
     h->bos = calloc(nbo ? nbo : 1, sizeof *h->bos); /* the table is in the file: bounded */
@@ -75,18 +57,18 @@ int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out,
     for (uint32_t i = 0; i < nbo; i++) {
         const uint8_t *e = data + HANG_HEADER + (size_t)HANG_BO * i;
         cg_vc4_hang_bo *b = &h->bos[i];
-        b->handle = le32(e);
-        b->paddr = le32(e + 4);
-        b->size = le32(e + 8);
+        b->handle = vc4_le32(e);
+        b->paddr = vc4_le32(e + 4);
+        b->size = vc4_le32(e + 8);
         size_t eoff = (size_t)(e - data);
         if (b->size > size - at) {
-            rc = fail(err, eoff + 8, CG_ERR_RANGE,
+            rc = cg_capture_fail(err, eoff + 8, CG_ERR_RANGE,
                       "BO %u (handle %u) declares %u bytes at file offset %" PRIu64 "; only %" PRIu64
                       " bytes are left in the file", i, b->handle, b->size, at, (uint64_t)size - at);
             goto bad;
         }
         if ((uint64_t)(b->paddr & 0x3FFFFFFFu) + b->size > (1u << 30)) {
-            rc = fail(err, eoff + 4, CG_ERR_RANGE,
+            rc = cg_capture_fail(err, eoff + 4, CG_ERR_RANGE,
                       "BO %u at 0x%08x (%u bytes) runs past the 1 GiB of VideoCore SDRAM", i, b->paddr,
                       b->size);
             goto bad;
@@ -96,7 +78,7 @@ int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out,
         at += b->size;
     }
     if (at != size) {
-        rc = fail(err, (size_t)at, CG_ERR_SYNTAX, "%" PRIu64 " bytes after the last BO (corrupt or not a hang state)",
+        rc = cg_capture_fail(err, (size_t)at, CG_ERR_SYNTAX, "%" PRIu64 " bytes after the last BO (corrupt or not a hang state)",
                   (uint64_t)size - at);
         goto bad;
     }
@@ -275,7 +257,7 @@ static void find_frame(const cg_vc4_hang_state *h, cg_vc4_hang_result *res)
         if ((int)op == op_trmc) {
             const uint8_t *p = b->data + off + 1;
             res->have_frame = true;
-            res->fb_addr = le32(p);
+            res->fb_addr = vc4_le32(p);
             res->fb_width = (uint32_t)p[4] | (uint32_t)p[5] << 8;
             res->fb_height = (uint32_t)p[6] | (uint32_t)p[7] << 8;
             /* byte 9: bits 2-3 Frame_Buffer_Color_Format (1 RGBA8888, else
