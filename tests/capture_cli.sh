@@ -28,6 +28,29 @@ grep -q '^note: a ring dump holds only the ring' "$tmp/out" && ok || bad "IB not
 cat "$data/radeon_ring_gfx.txt" | expect 0 "stdin with --input-format" -- "$bin" run -f radeon --input-format radeon-ring-dump -
 grep -q '^SCRATCH_REG0 = 0x00001234$' "$tmp/out" && ok || bad "stdin replay"
 
+# the hang report: after a failed replay, and after a failed scene run
+expect 1 "run a ring dump that hangs" -- "$bin" run -f radeon --budget radeon.wait-polls=5 "$data/radeon_ring_wait.txt"
+grep -q '^hang report: the CP stood at 0x100000024 WAIT_REG_MEM \[c0053c00 00000013 00003000 00000001\] when a fault (hang) ended the run' "$tmp/out" && ok || bad "report: where"
+grep -q '^  it waited on memory 0x100003000; the GPU last wrote 0x4 there (packet at 0x10000000c)$' "$tmp/out" && ok || bad "report: what it waited on"
+grep -A2 '^  the packets before it (oldest first):$' "$tmp/out" | grep -q '^    0x10000000c EVENT_WRITE_EOP (header 0xc0044700)$' && ok || bad "report: the packets before"
+expect 1 "json report" -- "$bin" run -f radeon --json --budget radeon.wait-polls=5 "$data/radeon_ring_wait.txt"
+grep -q '"report":{"hang":{"kind":"hang","unit":"cp","stream_addr":"0x100000024","packet":"WAIT_REG_MEM"' "$tmp/out" && ok || bad "json report"
+cat > "$tmp/w.s" <<'S'
+        .gen r600
+        .section text, 0x100000
+        SET_CONFIG_REG SCRATCH_REG2, 7
+        WAIT_REG_MEM 0x13, 0x200000, 0, 1, 0xffffffff, 10
+        .submit text
+        .fence
+        .wait
+S
+expect 1 "scene that hangs" -- "$bin" run -f radeon --budget radeon.wait-polls=5 "$tmp/w.s"
+grep -q '^hang report: the CP stood at 0x10000004c WAIT_REG_MEM ' "$tmp/out" && ok || bad "scene report"
+grep -q '^  it waited on memory 0x200000; no GPU write there in this run$' "$tmp/out" && ok || bad "scene report: waited on"
+grep -q '^    0x100000040 SET_CONFIG_REG (header 0xc0016800)$' "$tmp/out" && ok || bad "scene report: packet before"
+expect 1 "scene report --json" -- "$bin" run -f radeon --json --budget radeon.wait-polls=5 "$tmp/w.s"
+grep -q '^{"hang":{"kind":"hang","unit":"cp","stream_addr":"0x10000004c","packet":"WAIT_REG_MEM"' "$tmp/out" && ok || bad "scene json report"
+
 # vc4 hang state: registers named, CTnCA marked, re-run reproduces the hang
 expect 0 "disasm hang state" -- "$bin" disasm -f vc4 "$data/vc4_hang_sema.bin"
 grep -q '^//   CT1CS         0x00001020 (RUN SEMA RTSD 0)$' "$tmp/out" && ok || bad "CT1CS named"

@@ -139,6 +139,46 @@ int main(void)
     free(text);
     cg_device_destroy(dev);
 
+    /* the hang report: a WAIT_REG_MEM on a fence the dump never writes */
+    text = slurp(DATA "radeon_ring_wait.txt", &n);
+    CHECK_EQ(cg_radeon_ringdump_parse(text, n, &d, &e), 0);
+    CHECK_EQ(cg_device_create(&dev), 0);
+    cg_device_set_budget(dev, CG_BUDGET_RADEON_WAIT_POLLS, 5);
+    cg_radeon_hang_recorder *hr = NULL;
+    CHECK_EQ(cg_radeon_hang_recorder_create(dev, &hr), 0);
+    CHECK_EQ(cg_radeon_ringdump_replay(d, dev, CG_RADEON_R600, &res, NULL), 0);
+    CHECK_EQ(res.faults, 1);
+    CHECK_EQ(res.status.rptr, 9);
+    char *rep = NULL;
+    size_t replen = 0;
+    FILE *rf = open_memstream(&rep, &replen);
+    CHECK_EQ(cg_radeon_hang_report(hr, false, rf), 1);
+    fclose(rf);
+    CHECK_STR(rep, "hang report: the CP stood at 0x100000024 WAIT_REG_MEM [c0053c00 00000013 00003000 00000001] "
+                   "when a fault (hang) ended the run: ring: budget radeon.wait-polls: WAIT_REG_MEM not satisfied "
+                   "after 5 polls (watchdog)\n"
+                   "  it waited on memory 0x100003000; the GPU last wrote 0x4 there (packet at 0x10000000c)\n"
+                   "  the packets before it (oldest first):\n"
+                   "    0x100000000 SET_CONFIG_REG (header 0xc0016800)\n"
+                   "    0x10000000c EVENT_WRITE_EOP (header 0xc0044700)\n");
+    free(rep);
+    rf = open_memstream(&rep, &replen);
+    CHECK_EQ(cg_radeon_hang_report(hr, true, rf), 1);
+    fclose(rf);
+    CHECK(strstr(rep, "\"waited_on\":{\"what\":\"memory\",\"addr\":\"0x100003000\",\"last_write_by\":"
+                      "\"0x10000000c\",\"last_value\":\"0x4\"}") != NULL);
+    free(rep);
+    cg_radeon_hang_recorder_destroy(hr);
+    cg_device_destroy(dev);
+    cg_radeon_ringdump_free(d);
+    free(text);
+    /* no fault, no report */
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_radeon_hang_recorder_create(dev, &hr), 0);
+    CHECK_EQ(cg_radeon_hang_report(hr, false, stderr), 0);
+    cg_radeon_hang_recorder_destroy(hr);
+    cg_device_destroy(dev);
+
     /* corrupt dumps */
     check_bad("wptr: 0x00000010 [   16]\nrptr: 0x00000000 [    0]\nr[    0]=0x8000\nr[    2]=0x1\n",
               CG_ERR_SYNTAX, 66, "r[2] does not follow r[0]");

@@ -189,6 +189,8 @@ static int run_ringdump(const cli_opts *o, const char *path, const uint8_t *data
     }
     if (o->trace)
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
+    cg_radeon_hang_recorder *hr = NULL;
+    cg_radeon_hang_recorder_create(dev, &hr); /* without it: no hang report */
     cg_radeon_ringdump_result res;
     int r = cg_radeon_ringdump_replay(d, dev, g, &res, NULL);
     if (r == CG_ERR_NOENT) {
@@ -208,7 +210,13 @@ static int run_ringdump(const cli_opts *o, const char *path, const uint8_t *data
                 printf("%s\"0x%08x\"", k ? "," : "", res.scratch[k]);
             printf("],\"faults\":[");
             print_faults(o, dev, 0, stdout);
-            printf("],\"result\":\"%s\"}\n", failed ? "failed" : "ok");
+            printf("]");
+            if (failed && hr) {
+                printf(",\"report\":");
+                if (cg_radeon_hang_report(hr, true, stdout) != 1)
+                    printf("null\n");
+            }
+            printf(",\"result\":\"%s\"}\n", failed ? "failed" : "ok");
         } else {
             printf("ring dump %s: ring of %u dwords at 0x%" PRIx64 ", replaying from rptr %u to wptr %u\n", path,
                    d->ring_dw, res.ring_addr, d->rptr_entry < d->nentries ? d->entries[d->rptr_entry].index : 0,
@@ -221,10 +229,13 @@ static int run_ringdump(const cli_opts *o, const char *path, const uint8_t *data
                    cg_radeon_cp_state_name(st->state), st->rptr, st->wptr, st->ib_depth, st->packets, st->dwords);
             for (int k = 0; k < 8; k++)
                 printf("SCRATCH_REG%d = 0x%08x\n", k, res.scratch[k]);
+            if (failed && hr)
+                cg_radeon_hang_report(hr, false, stdout);
             printf("replay: %s, %zu fault(s)\n", failed ? "failed" : "ok", res.faults);
         }
         rc = failed ? EXIT_FAULT : EXIT_OK;
     }
+    cg_radeon_hang_recorder_destroy(hr);
     cg_device_destroy(dev);
     cg_radeon_ringdump_free(d);
     return rc;

@@ -70,11 +70,16 @@ int radeon_run(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
+    cg_radeon_hang_recorder *hr = NULL;
+    cg_radeon_hang_recorder_create(dev, &hr); /* the hang report (docs/captures.md) */
     int r = cg_radeon_scene_run(st, as, dev, stdout);
     if (r < 0)
         rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
     else
         rc = r ? EXIT_FAULT : EXIT_OK;
+    if (r > 0 && hr)
+        cg_radeon_hang_report(hr, o->json, stdout);
+    cg_radeon_hang_recorder_destroy(hr);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -130,6 +130,23 @@ typedef struct cg_radeon_ringdump_result {
 CG_API int cg_radeon_ringdump_replay(const cg_radeon_ringdump *d, cg_device *dev, cg_radeon_gen gen,
                                      cg_radeon_ringdump_result *res, cg_radeon **rd);
 
+/* ---- radeon hang report (src/radeon/hangreport.c) ---------------------- */
+
+/* A recorder attached to a device (a trace sink) keeps the last packets the
+ * CP executed and the GPU's last memory writes; after a failed run
+ * cg_radeon_hang_report prints where the CP stood when the first radeon CP
+ * fault (or hang) since the recorder was made ended the run: that packet,
+ * the packets before it, and what it waited on (the memory, register or
+ * semaphore of WAIT_REG_MEM / MEM_SEMAPHORE, with the last value the GPU
+ * wrote there). Use one recorder per device, on the device's thread. */
+#define CG_RADEON_HANG_HISTORY 8
+typedef struct cg_radeon_hang_recorder cg_radeon_hang_recorder;
+CG_API int cg_radeon_hang_recorder_create(cg_device *dev, cg_radeon_hang_recorder **out);
+CG_API void cg_radeon_hang_recorder_destroy(cg_radeon_hang_recorder *r); /* detaches; NULL ok */
+/* Text (or one JSON object `{"hang":{...}}` with json) to out. Returns 1
+ * when a report was written, 0 when no radeon CP fault was raised. */
+CG_API int cg_radeon_hang_report(const cg_radeon_hang_recorder *r, bool json, FILE *out);
+
 /* ---- vc4 hang state (src/vc4/hangstate.c) ------------------------------- */
 
 #define CG_VC4_HANG_REGS(X)                                                   \

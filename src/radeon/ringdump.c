@@ -562,8 +562,17 @@ int cg_radeon_ringdump_replay(const cg_radeon_ringdump *d, cg_device *dev, cg_ra
         cg_radeon_destroy(rd);
         return rc;
     }
-    for (int k = 0; k < 1024 && cg_radeon_run(rd) == CG_ERR_BUSY; k++)
-        ;
+    /* Run until idle or stopped; a wait nothing in the dump can satisfy is
+     * polled until the radeon.wait-polls watchdog ends it as a hang. */
+    uint64_t polls = cg_device_budget(dev, CG_BUDGET_RADEON_WAIT_POLLS) + 2;
+    for (int busy = 0; busy < 1024;) {
+        int r = cg_radeon_run(rd);
+        cg_radeon_cp_get_status(rd, &res->status);
+        if (r == CG_ERR_BUSY)
+            busy++;
+        else if (res->status.state != CG_RADEON_CP_WAITING || polls-- == 0)
+            break;
+    }
     cg_radeon_cp_get_status(rd, &res->status);
     for (int k = 0; k < 8; k++)
         cg_radeon_reg_read(rd, REG_SCRATCH_REG0 + 4u * k, &res->scratch[k]);
