@@ -74,6 +74,8 @@ expect 0 "nv-push-raw" -- "$bin" disasm -f nv --input-format nv-push-raw "$tmp/p
 printf '[0x00000000] HDR 20018000 subch 0 NINC\n\tmthd 0000 NV906F_SET_OBJECT\n' > "$tmp/nvk.txt"
 expect 3 "NVK text refused" -- "$bin" disasm -f nv --input-format nv-push-raw "$tmp/nvk.txt"
 grep -q "nv-push-raw at offset 0 (0x0): this is NVK_DEBUG=push_dump text" "$tmp/err" && ok || bad "NVK text message"
+expect 2 "run raw words" -- "$bin" run -f nv --input-format nv-push-raw "$tmp/p.bin"
+grep -q "raw pushbuffer words hold no GPFIFO" "$tmp/err" && ok || bad "run raw words message"
 printf '\001\040\000\040\000' > "$tmp/odd.bin"
 expect 3 "odd word count" -- "$bin" disasm -f nv --input-format nv-push-raw "$tmp/odd.bin"
 grep -q "nv-push-raw at offset 4 (0x4): 5 bytes is not a whole number of 32-bit words" "$tmp/err" && ok || bad "odd size message"
