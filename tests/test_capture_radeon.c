@@ -188,10 +188,15 @@ int main(void)
     check_bad("wptr: 0x00000010 [   16]\nrptr: 0x00000000 [    0]\n40 free dwords in ring\n2 dwords in ring\n",
               CG_ERR_SYNTAX, 73, "not a ring size");
     check_bad("wptr: 0x00000010 [   16]\nrptr: 0x00000000 [    0]\n62 free dwords in ring\n2 dwords in ring\n"
-              "r[   64]=0x80000000\n", CG_ERR_RANGE, 0, "ring index 64 is outside the ring of 64 dwords");
+              "r[   64]=0x80000000\n", CG_ERR_RANGE, 90, "ring index 64 is outside the ring of 64 dwords");
     check_bad("wptr: 0x00000010 [   16]\nrptr: 0x00000000 [    0]\nr[    0]=0x8000000\nr[    1]=0x\n",
               CG_ERR_SYNTAX, 69, "malformed ring line");
     check_bad("wptr: 0x00000010 [   16]\n", CG_ERR_SYNTAX, 0, "no rptr line");
+    /* a wrap that is not at the ring size */
+    check_bad("wptr: 0x00000001 [    1]\nrptr: 0x00000000 [    0]\n60 free dwords in ring\n4 dwords in ring\n"
+              "r[    5]=0x80000000\nr[    0]=0x80000000\n", CG_ERR_SYNTAX, 110, "r[0] does not follow r[5] in a ring of 64");
+    check_bad("wptr: 0x00000041 [   65]\nrptr: 0x00000000 [    0]\n60 free dwords in ring\n4 dwords in ring\n",
+              CG_ERR_RANGE, 0, "wptr 65 is outside the ring of 64 dwords");
     check_bad("rptr: 0x00000000 [    0]\nr[    0]=0x80000000\nwptr: 0x00000010 [   16]\n", CG_ERR_SYNTAX, 45,
               "header line 'wptr: 0x00000010 [   16]' after the ring lines");
     return check_report("test_capture_radeon");

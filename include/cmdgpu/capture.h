@@ -81,6 +81,7 @@ typedef struct cg_radeon_ringdump_entry {
     uint32_t index; /* ring dword index as printed */
     uint32_t value;
     uint32_t marks; /* CG_RINGDUMP_MARK_* */
+    size_t file_offset; /* of its line */
 } cg_radeon_ringdump_entry;
 
 typedef struct cg_radeon_ringdump {

@@ -200,7 +200,7 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
     cg_radeon_ringdump *d = calloc(1, sizeof *d);
     if (!d)
         return CG_ERR_NOMEM;
-    size_t cap = 0, pos = 0, count_off = 0;
+    size_t cap = 0, pos = 0, count_off = 0, wptr_off = 0, rptr_off = 0;
     uint32_t max_index = 0;
     int rc = 0;
     char line[256];
@@ -217,6 +217,7 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
             continue;
         if (s[0] == 'r' && s[1] == '[') {
             cg_radeon_ringdump_entry e;
+            e.file_offset = start;
             if (entry_line(s, &e) != 0) {
                 rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "malformed ring line '%.60s' (want r[N]=0xVALUE)", s);
                 goto bad;
@@ -254,6 +255,10 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
         }
         if (d->has_count && !count_off)
             count_off = start;
+        if (d->has_wptr && !wptr_off && s[0] == 'w')
+            wptr_off = start;
+        if (d->has_rptr && !rptr_off && strncmp(s, "rptr", 4) == 0 && strncmp(s, "rptr next", 9) != 0)
+            rptr_off = start;
     }
     if (!d->has_wptr || !d->has_rptr) {
         rc = cg_capture_fail(err, 0, CG_ERR_SYNTAX, "no %s line: not a radeon ring dump", d->has_wptr ? "rptr" : "wptr");
@@ -290,15 +295,24 @@ int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdum
         d->ring_dw = (uint32_t)r;
     }
     if (d->wptr >= d->ring_dw || d->rptr >= d->ring_dw) {
-        rc = cg_capture_fail(err, 0, CG_ERR_RANGE, "%s %u is outside the ring of %u dwords",
+        rc = cg_capture_fail(err, d->wptr >= d->ring_dw ? wptr_off : rptr_off, CG_ERR_RANGE, "%s %u is outside the ring of %u dwords",
                   d->wptr >= d->ring_dw ? "wptr" : "rptr",
                   d->wptr >= d->ring_dw ? d->wptr : d->rptr, d->ring_dw);
         goto bad;
     }
-    if (max_index >= d->ring_dw) {
-        rc = cg_capture_fail(err, 0, CG_ERR_RANGE, "ring index %u is outside the ring of %u dwords", max_index,
-                  d->ring_dw);
-        goto bad;
+    for (size_t i = 0; i < d->nentries; i++) {
+        const cg_radeon_ringdump_entry *e = &d->entries[i];
+        if (e->index >= d->ring_dw) {
+            rc = cg_capture_fail(err, e->file_offset, CG_ERR_RANGE, "ring index %u is outside the ring of %u dwords",
+                                 e->index, d->ring_dw);
+            goto bad;
+        }
+        if (i && e->index != ((e - 1)->index + 1) % d->ring_dw) {
+            rc = cg_capture_fail(err, e->file_offset, CG_ERR_SYNTAX,
+                                 "r[%u] does not follow r[%u] in a ring of %u dwords", e->index, (e - 1)->index,
+                                 d->ring_dw);
+            goto bad;
+        }
     }
     /* resynchronise at rptr: the '*' mark, else the first line at rptr */
     d->rptr_entry = d->wptr_entry = d->nentries;
