@@ -219,6 +219,15 @@ int main(void)
     CHECK_EQ(cg_vc4_cl_textdump_parse((const uint8_t *)bad2, strlen(bad2), &t, &e), CG_ERR_SYNTAX);
     CHECK_EQ(e.offset, 40);
     CHECK(strstr(e.msg, "packet 0x66 has no field 'Clip Window Depth'") != NULL);
+    const char *two = "BCL:\n0x00000000 0x00000000: 0x07 Increment Semaphore\nBCL:\n"
+                      "0x00000000 0x00000000: 0x08 Wait on Semaphore\nBCL:\n0x00000000 0x00000000: 0x01 NOP\n";
+    CHECK_EQ(cg_vc4_cl_textdump_parse((const uint8_t *)two, strlen(two), &t, &e), 0);
+    if (t) {
+        CHECK_EQ(t->size, 1);
+        CHECK_EQ(t->bytes[0], 7);
+        CHECK_EQ(t->more_lists, 2);
+    }
+    cg_vc4_cl_textdump_free(t);
     const char *bad3 = "0x00000000 0x00000000: 0x66 Clip Window\n    Clip Window Height in pixels: tall\n";
     CHECK_EQ(cg_vc4_cl_textdump_parse((const uint8_t *)bad3, strlen(bad3), &t, &e), CG_ERR_SYNTAX);
     CHECK(strstr(e.msg, "cannot read the value 'tall'") != NULL);

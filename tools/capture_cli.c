@@ -127,6 +127,9 @@ int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, c
         if (!o->json)
             fprintf(out, "%s// VC4_DEBUG=cl dump: %zu packets rebuilt, %zu bytes (hardware offsets)%s\n",
                     c->comment, t->npackets, t->size, c->reset);
+        if (t->more_lists && !o->json)
+            fprintf(out, "%s// %zu more list(s) follow in the file: only the first is decoded%s\n", c->comment,
+                    t->more_lists, c->reset);
         if (t->unknown_at != SIZE_MAX && !o->json)
             fprintf(out, "%s// the dump stopped at an unknown packet at hardware offset 0x%zx%s\n", c->err,
                     t->unknown_at, c->reset);

@@ -212,13 +212,15 @@ typedef struct cg_vc4_cl_textdump {
     size_t size;
     size_t npackets;
     size_t unknown_at; /* hardware offset of an "Unknown packet" line, or SIZE_MAX */
+    size_t more_lists; /* lists after the first (each after a "BCL:" label): not rebuilt */
 } cg_vc4_cl_textdump;
 
 /* Parse the dump back into bytes: each packet line gives its hardware
  * offset and opcode; its field lines ("    Name: value") are packed back
  * into the packet's bytes with the field layout of v3d_packet_v21.xml
  * (src/vc4/cl_textdump.def). GEM_HANDLES packets (which do not advance the
- * hardware offset) are dropped. */
+ * hardware offset) are dropped. A log of several jobs (a "BCL:" label
+ * before each list) gives the first list; more_lists counts the others. */
 CG_API int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdump **out,
                                     cg_capture_error *err);
 CG_API void cg_vc4_cl_textdump_free(cg_vc4_cl_textdump *d);

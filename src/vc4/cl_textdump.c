@@ -11,7 +11,9 @@
  * shifted up to bit 31), float "%f", s12.4 "%f". GEM_HANDLES (code 254, the
  * kernel's pseudo-packet) does not advance the hardware offset and is
  * dropped. The field layout comes from cl_textdump.def (generated from
- * v3d_packet_v21.xml); record sizes from cmdgpu's own cl.def. */
+ * v3d_packet_v21.xml); record sizes from cmdgpu's own cl.def. Mesa prints
+ * "BCL:" before each job's list (vc4_job.c): the first list is rebuilt,
+ * and the further ones are counted. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +137,22 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
         strip_ansi(line);
         if (!line[0])
             continue;
+        bool label = line[strlen(line) - 1] == ':' && !strchr(line, ' ');
+        if (label && cur != -1) {
+            /* the next list (Mesa prints "BCL:" before each job's list):
+             * only the first is rebuilt; count the others */
+            d->more_lists = 1;
+            while ((got = cg_capture_line(data, size, &pos, line, sizeof line, &start, err)) > 0) {
+                strip_ansi(line);
+                if (line[0] && line[strlen(line) - 1] == ':' && !strchr(line, ' '))
+                    d->more_lists++;
+            }
+            if (got < 0) {
+                rc = got;
+                goto bad;
+            }
+            break;
+        }
         if (d->unknown_at != SIZE_MAX) {
             rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "text after the \"Unknown packet\" line (the dump stops there)");
             goto bad;
@@ -223,8 +241,8 @@ int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdum
             vc4_bits_set(d->bytes + cur_at + 1, f->start, f->size, bits);
             continue;
         }
-        /* a list label ("BCL:", "RCL:") before the first packet */
-        if (cur == -1 && line[strlen(line) - 1] == ':' && !strchr(line, ' '))
+        /* a list label ("BCL:") before the first packet */
+        if (label)
             continue;
         rc = cg_capture_fail(err, start, CG_ERR_SYNTAX, "not a VC4_DEBUG=cl line: '%.60s'", line);
         goto bad;
