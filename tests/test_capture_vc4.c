@@ -102,11 +102,7 @@ int main(void)
     uint8_t *zero = calloc(1, 640 * 480 * 4);
     put(zero, 0x8000), put(zero, 0x1000), put(zero, 640 * 480 * 4);
     free(zero);
-    FILE *f = fopen("first_triangle.hang", "wb");
-    if (f) {
-        fwrite(buf, 1, len, f);
-        fclose(f);
-    }
+    FILE *f;
 
     CHECK_EQ(cg_capture_detect(buf, len), CG_CAPTURE_VC4_HANG_STATE);
     cg_vc4_hang_state *h = NULL;
