@@ -62,6 +62,53 @@ grep -q '^CT0CA 0x00100003 (captured 0x00100001)  CT1CA 0x00100010 (captured 0x0
 expect 0 "hang state json" -- "$bin" disasm -f vc4 --json "$data/vc4_hang_sema.bin"
 grep -q '"registers":{"start_bin":"0x00100000","start_render":"0x00100010","CT0CA":"0x00100001"' "$tmp/out" && ok || bad "hang state json"
 
+# A hang state written here byte by byte: a one-tile render list (assembled
+# by cmdgpu) that clears a 64x64 frame; its re-run frame must hash as the
+# same list kicked directly in a scene, and -o writes it.
+cat > "$tmp/rcl.s" <<'S'
+.section text, 0x00100000
+RCL_START:
+     Clear_Colors 0xFF00FFFF, 0, 0, 0
+     Tile_Rendering_Mode_Configuration 0x00200000, 64, 64, Frame_Buffer_Color_Format_RGBA8888
+     Tile_Coordinates 0, 0
+     Store_Tile_Buffer_General 0, 0, 0
+     Tile_Coordinates 0, 0
+     Store_Multi_Sample_End
+RCL_END:
+.kick 1, RCL_START, RCL_END
+.wait rfc, 1
+.png "direct.png", 0x00200000, 64, 64, 256, 32
+S
+expect 0 "assemble the render list" -- "$bin" asm -f vc4 -o "$tmp/rcl.bin" "$tmp/rcl.s"
+n=$(wc -c < "$tmp/rcl.bin")
+le32() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+{
+    printf "$(le32 0)"                                   # version
+    printf "$(le32 0)$(le32 0)$(le32 2)"                 # bo (user pointer), bo_count
+    printf "$(le32 0x100000)$(le32 0x100000)"            # start_bin, start_render
+    printf "$(le32 0x100000)$(le32 0x100000)"            # ct0ca, ct0ea: no binner list
+    printf "$(le32 0x100019)$(le32 $((0x100000 + n)))"   # ct1ca, ct1ea
+    printf "$(le32 0)$(le32 0x20)"                       # ct0cs, ct1cs (RUN)
+    for i in $(seq 29); do printf "$(le32 0)"; done      # ct0ra0 .. errstat, pad[16]
+    printf "$(le32 1)$(le32 0x100000)$(le32 $n)$(le32 0)"  # BO 0: the render list
+    printf "$(le32 2)$(le32 0x200000)$(le32 16384)$(le32 0)"  # BO 1: the frame
+    cat "$tmp/rcl.bin"
+    head -c 16384 /dev/zero
+} > "$tmp/clear.hang"
+[ "$(wc -c < "$tmp/clear.hang")" = $((164 + 32 + n + 16384)) ] && ok || bad "hang state size"
+absbin=$(cd "$(dirname "$bin")" && pwd)/cmdgpu
+(cd "$tmp" && "$absbin" run -f vc4 rcl.s > direct.out 2>&1)
+want=$(sed -n 's/^png direct.png: 64x64, pixel hash \([0-9a-f]*\)$/\1/p' "$tmp/direct.out")
+[ -n "$want" ] && ok || bad "direct run hash"
+expect 0 "re-run a hang state with -o" -- "$bin" run -f vc4 -o "$tmp/frame.png" "$tmp/clear.hang"
+grep -q "^frame 0x00200000 64x64x32: pixel hash $want\$" "$tmp/out" && ok || bad "re-run frame hashes as the direct run"
+grep -q "^wrote $tmp/frame.png\$" "$tmp/out" && ok || bad "-o writes the frame"
+cmp -s "$tmp/frame.png" "$tmp/direct.png" && ok || bad "the same PNG as the direct run"
+grep -q '^CT0CA 0x00000000 (captured 0x00100000)  CT1CA 0x00100027 (captured 0x00100019)$' "$tmp/out" && ok || bad "CT1CA after the re-run"
+expect 0 "disasm that hang state" -- "$bin" disasm -f vc4 "$tmp/clear.hang"
+grep -q '^// no binner list (start_bin == CT0EA)$' "$tmp/out" && ok || bad "no binner list"
+grep -A1 '^// >>> CT1CA 0x00100019: the render thread stood here' "$tmp/out" | grep -q 'Tile_Coordinates \[73 00 00\]$' && ok || bad "CT1CA at Tile_Coordinates"
+
 # VC4_DEBUG=cl text: back to bytes, decoded by cmdgpu's own tables
 expect 0 "disasm cl dump" -- "$bin" disasm -f vc4 "$data/vc4_cl_dump.txt"
 grep -q '^// VC4_DEBUG=cl dump: 10 packets rebuilt, 53 bytes (hardware offsets)$' "$tmp/out" && ok || bad "cl dump header"
