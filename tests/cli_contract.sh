@@ -75,6 +75,7 @@ value() {
     --section) echo "text" ;;
     --gen) echo "r600" ;;
     --subch) echo "0=B197" ;;
+    --input-format) echo "auto" ;;
     --out) echo "$wd/outdir" ;;
     --dump) echo "0x100000000:4:$wd/d.bin" ;;
     --draws) echo "$wd/draws.json" ;;

@@ -64,6 +64,7 @@ typedef struct cli_opts {
     int nbudgets;
     int nargs;
     char **args;          /* positional arguments */
+    const char *input_format; /* --input-format (disasm, run): tools/capture_cli.c */
 } cli_opts;
 
 /* A subcommand. */
@@ -129,15 +130,21 @@ typedef struct cli_log {
     FILE *f;
     char *buf;
     size_t len;
+    FILE *extra_f;      /* with --json: more members of the object (a report) */
+    char *extra;
+    size_t extra_len;
 } cli_log;
 FILE *cli_log_begin(const cli_opts *o, cli_log *l);
 int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *result,
                 cg_device *dev, int rc);
 /* Run a scene whose library writes a text log, `run(ctx, log)` returning 0,
  * 1 (a check or fault failed) or a negative cg_err, with the log handled as
- * above. Returns the exit code. */
+ * above. After a failed run, `report` (may be NULL) writes a report: text
+ * after the log, or with --json one object whose members join the result's
+ * (e.g. {"hang":{...}}). Returns the exit code. */
 int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
-                  int (*run)(void *ctx, FILE *log), void *ctx);
+                  int (*run)(void *ctx, FILE *log), int (*report)(void *ctx, bool json, FILE *out),
+                  void *ctx);
 /* Print the captured log lines as a JSON array. */
 void cli_json_lines(FILE *out, const char *buf, size_t len);
 
@@ -191,5 +198,11 @@ int vc4_check(const cli_opts *o); /* tools/vc4_check.c */
 /* The core ("raw") family: words in, words out. */
 int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int raw_assemble(const cli_opts *o, const char *path);
+
+/* Captures real systems write (tools/capture_cli.c, docs/captures.md): -1
+ * when the input is the family's native format, else an exit code. */
+int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
+                   size_t size, FILE *out);
+int capture_run(const cli_opts *o, const cli_family *fam);
 
 #endif

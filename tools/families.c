@@ -231,6 +231,17 @@ int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *r
     }
     printf("],\"log\":");
     cli_json_lines(stdout, l->buf, l->len);
+    if (l->extra_f) {
+        lost |= fclose(l->extra_f) != 0;
+        l->extra_f = NULL;
+        /* The report's object without its braces: its members join ours. */
+        char *open = l->extra ? memchr(l->extra, '{', l->extra_len) : NULL;
+        char *close = l->extra ? strrchr(l->extra, '}') : NULL;
+        if (open && close && close > open + 1)
+            printf(",%.*s", (int)(close - open - 1), open + 1);
+        free(l->extra);
+        l->extra = NULL;
+    }
     printf("}\n");
     free(l->buf);
     l->buf = NULL;
@@ -238,13 +249,22 @@ int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *r
 }
 
 int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
-                  int (*run)(void *ctx, FILE *log), void *ctx)
+                  int (*run)(void *ctx, FILE *log), int (*report)(void *ctx, bool json, FILE *out),
+                  void *ctx)
 {
     cli_log log;
     FILE *lf = cli_log_begin(o, &log);
     if (!lf)
         return EXIT_INPUT;
     int r = run(ctx, lf);
+    if (r > 0 && report) {
+        /* After a failed run: in text, after the log; with --json, one more
+         * member of the result object (report writes {"name":...}). */
+        if (!o->json)
+            report(ctx, false, lf);
+        else if ((log.extra_f = open_memstream(&log.extra, &log.extra_len)) != NULL)
+            report(ctx, true, log.extra_f);
+    }
     int rc = r < 0 ? cli_error(EXIT_INPUT, "run: cannot set up the %s model: %s", family,
                                cg_strerror(r))
              : r   ? EXIT_FAULT
@@ -306,7 +326,9 @@ int cmd_disasm(const cli_opts *o)
         free(data);
         return EXIT_INPUT;
     }
-    rc = fam->disasm(o, data, size, out);
+    rc = capture_disasm(o, fam, o->args[0], data, size, out);
+    if (rc < 0)
+        rc = fam->disasm(o, data, size, out);
     int wrc = cli_close_out(out, o->output);
     rc = wrc != EXIT_OK ? wrc : rc;
     free(data);
@@ -334,6 +356,8 @@ int cmd_run(const cli_opts *o)
         return rc;
     if (!fam->run)
         return not_yet("run", fam);
+    if ((rc = capture_run(o, fam)) >= 0)
+        return rc;
     return fam->run(o);
 }
 

@@ -50,12 +50,19 @@ struct radeon_scene {
     cg_radeon_asm *st;
     cg_asm *as;
     cg_device *dev;
+    cg_radeon_hang_recorder *hang; /* the hang report (docs/captures.md); may be NULL */
 };
 
 static int run_scene(void *ctx, FILE *log)
 {
     struct radeon_scene *s = ctx;
     return cg_radeon_scene_run(s->st, s->as, s->dev, log);
+}
+
+static int hang_report(void *ctx, bool json, FILE *out)
+{
+    struct radeon_scene *s = ctx;
+    return s->hang ? cg_radeon_hang_report(s->hang, json, out) : 0;
 }
 
 int radeon_run(const cli_opts *o)
@@ -80,8 +87,10 @@ int radeon_run(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    struct radeon_scene sc = {st, as, dev};
-    rc = cli_run_scene(o, "radeon", dev, run_scene, &sc);
+    struct radeon_scene sc = {st, as, dev, NULL};
+    cg_radeon_hang_recorder_create(dev, &sc.hang); /* no report if it cannot be made */
+    rc = cli_run_scene(o, "radeon", dev, run_scene, hang_report, &sc);
+    cg_radeon_hang_recorder_destroy(sc.hang);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

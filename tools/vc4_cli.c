@@ -68,7 +68,7 @@ int vc4_run(const cli_opts *o)
         goto out;
     }
     struct vc4_scene sc = {st, as, dev, {.png = o->output}};
-    rc = cli_run_scene(o, "vc4", dev, run_scene, &sc);
+    rc = cli_run_scene(o, "vc4", dev, run_scene, NULL, &sc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -17,4 +17,5 @@
 #include "vc4.h"
 #include "vc4_check.h"
 #include "vc4_qpu.h"
+#include "capture.h"
 #endif
