@@ -28,7 +28,9 @@ static uint64_t addr40(const nv_obj *o, uint32_t hi, uint32_t lo)
 }
 
 /* Names from the class table (threed_b197.def): BEGIN OP, which the one-word
- * draws' TOPOLOGY shares (clb197.h), and the attribute NUMERICAL_TYPE. */
+ * draws' TOPOLOGY shares (clb197.h), and the attribute NUMERICAL_TYPE, whose
+ * clb197.h names (NUM_FLOAT, ...) the draw records give without the NUM_
+ * prefix; code 0 (UNUSED_ENUM_DO_NOT_USE...) is "?". */
 static const char *topology_name(unsigned op)
 {
     const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", op);
@@ -39,7 +41,7 @@ static const char *va_type_name(unsigned type)
 {
     const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "SET_VERTEX_ATTRIBUTE_A", "NUMERICAL_TYPE",
                                     type);
-    return n ? n : "?";
+    return n && strncmp(n, "NUM_", 4) == 0 ? n + 4 : "?";
 }
 
 /* ---- vertex attribute formats ------------------------------------------- */
