@@ -61,6 +61,7 @@ typedef struct cg_nv_field {
 enum {
     CG_NV_M_ALIAS = 1u << 0,  /* another name for a method (same offset) */
     CG_NV_M_ACTION = 1u << 16, /* the model acts on a write (beyond storing it) */
+    CG_NV_M_ACTION_SHIFT = 24, /* flags 31:24: the model's handler number */
 };
 
 typedef struct cg_nv_method {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cmdgpu/nv.h"
 #include "core/def.h"
+#include "actions.h"
 
 #define CG_NV_DEF_FILE "host_b06f.def"
 #define CG_NV_TAG host

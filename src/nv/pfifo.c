@@ -13,7 +13,20 @@
 #include <string.h>
 #include "core/mem_internal.h"
 #include "nv_internal.h"
+#include "fields.h"
 #include "threed.h"
+
+/* The constant buffer LOAD_CONSTANT_BUFFER writes to: the address of
+ * SET_CONSTANT_BUFFER_SELECTOR_B/C, its size (SELECTOR_A SIZE) in *size. */
+static inline uint64_t cb_target(const uint32_t *regs, uint32_t *size)
+{
+    *size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
+                   regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2]);
+    return (uint64_t)NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_B, ADDRESS_UPPER,
+                            regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2])
+               << 32 |
+           regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
+}
 
 int nv_obj_index(uint32_t class_id)
 {
@@ -40,45 +53,21 @@ const char *cg_nv_gpu_last_error(const cg_nv_gpu *gpu)
     return gpu ? gpu->last_error : "";
 }
 
-static void set_bits(uint32_t *bits, const cg_nv_class *c, uint32_t limit)
+/* Mark the methods of class c below `limit` (dword index) in bits, and
+ * their action numbers in act (NULL: none). */
+static void set_bits(uint32_t *bits, uint8_t *act, const cg_nv_class *c, uint32_t limit)
 {
     for (size_t i = 0; i < c->nmethods; i++) {
         const cg_nv_method *m = &c->methods[i];
         uint32_t stride = m->stride ? m->stride : 4;
         for (uint32_t e = 0; e < m->count; e++) {
             uint32_t idx = (m->offset + e * stride) >> 2;
-            if (idx < limit)
+            if (idx < limit) {
                 bits[idx / 32] |= 1u << (idx % 32);
+                if (act && !(m->flags & CG_NV_M_ALIAS))
+                    act[idx] = (uint8_t)nv_method_act(m);
+            }
         }
-    }
-}
-
-/* Methods with an effect beyond being stored: the executor's fast path
- * stores every other valid method directly. Generous on purpose: a method
- * listed here only takes the slower, complete path (engine_method). */
-static bool is_action(int oi, uint32_t m)
-{
-    switch (oi) {
-    case NV_OBJ_I2M:
-        return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA;
-    case NV_OBJ_3D:
-        return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA || nv3d_is_action(m) ||
-               (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) ||
-               (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
-                m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) ||
-               m >= NVB197_CALL_MME_MACRO;
-    case NV_OBJ_COMPUTE:
-        return m == NVA140_LAUNCH_DMA || m == NVA140_LOAD_INLINE_DATA ||
-               m == NVB1C0_SET_REPORT_SEMAPHORE_D || m == NVB1C0_SEND_SIGNALING_PCAS_B;
-    case NV_OBJ_COPY:
-        return m == NVB0B5_LAUNCH_DMA;
-    case NV_OBJ_TWOD:
-        return m == NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT || m == NV902D_RENDER_SOLID_PRIM_POINT_X_Y ||
-               m == NV902D_SET_RENDER_SOLID_PRIM_MODE ||
-               (m >= NV902D_RENDER_SOLID_PRIM_POINT_SET_X &&
-                m < NV902D_RENDER_SOLID_PRIM_POINT_SET_X + 64 * 8);
-    default:
-        return true;
     }
 }
 
@@ -99,17 +88,18 @@ int cg_nv_gpu_create(cg_device *dev, cg_nv_gpu **out)
     static const uint32_t ids[NV_NOBJ] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
                                           CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY};
     for (int i = 0; i < NV_NOBJ; i++) {
-        set_bits(gpu->valid[i], cg_nv_class_find(ids[i]), NV_NREGS);
+        set_bits(gpu->valid[i], gpu->act[i], cg_nv_class_find(ids[i]), NV_NREGS);
         bool all = i == NV_OBJ_3D || i == NV_OBJ_COMPUTE; /* they store every method */
-        for (uint32_t idx = 0x40; idx < NV_NREGS; idx++)
-            if ((all || (gpu->valid[i][idx / 32] & (1u << (idx % 32)))) && !is_action(i, idx << 2))
+        for (uint32_t idx = 0x40; idx < NV_NREGS; idx++) {
+            if ((all || (gpu->valid[i][idx / 32] & (1u << (idx % 32)))) && !gpu->act[i][idx])
                 gpu->plain[i][idx / 32] |= 1u << (idx % 32);
+        }
         for (uint32_t idx = NV_NREGS; idx-- > 0;)
             if (gpu->plain[i][idx / 32] & (1u << (idx % 32)))
                 gpu->plain_run[i][idx] =
                     (uint16_t)(1 + (idx + 1 < NV_NREGS ? gpu->plain_run[i][idx + 1] : 0));
     }
-    set_bits(gpu->host_valid, cg_nv_class_find(CG_NV_CLASS_HOST), 64);
+    set_bits(gpu->host_valid, NULL, cg_nv_class_find(CG_NV_CLASS_HOST), 64);
     *out = gpu;
     return 0;
 }
@@ -501,6 +491,118 @@ static int mme_collect(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v
     return 0;
 }
 
+/* ---- action handlers, by nv_mact (the class tables' ACTION column) ------- */
+
+typedef int (*nv_act_fn)(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                         uint64_t addr, cg_agent *ag);
+
+static int act_i2m(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                   uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)addr;
+    ag->unit = "i2m";
+    return nv_i2m_method(ch, o, m, v, ag);
+}
+
+static int act_mme_load(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                        uint64_t addr, cg_agent *ag)
+{
+    (void)o, (void)subch, (void)ag;
+    if (!mme_state(ch))
+        return ch_fault(ch, "mme", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
+                        "no host memory for the macro RAM");
+    nv_mme_method(ch->mme, m, v);
+    return 0;
+}
+
+static int act_mme_call(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                        uint64_t addr, cg_agent *ag)
+{
+    (void)o, (void)ag;
+    return mme_collect(ch, subch, m, v, addr);
+}
+
+/* LOAD_CONSTANT_BUFFER(i) (CB_DATA): write at the selected buffer + CB_POS,
+ * CB_POS += 4 (research/nv.md section 5 B197 table). */
+static int act_cb_load(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                       uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)m;
+    uint32_t *pos = &o->regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
+    uint32_t size;
+    uint64_t cb = cb_target(o->regs, &size);
+    /* in 64 bits: a CB_POS of 0xfffffffc must not wrap to 0 */
+    if ((uint64_t)*pos + 4 > size)
+        return ch_fault(ch, "3d", CG_FAULT_BAD_STATE, addr, cb + *pos, v,
+                        "LOAD_CONSTANT_BUFFER: offset 0x%x past the buffer size "
+                        "0x%x", *pos, size);
+    ag->unit = "3d";
+    if (cg_vas_write32(ch->vas, cb + *pos, v, ag) != 0) {
+        ch->state = CG_NV_CH_FAULTED;
+        return CG_ERR_FAULT;
+    }
+    *pos += 4;
+    return 0;
+}
+
+/* SET_REPORT_SEMAPHORE_D: the same layout on B197 and B1C0 */
+static int act_report(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                      uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)m, (void)addr;
+    ag->unit = o->class_id == CG_NV_CLASS_COMPUTE ? "compute" : "3d";
+    return nv3d_report_semaphore(ch, o, v, ag);
+}
+
+static int act_3d(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                  uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)addr;
+    ag->unit = "3d";
+    return nv3d_method(ch, o, (nv_mact)ch->gpu->act[NV_OBJ_3D][m >> 2], m, v, ag);
+}
+
+static int act_copy(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                    uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)m, (void)v, (void)addr;
+    ag->unit = "ce";
+    int rc = nv_copy_launch(ch, o, ag);
+    if (rc != 0 && ch->state != CG_NV_CH_FAULTED)
+        ch->state = CG_NV_CH_FAULTED;
+    return rc;
+}
+
+static int act_twod(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m, uint32_t v,
+                    uint64_t addr, cg_agent *ag)
+{
+    (void)subch, (void)addr;
+    ag->unit = "2d";
+    int rc = nv_twod_method(ch, o, (nv_mact)ch->gpu->act[NV_OBJ_TWOD][m >> 2], m, v, ag);
+    if (rc != 0)
+        ch->state = CG_NV_CH_FAULTED;
+    return rc;
+}
+
+static int act_compute_launch(cg_nv_channel *ch, nv_obj *o, unsigned subch, uint32_t m,
+                              uint32_t v, uint64_t addr, cg_agent *ag)
+{
+    (void)o, (void)subch, (void)m, (void)ag;
+    return ch_fault(ch, "compute", CG_FAULT_UNSUPPORTED, addr, 0, v,
+                    "MAXWELL_COMPUTE_B launches not supported yet");
+}
+
+static const nv_act_fn act_fn[NV_ACT_COUNT] = {
+    [NV_ACT_I2M_LAUNCH] = act_i2m,     [NV_ACT_I2M_DATA] = act_i2m,
+    [NV_ACT_MME_LOAD] = act_mme_load,  [NV_ACT_MME_CALL] = act_mme_call,
+    [NV_ACT_CB_LOAD] = act_cb_load,    [NV_ACT_REPORT] = act_report,
+    [NV_ACT_CLEAR] = act_3d,           [NV_ACT_CLEAR_REPORT] = act_3d,
+    [NV_ACT_CB_BIND] = act_3d,         [NV_ACT_DRAW] = act_3d,
+    [NV_ACT_COPY_LAUNCH] = act_copy,   [NV_ACT_TWOD_BLIT] = act_twod,
+    [NV_ACT_TWOD_MODE] = act_twod,     [NV_ACT_TWOD_POINT] = act_twod,
+    [NV_ACT_TWOD_POINT_SET] = act_twod, [NV_ACT_COMPUTE_LAUNCH] = act_compute_launch,
+};
+
 static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
 {
     uint32_t cls = ch->bound[subch];
@@ -511,88 +613,19 @@ static int engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t
     nv_obj *o = &ch->objs[oi];
     uint32_t idx = m >> 2;
     bool known = idx < NV_NREGS && (ch->gpu->valid[oi][idx / 32] & (1u << (idx % 32)));
-    /* B197 and B1C0 have far more methods than this model names: they keep
-     * every method of their range; the others fault on unknown ones. */
+    /* B197 and B1C0 keep every method of their range (the registers of
+     * methods no header names included); the others fault on unknown ones. */
     bool stores_all = (oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) && idx < NV_NREGS;
     if (!known && !stores_all)
         return ch_fault(ch, "pfifo", CG_FAULT_INVALID_METHOD, addr, 0, v,
                         "method 0x%04x is not in class %04X (ILLEGAL_MTHD), subchannel %u", m,
                         cls, subch);
     o->regs[idx] = v;
+    nv_mact act = (nv_mact)ch->gpu->act[oi][idx];
+    if (act == NV_ACT_NONE || act >= NV_ACT_COUNT || !act_fn[act])
+        return 0;
     cg_agent ag = nv_agent(ch, "engine", addr, ch->hdr_word, v);
-    switch (oi) {
-    case NV_OBJ_I2M:
-    case NV_OBJ_3D:
-    case NV_OBJ_COMPUTE:
-        if (m >= NVA140_LINE_LENGTH_IN && m <= NVA140_LOAD_INLINE_DATA) {
-            ag.unit = "i2m";
-            return nv_i2m_method(ch, o, m, v, &ag);
-        }
-        if (oi == NV_OBJ_I2M)
-            return 0;
-        if (oi == NV_OBJ_3D) {
-            if (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
-                m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) {
-                if (!mme_state(ch))
-                    return ch_fault(ch, "mme", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
-                                    "no host memory for the macro RAM");
-                nv_mme_method(ch->mme, m, v);
-                return 0;
-            }
-            if (m >= NVB197_CALL_MME_MACRO)
-                return mme_collect(ch, subch, m, v, addr);
-            if (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) {
-                /* CB_DATA: write at the selected buffer + CB_POS, CB_POS += 4
-                 * (research/nv.md section 5 B197 table). */
-                uint32_t *pos = &o->regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
-                uint64_t cb = (uint64_t)(o->regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF)
-                                  << 32 |
-                              o->regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
-                uint32_t size = o->regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
-                /* in 64 bits: a CB_POS of 0xfffffffc must not wrap to 0 */
-                if ((uint64_t)*pos + 4 > size)
-                    return ch_fault(ch, "3d", CG_FAULT_BAD_STATE, addr, cb + *pos, v,
-                                    "LOAD_CONSTANT_BUFFER: offset 0x%x past the buffer size "
-                                    "0x%x", *pos, size);
-                ag.unit = "3d";
-                if (cg_vas_write32(ch->vas, cb + *pos, v, &ag) != 0) {
-                    ch->state = CG_NV_CH_FAULTED;
-                    return CG_ERR_FAULT;
-                }
-                *pos += 4;
-                return 0;
-            }
-            if (nv3d_is_action(m)) {
-                ag.unit = "3d";
-                return nv3d_method(ch, o, m, v, &ag);
-            }
-        } else if (m == NVB1C0_SET_REPORT_SEMAPHORE_D) {
-            ag.unit = "compute";
-            return nv3d_report_semaphore(ch, o, v, &ag);
-        } else if (m == NVB1C0_SEND_SIGNALING_PCAS_B) {
-            return ch_fault(ch, "compute", CG_FAULT_UNSUPPORTED, addr, 0, v,
-                            "MAXWELL_COMPUTE_B launches not supported yet");
-        }
-        return 0;
-    case NV_OBJ_COPY:
-        if (m == NVB0B5_LAUNCH_DMA) {
-            ag.unit = "ce";
-            int rc = nv_copy_launch(ch, o, &ag);
-            if (rc != 0 && ch->state != CG_NV_CH_FAULTED)
-                ch->state = CG_NV_CH_FAULTED;
-            return rc;
-        }
-        return 0;
-    case NV_OBJ_TWOD: {
-        ag.unit = "2d";
-        int rc = nv_twod_method(ch, o, m, v, &ag);
-        if (rc != 0)
-            ch->state = CG_NV_CH_FAULTED;
-        return rc;
-    }
-    default:
-        return 0;
-    }
+    return act_fn[act](ch, o, subch, m, v, addr, &ag);
 }
 
 static void mme_trace(cg_nv_channel *ch, cg_trace_kind kind, uint32_t mthd, uint32_t v,
@@ -743,12 +776,10 @@ static size_t exec_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t 
                 return n;
             }
             /* LOAD_CONSTANT_BUFFER runs: one bounded write for the run */
-            if (oi == NV_OBJ_3D && ch->dec_method >= NVB197_LOAD_CONSTANT_BUFFER &&
-                ch->dec_method < NVB197_LOAD_CONSTANT_BUFFER + 64) {
+            if (oi == NV_OBJ_3D && idx < NV_NREGS && ch->gpu->act[oi][idx] == NV_ACT_CB_LOAD) {
                 uint32_t *pos = &regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
-                uint32_t size = regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
-                uint64_t cb = (uint64_t)(regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF) << 32 |
-                              regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
+                uint32_t size;
+                uint64_t cb = cb_target(regs, &size);
                 uint64_t bad;
                 /* only when nothing can fault: otherwise the word-by-word
                  * path raises the fault at the exact word */
@@ -945,14 +976,11 @@ static size_t fast_decode(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64
                 goto out;
             if (!run[idx]) {
                 /* LOAD_CONSTANT_BUFFER runs straight into plain memory */
-                if (regs != regs3d || idx < (NVB197_LOAD_CONSTANT_BUFFER >> 2) ||
-                    idx >= (NVB197_LOAD_CONSTANT_BUFFER >> 2) + 16)
+                if (regs != regs3d || ch->gpu->act[NV_OBJ_3D][idx] != NV_ACT_CB_LOAD)
                     goto out;
                 uint32_t *pos = &regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
-                uint32_t size = regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
-                uint64_t cb = (uint64_t)(regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF)
-                                  << 32 |
-                              regs[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
+                uint32_t size;
+                uint64_t cb = cb_target(regs, &size);
                 if ((uint64_t)*pos + 4ull * cnt > size)
                     goto out;
                 uint64_t va = cb + *pos;

@@ -437,20 +437,25 @@ static int twod_vertex(cg_nv_channel *ch, nv_obj *o, int32_t x, int32_t y, const
     return p.rc;
 }
 
-int nv_twod_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+int nv_twod_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t m, uint32_t v,
+                   const cg_agent *ag)
 {
-    if (m == NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT)
+    switch (act) {
+    case NV_ACT_TWOD_BLIT:
         return twod_blit(ch, o, ag);
-    if (m == NV902D_SET_RENDER_SOLID_PRIM_MODE) {
+    case NV_ACT_TWOD_MODE:
         o->twod.nv = 0; /* a new primitive starts */
         return 0;
-    }
-    if (m == NV902D_RENDER_SOLID_PRIM_POINT_X_Y)
+    case NV_ACT_TWOD_POINT:
         return twod_vertex(ch, o, (int16_t)(v & 0xFFFF), (int16_t)(v >> 16), ag);
-    if (m >= NV902D_RENDER_SOLID_PRIM_POINT_SET_X && m < NV902D_RENDER_SOLID_PRIM_POINT_SET_X + 64 * 8 &&
-        ((m - NV902D_RENDER_SOLID_PRIM_POINT_SET_X) & 4)) {
-        uint32_t x = o->regs[(m - 4) >> 2];
-        return twod_vertex(ch, o, (int32_t)x, (int32_t)v, ag);
+    case NV_ACT_TWOD_POINT_SET:
+        /* RENDER_SOLID_PRIM_POINT_Y(i) (0x604 + 8i) draws with SET_X(i) */
+        if ((m - NV902D_RENDER_SOLID_PRIM_POINT_SET_X) & 4) {
+            uint32_t x = o->regs[(m - 4) >> 2];
+            return twod_vertex(ch, o, (int32_t)x, (int32_t)v, ag);
+        }
+        return 0;
+    default:
+        return 0;
     }
-    return 0;
 }
