@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmdgpu/asm.h"
+#include "cmdgpu/nv_macro.h"
 #include "macro.h"
 
 static const char *const op_names[8] = {
@@ -313,6 +314,22 @@ static int mme_statement(cg_asm *as, void *user, const char *name)
 static const cg_asm_family mme_family = {"nv-macro", mme_statement, NULL};
 
 const struct cg_asm_family *nv_mme_asm_family(void)
+{
+    return &mme_family;
+}
+
+/* ---- the public text API (include/cmdgpu/nv_macro.h) --------------------- */
+
+int cg_nv_macro_disasm_word(uint32_t w, uint32_t pc, char *buf, size_t cap, const char **note)
+{
+    const char *n;
+    int len = nv_mme_disasm_word(w, pc, buf, cap, &n);
+    if (note)
+        *note = n;
+    return len;
+}
+
+const cg_asm_family *cg_nv_macro_asm_family(void)
 {
     return &mme_family;
 }
