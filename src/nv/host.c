@@ -70,10 +70,15 @@ int nv_wait_check(cg_nv_channel *ch)
 static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
 {
     uint64_t sem = (uint64_t)(ch->sem_hi & 0xFF) << 32 | (ch->sem_lo & ~3u);
-    uint32_t op = v & 0x1F;
+    uint32_t op = NV_VAL(NVB06F, SEMAPHORED, OPERATION, v);
+    uint32_t red = NV_VAL(NVB06F, SEMAPHORED, REDUCTION, v);
+    bool four_bytes = NV_VAL(NVB06F, SEMAPHORED, RELEASE_SIZE, v) ==
+                      NVB06F_SEMAPHORED_RELEASE_SIZE_4BYTE;
     cg_agent ag = nv_agent(ch, "host", addr, ch->hdr_word, v);
     switch (op) {
-    case 1: case 4: case 8:
+    case NVB06F_SEMAPHORED_OPERATION_ACQUIRE:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_AND:
         ch->wait = NV_WAIT_SEM;
         ch->wait_addr = sem;
         ch->wait_value = ch->sem_payload;
@@ -84,11 +89,11 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
         ch->wait_words[1] = v;
         ch->wait_runs = 0;
         return 0; /* checked by the scheduler before the next method */
-    case 2: {
+    case NVB06F_SEMAPHORED_OPERATION_RELEASE: {
         /* RELEASE_SIZE 24: 1 = 4 bytes; 0 = 16 bytes: payload, 0, then the
          * 64-bit timestamp (Ryujinx GPFifoClass.cs; clb06f.h). */
         int rc;
-        if (v & (1u << 24)) {
+        if (four_bytes) {
             rc = cg_vas_write32(ch->vas, sem, ch->sem_payload, &ag);
         } else {
             uint32_t rec[4] = {ch->sem_payload, 0, (uint32_t)ch->gpu->time,
@@ -100,21 +105,23 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
             return rc;
         }
         nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, ch->sem_payload, sem,
-                    (v & (1u << 24)) ? 4 : 16, "semaphore release");
+                    four_bytes ? 4 : 16, "semaphore release");
         return 0;
     }
-    case 16: {
+    case NVB06F_SEMAPHORED_OPERATION_REDUCTION: {
         /* the operation is decoded before memory is touched: an undefined
          * reduction faults as such even where the semaphore is unmapped */
-        if (((v >> 27) & 0xF) > 7)
+        if (red > NVB06F_SEMAPHORED_REDUCTION_DEC)
             return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, sem, v,
-                            "SEMAPHORED: reduction %u is not defined", (v >> 27) & 0xF);
+                            "SEMAPHORED: reduction %u is not defined", red);
         uint32_t old;
         if (cg_vas_read32(ch->vas, sem, &old, &ag) != 0) {
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
         }
-        uint32_t nv = nv_reduce(old, ch->sem_payload, (v >> 27) & 0xF, !(v >> 31));
+        uint32_t nv = nv_reduce(old, ch->sem_payload, red,
+                                NV_VAL(NVB06F, SEMAPHORED, FORMAT, v) ==
+                                    NVB06F_SEMAPHORED_FORMAT_SIGNED);
         if (cg_vas_write32(ch->vas, sem, nv, &ag) != 0) {
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
