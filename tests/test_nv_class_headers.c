@@ -101,6 +101,36 @@ static void check_header_list(void)
     }
 }
 
+/* cg_nv_method_at (a generated index) agrees with a walk over the table at
+ * every offset */
+static void check_index(void)
+{
+    for (size_t ci = 0; cg_nv_class_at(ci); ci++) {
+        const cg_nv_class *c = cg_nv_class_at(ci);
+        for (uint32_t off = 0; off < 0x8000; off += 2) {
+            const cg_nv_method *want = NULL;
+            uint32_t want_elem = 0;
+            for (size_t j = 0; j < c->nmethods && !want; j++) {
+                const cg_nv_method *m = &c->methods[j];
+                uint32_t st = m->stride ? m->stride : 4;
+                if ((m->flags & CG_NV_M_ALIAS) || off < m->offset || (off - m->offset) % st ||
+                    (off - m->offset) / st >= m->count)
+                    continue;
+                want = m;
+                want_elem = (off - m->offset) / st;
+            }
+            uint32_t elem = 12345;
+            const cg_nv_method *got = cg_nv_method_at(c, off, &elem);
+            if (got != want)
+                fprintf(stderr, "%04X 0x%04x: index %s, table %s\n", c->id, off,
+                        got ? got->name : "-", want ? want->name : "-");
+            CHECK(got == want);
+            if (want)
+                CHECK_EQ(elem, want_elem);
+        }
+    }
+}
+
 /* exact field text of data words, a few per class: enums, floats, array
  * indices, multi-field words, unknown values */
 static void check_fields(void)
@@ -141,8 +171,8 @@ static void check_fields(void)
         {0xB197, 0x1C00, 0x1008, 0, "SET_VERTEX_STREAM_A_FORMAT(0) STRIDE=8 ENABLE=TRUE"},
         {0xB197, 0x11A4, 0x0, 1,
          "SET_VERTEX_ATTRIBUTE_B(1) STREAM=0 SOURCE=ACTIVE OFFSET=0 "
-         "COMPONENT_BIT_WIDTHS=0(unknown) NUMERICAL_TYPE=UNUSED_ENUM_DO_NOT_USE_BECAUSE_IT_WILL_GO_AWAY "
-         "SWAP_R_AND_B=FALSE"},
+         "COMPONENT_BIT_WIDTHS=0(unknown) "
+         "NUMERICAL_TYPE=UNUSED_ENUM_DO_NOT_USE_BECAUSE_IT_WILL_GO_AWAY SWAP_R_AND_B=FALSE"},
         /* 0x11FC is DECOMPRESS_ZETA_SURFACE (seed 001's ResolveDepthBuffer) */
         {0xB197, 0x11FC, 0x10, 0, "DECOMPRESS_ZETA_SURFACE Z_ENABLE=FALSE STENCIL_ENABLE=TRUE"},
         {0xB197, 0x1618, 0x04000005, 0,
@@ -208,6 +238,7 @@ static void check_listing(void)
 int main(void)
 {
     check_header_list();
+    check_index();
     check_fields();
     check_listing();
     return check_report("test_nv_class_headers");
