@@ -152,9 +152,12 @@ static void method_text(dctx *d, unsigned subch, uint32_t mthd, char *buf, size_
     const cg_nv_class *c = cg_nv_class_find(mthd < 0x100 ? CG_NV_CLASS_HOST : d->sc[subch]);
     uint32_t elem;
     const cg_nv_method *m = cg_nv_method_at(c, mthd, &elem);
-    /* a host name the subchannel's class also has (NOP) would assemble to
-     * the class's method: print the offset instead */
-    if (!m || (mthd < 0x100 && cg_nv_method_named(cg_nv_class_find(d->sc[subch]), m->name)))
+    /* a host name the subchannel's class has at another offset (NOP) would
+     * assemble to the class's method: print the offset instead (SET_OBJECT,
+     * at 0 in both, keeps its name) */
+    const cg_nv_method *same =
+        m && mthd < 0x100 ? cg_nv_method_named(cg_nv_class_find(d->sc[subch]), m->name) : NULL;
+    if (!m || (same && same->offset != m->offset))
         snprintf(buf, cap, "0x%04x", mthd);
     else
         cg_nv_method_name(c, mthd, buf, cap);
