@@ -27,4 +27,10 @@
 #define NV_MASK(cls, mthd, fld)                                                \
     (NV_FLD_BITS(cls##_##mthd##_##fld) << NV_FLD_LO(cls##_##mthd##_##fld))
 
+/* For code that reads one method's word with another method's field: a
+ * compile-time check that the two fields have the same bits. */
+#define NV_SAME_FIELD(cls, ma, fa, mb, fb)                                     \
+    _Static_assert(NV_MASK(cls, ma, fa) == NV_MASK(cls, mb, fb),               \
+                   #cls " " #ma " " #fa " and " #mb " " #fb " share their bits")
+
 #endif

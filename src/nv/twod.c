@@ -154,16 +154,11 @@ _Static_assert(NV902D_SET_SRC_MEMORY_LAYOUT - NV902D_SET_SRC_FORMAT ==
                    NV902D_SET_SRC_OFFSET_UPPER - NV902D_SET_SRC_FORMAT ==
                        NV902D_SET_DST_OFFSET_UPPER - NV902D_SET_DST_FORMAT,
                "902D SRC and DST surface methods in the same order");
-_Static_assert(NV_MASK(NV902D, SET_SRC_FORMAT, V) == NV_MASK(NV902D, SET_DST_FORMAT, V) &&
-                   NV_MASK(NV902D, SET_SRC_MEMORY_LAYOUT, V) ==
-                       NV_MASK(NV902D, SET_DST_MEMORY_LAYOUT, V) &&
-                   NV_MASK(NV902D, SET_SRC_BLOCK_SIZE, HEIGHT) ==
-                       NV_MASK(NV902D, SET_DST_BLOCK_SIZE, HEIGHT) &&
-                   NV_MASK(NV902D, SET_SRC_BLOCK_SIZE, DEPTH) ==
-                       NV_MASK(NV902D, SET_DST_BLOCK_SIZE, DEPTH) &&
-                   NV_MASK(NV902D, SET_SRC_OFFSET_UPPER, V) ==
-                       NV_MASK(NV902D, SET_DST_OFFSET_UPPER, V),
-               "902D SRC and DST surface fields agree");
+NV_SAME_FIELD(NV902D, SET_SRC_FORMAT, V, SET_DST_FORMAT, V);
+NV_SAME_FIELD(NV902D, SET_SRC_MEMORY_LAYOUT, V, SET_DST_MEMORY_LAYOUT, V);
+NV_SAME_FIELD(NV902D, SET_SRC_BLOCK_SIZE, HEIGHT, SET_DST_BLOCK_SIZE, HEIGHT);
+NV_SAME_FIELD(NV902D, SET_SRC_BLOCK_SIZE, DEPTH, SET_DST_BLOCK_SIZE, DEPTH);
+NV_SAME_FIELD(NV902D, SET_SRC_OFFSET_UPPER, V, SET_DST_OFFSET_UPPER, V);
 
 static int surf_get(cg_nv_channel *ch, const uint32_t *r, bool src, surf *s, const cg_agent *ag)
 {
