@@ -129,8 +129,13 @@ static void check_seed_001(void)
     CHECK_STR(name, "SET_SAMPLE_MASK_X0_Y0");
     CHECK(cg_nv_method_name(c3d, 0x38C0, name, sizeof(name)));
     CHECK_STR(name, "CALL_MME_MACRO(24)");
+    /* seed 001 calls 0x11FC ResolveDepthBuffer; clb197.h names it
+     * DECOMPRESS_ZETA_SURFACE (the seed's name stays an alias) */
     CHECK(cg_nv_method_name(c3d, 0x11FC, name, sizeof(name)));
-    CHECK_STR(name, "RESOLVE_DEPTH_BUFFER");
+    CHECK_STR(name, "DECOMPRESS_ZETA_SURFACE");
+    uint32_t off = 0;
+    CHECK_EQ(cg_nv_method_parse(c3d, "RESOLVE_DEPTH_BUFFER", &off), 0);
+    CHECK_EQ(off, 0x11FC);
 }
 
 static void check_opcodes(void)
@@ -214,7 +219,7 @@ int main(void)
     /* enum names come from the class tables */
     CHECK_STR(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", 5), "TRIANGLE_STRIP");
     CHECK_STR(cg_nv_enum_name(CG_NV_CLASS_3D, "SET_VERTEX_ATTRIBUTE_A", "NUMERICAL_TYPE", 7),
-              "FLOAT");
+              "NUM_FLOAT");
     CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", 15) == NULL);
     CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "NOPE", 0) == NULL);
     CHECK(cg_nv_enum_name(CG_NV_CLASS_3D, "NOPE", "OP", 0) == NULL);

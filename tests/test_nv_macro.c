@@ -758,10 +758,35 @@ static void test_reference(void)
 #undef RND
 }
 
+/* The public text API (include/cmdgpu/nv_macro.h) is the internal one. */
+static void test_public_text(void)
+{
+    char a[128], b[128];
+    const char *na, *nb;
+    static const uint32_t words[] = {0x00000011, 0x00000091, 0x00004A10, 0x12345678, 0x00000008,
+                                     0xFFFFC007, 0x00000006};
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        int la = cg_nv_macro_disasm_word(words[i], 3, a, sizeof(a), &na);
+        int lb = nv_mme_disasm_word(words[i], 3, b, sizeof(b), &nb);
+        CHECK_EQ(la, lb);
+        CHECK_STR(a, b);
+        CHECK(na == nb);
+        CHECK_EQ(cg_nv_macro_disasm_word(words[i], 3, a, sizeof(a), NULL), lb);
+    }
+    CHECK(cg_nv_macro_disasm_word(0x11, 0, a, sizeof(a), NULL) == 3);
+    CHECK_STR(a, "nop");
+    CHECK(cg_nv_macro_disasm_word(0x00000006, 0, a, sizeof(a), &na) > 0);
+    CHECK_STR(a, ".word 0x00000006");
+    CHECK_STR(na, "illegal opcode 6");
+    CHECK(cg_nv_macro_asm_family() == nv_mme_asm_family());
+    CHECK_STR(cg_nv_macro_asm_family()->name, "nv-macro");
+}
+
 int main(void)
 {
     if (cg_device_create(&dev) != 0)
         return 1;
+    test_public_text();
     test_alu();
     test_bitfield();
     test_result_ops();

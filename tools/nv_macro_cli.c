@@ -4,7 +4,6 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
-#include "nv/macro.h"
 
 int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out)
 {
@@ -21,7 +20,7 @@ int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FIL
         uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                      (uint32_t)p[3] << 24;
         const char *note;
-        nv_mme_disasm_word(w, (uint32_t)i, text, sizeof text, &note);
+        cg_nv_macro_disasm_word(w, (uint32_t)i, text, sizeof text, &note);
         if (o->json) /* the text has no characters that need escaping */
             fprintf(out, "%s{\"offset\":%zu,\"word\":\"0x%08x\",\"text\":\"%s\",\"note\":\"%s\"}",
                     i ? "," : "", 4 * i, w, text, note ? note : "");
@@ -43,5 +42,5 @@ int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FIL
 
 int nv_macro_assemble(const cli_opts *o, const char *path)
 {
-    return cli_assemble(o, path, nv_mme_asm_family(), NULL);
+    return cli_assemble(o, path, cg_nv_macro_asm_family(), NULL);
 }

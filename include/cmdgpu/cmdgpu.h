@@ -9,6 +9,7 @@
 #include "image.h"
 #include "asm.h"
 #include "nv.h"
+#include "nv_macro.h"
 #include "nv3d.h"
 #include "check.h"
 #include "nv_check.h"

@@ -58,7 +58,11 @@ typedef struct cg_nv_field {
     const cg_nv_enum *enums; /* NULL-name terminated; NULL unless ENUM */
 } cg_nv_field;
 
-enum { CG_NV_M_ALIAS = 1u << 0 }; /* another name for a method (same offset) */
+enum {
+    CG_NV_M_ALIAS = 1u << 0,  /* another name for a method (same offset) */
+    CG_NV_M_ACTION = 1u << 16, /* the model acts on a write (beyond storing it) */
+    CG_NV_M_ACTION_SHIFT = 24, /* flags 31:24: the model's handler number */
+};
 
 typedef struct cg_nv_method {
     const char *name;

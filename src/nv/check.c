@@ -424,12 +424,11 @@ static void twod_surface(chk *c, const uint32_t *r, bool src, bool write)
     access(c, what, base, nv_bl_size(&s), write);
 }
 
-static void twod_method(chk *c, chk_ch *ch, const uint32_t *r, uint32_t m)
+/* Every 902D method, `act` its action (twod_902d.def ACTION column). */
+static void twod_method(chk *c, chk_ch *ch, const uint32_t *r, nv_mact act)
 {
-    bool point = m == NV902D_RENDER_SOLID_PRIM_POINT_X_Y ||
-                 (m >= NV902D_RENDER_SOLID_PRIM_POINT_SET_X &&
-                  m < NV902D_RENDER_SOLID_PRIM_POINT_SET_X + 64 * 8);
-    if (m == NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT) { /* the blit's trigger */
+    bool point = act == NV_ACT_TWOD_POINT || act == NV_ACT_TWOD_POINT_SET;
+    if (act == NV_ACT_TWOD_BLIT) { /* the blit's trigger */
         twod_surface(c, r, true, false);
         twod_surface(c, r, false, true);
     } else if (point) {
@@ -557,9 +556,10 @@ static void draw(chk *c, chk_ch *ch, const uint32_t *r, bool indexed, unsigned i
 }
 
 /* B197 methods with an effect on memory (after the register store). */
-static void threed_method(chk *c, chk_ch *ch, uint32_t *r, uint32_t m, uint32_t v)
+/* A B197 method of action `act` (the class table's ACTION column). */
+static void threed_method(chk *c, chk_ch *ch, uint32_t *r, nv_mact act, uint32_t m, uint32_t v)
 {
-    if (m >= NVB197_LOAD_CONSTANT_BUFFER && m < NVB197_LOAD_CONSTANT_BUFFER + 64) {
+    if (act == NV_ACT_CB_LOAD) {
         /* CB_DATA: at the selected buffer + CB_POS, then CB_POS += 4 */
         uint32_t *pos = &r[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
         uint64_t cb = (uint64_t)(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF) << 32 |
@@ -571,9 +571,7 @@ static void threed_method(chk *c, chk_ch *ch, uint32_t *r, uint32_t m, uint32_t 
         else
             access(c, "constant buffer upload", cb + *pos, 4, true);
         *pos += 4;
-    } else if (m >= NVB197_BIND_GROUP_CONSTANT_BUFFER &&
-               m < NVB197_BIND_GROUP_CONSTANT_BUFFER + 32 * CB_STAGES &&
-               (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) % 32 == 0) {
+    } else if (act == NV_ACT_CB_BIND) {
         unsigned st = (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) / 32, slot = (v >> 4) & 0x1F;
         uint32_t size = r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
         uint64_t addr = (uint64_t)(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF) << 32 |
@@ -584,9 +582,9 @@ static void threed_method(chk *c, chk_ch *ch, uint32_t *r, uint32_t m, uint32_t 
         ch->cb[st][slot].valid = (v & 1) && size <= 0x10000 && !(addr & 255);
         ch->cb[st][slot].addr = addr;
         ch->cb[st][slot].size = size;
-    } else if (m == NVB197_SET_REPORT_SEMAPHORE_D) {
+    } else if (act == NV_ACT_REPORT) {
         report_semaphore(c, r, v);
-    } else if (m == NVB197_CLEAR_SURFACE) {
+    } else if (act == NV_ACT_CLEAR) {
         clear_color(c, r, v);
     } else if (m == NVB197_DRAW_VERTEX_ARRAY) {
         draw(c, ch, r, false, 0, r[NVB197_SET_VERTEX_ARRAY_START >> 2], v);
@@ -795,7 +793,8 @@ static void engine_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32
     }
     int oi = nv_obj_index(cls);
     uint32_t idx = m >> 2;
-    bool known = cg_nv_method_at(cg_nv_class_find(cls), m, NULL) != NULL;
+    const cg_nv_method *d = cg_nv_method_at(cg_nv_class_find(cls), m, NULL);
+    bool known = d != NULL;
     /* pfifo.c engine_method: B197 and B1C0 keep every method of their range */
     bool stores_all = oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE;
     if (idx >= NV_NREGS || (!known && !stores_all)) {
@@ -805,16 +804,15 @@ static void engine_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32
     }
     uint32_t *r = ch->regs[oi];
     r[idx] = v;
-    if (oi == NV_OBJ_I2M || oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) {
-        if (m == NVA140_LAUNCH_DMA)
-            i2m_launch(c, r, &ch->i2m[oi], v);
-        else if (m == NVA140_LOAD_INLINE_DATA)
-            i2m_data(c, r, &ch->i2m[oi]);
-    }
+    /* the class table's ACTION column says what a write does (pfifo.c) */
+    nv_mact act = d ? nv_method_act(d) : NV_ACT_NONE;
+    if (act == NV_ACT_I2M_LAUNCH)
+        i2m_launch(c, r, &ch->i2m[oi], v);
+    else if (act == NV_ACT_I2M_DATA)
+        i2m_data(c, r, &ch->i2m[oi]);
     switch (oi) {
     case NV_OBJ_3D:
-        if (m >= NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER &&
-            m <= NVB197_SET_MME_SHADOW_RAM_CONTROL) {
+        if (act == NV_ACT_MME_LOAD) {
             if (!ch->mme) {
                 ch->mme = malloc(sizeof(*ch->mme));
                 if (!ch->mme) {
@@ -824,7 +822,7 @@ static void engine_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32
                 nv_mme_state_init(ch->mme);
             }
             nv_mme_method(ch->mme, m, v);
-        } else if (m >= NVB197_CALL_MME_MACRO) {
+        } else if (act == NV_ACT_MME_CALL) {
             if (c->in_macro)
                 return; /* mme_io_send reported it */
             if (!ch->mme) {
@@ -837,19 +835,19 @@ static void engine_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32
             }
             mme_collect(c, ch, subch, m, v);
         } else {
-            threed_method(c, ch, r, m, v);
+            threed_method(c, ch, r, act, m, v);
         }
         return;
     case NV_OBJ_COMPUTE:
-        if (m == NVB1C0_SET_REPORT_SEMAPHORE_D)
+        if (act == NV_ACT_REPORT)
             report_semaphore(c, r, v);
         return;
     case NV_OBJ_COPY:
-        if (m == NVB0B5_LAUNCH_DMA)
+        if (act == NV_ACT_COPY_LAUNCH)
             copy_launch(c, r, v);
         return;
     case NV_OBJ_TWOD:
-        twod_method(c, ch, r, m);
+        twod_method(c, ch, r, act);
         return;
     default:
         return;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cmdgpu/nv.h"
 #include "core/def.h"
+#include "actions.h"
 
 #define CG_NV_DEF_FILE "host_b06f.def"
 #define CG_NV_TAG host
@@ -25,7 +26,10 @@
 
 _Static_assert((int)CG_DEF_ALIAS == (int)CG_NV_M_ALIAS, "alias flag shared with core/def.h");
 
+#include "class_index.h"
+
 #define CLASS(id, name, prefix, tag) {id, name, prefix, tag##_methods, CG_ARRAY_SIZE_(tag##_methods)}
+#define INDEX(tag) {tag##_index, CG_ARRAY_SIZE_(tag##_index)}
 #define CG_ARRAY_SIZE_(a) (sizeof(a) / sizeof((a)[0]))
 static const cg_nv_class classes[] = {
     CLASS(CG_NV_CLASS_HOST, "MAXWELL_CHANNEL_GPFIFO_A", "NVB06F", host),
@@ -35,6 +39,12 @@ static const cg_nv_class classes[] = {
     CLASS(CG_NV_CLASS_TWOD, "FERMI_TWOD_A", "NV902D", twod),
     CLASS(CG_NV_CLASS_COPY, "MAXWELL_DMA_COPY_A", "NVB0B5", copy),
 };
+/* Each class's dword method index -> entry (class_index.h), in classes[] order. */
+static const struct {
+    const uint16_t *at;
+    size_t n;
+} class_index[] = {INDEX(host), INDEX(threed), INDEX(compute), INDEX(i2m), INDEX(twod), INDEX(copy)};
+_Static_assert(CG_ARRAY_SIZE_(class_index) == CG_ARRAY_SIZE_(classes), "one index per class");
 
 const cg_nv_class *cg_nv_class_at(size_t i)
 {
@@ -53,6 +63,18 @@ const cg_nv_method *cg_nv_method_at(const cg_nv_class *c, uint32_t offset, uint3
 {
     if (!c)
         return NULL;
+    if (c >= classes && c < classes + CG_ARRAY_SIZE_(classes) && offset % 4 == 0) {
+        /* the generated index: one lookup */
+        size_t k = (size_t)(c - classes);
+        uint32_t idx = offset / 4;
+        uint16_t e = idx < class_index[k].n ? class_index[k].at[idx] : 0;
+        if (!e || e > c->nmethods)
+            return NULL;
+        const cg_nv_method *m = &c->methods[e - 1];
+        if (elem)
+            *elem = (offset - m->offset) / (m->stride ? m->stride : 4);
+        return m;
+    }
     for (size_t i = 0; i < c->nmethods; i++) {
         const cg_nv_method *m = &c->methods[i];
         if ((m->flags & CG_NV_M_ALIAS) || offset < m->offset)

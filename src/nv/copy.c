@@ -14,8 +14,16 @@
  * release and the interrupt, reported as a trace event. */
 #include <stdlib.h>
 #include <string.h>
+#include "fields.h"
 #include "nv_internal.h"
 
+/* The DST block size and origin read with the SRC methods' fields. */
+NV_SAME_FIELD(NVB0B5, SET_SRC_BLOCK_SIZE, WIDTH, SET_DST_BLOCK_SIZE, WIDTH);
+NV_SAME_FIELD(NVB0B5, SET_SRC_BLOCK_SIZE, HEIGHT, SET_DST_BLOCK_SIZE, HEIGHT);
+NV_SAME_FIELD(NVB0B5, SET_SRC_BLOCK_SIZE, DEPTH, SET_DST_BLOCK_SIZE, DEPTH);
+NV_SAME_FIELD(NVB0B5, SET_SRC_BLOCK_SIZE, GOB_HEIGHT, SET_DST_BLOCK_SIZE, GOB_HEIGHT);
+NV_SAME_FIELD(NVB0B5, SET_SRC_ORIGIN, X, SET_DST_ORIGIN, X);
+NV_SAME_FIELD(NVB0B5, SET_SRC_ORIGIN, Y, SET_DST_ORIGIN, Y);
 
 
 typedef struct side {
@@ -39,29 +47,34 @@ static int side_setup(cg_nv_channel *ch, const uint32_t *r, bool is_src, bool pi
         return 0;
     uint32_t bs = r[(is_src ? NVB0B5_SET_SRC_BLOCK_SIZE : NVB0B5_SET_DST_BLOCK_SIZE) >> 2];
     const char *which = is_src ? "SRC" : "DST";
-    if ((bs & 15) != 0)
+    /* SET_DST_BLOCK_SIZE has SET_SRC_BLOCK_SIZE's layout (asserted above) */
+    uint32_t bw = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, WIDTH, bs);
+    uint32_t bh = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, HEIGHT, bs);
+    uint32_t bd = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, DEPTH, bs);
+    uint32_t gh = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, GOB_HEIGHT, bs);
+    if (bw != NVB0B5_SET_SRC_BLOCK_SIZE_WIDTH_ONE_GOB)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE width %u (QUARTER_GOB) not supported yet", which,
-                        bs & 15);
-    if (((bs >> 12) & 15) != 1)
+                        bw);
+    if (gh != NVB0B5_SET_SRC_BLOCK_SIZE_GOB_HEIGHT_GOB_HEIGHT_FERMI_8)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE GOB_HEIGHT %u: only FERMI_8 (1) is supported",
-                        which, (bs >> 12) & 15);
-    if (((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
+                        which, gh);
+    if (bh > 5 || bd > 5)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, s->base,
                         "B0B5 SET_%s_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)", which,
-                        (bs >> 4) & 15, (bs >> 8) & 15);
+                        bh, bd);
     uint32_t base = is_src ? NVB0B5_SET_SRC_WIDTH : NVB0B5_SET_DST_WIDTH;
     uint64_t width = (uint64_t)r[base >> 2] * bpp;
     s->bl.width = width > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)width;
     s->bl.height = r[(base + 4) >> 2];
     s->bl.depth = r[(base + 8) >> 2];
     s->z = r[(base + 12) >> 2];
-    s->bl.bh = (bs >> 4) & 15;
-    s->bl.bd = (bs >> 8) & 15;
+    s->bl.bh = bh;
+    s->bl.bd = bd;
     uint32_t org = r[(is_src ? NVB0B5_SET_SRC_ORIGIN : NVB0B5_SET_DST_ORIGIN) >> 2];
-    s->ox = (org & 0xFFFF) * bpp;
-    s->oy = org >> 16;
+    s->ox = NV_VAL(NVB0B5, SET_SRC_ORIGIN, X, org) * bpp;
+    s->oy = NV_VAL(NVB0B5, SET_SRC_ORIGIN, Y, org);
     return 0;
 }
 
@@ -105,7 +118,9 @@ static int side_io(cg_nv_channel *ch, const side *s, uint32_t y, uint64_t x0, ui
 static void remap_line(const uint32_t *r, const uint8_t *src, uint8_t *dst, uint32_t pixels)
 {
     uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
-    unsigned cs = ((comp >> 16) & 3) + 1, ns = ((comp >> 20) & 3) + 1, nd = ((comp >> 24) & 3) + 1;
+    unsigned cs = NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, COMPONENT_SIZE, comp) + 1;
+    unsigned ns = NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_SRC_COMPONENTS, comp) + 1;
+    unsigned nd = NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_DST_COMPONENTS, comp) + 1;
     uint32_t ca = r[NVB0B5_SET_REMAP_CONST_A >> 2], cb = r[NVB0B5_SET_REMAP_CONST_B >> 2];
     uint8_t a[4], b[4];
     for (unsigned i = 0; i < 4; i++) {
@@ -136,20 +151,22 @@ static void remap_line(const uint32_t *r, const uint8_t *src, uint8_t *dst, uint
 void nv_copy_elem_bytes(const uint32_t *regs, uint32_t launch, uint32_t *sbpp, uint32_t *dbpp)
 {
     *sbpp = *dbpp = 1;
-    if ((launch >> 10) & 1) { /* REMAP_ENABLE: components x their size (all n-1) */
+    if (NV_VAL(NVB0B5, LAUNCH_DMA, REMAP_ENABLE, launch)) {
+        /* components x their size (all n-1) */
         uint32_t comp = regs[NVB0B5_SET_REMAP_COMPONENTS >> 2];
-        unsigned cs = ((comp >> 16) & 3) + 1;
-        *sbpp = cs * (((comp >> 20) & 3) + 1);
-        *dbpp = cs * (((comp >> 24) & 3) + 1);
+        unsigned cs = NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, COMPONENT_SIZE, comp) + 1;
+        *sbpp = cs * (NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_SRC_COMPONENTS, comp) + 1);
+        *dbpp = cs * (NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_DST_COMPONENTS, comp) + 1);
     }
 }
 
 static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *ag)
 {
     const uint32_t *r = o->regs;
-    bool multi = (l >> 9) & 1, remap = (l >> 10) & 1;
+    bool multi = NV_VAL(NVB0B5, LAUNCH_DMA, MULTI_LINE_ENABLE, l);
+    bool remap = NV_VAL(NVB0B5, LAUNCH_DMA, REMAP_ENABLE, l);
     uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
-    if ((l >> 12) & 3)
+    if (NV_VAL(NVB0B5, LAUNCH_DMA, SRC_TYPE, l) || NV_VAL(NVB0B5, LAUNCH_DMA, DST_TYPE, l))
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                         "B0B5 LAUNCH_DMA: physical SRC_TYPE/DST_TYPE not supported yet");
     uint32_t sbpp, dbpp;
@@ -167,12 +184,14 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
         return 0;
     side s, d;
     /* 1-D copies ignore the layouts (yuzu maxwell_dma.cpp) */
-    bool spitch = !multi || ((l >> 7) & 1), dpitch = !multi || ((l >> 8) & 1);
+    bool spitch = !multi || NV_VAL(NVB0B5, LAUNCH_DMA, SRC_MEMORY_LAYOUT, l);
+    bool dpitch = !multi || NV_VAL(NVB0B5, LAUNCH_DMA, DST_MEMORY_LAYOUT, l);
     if (side_setup(ch, r, true, spitch, sbpp, &s, ag) || side_setup(ch, r, false, dpitch, dbpp, &d, ag))
         return CG_ERR_FAULT;
     bool keep = false;
     if (remap)
-        for (unsigned c = 0; c < (((comp >> 24) & 3) + 1u); c++)
+        for (unsigned c = 0; c < NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_DST_COMPONENTS, comp) + 1u;
+             c++)
             keep |= ((comp >> (4 * c)) & 7) >= 6;
     /* Lines go through in pieces of at most COPY_PIECE pixels, so host memory
      * stays small whatever the registers say. */
@@ -201,7 +220,9 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
 {
     const uint32_t *r = o->regs;
     uint32_t l = r[NVB0B5_LAUNCH_DMA >> 2];
-    unsigned xfer = l & 3, semt = (l >> 3) & 3, intr = (l >> 5) & 3;
+    unsigned xfer = NV_VAL(NVB0B5, LAUNCH_DMA, DATA_TRANSFER_TYPE, l);
+    unsigned semt = NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_TYPE, l);
+    unsigned intr = NV_VAL(NVB0B5, LAUNCH_DMA, INTERRUPT_TYPE, l);
     if (xfer == 3 || semt == 3 || intr == 3)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "B0B5 LAUNCH_DMA 0x%08x: value 3 in DATA_TRANSFER_TYPE, SEMAPHORE_TYPE or "
@@ -220,11 +241,12 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         }
     }
     if (semt) {
-        uint64_t va = (uint64_t)(r[NVB0B5_SET_SEMAPHORE_A >> 2] & 0xFF) << 32 |
-                      r[NVB0B5_SET_SEMAPHORE_B >> 2];
+        uint64_t va =
+            (uint64_t)NV_VAL(NVB0B5, SET_SEMAPHORE_A, UPPER, r[NVB0B5_SET_SEMAPHORE_A >> 2]) << 32 |
+            r[NVB0B5_SET_SEMAPHORE_B >> 2];
         uint32_t payload = r[NVB0B5_SET_SEMAPHORE_PAYLOAD >> 2];
-        if (l & (1u << 19)) {
-            unsigned op = (l >> 14) & 15;
+        if (NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION_ENABLE, l)) {
+            unsigned op = NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION, l);
             if (op > 7)
                 return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
                                 "B0B5 semaphore reduction %u (FADD) not supported yet", op);
@@ -232,7 +254,7 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
             if (cg_vas_read32(ch->vas, va, &old, ag) != 0)
                 goto memfault;
             /* IMIN..DEC share nv_reduce's numbering; SIGN 0 = signed */
-            payload = nv_reduce(old, payload, op, !((l >> 18) & 1));
+            payload = nv_reduce(old, payload, op, !NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION_SIGN, l));
         }
         int rc;
         if (semt == 1) {

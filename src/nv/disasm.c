@@ -120,6 +120,22 @@ int nv_format_fields(uint32_t cls, uint32_t mthd, uint32_t v, char *buf, size_t 
     return bad;
 }
 
+/* JSON "confidence" of an item (docs/nv-tables.md): "known" when a class
+ * table names it and its fields cover every set bit with known values,
+ * "partial" when it is named but some bits or values are not explained,
+ * "unknown" when no table names it. */
+static const char *const conf_name[] = {"known", "partial", "unknown"};
+enum { CONF_KNOWN, CONF_PARTIAL, CONF_UNKNOWN };
+
+/* The confidence of a data word nv_format_fields found `bad` problems in. */
+static int field_conf(uint32_t cls, uint32_t mthd, int bad)
+{
+    const cg_nv_class *c = cg_nv_class_find(mthd < 0x100 ? CG_NV_CLASS_HOST : cls);
+    if (!c || !cg_nv_method_at(c, mthd, NULL))
+        return CONF_UNKNOWN;
+    return bad ? CONF_PARTIAL : CONF_KNOWN;
+}
+
 typedef struct dctx {
     const cg_nv_disasm_opts *o;
     FILE *out;
@@ -136,9 +152,12 @@ static void method_text(dctx *d, unsigned subch, uint32_t mthd, char *buf, size_
     const cg_nv_class *c = cg_nv_class_find(mthd < 0x100 ? CG_NV_CLASS_HOST : d->sc[subch]);
     uint32_t elem;
     const cg_nv_method *m = cg_nv_method_at(c, mthd, &elem);
-    /* a host name the subchannel's class also has (NOP) would assemble to
-     * the class's method: print the offset instead */
-    if (!m || (mthd < 0x100 && cg_nv_method_named(cg_nv_class_find(d->sc[subch]), m->name)))
+    /* a host name the subchannel's class has at another offset (NOP) would
+     * assemble to the class's method: print the offset instead (SET_OBJECT,
+     * at 0 in both, keeps its name) */
+    const cg_nv_method *same =
+        m && mthd < 0x100 ? cg_nv_method_named(cg_nv_class_find(d->sc[subch]), m->name) : NULL;
+    if (!m || (same && same->offset != m->offset))
         snprintf(buf, cap, "0x%04x", mthd);
     else
         cg_nv_method_name(c, mthd, buf, cap);
@@ -157,14 +176,22 @@ static void json_str(FILE *f, const char *s)
 }
 
 static void emit(dctx *d, uint64_t off, uint32_t word, const char *stmt, const char *comment,
-                 bool err, const char *kind, int subch, uint32_t mthd)
+                 bool err, const char *kind, int subch, uint32_t mthd, int conf)
 {
     if (d->o->json) {
         fprintf(d->out, "%s{\"offset\":%" PRIu64 ",\"word\":\"0x%08x\",\"kind\":\"%s\"",
                 d->first_json ? "" : ",\n", off, word, kind);
-        if (subch >= 0)
+        if (subch >= 0) {
+            uint32_t cls = mthd < 0x100 ? CG_NV_CLASS_HOST : d->sc[subch];
+            char name[96];
             fprintf(d->out, ",\"subch\":%d,\"class\":\"%04X\",\"method\":\"0x%04x\"", subch,
-                    mthd < 0x100 ? 0xB06Fu : d->sc[subch], mthd);
+                    cls, mthd);
+            if (cg_nv_method_name(cg_nv_class_find(cls), mthd, name, sizeof(name))) {
+                fprintf(d->out, ",\"name\":");
+                json_str(d->out, name);
+            }
+        }
+        fprintf(d->out, ",\"confidence\":\"%s\"", conf_name[conf]);
         fprintf(d->out, ",\"text\":");
         json_str(d->out, stmt);
         fprintf(d->out, ",\"comment\":");
@@ -224,7 +251,8 @@ int cg_nv_disasm(const uint32_t *words, size_t n, const cg_nv_disasm_opts *o, FI
             snprintf(stmt, sizeof(stmt), "hdr %s %u, %s, %u", kname, h.subch, mname, h.count);
             const cg_nv_class *c = cg_nv_class_find(h.method < 0x100 ? CG_NV_CLASS_HOST : d.sc[h.subch]);
             snprintf(com, sizeof(com), "%s subch %u %s", kname, h.subch, c ? c->name : "(no class)");
-            emit(&d, off, w, stmt, com, false, "header", h.subch, h.method);
+            emit(&d, off, w, stmt, com, false, "header", h.subch, h.method,
+                 field_conf(d.sc[h.subch], h.method, 0));
             uint32_t m = h.method;
             for (uint32_t k = 0; k < h.count; k++) {
                 if (i >= n) {
@@ -240,7 +268,8 @@ int cg_nv_disasm(const uint32_t *words, size_t n, const cg_nv_disasm_opts *o, FI
                 int bad = nv_format_fields(d.sc[h.subch], m & 0x7FFC, v, fld, sizeof(fld));
                 d.problems += bad;
                 snprintf(stmt, sizeof(stmt), ".word 0x%08x", v);
-                emit(&d, doff, v, stmt, fld, bad > 0, "data", h.subch, m & 0x7FFC);
+                emit(&d, doff, v, stmt, fld, bad > 0, "data", h.subch, m & 0x7FFC,
+                     field_conf(d.sc[h.subch], m & 0x7FFC, bad));
                 if (m == 0) { /* SET_OBJECT rebinds the subchannel */
                     uint32_t cls = v & 0xFFFF;
                     if (cg_nv_class_find(cls) && cls != CG_NV_CLASS_HOST && cls != d.sc[h.subch]) {
@@ -262,7 +291,8 @@ int cg_nv_disasm(const uint32_t *words, size_t n, const cg_nv_disasm_opts *o, FI
             snprintf(stmt, sizeof(stmt), "immd %u, %s, 0x%x", h.subch, mname, h.immd);
             int bad = nv_format_fields(d.sc[h.subch], h.method, h.immd, fld, sizeof(fld));
             d.problems += bad;
-            emit(&d, off, w, stmt, fld, bad > 0, "immd", h.subch, h.method);
+            emit(&d, off, w, stmt, fld, bad > 0, "immd", h.subch, h.method,
+                 field_conf(d.sc[h.subch], h.method, bad));
             if (h.method == 0 && cg_nv_class_find(h.immd) && h.immd != d.sc[h.subch]) {
                 d.sc[h.subch] = h.immd;
                 if (!o->json)
@@ -282,12 +312,13 @@ int cg_nv_disasm(const uint32_t *words, size_t n, const cg_nv_disasm_opts *o, FI
                     snprintf(stmt, sizeof(stmt), "%s 0x%03x", nm[k], h.immd);
                 else
                     snprintf(stmt, sizeof(stmt), "%s", nm[k]);
-                emit(&d, off, w, stmt, "tertiary opcode (sub-device mask, 15:4)", false, "mask", -1, 0);
+                emit(&d, off, w, stmt, "tertiary opcode (sub-device mask, 15:4)", false, "mask", -1, 0,
+                     CONF_KNOWN);
             } else {
                 snprintf(stmt, sizeof(stmt), ".word 0x%08x", w);
                 snprintf(com, sizeof(com), "%s with bits outside the documented fields",
                          nm[k]);
-                emit(&d, off, w, stmt, com, true, "mask", -1, 0);
+                emit(&d, off, w, stmt, com, true, "mask", -1, 0, CONF_PARTIAL);
                 d.problems++;
             }
             break;
@@ -295,22 +326,24 @@ int cg_nv_disasm(const uint32_t *words, size_t n, const cg_nv_disasm_opts *o, FI
         case CG_NV_H_END_SEGMENT:
             if (w == CG_NV_END_PB_SEGMENT) {
                 emit(&d, off, w, "end_pb_segment", "END_PB_SEGMENT: the rest of the entry is skipped",
-                     false, "end", -1, 0);
+                     false, "end", -1, 0, CONF_KNOWN);
             } else {
                 snprintf(stmt, sizeof(stmt), ".word 0x%08x", w);
-                emit(&d, off, w, stmt, "END_PB_SEGMENT with unknown bits set", true, "end", -1, 0);
+                emit(&d, off, w, stmt, "END_PB_SEGMENT with unknown bits set", true, "end", -1, 0,
+                     CONF_PARTIAL);
                 d.problems++;
             }
             break;
         case CG_NV_H_RESERVED:
             snprintf(stmt, sizeof(stmt), ".word 0x%08x", w);
             emit(&d, off, w, stmt, "reserved secondary opcode 6 (faults when executed)", true,
-                 "reserved", -1, 0);
+                 "reserved", -1, 0, CONF_UNKNOWN);
             d.problems++;
             break;
         default:
             snprintf(stmt, sizeof(stmt), ".word 0x%08x", w);
-            emit(&d, off, w, stmt, "old-format header with bits 1:0 set", true, "header", -1, 0);
+            emit(&d, off, w, stmt, "old-format header with bits 1:0 set", true, "header", -1, 0,
+                 CONF_PARTIAL);
             d.problems++;
             break;
         }

@@ -18,7 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/mem_internal.h"
+#include "fields.h"
 #include "threed.h"
+
+/* The one-word draws share one layout: the code reads every one of them with
+ * DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST's fields. */
+NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, START_INDEX,
+              DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST, FIRST);
+NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, COUNT,
+              DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT, COUNT);
+NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY,
+              DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT, TOPOLOGY);
+NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY,
+              DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_SUBSEQUENT, TOPOLOGY);
+NV_SAME_FIELD(NVB197, SET_VERTEX_ATTRIBUTE_A, OFFSET, SET_VERTEX_ATTRIBUTE_B, OFFSET);
 
 #define REG(o, m) ((o)->regs[(m) >> 2])
 
@@ -28,7 +41,9 @@ static uint64_t addr40(const nv_obj *o, uint32_t hi, uint32_t lo)
 }
 
 /* Names from the class table (threed_b197.def): BEGIN OP, which the one-word
- * draws' TOPOLOGY shares (clb197.h), and the attribute NUMERICAL_TYPE. */
+ * draws' TOPOLOGY shares (clb197.h), and the attribute NUMERICAL_TYPE, whose
+ * clb197.h names (NUM_FLOAT, ...) the draw records give without the NUM_
+ * prefix; code 0 (UNUSED_ENUM_DO_NOT_USE...) is "?". */
 static const char *topology_name(unsigned op)
 {
     const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", op);
@@ -39,7 +54,7 @@ static const char *va_type_name(unsigned type)
 {
     const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "SET_VERTEX_ATTRIBUTE_A", "NUMERICAL_TYPE",
                                     type);
-    return n ? n : "?";
+    return n && strncmp(n, "NUM_", 4) == 0 ? n + 4 : "?";
 }
 
 /* ---- vertex attribute formats ------------------------------------------- */
@@ -115,12 +130,12 @@ static void attrib_fmt_decode(uint32_t raw, cg_nv_attrib_fmt *f)
 {
     memset(f, 0, sizeof(*f));
     f->raw = raw;
-    f->stream = raw & 0x1F;
-    f->constant = (raw >> 6) & 1;
-    f->offset = (raw >> 7) & 0x3FFF;
-    f->size = (raw >> 21) & 0x3F;
-    f->type = (raw >> 27) & 7;
-    f->bgra = raw >> 31;
+    f->stream = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, STREAM, raw);
+    f->constant = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, SOURCE, raw);
+    f->offset = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, OFFSET, raw);
+    f->size = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, COMPONENT_BIT_WIDTHS, raw);
+    f->type = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, NUMERICAL_TYPE, raw);
+    f->bgra = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, SWAP_R_AND_B, raw);
     const va_size *z = va_size_find(f->size);
     if (z && f->type && va_supported(z, f->type))
         f->components = z->ncomp;
@@ -474,36 +489,11 @@ out:
 
 /* ---- methods -------------------------------------------------------------- */
 
-bool nv3d_is_draw_method(uint32_t m)
-{
-    return m == NVB197_BEGIN || m == NVB197_END || m == NVB197_DRAW_VERTEX_ARRAY ||
-           m == NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST ||
-           m == NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT ||
-           (m >= NVB197_DRAW_INDEX_BUFFER &&
-            m <= NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT);
-}
-
+/* The method's name in the class table (draw methods are never arrays). */
 static const char *method_name(uint32_t m)
 {
-    switch (m) {
-    case NVB197_DRAW_VERTEX_ARRAY: return "DRAW_VERTEX_ARRAY";
-    case NVB197_DRAW_INDEX_BUFFER: return "DRAW_INDEX_BUFFER";
-    case NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST:
-        return "DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST";
-    case NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT:
-        return "DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT";
-    case NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST:
-        return "DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST";
-    case NVB197_DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_FIRST:
-        return "DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_FIRST";
-    case NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_FIRST:
-        return "DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_FIRST";
-    case NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_SUBSEQUENT:
-        return "DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_SUBSEQUENT";
-    case NVB197_DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_SUBSEQUENT:
-        return "DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_SUBSEQUENT";
-    default: return "DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT";
-    }
+    const cg_nv_method *d = cg_nv_method_at(cg_nv_class_find(CG_NV_CLASS_3D), m, NULL);
+    return d ? d->name : "?";
 }
 
 /* BEGIN opens a bracket in which DRAW_VERTEX_ARRAY and DRAW_INDEX_BUFFER
@@ -521,7 +511,7 @@ int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const
     draw_req r = {.method = m, .what = method_name(m)};
     switch (m) {
     case NVB197_BEGIN: {
-        unsigned op = v & 0xFFFF, inst = (v >> 26) & 3;
+        unsigned op = NV_VAL(NVB197, BEGIN, OP, v), inst = NV_VAL(NVB197, BEGIN, INSTANCE_ID, v);
         if (s->in_begin)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                             "BEGIN while a BEGIN .. END is open (BEGIN_END_ACTIVE)");
@@ -548,7 +538,7 @@ int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const
     case NVB197_DRAW_INDEX_BUFFER:
         if (!s->in_begin)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "%s outside BEGIN .. END", r.what);
-        r.topology = s->begin & 0xFFFF;
+        r.topology = NV_VAL(NVB197, BEGIN, OP, s->begin);
         r.begin = s->begin;
         r.count = v;
         if (m == NVB197_DRAW_VERTEX_ARRAY) {
@@ -571,12 +561,12 @@ int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const
         if (s->in_begin)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                             "%s inside BEGIN .. END (BEGIN_END_ACTIVE)", r.what);
-        r.topology = v >> 28;
+        r.topology = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY, v);
         if (r.topology > 14)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                             "%s: TOPOLOGY 0xf is not a topology of clb197.h", r.what);
-        r.first = v & 0xFFFF;
-        r.count = (v >> 16) & 0xFFF;
+        r.first = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, START_INDEX, v);
+        r.count = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, COUNT, v);
         r.begin = r.topology | (subsequent ? 1u : 0u) << 26;
         if (m != NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST &&
             m != NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT) {

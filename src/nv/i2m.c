@@ -10,6 +10,7 @@
  * destination is written as the data arrives. */
 #include <string.h>
 #include "core/mem_internal.h"
+#include "fields.h"
 #include "nv_internal.h"
 
 
@@ -21,8 +22,9 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     t->active = false;
     if (!t->pitch && t->total) {
         nv_bl s = {r[NVA140_SET_DST_WIDTH >> 2], r[NVA140_SET_DST_HEIGHT >> 2],
-                   r[NVA140_SET_DST_DEPTH >> 2], (r[NVA140_SET_DST_BLOCK_SIZE >> 2] >> 4) & 15,
-                   (r[NVA140_SET_DST_BLOCK_SIZE >> 2] >> 8) & 15};
+                   r[NVA140_SET_DST_DEPTH >> 2],
+                   NV_VAL(NVA140, SET_DST_BLOCK_SIZE, HEIGHT, r[NVA140_SET_DST_BLOCK_SIZE >> 2]),
+                   NV_VAL(NVA140, SET_DST_BLOCK_SIZE, DEPTH, r[NVA140_SET_DST_BLOCK_SIZE >> 2])};
         uint32_t ox = r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2] & 0x1FFFFF;
         uint32_t oy = r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2] & 0x1FFFF;
         uint32_t z = r[NVA140_SET_DST_LAYER >> 2];
@@ -51,12 +53,12 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         cg_trace_emit(ch->gpu->dev, &ev);
     }
     uint32_t l = t->launch;
-    unsigned completion = (l >> 4) & 3;
-    if (completion == 2) {
+    unsigned completion = NV_VAL(NVA140, LAUNCH_DMA, COMPLETION_TYPE, l);
+    if (completion == NVA140_LAUNCH_DMA_COMPLETION_TYPE_RELEASE_SEMAPHORE) {
         uint64_t va = (uint64_t)(r[NVA140_SET_I2M_SEMAPHORE_A >> 2] & 0x1FFFFFF) << 32 |
                       r[NVA140_SET_I2M_SEMAPHORE_B >> 2];
         uint32_t payload = r[NVA140_SET_I2M_SEMAPHORE_C >> 2];
-        if (l & 2) {
+        if (NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_ENABLE, l)) {
             /* REDUCTION_OP numbering of cla140.h mapped onto nv_reduce's */
             static const unsigned map[8] = {5, 0, 1, 6, 7, 3, 4, 2};
             uint32_t old;
@@ -64,10 +66,13 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
                 ch->state = CG_NV_CH_FAULTED;
                 return CG_ERR_FAULT;
             }
-            payload = nv_reduce(old, payload, map[(l >> 13) & 7], ((l >> 2) & 3) == 1);
+            payload = nv_reduce(old, payload, map[NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_OP, l)],
+                                NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_FORMAT, l) ==
+                                    NVA140_LAUNCH_DMA_REDUCTION_FORMAT_SIGNED_32);
         }
         int rc;
-        if (l & (1u << 12)) {
+        if (NV_VAL(NVA140, LAUNCH_DMA, SEMAPHORE_STRUCT_SIZE, l) ==
+            NVA140_LAUNCH_DMA_SEMAPHORE_STRUCT_SIZE_ONE_WORD) {
             rc = cg_vas_write32(ch->vas, va, payload, ag);
         } else {
             uint64_t t64 = ch->gpu->time;
@@ -82,7 +87,8 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                          "I2M LAUNCH_DMA: COMPLETION_TYPE 3 is not defined");
     }
-    if (((l >> 8) & 3) == 1 && cg_trace_enabled(ch->gpu->dev)) {
+    if (NV_VAL(NVA140, LAUNCH_DMA, INTERRUPT_TYPE, l) == NVA140_LAUNCH_DMA_INTERRUPT_TYPE_INTERRUPT &&
+        cg_trace_enabled(ch->gpu->dev)) {
         cg_trace_event ev = {.kind = CG_TRACE_INTERRUPT, .family = CG_FAMILY_NV, .unit = "i2m",
                              .channel = ch->id, .stream_addr = ag->stream_addr,
                              .reg = NVA140_LAUNCH_DMA, .value = l, .text = "I2M interrupt"};
@@ -116,13 +122,16 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
                         (unsigned long long)ch->gpu->op_limit);
     if (!t->pitch) {
         uint32_t bs = r[NVA140_SET_DST_BLOCK_SIZE >> 2];
-        if ((bs & 15) != 0)
+        uint32_t bw = NV_VAL(NVA140, SET_DST_BLOCK_SIZE, WIDTH, bs);
+        uint32_t bh = NV_VAL(NVA140, SET_DST_BLOCK_SIZE, HEIGHT, bs);
+        uint32_t bd = NV_VAL(NVA140, SET_DST_BLOCK_SIZE, DEPTH, bs);
+        if (bw != NVA140_SET_DST_BLOCK_SIZE_WIDTH_ONE_GOB)
             return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, t->dst,
-                             "I2M block width %u GOBs not supported yet", bs & 15);
-        if (((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
+                             "I2M block width %u GOBs not supported yet", bw);
+        if (bh > 5 || bd > 5)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, t->dst,
                              "I2M SET_DST_BLOCK_SIZE height %u / depth %u: at most 5 (32 GOBs)",
-                             (bs >> 4) & 15, (bs >> 8) & 15);
+                             bh, bd);
         /* the staging buffer grows as data arrives (stage_reserve): a
          * LAUNCH_DMA alone costs no host memory, whatever size it claims */
     }

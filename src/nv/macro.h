@@ -49,23 +49,34 @@ enum nv_mme_shadow_mode {
     NV_MME_SHADOW_REPLAY = 3,
 };
 
-/* Instruction fields (research/nv.md section 4). */
-#define NV_MME_F_OP(w) ((w) & 7u)
-#define NV_MME_F_RES(w) (((w) >> 4) & 7u)
-#define NV_MME_F_EXIT(w) (((w) >> 7) & 1u)
-#define NV_MME_F_DST(w) (((w) >> 8) & 7u)
-#define NV_MME_F_SRCA(w) (((w) >> 11) & 7u)
-#define NV_MME_F_SRCB(w) (((w) >> 14) & 7u)
-#define NV_MME_F_ALU(w) (((w) >> 17) & 0x1Fu)
-#define NV_MME_F_BSRC(w) (((w) >> 17) & 0x1Fu)
-#define NV_MME_F_BSIZE(w) (((w) >> 22) & 0x1Fu)
-#define NV_MME_F_BDST(w) (((w) >> 27) & 0x1Fu)
-#define NV_MME_F_BNZ(w) (((w) >> 4) & 1u)
-#define NV_MME_F_BANNUL(w) (((w) >> 5) & 1u)
-/* Signed 18-bit immediate, bits 31:14. */
+/* Instruction fields, from macro.def's NV_MME_FIELD rows (research/nv.md
+ * section 4): NV_MME_GET(DST, w) reads a field, NV_MME_PUT(DST, r) places a
+ * value in it, NV_MME_MASK(DST) is its bits in place. */
+enum nv_mme_field {
+#define NV_MME_FIELD(id, hi, lo, desc) NV_MME_FLD_##id##_LO = lo, NV_MME_FLD_##id##_HI = hi,
+#include "macro.def"
+};
+#define NV_MME_FLD_BITS(id) (0xFFFFFFFFu >> (31 - NV_MME_FLD_##id##_HI + NV_MME_FLD_##id##_LO))
+#define NV_MME_GET(id, w) (((uint32_t)(w) >> NV_MME_FLD_##id##_LO) & NV_MME_FLD_BITS(id))
+#define NV_MME_PUT(id, v) (((uint32_t)(v) & NV_MME_FLD_BITS(id)) << NV_MME_FLD_##id##_LO)
+#define NV_MME_MASK(id) (NV_MME_FLD_BITS(id) << NV_MME_FLD_##id##_LO)
+#define NV_MME_F_OP(w) NV_MME_GET(OP, w)
+#define NV_MME_F_RES(w) NV_MME_GET(RES, w)
+#define NV_MME_F_EXIT(w) NV_MME_GET(EXIT, w)
+#define NV_MME_F_DST(w) NV_MME_GET(DST, w)
+#define NV_MME_F_SRCA(w) NV_MME_GET(SRCA, w)
+#define NV_MME_F_SRCB(w) NV_MME_GET(SRCB, w)
+#define NV_MME_F_ALU(w) NV_MME_GET(ALU, w)
+#define NV_MME_F_BSRC(w) NV_MME_GET(BSRC, w)
+#define NV_MME_F_BSIZE(w) NV_MME_GET(BSIZE, w)
+#define NV_MME_F_BDST(w) NV_MME_GET(BDST, w)
+#define NV_MME_F_BNZ(w) NV_MME_GET(BNZ, w)
+#define NV_MME_F_BANNUL(w) NV_MME_GET(BANNUL, w)
+/* Signed 18-bit immediate, bits 31:14 (the IMM field). */
+_Static_assert(NV_MME_FLD_IMM_HI == 31 && NV_MME_FLD_IMM_LO == 14, "IMM is bits 31:14");
 static inline int32_t nv_mme_imm(uint32_t w)
 {
-    int32_t v = (int32_t)(w >> 14);
+    int32_t v = (int32_t)NV_MME_GET(IMM, w);
     return v >= 0x20000 ? v - 0x40000 : v;
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmdgpu/asm.h"
+#include "cmdgpu/nv_macro.h"
 #include "macro.h"
 
 static const char *const op_names[8] = {
@@ -31,10 +32,18 @@ static const char *const res_names[8] = {
 
 /* Bits a form leaves unused must be zero for the structured text; otherwise
  * the word is a .word (it still round-trips). */
-#define ALU_UNUSED 0xFFC00000u         /* 31:22 */
-#define BRA_UNUSED 0x00000740u         /* dst 10:8, bit 6 */
-#define SHLI_UNUSED 0x003E0000u        /* src_bit 21:17 */
-#define SHLR_UNUSED 0xF8000000u        /* dst_bit 31:27 */
+#define ALU_UNUSED (0xFFFFFFFFu << (NV_MME_FLD_ALU_HI + 1)) /* above ALU */
+#define BRA_UNUSED                                                             \
+    (NV_MME_MASK(DST) | (NV_MME_MASK(RES) & ~NV_MME_MASK(BNZ) & ~NV_MME_MASK(BANNUL)))
+#define SHLI_UNUSED NV_MME_MASK(BSRC)  /* bfshl has no source bit */
+#define SHLR_UNUSED NV_MME_MASK(BDST)  /* bfshlr shifts by rA, no destination bit */
+_Static_assert(ALU_UNUSED == 0xFFC00000u && BRA_UNUSED == 0x00000740u &&
+                   SHLI_UNUSED == 0x003E0000u && SHLR_UNUSED == 0xF8000000u,
+               "unused bits of the forms (research/nv.md section 4)");
+/* the aliases nop and exit: addi.mov r0, r0, 0 (.exit) */
+#define WORD_NOP (NV_MME_PUT(OP, NV_MME_OP_ADD_IMM) | NV_MME_PUT(RES, NV_MME_RES_MOV))
+#define WORD_EXIT (WORD_NOP | NV_MME_PUT(EXIT, 1))
+_Static_assert(WORD_NOP == 0x11u && WORD_EXIT == 0x91u, "nop and exit words");
 
 int nv_mme_disasm_word(uint32_t w, uint32_t pc, char *buf, size_t cap, const char **note)
 {
@@ -44,11 +53,11 @@ int nv_mme_disasm_word(uint32_t w, uint32_t pc, char *buf, size_t cap, const cha
     const char *r = res_names[NV_MME_F_RES(w)];
     int32_t imm = nv_mme_imm(w);
     *note = NULL;
-    if (w == 0x00000011u)
+    if (w == WORD_NOP)
         return snprintf(buf, cap, "nop");
-    if (w == 0x00000091u)
+    if (w == WORD_EXIT)
         return snprintf(buf, cap, "exit");
-    if (w & 8u) {
+    if (w & NV_MME_MASK(RSVD3)) {
         *note = "unused bit 3 set";
         op = 8; /* .word */
     }
@@ -153,7 +162,8 @@ static int comma(cg_asm *as)
 static int regs3(cg_asm *as, uint32_t *w, int n)
 {
     uint32_t r;
-    static const unsigned shift[3] = {8, 11, 14};
+    static const unsigned shift[3] = {NV_MME_FLD_DST_LO, NV_MME_FLD_SRCA_LO,
+                                      NV_MME_FLD_SRCB_LO};
     for (int i = 0; i < n; i++) {
         if ((i && comma(as)) || reg(as, &r))
             return CG_ERR_SYNTAX;
@@ -162,6 +172,10 @@ static int regs3(cg_asm *as, uint32_t *w, int n)
     return 0;
 }
 
+/* A 5-bit bit-field operand (BSRC, BSIZE or BDST) at bit `shift`. */
+_Static_assert(NV_MME_FLD_BITS(BSRC) == 31 && NV_MME_FLD_BITS(BSIZE) == 31 &&
+                   NV_MME_FLD_BITS(BDST) == 31,
+               "the bit-field operands are 5 bits");
 static int field5(cg_asm *as, uint32_t *w, unsigned shift)
 {
     int64_t v;
@@ -176,7 +190,7 @@ static int imm18(cg_asm *as, uint32_t *w)
     int64_t v;
     if (comma(as) || num(as, -0x20000, 0x3FFFF, "immediate", &v))
         return CG_ERR_SYNTAX;
-    *w |= ((uint32_t)v & 0x3FFFFu) << 14;
+    *w |= NV_MME_PUT(IMM, v);
     return 0;
 }
 
@@ -236,25 +250,23 @@ static int mme_statement(cg_asm *as, void *user, const char *name)
         return cg_asm_error(as, "'%s' takes no result op", buf);
     if (res < 0)
         res = NV_MME_RES_MOV;
-    w = (uint32_t)exitb << 7;
-    if (strcmp(buf, "nop") == 0 || strcmp(buf, "exit") == 0) {
-        w |= NV_MME_OP_ADD_IMM | NV_MME_RES_MOV << 4 | (buf[0] == 'e' ? 0x80u : 0);
-        return cg_asm_emit32(as, w);
-    }
+    w = NV_MME_PUT(EXIT, exitb);
+    if (strcmp(buf, "nop") == 0 || strcmp(buf, "exit") == 0)
+        return cg_asm_emit32(as, w | (buf[0] == 'e' ? WORD_EXIT : WORD_NOP));
     if (strcmp(buf, "parm") == 0) {
         uint32_t d;
         if (reg(as, &d))
             return CG_ERR_SYNTAX;
-        return cg_asm_emit32(as, w | NV_MME_OP_ADD_IMM | d << 8);
+        return cg_asm_emit32(as, w | NV_MME_PUT(OP, NV_MME_OP_ADD_IMM) | NV_MME_PUT(DST, d));
     }
-    w |= (uint32_t)op;
+    w |= NV_MME_PUT(OP, op);
     if (!is_bra)
-        w |= (uint32_t)res << 4;
+        w |= NV_MME_PUT(RES, res);
     switch (op) {
     case NV_MME_OP_ALU:
         if (regs3(as, &w, 3))
             return CG_ERR_SYNTAX;
-        w |= (uint32_t)alu << 17;
+        w |= NV_MME_PUT(ALU, alu);
         break;
     case NV_MME_OP_ADD_IMM:
     case NV_MME_OP_READ:
@@ -262,15 +274,18 @@ static int mme_statement(cg_asm *as, void *user, const char *name)
             return CG_ERR_SYNTAX;
         break;
     case NV_MME_OP_EXTRACT_INSERT:
-        if (regs3(as, &w, 3) || field5(as, &w, 17) || field5(as, &w, 22) || field5(as, &w, 27))
+        if (regs3(as, &w, 3) || field5(as, &w, NV_MME_FLD_BSRC_LO) ||
+            field5(as, &w, NV_MME_FLD_BSIZE_LO) || field5(as, &w, NV_MME_FLD_BDST_LO))
             return CG_ERR_SYNTAX;
         break;
     case NV_MME_OP_EXTRACT_SHL_IMM:
-        if (regs3(as, &w, 3) || field5(as, &w, 22) || field5(as, &w, 27))
+        if (regs3(as, &w, 3) || field5(as, &w, NV_MME_FLD_BSIZE_LO) ||
+            field5(as, &w, NV_MME_FLD_BDST_LO))
             return CG_ERR_SYNTAX;
         break;
     case NV_MME_OP_EXTRACT_SHL_REG:
-        if (regs3(as, &w, 3) || field5(as, &w, 17) || field5(as, &w, 22))
+        if (regs3(as, &w, 3) || field5(as, &w, NV_MME_FLD_BSRC_LO) ||
+            field5(as, &w, NV_MME_FLD_BSIZE_LO))
             return CG_ERR_SYNTAX;
         break;
     default: { /* branch: rA, target (byte address) */
@@ -288,8 +303,8 @@ static int mme_statement(cg_asm *as, void *user, const char *name)
             if (off < -0x20000 || off > 0x1FFFF)
                 return cg_asm_error(as, "branch offset %lld out of range", (long long)off);
         }
-        w |= (uint32_t)cond << 4 | (uint32_t)annul << 5 | a << 11 |
-             ((uint32_t)off & 0x3FFFFu) << 14;
+        w |= NV_MME_PUT(BNZ, cond) | NV_MME_PUT(BANNUL, annul) | NV_MME_PUT(SRCA, a) |
+             NV_MME_PUT(IMM, off);
         break;
     }
     }
@@ -299,6 +314,22 @@ static int mme_statement(cg_asm *as, void *user, const char *name)
 static const cg_asm_family mme_family = {"nv-macro", mme_statement, NULL};
 
 const struct cg_asm_family *nv_mme_asm_family(void)
+{
+    return &mme_family;
+}
+
+/* ---- the public text API (include/cmdgpu/nv_macro.h) --------------------- */
+
+int cg_nv_macro_disasm_word(uint32_t w, uint32_t pc, char *buf, size_t cap, const char **note)
+{
+    const char *n;
+    int len = nv_mme_disasm_word(w, pc, buf, cap, &n);
+    if (note)
+        *note = n;
+    return len;
+}
+
+const cg_asm_family *cg_nv_macro_asm_family(void)
 {
     return &mme_family;
 }

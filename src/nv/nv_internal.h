@@ -6,6 +6,7 @@
 #include "cmdgpu/nv.h"
 #include "cmdgpu/trace.h"
 #include "core/internal.h"
+#include "actions.h"
 #include "macro.h"
 #include "methods.h"
 
@@ -146,6 +147,7 @@ struct cg_nv_gpu {
     uint64_t op_limit;    /* budget nv.op-bytes (cg_nv_gpu_set_op_limit) */
     uint32_t valid[NV_NOBJ][NV_NREGS / 32];  /* methods in each class table */
     uint32_t plain[NV_NOBJ][NV_NREGS / 32];  /* methods that are only stored */
+    uint8_t act[NV_NOBJ][NV_NREGS];          /* nv_mact of each method (class tables) */
     uint16_t plain_run[NV_NOBJ][NV_NREGS];   /* plain methods from idx on, in a row */
     uint32_t host_valid[2];                  /* host methods 0..0xFC */
     char last_error[256];
@@ -200,7 +202,9 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag);
 /* B0B5 bytes per element on each side (1, or with REMAP_ENABLE in the
  * LAUNCH_DMA word the remap's component count x size). */
 void nv_copy_elem_bytes(const uint32_t *regs, uint32_t launch, uint32_t *sbpp, uint32_t *dbpp);
-int nv_twod_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+/* A 902D action (`act` from twod_902d.def); 0 for the others. */
+int nv_twod_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t mthd, uint32_t v,
+                   const cg_agent *ag);
 
 /* Block-linear addressing (research/nv.md section 7). */
 typedef struct nv_bl {

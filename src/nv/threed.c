@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fields.h"
 #include "threed.h"
 
 nv3d_state *nv3d_state_get(cg_nv_channel *ch)
@@ -33,18 +34,7 @@ void nv3d_state_free(cg_nv_channel *ch)
     ch->s3d = NULL;
 }
 
-static bool is_cb_bind(uint32_t m)
-{
-    return m >= NVB197_BIND_GROUP_CONSTANT_BUFFER &&
-           m < NVB197_BIND_GROUP_CONSTANT_BUFFER + 32 * NV3D_STAGES &&
-           (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) % 32 == 0;
-}
-
-bool nv3d_is_action(uint32_t m)
-{
-    return m == NVB197_SET_REPORT_SEMAPHORE_D || m == NVB197_CLEAR_SURFACE ||
-           m == NVB197_CLEAR_REPORT_VALUE || is_cb_bind(m) || nv3d_is_draw_method(m);
-}
+_Static_assert(NV3D_STAGES == 5, "BIND_GROUP_CONSTANT_BUFFER has 5 elements (classes.overlay)");
 
 static inline uint32_t reg(const nv_obj *o, uint32_t m)
 {
@@ -65,14 +55,16 @@ void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
     memset(out, 0, sizeof(*out));
     out->addr = addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
                        reg(o, NVB197_SET_COLOR_TARGET_B + b));
-    out->width = reg(o, NVB197_SET_COLOR_TARGET_WIDTH + b) & 0xFFFFFFF;
-    out->height = reg(o, NVB197_SET_COLOR_TARGET_HEIGHT + b) & 0x1FFFF;
-    out->format = reg(o, NVB197_SET_COLOR_TARGET_FORMAT + b) & 0xFF;
+    out->width = NV_VAL(NVB197, SET_COLOR_TARGET_WIDTH, V, reg(o, NVB197_SET_COLOR_TARGET_WIDTH + b));
+    out->height = NV_VAL(NVB197, SET_COLOR_TARGET_HEIGHT, V,
+                         reg(o, NVB197_SET_COLOR_TARGET_HEIGHT + b));
+    out->format = NV_VAL(NVB197, SET_COLOR_TARGET_FORMAT, V,
+                         reg(o, NVB197_SET_COLOR_TARGET_FORMAT + b));
     out->memory = mem;
-    out->pitch = (mem >> 12) & 1;
-    out->block_w = mem & 15;
-    out->block_h = (mem >> 4) & 15;
-    out->block_d = (mem >> 8) & 15;
+    out->pitch = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, LAYOUT, mem);
+    out->block_w = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_WIDTH, mem);
+    out->block_h = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT, mem);
+    out->block_d = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH, mem);
 }
 
 void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
@@ -80,16 +72,16 @@ void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
     uint32_t bs = reg(o, NVB197_SET_ZT_BLOCK_SIZE);
     memset(out, 0, sizeof(*out));
     out->addr = addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
-    out->width = reg(o, NVB197_SET_ZT_SIZE_A) & 0xFFFFFFF;
-    out->height = reg(o, NVB197_SET_ZT_SIZE_B) & 0x1FFFF;
-    out->format = reg(o, NVB197_SET_ZT_FORMAT) & 0x1F;
+    out->width = NV_VAL(NVB197, SET_ZT_SIZE_A, WIDTH, reg(o, NVB197_SET_ZT_SIZE_A));
+    out->height = NV_VAL(NVB197, SET_ZT_SIZE_B, HEIGHT, reg(o, NVB197_SET_ZT_SIZE_B));
+    out->format = NV_VAL(NVB197, SET_ZT_FORMAT, V, reg(o, NVB197_SET_ZT_FORMAT));
     out->memory = bs;
     out->pitch = false; /* SET_ZT_BLOCK_SIZE has no layout field: zeta is block linear */
-    out->block_w = bs & 15;
-    out->block_h = (bs >> 4) & 15;
-    out->block_d = (bs >> 8) & 15;
+    out->block_w = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, WIDTH, bs);
+    out->block_h = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, HEIGHT, bs);
+    out->block_d = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, DEPTH, bs);
     if (enabled)
-        *enabled = reg(o, NVB197_SET_ZT_SELECT) & 1;
+        *enabled = NV_VAL(NVB197, SET_ZT_SELECT, TARGET_COUNT, reg(o, NVB197_SET_ZT_SELECT));
 }
 
 /* ---- report counters ----------------------------------------------------- */
@@ -161,7 +153,7 @@ static const struct {
 
 static int clear_report_value(cg_nv_channel *ch, nv3d_state *s, uint32_t v, const cg_agent *ag)
 {
-    unsigned type = v & 0x1F;
+    unsigned type = NV_VAL(NVB197, CLEAR_REPORT_VALUE, TYPE, v);
     for (size_t i = 0; i < sizeof(clear_types) / sizeof(clear_types[0]); i++) {
         if (clear_types[i].type != type)
             continue;
@@ -187,17 +179,18 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
                    const cg_agent *ag)
 {
     unsigned stage = (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) / 32;
-    unsigned slot = (v >> 4) & 0x1F;
+    unsigned slot = NV_VAL(NVB197, BIND_GROUP_CONSTANT_BUFFER, SHADER_SLOT, v);
     if (slot >= NV3D_CB_SLOTS)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "BIND_GROUP_CONSTANT_BUFFER(%u): shader slot %u, Maxwell has %u "
                         "(0..%u)", stage, slot, NV3D_CB_SLOTS, NV3D_CB_SLOTS - 1);
     nv3d_cb *cb = &s->cb[stage][slot];
-    if (!(v & 1)) {
+    if (!NV_VAL(NVB197, BIND_GROUP_CONSTANT_BUFFER, VALID, v)) {
         memset(cb, 0, sizeof(*cb));
         return 0;
     }
-    uint32_t size = reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_A) & 0x1FFFF;
+    uint32_t size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
+                           reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_A));
     uint64_t addr = addr40(reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_B),
                            reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_C));
     if (size > 0x10000)
@@ -242,8 +235,11 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
     uint64_t va = addr40(reg(o, NVB197_SET_REPORT_SEMAPHORE_A),
                          reg(o, NVB197_SET_REPORT_SEMAPHORE_B));
     uint32_t payload = reg(o, NVB197_SET_REPORT_SEMAPHORE_C);
-    unsigned op = v & 3, report = (v >> 23) & 0x1F, format = (v >> 17) & 3;
-    bool one_word = (v >> 28) & 1, reduce = (v >> 3) & 1;
+    unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);
+    unsigned report = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REPORT, v);
+    unsigned format = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_FORMAT, v);
+    bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    bool reduce = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_ENABLE, v);
     uint64_t ts = ch->gpu->time;
     /* one word is a 32-bit semaphore; the four-word structure holds a 64-bit
      * timestamp: the model asks for natural alignment of each */
@@ -587,24 +583,35 @@ static clr_rectangle clear_rect(const nv_obj *o, uint32_t w, uint32_t h)
     clr_rectangle r = {0, w, 0, h};
     uint32_t sh = reg(o, NVB197_SET_SURFACE_CLIP_HORIZONTAL);
     uint32_t sv = reg(o, NVB197_SET_SURFACE_CLIP_VERTICAL);
-    clip_to(&r, sh & 0xFFFF, (uint64_t)(sh & 0xFFFF) + (sh >> 16), sv & 0xFFFF,
-            (uint64_t)(sv & 0xFFFF) + (sv >> 16));
+    uint32_t sx = NV_VAL(NVB197, SET_SURFACE_CLIP_HORIZONTAL, X, sh);
+    uint32_t sy = NV_VAL(NVB197, SET_SURFACE_CLIP_VERTICAL, Y, sv);
+    clip_to(&r, sx, (uint64_t)sx + NV_VAL(NVB197, SET_SURFACE_CLIP_HORIZONTAL, WIDTH, sh), sy,
+            (uint64_t)sy + NV_VAL(NVB197, SET_SURFACE_CLIP_VERTICAL, HEIGHT, sv));
     uint32_t ctl = reg(o, NVB197_SET_CLEAR_SURFACE_CONTROL);
-    if ((ctl & (1u << 8)) && (reg(o, NVB197_SET_SCISSOR_ENABLE) & 1)) {
+    if (NV_VAL(NVB197, SET_CLEAR_SURFACE_CONTROL, USE_SCISSOR0, ctl) &&
+        NV_VAL(NVB197, SET_SCISSOR_ENABLE, V, reg(o, NVB197_SET_SCISSOR_ENABLE))) {
         uint32_t hz = reg(o, NVB197_SET_SCISSOR_HORIZONTAL);
         uint32_t vt = reg(o, NVB197_SET_SCISSOR_VERTICAL);
-        clip_to(&r, hz & 0xFFFF, hz >> 16, vt & 0xFFFF, vt >> 16);
+        clip_to(&r, NV_VAL(NVB197, SET_SCISSOR_HORIZONTAL, XMIN, hz),
+                NV_VAL(NVB197, SET_SCISSOR_HORIZONTAL, XMAX, hz),
+                NV_VAL(NVB197, SET_SCISSOR_VERTICAL, YMIN, vt),
+                NV_VAL(NVB197, SET_SCISSOR_VERTICAL, YMAX, vt));
     }
-    if (ctl & (1u << 4)) {
+    if (NV_VAL(NVB197, SET_CLEAR_SURFACE_CONTROL, USE_CLEAR_RECT, ctl)) {
         uint32_t hz = reg(o, NVB197_SET_CLEAR_RECT_HORIZONTAL);
         uint32_t vt = reg(o, NVB197_SET_CLEAR_RECT_VERTICAL);
-        clip_to(&r, hz & 0xFFFF, hz >> 16, vt & 0xFFFF, vt >> 16);
+        clip_to(&r, NV_VAL(NVB197, SET_CLEAR_RECT_HORIZONTAL, XMIN, hz),
+                NV_VAL(NVB197, SET_CLEAR_RECT_HORIZONTAL, XMAX, hz),
+                NV_VAL(NVB197, SET_CLEAR_RECT_VERTICAL, YMIN, vt),
+                NV_VAL(NVB197, SET_CLEAR_RECT_VERTICAL, YMAX, vt));
     }
-    if (ctl & (1u << 12)) {
+    if (NV_VAL(NVB197, SET_CLEAR_SURFACE_CONTROL, USE_VIEWPORT_CLIP0, ctl)) {
         uint32_t hz = reg(o, NVB197_SET_VIEWPORT_CLIP_HORIZONTAL);
         uint32_t vt = reg(o, NVB197_SET_VIEWPORT_CLIP_VERTICAL);
-        clip_to(&r, hz & 0xFFFF, (uint64_t)(hz & 0xFFFF) + (hz >> 16), vt & 0xFFFF,
-                (uint64_t)(vt & 0xFFFF) + (vt >> 16));
+        uint32_t x0 = NV_VAL(NVB197, SET_VIEWPORT_CLIP_HORIZONTAL, X0, hz);
+        uint32_t y0 = NV_VAL(NVB197, SET_VIEWPORT_CLIP_VERTICAL, Y0, vt);
+        clip_to(&r, x0, (uint64_t)x0 + NV_VAL(NVB197, SET_VIEWPORT_CLIP_HORIZONTAL, WIDTH, hz), y0,
+                (uint64_t)y0 + NV_VAL(NVB197, SET_VIEWPORT_CLIP_VERTICAL, HEIGHT, vt));
     }
     if (r.x0 >= r.x1 || r.y0 >= r.y1)
         r.x0 = r.x1 = r.y0 = r.y1 = 0;
@@ -707,8 +714,11 @@ static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent 
                         "CLEAR_SURFACE: %s has zero size (%u x %u%s)", what, rt.width, rt.height,
                         rt.pitch ? ", width is the pitch in bytes" : "");
     uint32_t b = 64 * i;
-    uint32_t third = reg(o, NVB197_SET_COLOR_TARGET_THIRD_DIMENSION + b) & 0xFFFFFFF;
-    uint32_t layer = (reg(o, NVB197_SET_COLOR_TARGET_LAYER + b) & 0xFFFF) + ((v >> 10) & 0xFFFF);
+    uint32_t third = NV_VAL(NVB197, SET_COLOR_TARGET_THIRD_DIMENSION, V,
+                            reg(o, NVB197_SET_COLOR_TARGET_THIRD_DIMENSION + b));
+    uint32_t layer = NV_VAL(NVB197, SET_COLOR_TARGET_LAYER, OFFSET,
+                            reg(o, NVB197_SET_COLOR_TARGET_LAYER + b)) +
+                     NV_VAL(NVB197, CLEAR_SURFACE, RT_ARRAY_INDEX, v);
     if (layer >= (third ? third : 1)) {
         nv_trace_event(ch, CG_TRACE_NOTE, "3d", NVB197_CLEAR_SURFACE, v, rt.addr, 0,
                        "clear: layer past THIRD_DIMENSION, nothing written");
@@ -756,8 +766,11 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
                         "CLEAR_SURFACE: zeta has zero size (%u x %u)", zt.width, zt.height);
     uint32_t sc = reg(o, NVB197_SET_ZT_SIZE_C);
     /* CONTROL ARRAY_SIZE_IS_ONE (bit 16): one layer whatever THIRD_DIMENSION says */
-    uint32_t third = (sc >> 16) & 1 ? 1 : sc & 0xFFFF;
-    uint32_t layer = (reg(o, NVB197_SET_ZT_LAYER) & 0xFFFF) + ((v >> 10) & 0xFFFF);
+    uint32_t third = NV_VAL(NVB197, SET_ZT_SIZE_C, CONTROL, sc)
+                         ? 1
+                         : NV_VAL(NVB197, SET_ZT_SIZE_C, THIRD_DIMENSION, sc);
+    uint32_t layer = NV_VAL(NVB197, SET_ZT_LAYER, OFFSET, reg(o, NVB197_SET_ZT_LAYER)) +
+                     NV_VAL(NVB197, CLEAR_SURFACE, RT_ARRAY_INDEX, v);
     if (layer >= (third ? third : 1)) {
         nv_trace_event(ch, CG_TRACE_NOTE, "3d", NVB197_CLEAR_SURFACE, v, zt.addr, 0,
                        "clear: layer past the zeta THIRD_DIMENSION, nothing written");
@@ -797,18 +810,50 @@ static int clear_surface(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agen
 
 /* ---- dispatch ------------------------------------------------------------- */
 
-int nv3d_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+static int act_report(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
 {
-    if (m == NVB197_SET_REPORT_SEMAPHORE_D)
-        return nv3d_report_semaphore(ch, o, v, ag);
-    if (m == NVB197_CLEAR_SURFACE)
-        return clear_surface(ch, o, v, ag);
-    if (nv3d_is_draw_method(m))
-        return nv3d_draw_method(ch, o, m, v, ag);
+    (void)m;
+    return nv3d_report_semaphore(ch, o, v, ag);
+}
+
+static int act_clear(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+{
+    (void)m;
+    return clear_surface(ch, o, v, ag);
+}
+
+static int act_clear_report(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v,
+                            const cg_agent *ag)
+{
+    (void)o, (void)m;
     nv3d_state *s = nv3d_state_get(ch);
     if (!s)
         return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "no host memory for 3D state");
-    if (m == NVB197_CLEAR_REPORT_VALUE)
-        return clear_report_value(ch, s, v, ag);
+    return clear_report_value(ch, s, v, ag);
+}
+
+static int act_cb_bind(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+{
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "no host memory for 3D state");
     return cb_bind(ch, o, s, m, v, ag);
+}
+
+/* The 3D actions by number (threed_b197.def ACTION column). */
+static int (*const handlers[NV_ACT_COUNT])(cg_nv_channel *, nv_obj *, uint32_t, uint32_t,
+                                           const cg_agent *) = {
+    [NV_ACT_REPORT] = act_report,
+    [NV_ACT_CLEAR] = act_clear,
+    [NV_ACT_CLEAR_REPORT] = act_clear_report,
+    [NV_ACT_CB_BIND] = act_cb_bind,
+    [NV_ACT_DRAW] = nv3d_draw_method,
+};
+
+int nv3d_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t m, uint32_t v,
+                const cg_agent *ag)
+{
+    if (act >= NV_ACT_COUNT || !handlers[act])
+        return 0;
+    return handlers[act](ch, o, m, v, ag);
 }

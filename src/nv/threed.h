@@ -46,13 +46,13 @@ typedef struct nv3d_state {
 nv3d_state *nv3d_state_get(cg_nv_channel *ch);
 void nv3d_state_free(cg_nv_channel *ch);
 
-/* Is byte offset mthd a B197 method with an effect (pfifo.c is_action)? */
-bool nv3d_is_action(uint32_t mthd);
-
-/* A B197 action method (after the register store). Returns 0 or
- * CG_ERR_FAULT after raising a fault with nv_fault (the channel stops).
- * The I2M, MME and LOAD_CONSTANT_BUFFER methods stay in pfifo.c. */
-int nv3d_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+/* A B197 action method (after the register store), `act` its number in the
+ * class table (REPORT, CLEAR, CLEAR_REPORT, CB_BIND, DRAW; others do
+ * nothing here). Returns 0 or CG_ERR_FAULT after raising a fault with
+ * nv_fault (the channel stops). The I2M, MME and LOAD_CONSTANT_BUFFER
+ * actions are the front end's (pfifo.c). */
+int nv3d_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t mthd, uint32_t v,
+                const cg_agent *ag);
 
 /* threed.c: render target i (0..7) and the zeta buffer as the registers
  * describe them now (for draw records). Colour: SET_COLOR_TARGET_A..MEMORY
@@ -75,8 +75,8 @@ void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32
 int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag);
 
 /* draw.c: BEGIN, END, the draw methods (DRAW_VERTEX_ARRAY, DRAW_INDEX_BUFFER,
- * the one-word draws). Same contract as nv3d_method. */
-bool nv3d_is_draw_method(uint32_t mthd);
+ * the one-word draws: the methods with ACTION(DRAW) in threed_b197.def).
+ * Same contract as nv3d_method. */
 int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
                      const cg_agent *ag);
 

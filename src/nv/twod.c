@@ -28,6 +28,7 @@
  * ROP, BLEND and premultiplied modes are not supported yet. */
 #include <math.h>
 #include <string.h>
+#include "fields.h"
 #include "nv_internal.h"
 
 
@@ -144,19 +145,35 @@ static void encode(uint32_t fmt, const float c[4], uint8_t *p)
 }
 
 
+/* The source surface methods are the destination's, 0x30 bytes on, with the
+ * same fields: surf_get reads either through the DST names. */
+_Static_assert(NV902D_SET_SRC_MEMORY_LAYOUT - NV902D_SET_SRC_FORMAT ==
+                       NV902D_SET_DST_MEMORY_LAYOUT - NV902D_SET_DST_FORMAT &&
+                   NV902D_SET_SRC_BLOCK_SIZE - NV902D_SET_SRC_FORMAT ==
+                       NV902D_SET_DST_BLOCK_SIZE - NV902D_SET_DST_FORMAT &&
+                   NV902D_SET_SRC_OFFSET_UPPER - NV902D_SET_SRC_FORMAT ==
+                       NV902D_SET_DST_OFFSET_UPPER - NV902D_SET_DST_FORMAT,
+               "902D SRC and DST surface methods in the same order");
+NV_SAME_FIELD(NV902D, SET_SRC_FORMAT, V, SET_DST_FORMAT, V);
+NV_SAME_FIELD(NV902D, SET_SRC_MEMORY_LAYOUT, V, SET_DST_MEMORY_LAYOUT, V);
+NV_SAME_FIELD(NV902D, SET_SRC_BLOCK_SIZE, HEIGHT, SET_DST_BLOCK_SIZE, HEIGHT);
+NV_SAME_FIELD(NV902D, SET_SRC_BLOCK_SIZE, DEPTH, SET_DST_BLOCK_SIZE, DEPTH);
+NV_SAME_FIELD(NV902D, SET_SRC_OFFSET_UPPER, V, SET_DST_OFFSET_UPPER, V);
+
 static int surf_get(cg_nv_channel *ch, const uint32_t *r, bool src, surf *s, const cg_agent *ag)
 {
     uint32_t b = src ? NV902D_SET_SRC_FORMAT : NV902D_SET_DST_FORMAT;
     memset(s, 0, sizeof(*s));
-    s->fmt = r[b >> 2] & 0xFF;
+    s->fmt = NV_VAL(NV902D, SET_DST_FORMAT, V, r[b >> 2]);
     s->bpp = fmt_bpp(s->fmt);
     if (!s->bpp)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0, "902D %s format 0x%02x not supported yet",
                           src ? "source" : "destination", s->fmt);
-    s->pitch = r[(b + 0x04) >> 2] & 1;
-    uint32_t bs = r[(b + 0x08) >> 2];
-    s->bl.bh = (bs >> 4) & 7;
-    s->bl.bd = (bs >> 8) & 7;
+    s->pitch = NV_VAL(NV902D, SET_DST_MEMORY_LAYOUT, V,
+                      r[(b + NV902D_SET_DST_MEMORY_LAYOUT - NV902D_SET_DST_FORMAT) >> 2]);
+    uint32_t bs = r[(b + NV902D_SET_DST_BLOCK_SIZE - NV902D_SET_DST_FORMAT) >> 2];
+    s->bl.bh = NV_VAL(NV902D, SET_DST_BLOCK_SIZE, HEIGHT, bs);
+    s->bl.bd = NV_VAL(NV902D, SET_DST_BLOCK_SIZE, DEPTH, bs);
     if (!s->pitch && (s->bl.bh > 5 || s->bl.bd > 5))
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "902D block height/depth 0x%x: at most 5",
                           bs);
@@ -165,7 +182,10 @@ static int surf_get(cg_nv_channel *ch, const uint32_t *r, bool src, surf *s, con
     s->pitch_bytes = r[(b + 0x14) >> 2];
     s->w = r[(b + 0x18) >> 2];
     s->h = r[(b + 0x1C) >> 2];
-    s->base = (uint64_t)(r[(b + 0x20) >> 2] & 0xFF) << 32 | r[(b + 0x24) >> 2];
+    s->base = (uint64_t)NV_VAL(NV902D, SET_DST_OFFSET_UPPER, V,
+                               r[(b + NV902D_SET_DST_OFFSET_UPPER - NV902D_SET_DST_FORMAT) >> 2])
+                  << 32 |
+              r[(b + 0x24) >> 2];
     s->bl.width = s->w * s->bpp;
     s->bl.height = s->h;
     return 0;
@@ -221,7 +241,8 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "902D blit from an empty source (%ux%u)",
                           s.w, s.h);
     uint32_t mode = r[NV902D_SET_PIXELS_FROM_MEMORY_SAMPLE_MODE >> 2];
-    bool corner = mode & 1, bilinear = (mode >> 4) & 1;
+    bool corner = NV_VAL(NV902D, SET_PIXELS_FROM_MEMORY_SAMPLE_MODE, ORIGIN, mode);
+    bool bilinear = NV_VAL(NV902D, SET_PIXELS_FROM_MEMORY_SAMPLE_MODE, FILTER, mode);
     int64_t dx0 = (int32_t)r[NV902D_SET_PIXELS_FROM_MEMORY_DST_X0 >> 2];
     int64_t dy0 = (int32_t)r[NV902D_SET_PIXELS_FROM_MEMORY_DST_Y0 >> 2];
     uint32_t dw = r[NV902D_SET_PIXELS_FROM_MEMORY_DST_WIDTH >> 2];
@@ -395,7 +416,8 @@ static int twod_vertex(cg_nv_channel *ch, nv_obj *o, int32_t x, int32_t y, const
     prim_ctx p = {.ch = ch, .ag = ag, .budget = ch->gpu->op_limit / 16};
     if ((rc = check_op(ch, r, ag)) || (rc = surf_get(ch, r, false, &p.d, ag)))
         return rc;
-    uint32_t cf = r[NV902D_SET_RENDER_SOLID_PRIM_COLOR_FORMAT >> 2] & 0xFF;
+    uint32_t cf = NV_VAL(NV902D, SET_RENDER_SOLID_PRIM_COLOR_FORMAT, V,
+                         r[NV902D_SET_RENDER_SOLID_PRIM_COLOR_FORMAT >> 2]);
     unsigned cbpp = fmt_bpp(cf);
     if (!cbpp || cbpp > 4)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
@@ -437,20 +459,26 @@ static int twod_vertex(cg_nv_channel *ch, nv_obj *o, int32_t x, int32_t y, const
     return p.rc;
 }
 
-int nv_twod_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+int nv_twod_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t m, uint32_t v,
+                   const cg_agent *ag)
 {
-    if (m == NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT)
+    switch (act) {
+    case NV_ACT_TWOD_BLIT:
         return twod_blit(ch, o, ag);
-    if (m == NV902D_SET_RENDER_SOLID_PRIM_MODE) {
+    case NV_ACT_TWOD_MODE:
         o->twod.nv = 0; /* a new primitive starts */
         return 0;
+    case NV_ACT_TWOD_POINT:
+        return twod_vertex(ch, o, (int16_t)NV_VAL(NV902D, RENDER_SOLID_PRIM_POINT_X_Y, X, v),
+                           (int16_t)NV_VAL(NV902D, RENDER_SOLID_PRIM_POINT_X_Y, Y, v), ag);
+    case NV_ACT_TWOD_POINT_SET:
+        /* RENDER_SOLID_PRIM_POINT_Y(i) (0x604 + 8i) draws with SET_X(i) */
+        if ((m - NV902D_RENDER_SOLID_PRIM_POINT_SET_X) & 4) {
+            uint32_t x = o->regs[(m - 4) >> 2];
+            return twod_vertex(ch, o, (int32_t)x, (int32_t)v, ag);
+        }
+        return 0;
+    default:
+        return 0;
     }
-    if (m == NV902D_RENDER_SOLID_PRIM_POINT_X_Y)
-        return twod_vertex(ch, o, (int16_t)(v & 0xFFFF), (int16_t)(v >> 16), ag);
-    if (m >= NV902D_RENDER_SOLID_PRIM_POINT_SET_X && m < NV902D_RENDER_SOLID_PRIM_POINT_SET_X + 64 * 8 &&
-        ((m - NV902D_RENDER_SOLID_PRIM_POINT_SET_X) & 4)) {
-        uint32_t x = o->regs[(m - 4) >> 2];
-        return twod_vertex(ch, o, (int32_t)x, (int32_t)v, ag);
-    }
-    return 0;
 }

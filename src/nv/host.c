@@ -1,0 +1,227 @@
+/* nv: the host class, MAXWELL_CHANNEL_GPFIFO_A (B06F) + the A26F syncpoint
+ * methods: semaphores, syncpoints, waits, SET_OBJECT binding, WFI and the
+ * rest of clb06f.h's methods below 0x100, plus the reductions the host, I2M
+ * and copy share. Sources: research/nv.md sections 2-3 (clb06f.h,
+ * cla26f.h, yuzu puller.cpp, Ryujinx GPFifoClass.cs). */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/mem_internal.h"
+#include "fields.h"
+#include "pfifo.h"
+#include "threed.h"
+
+/* ---- reductions --------------------------------------------------------- */
+
+uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed)
+{
+    switch (op) {
+    case 0: /* MIN */
+        return is_signed ? ((int32_t)old < (int32_t)v ? old : v) : (old < v ? old : v);
+    case 1: /* MAX */
+        return is_signed ? ((int32_t)old > (int32_t)v ? old : v) : (old > v ? old : v);
+    case 2: return old ^ v;
+    case 3: return old & v;
+    case 4: return old | v;
+    case 5: return old + v;
+    /* INC/DEC wrap at the payload like CUDA's atomicInc/atomicDec. */
+    case 6: return old >= v ? 0 : old + 1;
+    case 7: return (old == 0 || old > v) ? v : old - 1;
+    default: return old;
+    }
+}
+
+/* ---- the host class ------------------------------------------------------ */
+
+const char *nv_sem_op_name(uint32_t op)
+{
+    switch (op) {
+    case 1: return "ACQUIRE (==)";
+    case 4: return "ACQ_GEQ (>=)";
+    case 8: return "ACQ_AND (&)";
+    default: return "?";
+    }
+}
+
+/* Is the pending wait satisfied? <0 on a memory fault. */
+int nv_wait_check(cg_nv_channel *ch)
+{
+    if (ch->wait == NV_WAIT_SYNCPT)
+        return nv_syncpt_reached(ch->gpu->syncpt[ch->wait_id], ch->wait_value);
+    uint32_t cur;
+    cg_agent ag = nv_agent(ch, ch->wait_unit ? ch->wait_unit : "host", ch->wait_hdr_addr,
+                          ch->wait_words[0], ch->wait_words[1]);
+    if (cg_vas_read32(ch->vas, ch->wait_addr, &cur, &ag) != 0) {
+        ch->state = CG_NV_CH_FAULTED;
+        return -1;
+    }
+    switch (ch->wait_op) {
+    case 1: return cur == ch->wait_value;
+    /* ACQ_GEQ: the model compares circularly ((int32)(mem - payload) >= 0),
+     * like host1x syncpoints; later NVIDIA host classes split this into
+     * ACQ_STRICT_GEQ and ACQ_CIRC_GEQ, and which one Maxwell's ACQ_GEQ is
+     * was not in our sources: an assumption, tested as such. */
+    case 4: return (int32_t)(cur - ch->wait_value) >= 0;
+    default: return (cur & ch->wait_value) != 0;
+    }
+}
+
+static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
+{
+    uint64_t sem = (uint64_t)(ch->sem_hi & 0xFF) << 32 | (ch->sem_lo & ~3u);
+    uint32_t op = NV_VAL(NVB06F, SEMAPHORED, OPERATION, v);
+    uint32_t red = NV_VAL(NVB06F, SEMAPHORED, REDUCTION, v);
+    bool four_bytes = NV_VAL(NVB06F, SEMAPHORED, RELEASE_SIZE, v) ==
+                      NVB06F_SEMAPHORED_RELEASE_SIZE_4BYTE;
+    cg_agent ag = nv_agent(ch, "host", addr, ch->hdr_word, v);
+    switch (op) {
+    case NVB06F_SEMAPHORED_OPERATION_ACQUIRE:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_AND:
+        ch->wait = NV_WAIT_SEM;
+        ch->wait_addr = sem;
+        ch->wait_value = ch->sem_payload;
+        ch->wait_op = op;
+        ch->wait_hdr_addr = addr;
+        ch->wait_unit = "host";
+        ch->wait_words[0] = ch->hdr_word;
+        ch->wait_words[1] = v;
+        ch->wait_runs = 0;
+        return 0; /* checked by the scheduler before the next method */
+    case NVB06F_SEMAPHORED_OPERATION_RELEASE: {
+        /* RELEASE_SIZE 24: 1 = 4 bytes; 0 = 16 bytes: payload, 0, then the
+         * 64-bit timestamp (Ryujinx GPFifoClass.cs; clb06f.h). */
+        int rc;
+        if (four_bytes) {
+            rc = cg_vas_write32(ch->vas, sem, ch->sem_payload, &ag);
+        } else {
+            uint32_t rec[4] = {ch->sem_payload, 0, (uint32_t)ch->gpu->time,
+                               (uint32_t)(ch->gpu->time >> 32)};
+            rc = cg_vas_write(ch->vas, sem, rec, sizeof(rec), &ag);
+        }
+        if (rc != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return rc;
+        }
+        nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, ch->sem_payload, sem,
+                    four_bytes ? 4 : 16, "semaphore release");
+        return 0;
+    }
+    case NVB06F_SEMAPHORED_OPERATION_REDUCTION: {
+        /* the operation is decoded before memory is touched: an undefined
+         * reduction faults as such even where the semaphore is unmapped */
+        if (red > NVB06F_SEMAPHORED_REDUCTION_DEC)
+            return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, sem, v,
+                            "SEMAPHORED: reduction %u is not defined", red);
+        uint32_t old;
+        if (cg_vas_read32(ch->vas, sem, &old, &ag) != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return CG_ERR_FAULT;
+        }
+        uint32_t nv = nv_reduce(old, ch->sem_payload, red,
+                                NV_VAL(NVB06F, SEMAPHORED, FORMAT, v) ==
+                                    NVB06F_SEMAPHORED_FORMAT_SIGNED);
+        if (cg_vas_write32(ch->vas, sem, nv, &ag) != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return CG_ERR_FAULT;
+        }
+        nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SEMAPHORED, nv, sem, 4,
+                    "semaphore reduction");
+        return 0;
+    }
+    default:
+        return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, sem, v,
+                        "SEMAPHORED: operation 0x%x is not one of ACQUIRE 1, RELEASE 2, "
+                        "ACQ_GEQ 4, ACQ_AND 8, REDUCTION 16", op);
+    }
+}
+
+int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
+{
+    if (m >= 0x100 || !(ch->gpu->host_valid[m >> 7] & (1u << ((m >> 2) & 31))))
+        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                        "host method 0x%03x is not in MAXWELL_CHANNEL_GPFIFO_A/A26F "
+                        "(ILLEGAL_MTHD)", m);
+    switch (m) {
+    case NVB06F_SET_OBJECT: {
+        uint32_t cls = v & 0xFFFF;
+        int oi = nv_obj_index(cls);
+        if (oi < 0)
+            return nv_ch_fault(ch, "host", CG_FAULT_INVALID_CLASS, addr, 0, v,
+                            "SET_OBJECT: class 0x%04x on subchannel %u is not one of 902D, "
+                            "B197, B1C0, A140, B0B5", cls, subch);
+        nv_obj *o = &ch->objs[oi];
+        if (!o->regs) {
+            o->regs = cg__alloc(ch->gpu->dev, NV_NREGS * 4);
+            if (!o->regs)
+                return nv_ch_fault(ch, "host", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
+                                "SET_OBJECT: no host memory for the register file");
+        }
+        o->class_id = cls;
+        ch->bound[subch] = cls;
+        ch->bound_oi[subch] = (int8_t)oi;
+        return 0;
+    }
+    case NVB06F_ILLEGAL:
+        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                        "ILLEGAL method (handle 0x%08x): deliberate illegal-method interrupt", v);
+    case NVB06F_NOP:
+    case NVB06F_WFI:       /* the model runs a channel's work in order */
+    case NVB06F_FB_FLUSH:  /* the model has no GPU-side caches to flush */
+    case NVB06F_MEM_OP_C:
+        return 0;
+    case NVB06F_SEMAPHOREA: ch->sem_hi = v; return 0;
+    case NVB06F_SEMAPHOREB: ch->sem_lo = v; return 0;
+    case NVB06F_SEMAPHOREC: ch->sem_payload = v; return 0;
+    case NVB06F_SEMAPHORED: return host_semaphored(ch, v, addr);
+    case NVB06F_NON_STALL_INTERRUPT:
+        nv_trace_event(ch, CG_TRACE_INTERRUPT, "host", NVB06F_NON_STALL_INTERRUPT, v, 0, 0,
+                    "non-stall interrupt");
+        return 0;
+    case NVB06F_MEM_OP_D: {
+        uint32_t op = v >> 27;
+        if (op == 5 || op == 9 || (op >= 13 && op <= 16))
+            return 0; /* MEMBAR, TLB invalidate, L2 operations: nothing cached here */
+        return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
+                        "MEM_OP_D: operation 0x%x is not defined in clb06f.h", op);
+    }
+    case NVB06F_SET_REFERENCE: ch->reference = v; return 0;
+    case NVB06F_SYNCPOINTA: ch->syncpt_payload = v; return 0;
+    case NVB06F_SYNCPOINTB: {
+        uint32_t id = (v >> 8) & 0xFF, op = v & 3;
+        if (id >= CG_NV_NUM_SYNCPTS)
+            return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
+                            "SYNCPOINTB: syncpoint %u does not exist (%u)", id,
+                            CG_NV_NUM_SYNCPTS);
+        if (op == 1) {
+            ch->gpu->syncpt[id]++;
+            nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SYNCPOINTB, ch->gpu->syncpt[id], 0,
+                        id, "syncpoint increment");
+            return 0;
+        }
+        if (op == 0) {
+            ch->wait = NV_WAIT_SYNCPT;
+            ch->wait_id = id;
+            ch->wait_value = ch->syncpt_payload;
+            ch->wait_hdr_addr = addr;
+            ch->wait_unit = "host";
+            ch->wait_words[0] = ch->hdr_word;
+            ch->wait_words[1] = v;
+            ch->wait_runs = 0;
+            return 0;
+        }
+        return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
+                        "SYNCPOINTB: BASE_ADD/BASE_WRITE not supported yet");
+    }
+    case NVB06F_CRC_CHECK:
+        return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
+                        "CRC_CHECK not supported yet");
+    case NVB06F_YIELD:
+        ch->yield = true;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
