@@ -57,6 +57,16 @@ cc -std=c11 $(pkg-config --cflags cmdgpu) "$tmp/hello.c" -o "$tmp/hello_static" 
 got=$("$tmp/hello_static")
 [ "$got" = "$want" ] || { echo "static: got '$got', want '$want'"; exit 1; }
 
+# The command itself is a client of the public API: its sources build
+# against the installed headers and shared library alone.
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(pkg-config --cflags cmdgpu) \
+    "$src"/tools/*.c -o "$tmp/cmdgpu_installed" $(pkg-config --libs cmdgpu)
+got=$(LD_LIBRARY_PATH=$libdir "$tmp/cmdgpu_installed" version)
+case "$got" in
+"cmdgpu "*) ;;
+*) echo "the command built against the installed library says '$got'"; exit 1 ;;
+esac
+
 # SONAME and exports.
 soname=$(objdump -p "$libdir/libcmdgpu.so" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libcmdgpu.so.0" ] || { echo "SONAME is '$soname'"; exit 1; }
