@@ -10,39 +10,17 @@
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
 
-static char *to_text(const uint8_t *data, size_t size, bool sph)
-{
-    FILE *f = tmpfile();
-    if (!f)
-        return NULL;
-    size_t start = 0;
-    if (sph) {
-        start = size < CG_NV_SPH_SIZE ? size : CG_NV_SPH_SIZE;
-        cg_nv_sph_print(data, start, f, false);
-        FILE *j = tmpfile(); /* the JSON form must not crash either */
-        if (j) {
-            cg_nv_sph_print(data, start, j, true);
-            fclose(j);
-        }
-    }
-    cg_nv_sass_disasm(data + start, size - start, start, f);
-    long n = ftell(f);
-    rewind(f);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bool sph = size > 0 && data[0] == 'S';
-    char *text = to_text(data, size, sph);
+    if (sph) { /* the JSON form of the header must not crash either */
+        FILE *j = tmpfile();
+        if (j) {
+            cg_nv_sph_print(data, size < CG_NV_SPH_SIZE ? size : CG_NV_SPH_SIZE, j, true);
+            fclose(j);
+        }
+    }
+    char *text = cg_nv_sass_disasm_string(data, size, sph);
     if (!text)
         return 0;
     uint8_t *out = NULL;

@@ -174,29 +174,10 @@ static const char *const needed[] = {
     "TLD4", "TXQ", "SSY", "SYNC", "PBK", "BRK", "BRA", "EXIT", "KIL", "NOP",
 };
 
-static char *disasm_to_string(const uint8_t *code, size_t size)
-{
-    FILE *f = tmpfile();
-    if (!f)
-        return NULL;
-    cg_nv_sass_disasm(code, size, 0, f);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* asm(disasm(code)) == code */
 static int round_trip(const uint8_t *code, size_t size)
 {
-    char *text = disasm_to_string(code, size);
+    char *text = cg_nv_sass_disasm_string(code, size, false);
     uint8_t *out = NULL;
     size_t out_size = 0;
     char *err = NULL;

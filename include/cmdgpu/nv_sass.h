@@ -26,6 +26,11 @@ CG_API int cg_nv_sass_disasm_sched(uint64_t word, char *buf, size_t cap);
  * starts a comment) its address and value; any tail bytes as `.byte`. */
 CG_API int cg_nv_sass_disasm(const uint8_t *code, size_t size, uint64_t base, FILE *out);
 
+/* The same text as one malloc'd string (free() it; NULL when out of
+ * memory). with_sph: the first 0x50 bytes (or all, if fewer) are a shader
+ * program header, printed as cg_nv_sph_print does, and the code follows. */
+CG_API char *cg_nv_sass_disasm_string(const uint8_t *code, size_t size, bool with_sph);
+
 /* Assemble text into *out (malloc'd, free() it). On CG_ERR_SYNTAX, *errors
  * (if errors is not NULL) is a malloc'd string of every error line.
  * An instruction not preceded by a .sched for its bundle gets a default

@@ -302,6 +302,32 @@ int cg_nv_sass_disasm(const uint8_t *code, size_t size, uint64_t base, FILE *out
     return 0;
 }
 
+char *cg_nv_sass_disasm_string(const uint8_t *code, size_t size, bool with_sph)
+{
+    if (!code && size)
+        return NULL;
+    FILE *f = tmpfile();
+    if (!f)
+        return NULL;
+    size_t start = 0;
+    if (with_sph) {
+        start = size < CG_NV_SPH_SIZE ? size : CG_NV_SPH_SIZE;
+        cg_nv_sph_print(code, start, f, false);
+    }
+    cg_nv_sass_disasm(code + start, size - start, start, f);
+    long n = ftell(f);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    rewind(f);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
 /* ---- input ---- */
 
 enum tok_kind { T_REG, T_PRED, T_IMM, T_CBUF, T_MEM, T_ATTR, T_SREG };
