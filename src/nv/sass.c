@@ -146,6 +146,18 @@ static int compile_field(const char *s, const char *end, nv_sass_field *f)
     }
     while (s < end) {
         char a = *s++;
+        if (a == '=') { /* default value, hex */
+            if (s == end || f->has_def)
+                return -1;
+            f->has_def = true;
+            for (; s < end; s++) {
+                int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+                if (d < 0 || f->def >> 60)
+                    return -1;
+                f->def = f->def << 4 | (uint64_t)d;
+            }
+            break;
+        }
         int8_t *dst = a == '-' ? &f->neg : a == '|' ? &f->abs : a == '~' ? &f->inv
                     : a == '!' ? &f->pnot : NULL;
         if (!dst || *dst >= 0 || parse_bit(&s, dst))

@@ -49,6 +49,8 @@ typedef struct nv_sass_field {
     nv_sass_bits bits;     /* the value (for C/X: the offset) */
     nv_sass_bits bank;     /* C/X: the bank */
     int8_t neg, abs, inv, pnot; /* attribute bit, or -1 */
+    bool has_def;          /* `=V`: operand left out of the text when all such */
+    uint64_t def;          /* operands of the form hold their default V */
     uint8_t nnames;        /* FLAG/ENUM/FIXED: suffix names */
     char names[NV_SASS_MAX_NAMES][16]; /* "" = no suffix, "?" = reserved */
 } nv_sass_field;

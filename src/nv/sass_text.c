@@ -205,9 +205,14 @@ int nv_sass_format(uint64_t w, uint64_t pc, char *buf, size_t cap)
     if (l.guard && !(in.guard_pred == 7 && !in.guard_not))
         put(&b, in.guard_pred == 7 ? " @%sPT" : " @%sP%u", in.guard_not ? "!" : "",
             in.guard_pred);
+    bool hide = true; /* operands with defaults, all at their default */
+    for (int i = 0; i < l.nfields; i++)
+        if (l.f[i].has_def && (in.fval[i] != l.f[i].def || in.fneg[i] || in.fabs[i] ||
+                               in.finv[i] || in.fpnot[i]))
+            hide = false;
     int nop = 0;
     for (int i = 0; i < l.nfields; i++) {
-        if (!l.f[i].operand)
+        if (!l.f[i].operand || (hide && l.f[i].has_def))
             continue;
         put(&b, nop++ ? ", " : " ");
         put_operand(&b, &l.f[i], &in, i, pc);
@@ -704,8 +709,9 @@ static int try_form(int op, char sfx[][20], int nsfx, bool gnot, unsigned gpred,
         seen[hit] = true;
         cur = hit + 1;
     }
-    int nopf = 0;
+    int nopf = 0, ndef = 0;
     for (int i = 0; i < l.nfields; i++) {
+        ndef += l.f[i].has_def;
         const nv_sass_field *f = &l.f[i];
         if (f->kind == NV_SASS_K_FIXED && !seen[i]) {
             *why = "a required suffix is missing";
@@ -723,7 +729,8 @@ static int try_form(int op, char sfx[][20], int nsfx, bool gnot, unsigned gpred,
         }
         nopf += f->operand;
     }
-    if (nopf != nops) {
+    bool omitted = ndef && nops == nopf - ndef;
+    if (nopf != nops && !omitted) {
         *why = "wrong number of operands";
         return 1;
     }
@@ -734,9 +741,14 @@ static int try_form(int op, char sfx[][20], int nsfx, bool gnot, unsigned gpred,
         return 1;
     }
     int k = 0;
-    for (int i = 0; i < l.nfields; i++)
-        if (l.f[i].operand && encode_operand(&l.f[i], &ops[k++], pc, final, &w, why))
+    for (int i = 0; i < l.nfields; i++) {
+        if (!l.f[i].operand)
+            continue;
+        if (omitted && l.f[i].has_def)
+            w = nv_sass_put(w, &l.f[i].bits, l.f[i].def);
+        else if (encode_operand(&l.f[i], &ops[k++], pc, final, &w, why))
             return 1;
+    }
     /* the result must read back as this form (e.g. IPA's RZ) */
     nv_sass_insn chk;
     if (nv_sass_decode(w, &chk, NULL) != op) {
