@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "nv/sass.h"
+#include "nv/sph.h"
 
 static const struct {
     uint64_t word;
@@ -461,6 +462,31 @@ static void test_sph(void)
     CHECK(s && strstr(s, "\"OMAP_DEPTH\":1") && strstr(s, "\"GENERIC_IMAP_Y[0]\":2") &&
           strstr(s, "\"problem\":\"\""));
     free(s);
+    /* the struct the pipeline will read */
+    uint8_t raw[0x50];
+    for (int i = 0; i < 0x50; i++)
+        raw[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+    nv_sph d;
+    CHECK_EQ(nv_sph_decode(raw, sizeof raw, &d), 0);
+    CHECK_EQ(d.ALL_SPH_TYPE[0], 2);
+    CHECK_EQ(d.ALL_VERSION[0], 3);
+    CHECK_EQ(d.ALL_SHADER_TYPE[0], 5);
+    CHECK_EQ(d.ALL_KILLS_PIXELS[0], 1);
+    CHECK_EQ(d.ALL_SASS_VERSION[0], 1);
+    CHECK_EQ(d.ALL_SHADER_LOCAL_MEMORY_LOW_SIZE[0], 0x123);
+    CHECK_EQ(d.PS_GENERIC_IMAP_X[0], 2);
+    CHECK_EQ(d.PS_GENERIC_IMAP_Y[0], 2);
+    CHECK_EQ(d.PS_GENERIC_IMAP_Z[0], 0);
+    CHECK_EQ(d.PS_OMAP_RED[0], 1);
+    CHECK_EQ(d.PS_OMAP_ALPHA[0], 1);
+    CHECK_EQ(d.PS_OMAP_RED[1], 0);
+    CHECK_EQ(d.PS_OMAP_DEPTH[0], 1);
+    CHECK_EQ(d.PS_OMAP_SAMPLE_MASK[0], 0);
+    CHECK_EQ(d.VTG_GENERIC_IMAP_Y[0], 1); /* the VTG view of the same bits */
+    CHECK_STR(d.problem, "");
+    CHECK_EQ(nv_sph_decode(raw, 4, &d), 1);
+    CHECK_STR(d.problem, "truncated header: 4 of 80 bytes");
+    CHECK_EQ(d.ALL_SHADER_LOCAL_MEMORY_LOW_SIZE[0], 0);
     /* malformed: bad type, bad version, truncated */
     w[0] = 0;
     s = sph_text(w, 0x50, false, &rc);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmdgpu/nv_sass.h"
+#include "sph.h"
 
 enum { SPH_ALL, SPH_VTG, SPH_PS };
 
@@ -50,14 +51,36 @@ static bool in_scope(const sph_field *f, unsigned type)
            (f->scope == SPH_PS && type == 2);
 }
 
+static size_t sph_words(const uint8_t *sph, size_t size, uint32_t w[20])
+{
+    size_t n = size < CG_NV_SPH_SIZE ? size : CG_NV_SPH_SIZE;
+    memset(w, 0, 20 * sizeof w[0]);
+    for (size_t i = 0; i < n; i++)
+        w[i / 4] |= (uint32_t)sph[i] << (8 * (i % 4));
+    return n;
+}
+
+int nv_sph_decode(const uint8_t *sph, size_t size, nv_sph *out)
+{
+    uint32_t w[20];
+    memset(out, 0, sizeof *out);
+    if (!sph)
+        size = 0;
+    sph_words(sph, size, w);
+#define NV_SPH(scope, name, hi, lo, count, stride)                             \
+    for (unsigned i = 0; i < count; i++)                                       \
+        out->scope##_##name[i] = sph_bits(w, hi + i * stride, lo + i * stride);
+#include "sph.def"
+    sph_problem(w, size, out->problem, sizeof out->problem);
+    return out->problem[0] ? 1 : 0;
+}
+
 int cg_nv_sph_print(const uint8_t *sph, size_t size, FILE *out, bool json)
 {
     if ((!sph && size) || !out)
         return CG_ERR_INVAL;
-    uint32_t w[20] = {0};
-    size_t n = size < CG_NV_SPH_SIZE ? size : CG_NV_SPH_SIZE;
-    for (size_t i = 0; i < n; i++)
-        w[i / 4] |= (uint32_t)sph[i] << (8 * (i % 4));
+    uint32_t w[20];
+    size_t n = sph_words(sph, size, w);
     char problem[128];
     sph_problem(w, size, problem, sizeof problem);
     unsigned type = w[0] & 31;
