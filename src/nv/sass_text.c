@@ -1,5 +1,6 @@
 /* Maxwell shader instructions as text: the disassembler and the assembler,
  * both driven by the form table (sass.def). Dialect: docs/nv-sass.md. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -445,13 +446,15 @@ static int parse_number(cg_asm *as, bool floats, bool negate, tok *t)
         double d;
         if (cg_asm_float(as, &d))
             return CG_ERR_SYNTAX;
-        float f = (float)(negate ? -d : d);
+        if (negate)
+            d = -d;
+        /* out-of-range conversions are undefined in C: clamp first */
+        float f = d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
         memcpy(&t->fbits, &f, 4);
         t->isfloat = true;
-        t->ival = (int64_t)d;
-        if (negate)
-            t->ival = -t->ival;
-        if ((double)(int64_t)d != d)
+        if (d >= -9.0e18 && d <= 9.0e18 && (double)(int64_t)d == d)
+            t->ival = (int64_t)d;
+        else
             t->ival = INT64_MIN; /* not an integer */
         return 0;
     }
