@@ -6,7 +6,8 @@
  * (e.g. `MOV R1, c[0x0][0x20]; 0x4c98078000870001`, the first instruction of
  * every sm_5x kernel; `S2R R2, SR_TID.X; 0xf0c8000002170002`;
  * `FFMA R11, R22, R11, R8; 0x5980040000b7160b`): they come from NVIDIA's
- * tools, not from our table; where our text differs from theirs (XMAD's
+ * tools, not from our table (the LOP3 row is from a published listing of
+ * SM5x-encoded code); where our text differs from theirs (XMAD's
  * .H1, the guard's position) docs/nv-sass.md says so. The other rows were hand-assembled from the bit layouts in
  * envytools envydis/gm107.c (the opcode rows and the tab* modifier tables
  * named in sass.def) and checked against Mesa's nv50_ir_emit_gm107.cpp
@@ -118,7 +119,8 @@ static const struct {
     {0x3840000000f70100ull, "LOP.AND P0, R0, R1, 0xf;"},
     {0x040000000ff70100ull, "LOP32I.AND R0, R1, 0xff;"},
     {0x5be7000f00270100ull, "LOP3.LUT R0, R1, R2, R0, 0xf0;"},
-    {0x3c96000000270100ull, "LOP3.LUT R0, R1, 0x2, 0x96;"},
+    {0x3c96000000270100ull, "LOP3.LUT R0, R1, 0x2, R0, 0x96;"},
+    {0x3c4800000067030full, "LOP3.LUT R15, R3, 0x6, R0, 0x48;"}, /* nvdisasm: LOP3.LUT R15, R3, 0x6, R0, 0x48 */
     {0x0296010000270100ull, "LOP3.LUT R0, R1, c[0x0][0x8], R2, 0x96;"},
     {0x5c01000000270100ull, "BFE R0, R1, R2;"},
     {0x3801000000870100ull, "BFE R0, R1, 0x8;"},
