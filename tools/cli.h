@@ -185,6 +185,11 @@ int nv_check(const cli_opts *o); /* tools/nv_check.c */
 int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int nv_macro_assemble(const cli_opts *o, const char *path);
 
+/* The nv-sass front end (tools/nv_sass_cli.c): Maxwell shader code. */
+int nv_sass_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int nv_sass_sph_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
+int nv_sass_assemble(const cli_opts *o, const char *path);
+
 /* The vc4-qpu front end (tools/vc4_qpu_cli.c): QPU shader words. */
 int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
 int vc4_qpu_assemble(const cli_opts *o, const char *path);

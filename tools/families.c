@@ -23,6 +23,10 @@ const cli_family cli_families[] = {
      vc4_qpu_assemble, NULL, NULL},
     {"radeon", "ATI/AMD R600-class CP: ring, PM4, indirect buffers", radeon_disasm,
      radeon_assemble, radeon_run, radeon_check},
+    {"nv-sass", "NVIDIA Maxwell shader code, SM50/SM52 (disasm/asm)", nv_sass_disasm_cli,
+     nv_sass_assemble, NULL, NULL},
+    {"nv-sass-sph", "NVIDIA Maxwell shader program header + code (disasm/asm)",
+     nv_sass_sph_disasm_cli, nv_sass_assemble, NULL, NULL},
 };
 const size_t cli_nfamilies = sizeof(cli_families) / sizeof(cli_families[0]);
 

@@ -13,6 +13,7 @@
 #include "nv3d.h"
 #include "check.h"
 #include "nv_check.h"
+#include "nv_sass.h"
 #include "radeon.h"
 #include "radeon_check.h"
 #include "vc4.h"
