@@ -196,7 +196,7 @@ typedef struct workload {
     size_t np, ncalls;
 } workload;
 
-static void bench(cg_device *dev, const nv_mme_state *st, const workload *w)
+static void bench(cg_device *dev, nv_mme_state *st, const workload *w)
 {
     static sink s_macro, s_c;
     nv_mme_io io = {NULL, sink_send, sink_read};
