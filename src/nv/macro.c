@@ -297,14 +297,14 @@ static int mme_fault(mme_where *f, uint32_t pc, uint32_t w, cg_fault_kind kind, 
 }
 
 /* The fault (or io error) behind a step status at pc. */
-static int step_fault(mme_where *f, const mme_core *c, int st, uint32_t pc, uint32_t w,
-                      uint64_t budget)
+static int step_fault(mme_where *f, int st, int io_rc, size_t np, size_t n, uint32_t pc,
+                      uint32_t w, uint64_t budget)
 {
     switch (st) {
-    case ST_IO: return c->io_rc;
+    case ST_IO: return io_rc;
     case ST_FEW:
         return mme_fault(f, pc, w, CG_FAULT_BAD_LENGTH,
-                         "too few parameters: parm past the %zu given (TOO_FEW_PARAMS)", c->np);
+                         "too few parameters: parm past the %zu given (TOO_FEW_PARAMS)", np);
     case ST_BAD_ALU:
         return mme_fault(f, pc, w, CG_FAULT_INVALID_OPCODE, "illegal ALU operation %u",
                          NV_MME_F_ALU(w));
@@ -318,8 +318,7 @@ static int step_fault(mme_where *f, const mme_core *c, int st, uint32_t pc, uint
                          "budget %s: instruction budget of %llu ran out (watchdog TIMEOUT)",
                          cg_budget_name(CG_BUDGET_NV_MACRO_INSNS), (unsigned long long)budget);
     default: /* ST_END */
-        return mme_fault(f, pc, 0, CG_FAULT_BAD_LENGTH, "PC past the %zu code words",
-                         (size_t)pc);
+        return mme_fault(f, pc, 0, CG_FAULT_BAD_LENGTH, "PC past the %zu code words", n);
     }
 }
 
@@ -431,7 +430,7 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         pc = target;
     }
     if (st != ST_OK)
-        rc = step_fault(&f, &c, st, last,
+        rc = step_fault(&f, st, c.io_rc, c.np, n, last,
                         st == ST_END ? 0 : last < n ? code[last] : 0, budget);
     if (rc == 0 && c.pi < c.np)
         rc = mme_fault(&f, last, code[last], CG_FAULT_BAD_LENGTH,
