@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 
 #define RUNS 21
 
@@ -186,9 +187,10 @@ int main(void)
            "(%ux%u, medians); pixel hash %016llx\n",
            c * 1e3, RUNS, m * 1e3, c / m, median(th, RUNS) * 1e3, median(tp, RUNS) * 1e3, w, h,
            (unsigned long long)hash);
-    printf("SUMMARY\tcmdgpu run first_triangle\t%.2f\tms\tmodel alone %.2f ms\t%.2f\t<= 5 ms, "
-           "<= 2x\t%s\n",
-           c * 1e3, m * 1e3, c / m, c <= 0.005 && c / m <= 2.0 ? "yes" : "no");
+    char cmp[64];
+    snprintf(cmp, sizeof cmp, "model alone %.2f ms", m * 1e3);
+    bench_summary("cmdgpu run first_triangle (CPU)", c * 1e3, "ms", cmp, c / m,
+                  "<= 5 ms, <= 2x", c <= 0.005 && c / m <= 2.0);
     free(bgra);
     free(rgba);
     free(text);

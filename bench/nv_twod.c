@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 
 #define REPS 5
 #define OPS 8
@@ -140,8 +141,10 @@ int main(void)
         free(with);
         free(without);
     }
-    printf("SUMMARY\tnv 2d point blit\t%.1f\tM px/s\tmemcpy %.1f M px/s\t%.1f\t-\t-\n",
-           px / point_t / 1e6, px / tf / 1e6, point_t / tf);
+    char cmp[64];
+    snprintf(cmp, sizeof cmp, "memcpy %.0f M px/s", px / tf / 1e6);
+    bench_summary("nv 2D point blit 512x512", px / point_t / 1e6, "M px/s", cmp, point_t / tf,
+                  "-", -1);
     free(a);
     free(b);
     return 0;

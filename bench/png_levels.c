@@ -15,6 +15,7 @@
 #include <time.h>
 #include <zlib.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 #include "core/image_internal.h"
 
 #define REPS 3
@@ -30,7 +31,6 @@ static double now(void)
 typedef struct {
     cg_image img;
     uint8_t *px;
-    char name[64];
 } image;
 
 static image imgs[MAX_IMAGES];
@@ -91,7 +91,6 @@ int main(void)
         if (cg_image_read_png(path, &im->px, &w, &h) != 0)
             continue;
         im->img = (cg_image){w, h, w * 4, CG_FORMAT_RGBA8888, im->px};
-        snprintf(im->name, sizeof im->name, "%s", e->d_name);
         pixels += (size_t)w * h;
         nimg++;
     }
@@ -141,8 +140,9 @@ int main(void)
     printf("png chosen (level %d, filters 0x%x, strategy %d): %zu bytes, %.2f ms; libpng default (6, all): "
            "%zu bytes, %.2f ms\n",
            CG_PNG_LEVEL, CG_PNG_FILTERS, CG_PNG_STRATEGY, b_cho, t_cho * 1e3, b_def, t_def * 1e3);
-    printf("SUMMARY\tpng write, demo images\t%.2f\tms\tlibpng default %.2f ms\t%.2f\t<= 0.5\t%s\n",
-           t_cho * 1e3, t_def * 1e3, t_cho / t_def, t_cho / t_def <= 0.5 ? "yes" : "no");
+    char cmp[64];
+    snprintf(cmp, sizeof cmp, "libpng default %.2f ms", t_def * 1e3);
+    bench_summary("PNG write, demo images", t_cho * 1e3, "ms", cmp, t_cho / t_def, "-", -1);
     for (int i = 0; i < nimg; i++)
         free(imgs[i].px);
     return 0;
