@@ -22,13 +22,6 @@
 #define W 512
 #define H 512
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A scene: the 902D object, a source (pitch) and destination surface, then
  * OPS times `op` (or nothing, for the baseline). */
 static char *scene(const char *setup, const char *op, bool with_ops)
@@ -63,9 +56,9 @@ static double run(const char *text)
         if (cg_device_create(&dev) != 0)
             exit(1);
         cg_nv_scene_opts o = {0};
-        double t0 = now();
+        double t0 = bench_thread_cpu();
         int rc = cg_nv_scene_run(dev, "bench.s", text, strlen(text), &o);
-        double t = now() - t0;
+        double t = bench_thread_cpu() - t0;
         if (rc != 0 || cg_fault_count(dev) != 0) {
             fprintf(stderr, "bench_nv_twod: the scene failed (%d)\n", rc);
             exit(1);
@@ -117,12 +110,12 @@ int main(void)
     memset(b, 0xA5, W * H * 4);
     double tf = 1e9;
     for (int rep = 0; rep < REPS; rep++) {
-        double t0 = now();
+        double t0 = bench_thread_cpu();
         for (int i = 0; i < OPS; i++) {
             a[i] = (uint8_t)i;
             memcpy(b, a, W * H * 4);
         }
-        double t = now() - t0;
+        double t = bench_thread_cpu() - t0;
         if (t < tf)
             tf = t;
     }

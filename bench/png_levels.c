@@ -21,13 +21,6 @@
 #define REPS 3
 #define MAX_IMAGES 64
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 typedef struct {
     cg_image img;
     uint8_t *px;
@@ -50,12 +43,12 @@ static void measure(int level, int filters, int strategy, size_t *bytes, double 
             FILE *f = open_memstream(&buf, &len);
             if (!f)
                 exit(1);
-            double t0 = now();
+            double t0 = bench_thread_cpu();
             if (cg__image_write_png_with(f, &imgs[i].img, level, filters, strategy) != 0) {
                 fprintf(stderr, "bench_png_levels: write failed\n");
                 exit(1);
             }
-            t += now() - t0;
+            t += bench_thread_cpu() - t0;
             fclose(f);
             total += len;
             free(buf);

@@ -7,6 +7,16 @@
 #ifndef CMDGPU_BENCH_SUMMARY_H
 #define CMDGPU_BENCH_SUMMARY_H
 #include <stdio.h>
+#include <time.h>
+
+/* CPU time of the calling thread, in seconds: figures of single-threaded
+ * work stay meaningful on a loaded machine. */
+static inline double bench_thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static inline void bench_summary(const char *measure, double value, const char *unit,
                                  const char *comparison, double ratio, const char *target,

@@ -34,24 +34,23 @@ static inline uint32_t mask_of(uint32_t size)
 static void decode(uint32_t w, nv_mme_insn *d)
 {
     uint32_t kind;
-    switch (NV_MME_F_OP(w)) {
-#define NV_MME_OP(id, value, mn)                                                                 \
+#define MME_KIND(value, k)                                                                       \
     case value:                                                                                  \
-        kind = K_OP_##id;                                                                        \
+        kind = k;                                                                                \
         break;
+    switch (NV_MME_F_OP(w)) {
+#define NV_MME_OP(id, value, mn) MME_KIND(value, K_OP_##id)
 #include "macro.def"
     default: kind = K_BAD_OP; break;
     }
     if (kind == K_OP_ALU) {
         switch (NV_MME_F_ALU(w)) {
-#define NV_MME_ALU(id, value, mn)                                                                \
-    case value:                                                                                  \
-        kind = K_ALU_##id;                                                                       \
-        break;
+#define NV_MME_ALU(id, value, mn) MME_KIND(value, K_ALU_##id)
 #include "macro.def"
         default: kind = K_BAD_ALU; break;
         }
     }
+#undef MME_KIND
     uint32_t dst = NV_MME_F_DST(w);
     d->op = (uint8_t)(kind * 8 + NV_MME_F_RES(w));
     d->unused = 0;
@@ -322,6 +321,14 @@ static int step_fault(mme_where *f, int st, int io_rc, size_t np, size_t n, uint
     }
 }
 
+/* May the instruction at pc run? The budget is checked first. */
+MME_INLINE int mme_enter(uint64_t steps, uint64_t budget, uint32_t pc, size_t n)
+{
+    if (steps >= budget)
+        return ST_HANG;
+    return pc >= n ? ST_END : ST_OK;
+}
+
 /* Run predecoded code d[0..n) (d[n] the end marker, code[] the words, for
  * fault records) from `start`. The budget is checked where a segment starts
  * (the start, a branch target, the instruction after the last word) and
@@ -358,14 +365,8 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
     for (;;) {
         /* a segment starts at pc, outside any delay slot */
         last = pc;
-        if (steps >= budget) {
-            st = ST_HANG;
+        if ((st = mme_enter(steps, budget, pc, n)) != ST_OK)
             break;
-        }
-        if (pc >= n) {
-            st = ST_END;
-            break;
-        }
         const nv_mme_insn *ip = d + pc, *first = ip;
         if (ip->seg <= budget - steps) {
             while ((st = mme_step(&c, r, ip)) == ST_OK)
@@ -410,14 +411,8 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         }
         /* a delay slot: of an exit (ending) or of a taken branch */
         last = slot_pc = (pc + 1) & pc_mask;
-        if (steps >= budget) {
-            st = ST_HANG;
+        if ((st = mme_enter(steps, budget, slot_pc, n)) != ST_OK)
             break;
-        }
-        if (slot_pc >= n) {
-            st = ST_END;
-            break;
-        }
         steps++;
         /* An exit bit on a delay-slot instruction is ignored (hw-tested
          * by fincs: yuzu PR #2466, Ryujinx PR #899). */
