@@ -31,7 +31,8 @@ static inline uint32_t mask_of(uint32_t size)
     return size >= 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
 }
 
-static void decode(uint32_t w, nv_mme_insn *d)
+/* Decode the word w at PC pc of code whose PC wraps with pc_mask. */
+static void decode(uint32_t w, uint32_t pc, uint32_t pc_mask, nv_mme_insn *d)
 {
     uint32_t kind;
 #define MME_KIND(value, k)                                                                       \
@@ -61,10 +62,13 @@ static void decode(uint32_t w, nv_mme_insn *d)
     d->bdst = (uint8_t)NV_MME_F_BDST(w);
     d->flags = (uint8_t)((NV_MME_F_EXIT(w) ? F_EXIT : 0) | (NV_MME_F_BNZ(w) ? F_BNZ : 0) |
                          (NV_MME_F_BANNUL(w) ? F_ANNUL : 0));
-    d->imm = kind == K_OP_EXTRACT_INSERT || kind == K_OP_EXTRACT_SHL_IMM ||
-                     kind == K_OP_EXTRACT_SHL_REG
-                 ? mask_of(NV_MME_F_BSIZE(w))
-                 : (uint32_t)nv_mme_imm(w);
+    if (kind == K_OP_EXTRACT_INSERT || kind == K_OP_EXTRACT_SHL_IMM ||
+        kind == K_OP_EXTRACT_SHL_REG)
+        d->imm = mask_of(NV_MME_F_BSIZE(w));
+    else if (kind == K_OP_BRANCH)
+        d->imm = (pc + (uint32_t)nv_mme_imm(w)) & pc_mask; /* the target */
+    else
+        d->imm = (uint32_t)nv_mme_imm(w);
     d->seg = 0;
 }
 
@@ -384,18 +388,11 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         }
         last = pc = (uint32_t)(ip - d);
         steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
-        if (st == ST_END) {
-            pc = (uint32_t)n & pc_mask; /* wraps to 0 in the code RAM */
-            continue;
-        }
-        if (st == ST_EXIT) {
-            ending = true;
-        } else if (st == ST_BRANCH) {
-            uint32_t a = r[ip->a];
-            if ((ip->flags & F_BNZ) ? a != 0 : a == 0) {
+        if (st == ST_BRANCH) {
+            if ((r[ip->a] != 0) == ((ip->flags & F_BNZ) != 0)) {
                 /* An exit bit on a taken branch does not fire (envytools
                  * macro.c; yuzu PR #9005, deko3d). */
-                target = (pc + ip->imm) & pc_mask;
+                target = ip->imm;
                 if (ip->flags & F_ANNUL) {
                     pc = target;
                     continue;
@@ -406,6 +403,11 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
                 pc = (pc + 1) & pc_mask;
                 continue;
             }
+        } else if (st == ST_EXIT) {
+            ending = true;
+        } else if (st == ST_END) {
+            pc = (uint32_t)n & pc_mask; /* wraps to 0 in the code RAM */
+            continue;
         } else {
             break;
         }
@@ -456,7 +458,7 @@ int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_
     if (!d)
         return CG_ERR_NOMEM;
     for (size_t i = 0; i < ncode; i++)
-        decode(code[i], &d[i]);
+        decode(code[i], (uint32_t)i, 0xFFFFFFFFu, &d[i]);
     segment(d, ncode);
     int rc = run(d, code, ncode, start, params, nparams, io, budget, who, dev, -1, 0xFFFFFFFFu,
                  out);
@@ -467,9 +469,8 @@ int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_
 void nv_mme_state_init(nv_mme_state *s)
 {
     memset(s, 0, sizeof *s);
-    decode(0, &s->dec[0]);
-    for (uint32_t i = 1; i < NV_MME_CODE_WORDS; i++)
-        s->dec[i] = s->dec[0];
+    for (uint32_t i = 0; i < NV_MME_CODE_WORDS; i++)
+        decode(0, i, NV_MME_CODE_WORDS - 1, &s->dec[i]);
     s->seg_stale = true;
 }
 
@@ -481,7 +482,7 @@ bool nv_mme_method(nv_mme_state *s, uint32_t method, uint32_t value)
         return true;
     case NV_MME_M_INSTRUCTION_RAM:
         s->code[s->code_ptr] = value;
-        decode(value, &s->dec[s->code_ptr]);
+        decode(value, s->code_ptr, NV_MME_CODE_WORDS - 1, &s->dec[s->code_ptr]);
         s->seg_stale = true;
         s->code_ptr = (s->code_ptr + 1) & (NV_MME_CODE_WORDS - 1);
         return true;

@@ -102,7 +102,8 @@ typedef struct nv_mme_result {
  * Faults: BAD_LENGTH (too few parameters / too many left at exit / PC past
  * ncode), INVALID_OPCODE (illegal opcode or ALU op), BAD_STATE (branch in a
  * delay slot), HANG (budget instructions ran out). `who` may be NULL; dev must
- * not be NULL. out may be NULL. */
+ * not be NULL. out may be NULL. The code is predecoded into a heap copy
+ * first: CG_ERR_NOMEM (nothing run, out untouched) if that fails. */
 int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_t *params,
                size_t nparams, const nv_mme_io *io, uint64_t budget, const cg_agent *who,
                cg_device *dev, nv_mme_result *out);
@@ -119,7 +120,7 @@ typedef struct nv_mme_insn {
     uint8_t dst, a, b;  /* register indices; dst 8 for r0 */
     uint8_t bsrc, bdst; /* bitfield source and destination bit */
     uint8_t flags;      /* exit, branch-if-nonzero, annul */
-    uint32_t imm;       /* signed immediate, or the bitfield mask */
+    uint32_t imm;       /* signed immediate, bitfield mask, or branch target */
     uint32_t seg;
 } nv_mme_insn;
 
