@@ -1,9 +1,9 @@
 /* radeon family, driver side: fences and the interrupt handler, shaped like
  * linux radeon_fence.c, r600_fence_ring_emit and r600_irq_process
  * (research/radeon.md sections 1 and 3). */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include "radeon_internal.h"
