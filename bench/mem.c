@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)
@@ -216,6 +217,8 @@ static void bench_host_memory(void)
     if (rc)
         die("reserve", rc);
     print_host("+ 1 TiB sparse reservation", dev);
+    bench_summary("1 TiB sparse reservation, host memory", (double)cg_device_host_bytes(dev),
+                  "bytes", "-", 0, "-", -1);
     cg_mem *m;
     if ((rc = cg_mem_create(dev, 1 * MiB, 0, &m)) != 0)
         die("create", rc);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include "cmdgpu/asm.h"
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 #include "nv/macro.h"
 
 #define REPS 5
@@ -196,7 +197,7 @@ typedef struct workload {
     size_t np, ncalls;
 } workload;
 
-static void bench(cg_device *dev, const nv_mme_state *st, const workload *w)
+static void bench(cg_device *dev, nv_mme_state *st, const workload *w)
 {
     static sink s_macro, s_c;
     nv_mme_io io = {NULL, sink_send, sink_read};
@@ -240,6 +241,10 @@ static void bench(cg_device *dev, const nv_mme_state *st, const workload *w)
            w->name, w->ncalls, (unsigned long long)steps, (unsigned long long)s_c.sends,
            tm * 1e3, steps / tm / 1e6, s_c.sends / tm / 1e6, tc * 1e3, s_c.sends / tc / 1e6,
            tm / tc);
+    char measure[64], cmp[64];
+    snprintf(measure, sizeof measure, "nv macro %s", w->name);
+    snprintf(cmp, sizeof cmp, "C %.2f ms", tc * 1e3);
+    bench_summary(measure, tm * 1e3, "ms", cmp, tm / tc, "<= 3x C", tm / tc <= 3.0);
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

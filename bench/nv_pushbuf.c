@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 #include "cmdgpu/nv.h"
 
 #define PB_VA 0x100000000ull
@@ -131,6 +132,8 @@ int main(void)
     printf("nv mixed stream: %zu words, %lld methods, %.3f ms: %.1f M methods/s (%.2f GB/s of "
            "pushbuffer)\n", mixed_words, (long long)methods, best * 1e3, methods / best / 1e6,
            mixed_words * 4.0 / best / 1e9);
+    bench_summary("nv pushbuf mixed stream", methods / best / 1e6, "M methods/s", "-", 0,
+                  ">= 1.5x naive decoder", -1);
 
     /* ---- bulk LOAD_INLINE_DATA ---- */
     cg_nv_pb_init(&p, pb, PB_BYTES / 4);
@@ -169,6 +172,10 @@ int main(void)
     double gbs = BULK_BYTES / best / 1e9, mgbs = BULK_BYTES / mbest / 1e9;
     printf("nv bulk LOAD_INLINE_DATA: %u MiB in %.3f ms: %.2f GB/s; memcpy %.2f GB/s; ratio %.2fx\n",
            BULK_BYTES >> 20, best * 1e3, gbs, mgbs, gbs / mgbs);
+    char cmp[64];
+    snprintf(cmp, sizeof cmp, "memcpy %.2f GB/s", mgbs);
+    bench_summary("nv bulk LOAD_INLINE_DATA", gbs, "GB/s", cmp, gbs / mgbs, ">= 0.5x memcpy",
+                  gbs / mgbs >= 0.5);
     free(dst);
     free(payload);
     free(pb);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmdgpu/cmdgpu.h"
+#include "summary.h"
 
 #define SECONDS 0.5
 #define PKT_REGS 255 /* registers per SET_CONFIG_REG packet */
@@ -209,6 +210,12 @@ int main(void)
     wake_floor(&fmed, &fp99);
     printf("  host floor: condition-variable ping-pong (2 sleeping wakes): median %.2f us, "
            "p99 %.2f us\n", fmed, fp99);
+    bench_summary("radeon ring end to end", e2e / 1e6, "M dwords/s", "-", 0, ">= 200",
+                  e2e / 1e6 >= 200);
+    char cmp[64];
+    snprintf(cmp, sizeof cmp, "host floor %.2f us", fmed);
+    bench_summary("radeon threaded fence round trip", med, "us", cmp, med / fmed,
+                  "<= 2x floor", med <= 2 * fmed);
     size_t nfaults = cg_fault_count(dev) + tfaults;
     cg_radeon_drv_destroy(drv);
     cg_radeon_destroy(rd);

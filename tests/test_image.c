@@ -347,6 +347,23 @@ static void test_hash(void)
     }
     free(src);
     free(dec);
+
+    /* Wide BGRA8888 and RGBA8888 images with padded rows, every byte value:
+     * the pixel-at-a-time paths give FNV-1a over the decoded bytes. */
+    enum { STRIDE = W * 4 + 12 };
+    uint8_t *px = malloc(STRIDE * H), *dec4 = malloc(W * H * 4);
+    CHECK(px && dec4);
+    if (px && dec4) {
+        for (int i = 0; i < STRIDE * H; i++)
+            px[i] = (uint8_t)(i * 2654435761u >> 11);
+        for (int f = 0; f < 2; f++) {
+            cg_image im = {W, H, STRIDE, f ? CG_FORMAT_BGRA8888 : CG_FORMAT_RGBA8888, px};
+            CHECK_EQ(cg_image_decode_rgba8(&im, dec4), 0);
+            CHECK_EQ(cg_image_hash(&im), ref_hash(W, H, dec4));
+        }
+    }
+    free(px);
+    free(dec4);
 }
 
 /* ---- PNG ---- */

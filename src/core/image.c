@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "image_internal.h"
 #include "internal.h"
 
 /* Views are limited to 16-bit dimensions (image.h, cg_image). */
@@ -197,6 +198,37 @@ static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
     return h;
 }
 
+/* FNV-1a over the four bytes of v, lowest first. FNV-1a is a chain through
+ * every byte (each xor feeds the next multiply), so no two bytes can be
+ * folded into one step without changing the hash; what can go is the work
+ * around the chain: bytes come out of one load per pixel (or per 8 bytes),
+ * not one load and one loop test each. */
+static inline uint64_t fnv1a_u32(uint64_t h, uint32_t v)
+{
+    h = (h ^ (v & 0xFFu)) * FNV64_PRIME;
+    h = (h ^ ((v >> 8) & 0xFFu)) * FNV64_PRIME;
+    h = (h ^ ((v >> 16) & 0xFFu)) * FNV64_PRIME;
+    return (h ^ (v >> 24)) * FNV64_PRIME;
+}
+
+/* fnv1a over n pixels of RGBA8 bytes (n * 4 bytes). */
+static uint64_t fnv1a_rgba(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++, p += 4)
+        h = fnv1a_u32(h, load32(p));
+    return h;
+}
+
+/* The same over BGRA8 bytes, hashed as the RGBA8 they decode to. */
+static uint64_t fnv1a_bgra(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++, p += 4) {
+        uint32_t v = load32(p);
+        h = fnv1a_u32(h, (v & 0xFF00FF00u) | (v >> 16 & 0xFFu) | (v & 0xFFu) << 16);
+    }
+    return h;
+}
+
 uint64_t cg_image_hash(const cg_image *img)
 {
     if (image_check(img))
@@ -208,16 +240,25 @@ uint64_t cg_image_hash(const cg_image *img)
     }
     uint64_t h = fnv1a(FNV64_BASIS, dims, sizeof(dims));
 
-    /* Decode in chunks so no allocation is needed. */
+    /* RGBA8888 and BGRA8888 rows are hashed where they are; the others are
+     * decoded in chunks so no allocation is needed. */
     enum { CHUNK = 256 };
     uint8_t buf[CHUNK * 4];
     unsigned bpp = formats[img->format].bpp;
     for (uint32_t y = 0; y < img->height; y++) {
         const uint8_t *src = row_ptr(img, y);
+        if (img->format == CG_FORMAT_RGBA8888) {
+            h = fnv1a_rgba(h, src, img->width);
+            continue;
+        }
+        if (img->format == CG_FORMAT_BGRA8888) {
+            h = fnv1a_bgra(h, src, img->width);
+            continue;
+        }
         for (uint32_t x = 0; x < img->width; x += CHUNK) {
             size_t n = img->width - x < CHUNK ? img->width - x : CHUNK;
             decode_span(img->format, src + (size_t)x * bpp, n, buf);
-            h = fnv1a(h, buf, n * 4);
+            h = fnv1a_rgba(h, buf, n);
         }
     }
     return h;
@@ -240,6 +281,11 @@ static void png_warning_cb(png_structp png, png_const_charp msg)
 }
 
 int cg_image_write_png_file(FILE *f, const cg_image *img)
+{
+    return cg__image_write_png_with(f, img, CG_PNG_LEVEL, CG_PNG_FILTERS, CG_PNG_STRATEGY);
+}
+
+int cg__image_write_png_with(FILE *f, const cg_image *img, int level, int filters, int strategy)
 {
     int rc = image_check(img);
     if (rc)
@@ -269,6 +315,9 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
         return CG_ERR_IO;
     }
     png_init_io(png, f);
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_set_IHDR(png, info, img->width, img->height, 8,
                  grey ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

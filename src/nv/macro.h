@@ -113,14 +113,36 @@ typedef struct nv_mme_result {
  * Faults: BAD_LENGTH (too few parameters / too many left at exit / PC past
  * ncode), INVALID_OPCODE (illegal opcode or ALU op), BAD_STATE (branch in a
  * delay slot), HANG (budget instructions ran out). `who` may be NULL; dev must
- * not be NULL. out may be NULL. */
+ * not be NULL. out may be NULL. The code is predecoded into a heap copy
+ * first: CG_ERR_NOMEM (nothing run, out untouched) if that fails. */
 int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_t *params,
                size_t nparams, const nv_mme_io *io, uint64_t budget, const cg_agent *who,
                cg_device *dev, nv_mme_result *out);
 
-/* The MME's upload state, per channel. */
+/* One instruction, predecoded (macro.c): what the interpreter runs, so no
+ * field is extracted twice. Register indices are ready to index a 9-entry
+ * file whose entry 8 takes writes to r0 (r0 stays 0 without a store per
+ * step); `seg` counts the instructions from this one through the next
+ * branch (or the end of the code), the stretch run between budget checks. */
+typedef struct nv_mme_insn {
+    uint8_t op;         /* macro.c's operation kind (opcode and ALU operation) * 8
+                         * + result operation: one dispatch per instruction */
+    uint8_t unused;
+    uint8_t dst, a, b;  /* register indices; dst 8 for r0 */
+    uint8_t bsrc, bdst; /* bitfield source and destination bit */
+    uint8_t flags;      /* exit, branch-if-nonzero, annul */
+    uint32_t imm;       /* signed immediate, bitfield mask, or branch target */
+    uint32_t seg;
+} nv_mme_insn;
+
+/* The MME's upload state, per channel. `dec` holds code[], predecoded on
+ * upload (nv_mme_method), plus an end marker at dec[NV_MME_CODE_WORDS]; the
+ * segment lengths are recomputed on the first call after a write. Write
+ * the code RAM only through nv_mme_method. */
 typedef struct nv_mme_state {
     uint32_t code[NV_MME_CODE_WORDS];
+    nv_mme_insn dec[NV_MME_CODE_WORDS + 1];
+    bool seg_stale;
     uint32_t entry[NV_MME_ENTRIES];
     uint32_t code_ptr;   /* INSTRUCTION_RAM_POINTER, auto-incremented */
     uint32_t entry_ptr;  /* START_ADDRESS_RAM_POINTER, auto-incremented */
@@ -142,7 +164,7 @@ uint32_t nv_mme_shadow(nv_mme_state *s, uint32_t method, uint32_t value);
  * the macro. When `who` has a nonzero stream_addr (the executor passes the
  * address of the CALL_MME_MACRO word), faults keep it and carry words =
  * {instruction, PC}, nwords 2; otherwise as nv_mme_run (stream_addr = PC). */
-int nv_mme_call(const nv_mme_state *s, uint32_t macro, const uint32_t *params, size_t nparams,
+int nv_mme_call(nv_mme_state *s, uint32_t macro, const uint32_t *params, size_t nparams,
                 const nv_mme_io *io, uint64_t budget, const cg_agent *who, cg_device *dev,
                 nv_mme_result *out);
 

@@ -198,26 +198,70 @@ static uint64_t pix_addr(const surf *s, uint32_t x, uint32_t y)
     return s->base + nv_bl_offset(&s->bl, x * s->bpp, y, s->layer);
 }
 
-static int read_pix(cg_nv_channel *ch, const surf *s, int64_t x, int64_t y, float c[4],
-                    const cg_agent *ag)
+/* Pixel accesses translate once per page run, not once per pixel: each
+ * direction of an operation keeps the plain-memory span [va0, va1) its last
+ * translation gave (cg__vas_span: the rest of one page), and a pixel inside
+ * it is copied in place. Anything else -- a pixel across a page boundary,
+ * unmapped, read-only, sparse or coherency-checked memory -- goes through
+ * nv_mem_rw as before, so faults and their records are the same. A read
+ * span may be the shared zero page of an unbacked page; a write that
+ * allocates that page drops it (`rd` below). */
+typedef struct span_cache {
+    uint64_t va0, va1;
+    uint8_t *p;
+} span_cache;
+
+typedef struct px_io {
+    span_cache rd, wr;
+} px_io;
+
+static int px_rw(cg_nv_channel *ch, px_io *io, uint64_t va, void *buf, size_t n, bool write,
+                 const cg_agent *ag)
+{
+    span_cache *c = write ? &io->wr : &io->rd;
+    if (va < c->va0 || va > UINT64_MAX - n || va + n > c->va1) {
+        uint8_t *p;
+        size_t len = cg__vas_span(ch->vas, va, (size_t)1 << 30, write, &p);
+        if (len < n) {
+            c->va0 = c->va1 = 0;
+            return nv_mem_rw(ch->vas, va, buf, n, write, ag);
+        }
+        c->va0 = va;
+        c->va1 = va + len;
+        c->p = p;
+        /* spans lie in one page: a read span of this page may have been
+         * the zero page */
+        if (write && io->rd.va1 > io->rd.va0 && io->rd.va0 / CG_PAGE_SIZE == va / CG_PAGE_SIZE)
+            io->rd.va0 = io->rd.va1 = 0;
+    }
+    uint8_t *p = c->p + (va - c->va0);
+    if (write)
+        memcpy(p, buf, n);
+    else
+        memcpy(buf, p, n);
+    return 0;
+}
+
+static int read_pix(cg_nv_channel *ch, px_io *io, const surf *s, int64_t x, int64_t y,
+                    float c[4], const cg_agent *ag)
 {
     if (x < 0) x = 0;
     if (y < 0) y = 0;
     if (x >= s->w) x = s->w - 1;
     if (y >= s->h) y = s->h - 1;
     uint8_t p[16];
-    if (nv_mem_rw(ch->vas, pix_addr(s, (uint32_t)x, (uint32_t)y), p, s->bpp, false, ag) != 0)
+    if (px_rw(ch, io, pix_addr(s, (uint32_t)x, (uint32_t)y), p, s->bpp, false, ag) != 0)
         return CG_ERR_FAULT;
     decode(s->fmt, p, c);
     return 0;
 }
 
-static int write_pix(cg_nv_channel *ch, const surf *d, int64_t x, int64_t y, const uint8_t *p,
-                     const cg_agent *ag)
+static int write_pix(cg_nv_channel *ch, px_io *io, const surf *d, int64_t x, int64_t y,
+                     const uint8_t *p, const cg_agent *ag)
 {
     if (x < 0 || y < 0 || x >= d->w || y >= d->h)
         return 0;
-    return nv_mem_rw(ch->vas, pix_addr(d, (uint32_t)x, (uint32_t)y), (void *)p, d->bpp, true, ag);
+    return px_rw(ch, io, pix_addr(d, (uint32_t)x, (uint32_t)y), (void *)p, d->bpp, true, ag);
 }
 
 static int check_op(cg_nv_channel *ch, const uint32_t *r, const cg_agent *ag)
@@ -265,6 +309,7 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     uint32_t j1 = dy0 + (int64_t)dh > d.h ? (uint32_t)(d.h > dy0 ? d.h - dy0 : 0) : dh;
     if (i0 >= i1 || j0 >= j1)
         return 0; /* nothing of it lands on the surface */
+    px_io io = {{0, 0, NULL}, {0, 0, NULL}};
     for (uint32_t j = j0; j < j1; j++) {
         /* coordinates clamp to the surface anyway; clamping the doubles
          * first keeps the integer conversions defined */
@@ -273,15 +318,17 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
             double u = fmin(fmax(u0 + (i + off) * dudx, -2.0), (double)s.w + 2.0);
             float c[4];
             if (!bilinear) {
-                if (read_pix(ch, &s, (int64_t)floor(u), (int64_t)floor(v), c, ag))
+                if (read_pix(ch, &io, &s, (int64_t)floor(u), (int64_t)floor(v), c, ag))
                     goto memfault;
             } else {
                 double fu = u - 0.5, fv = v - 0.5;
                 int64_t x = (int64_t)floor(fu), y = (int64_t)floor(fv);
                 float ax = (float)(fu - (double)x), ay = (float)(fv - (double)y);
                 float t[4][4];
-                if (read_pix(ch, &s, x, y, t[0], ag) || read_pix(ch, &s, x + 1, y, t[1], ag) ||
-                    read_pix(ch, &s, x, y + 1, t[2], ag) || read_pix(ch, &s, x + 1, y + 1, t[3], ag))
+                if (read_pix(ch, &io, &s, x, y, t[0], ag) ||
+                    read_pix(ch, &io, &s, x + 1, y, t[1], ag) ||
+                    read_pix(ch, &io, &s, x, y + 1, t[2], ag) ||
+                    read_pix(ch, &io, &s, x + 1, y + 1, t[3], ag))
                     goto memfault;
                 for (int k = 0; k < 4; k++)
                     c[k] = (t[0][k] * (1 - ax) + t[1][k] * ax) * (1 - ay) +
@@ -289,7 +336,7 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
             }
             uint8_t p[16];
             encode(d.fmt, c, p);
-            if (write_pix(ch, &d, dx0 + i, dy0 + j, p, ag))
+            if (write_pix(ch, &io, &d, dx0 + i, dy0 + j, p, ag))
                 goto memfault;
         }
     }
@@ -305,6 +352,7 @@ typedef struct prim_ctx {
     cg_nv_channel *ch;
     const cg_agent *ag;
     surf d;
+    px_io io;
     uint8_t px[16];
     uint64_t budget;
     int rc;
@@ -321,7 +369,7 @@ static void plot(prim_ctx *p, int64_t x, int64_t y)
                          (unsigned)(p->ch->gpu->op_limit / 16));
         return;
     }
-    if (write_pix(p->ch, &p->d, x, y, p->px, p->ag)) {
+    if (write_pix(p->ch, &p->io, &p->d, x, y, p->px, p->ag)) {
         p->ch->state = CG_NV_CH_FAULTED;
         p->rc = CG_ERR_FAULT;
     }

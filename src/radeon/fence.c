@@ -1,6 +1,7 @@
 /* radeon family, driver side: fences, shaped like linux radeon_fence.c and
  * r600_fence_ring_emit (research/radeon.md sections 1 and 3). The interrupt
  * handler is in irq.c, lockup detection and GPU reset in reset.c. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,15 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* How long a threaded fence wait polls before it sleeps, and what it does
+ * between polls (docs/performance.md, "radeon fence round trip"). */
+#ifndef FENCE_SPIN_US
+#define FENCE_SPIN_US 50.0
+#endif
+#ifndef FENCE_SPIN_PAUSE
+#define FENCE_SPIN_PAUSE() sched_yield()
+#endif
+
 int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
 {
     if (seq > cg_radeon_fence_emitted(drv))
@@ -196,9 +206,17 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
     cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &drv->last_rptr);
     drv->last_activity = drv->polls;
     if (drv->threaded) {
-        /* Sleep until the IH thread signals, in 1 ms slices (the lockup
-         * check's unit: lockup_polls slices, 10 s by default as radeon). */
-        double deadline = now_us() + timeout_us;
+        /* First poll the fence for up to FENCE_SPIN_US (the CP usually
+         * writes it within a few microseconds of its own wake-up), yielding
+         * the processor between polls so the CP and IH threads can run:
+         * the waiter then sees the fence in memory, without waiting for the
+         * IH thread's wake-up and then its own. Then sleep until the IH
+         * thread signals, in 1 ms slices (the lockup check's unit:
+         * lockup_polls slices, 10 s by default as radeon); polling does not
+         * count as lockup slices. docs/performance.md has the measurements
+         * behind the spin. */
+        double start = now_us(), deadline = start + timeout_us;
+        double spin_end = start + FENCE_SPIN_US < deadline ? start + FENCE_SPIN_US : deadline;
         int rc = 0;
         pthread_mutex_lock(&drv->fence_lock);
         for (;;) {
@@ -208,6 +226,12 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
             if (drv->last_seq >= seq)
                 break;
             double t = now_us();
+            if (t < spin_end) {
+                pthread_mutex_unlock(&drv->fence_lock);
+                FENCE_SPIN_PAUSE();
+                pthread_mutex_lock(&drv->fence_lock);
+                continue;
+            }
             if (t >= deadline) {
                 rc = CG_ERR_TIMEOUT;
                 break;
