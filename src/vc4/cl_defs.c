@@ -138,6 +138,16 @@ uint64_t vc4_field_value(const vc4_field *f, const uint8_t *payload)
     return raw;
 }
 
+/* "known" when the fields explain every payload bit, "partial" when some
+ * bits are reserved or not described (issue 11 part 6). */
+const char *vc4_record_confidence(const vc4_record *r)
+{
+    unsigned covered = 0;
+    for (unsigned i = 0; i < r->nfields; i++)
+        covered += r->fields[i].width;
+    return covered == (r->size - 1u) * 8u ? "known" : "partial";
+}
+
 unsigned cg_vc4_cl_size(uint8_t opcode)
 {
     vc4_record r;

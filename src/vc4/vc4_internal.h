@@ -56,6 +56,7 @@ static inline void vc4_bits_set(uint8_t *p, unsigned bit, unsigned width, uint64
 }
 /* A field's value as shown and assembled: addresses are shifted into place. */
 uint64_t vc4_field_value(const vc4_field *f, const uint8_t *payload);
+const char *vc4_record_confidence(const vc4_record *r); /* "known" | "partial" */
 
 static inline uint32_t vc4_le32(const uint8_t *p)
 {
