@@ -188,14 +188,14 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
     uint8_t r[10];
     int rc;
     if (tl->ver_fmt != b->ver_fmt || all) {
-        r[0] = VC4_OP_PRIM_FORMAT;
+        r[0] = VC4_OP_Primitive_List_Format;
         r[1] = b->st.prim_format;
         if ((rc = put_state(v, t, tl, r, 2)))
             return rc;
         tl->ver_fmt = b->ver_fmt;
     }
     if ((tl->ver_nv != b->ver_nv || all) && b->st.nv_valid) {
-        r[0] = VC4_OP_NV_STATE;
+        r[0] = VC4_OP_NV_Shader_State;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.nv_record >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -203,14 +203,14 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_nv = b->ver_nv;
     }
     if ((tl->ver_cfg != b->ver_cfg || all) && b->st.config_valid) {
-        r[0] = VC4_OP_CONFIG;
+        r[0] = VC4_OP_Configuration_Bits;
         memcpy(r + 1, b->st.config, 3);
         if ((rc = put_state(v, t, tl, r, 4)))
             return rc;
         tl->ver_cfg = b->ver_cfg;
     }
     if ((tl->ver_vp != b->ver_vp || all) && b->st.vp_valid) {
-        r[0] = VC4_OP_VIEWPORT;
+        r[0] = VC4_OP_Viewport_Offset;
         r[1] = (uint8_t)b->st.vp_x, r[2] = (uint8_t)((uint16_t)b->st.vp_x >> 8);
         r[3] = (uint8_t)b->st.vp_y, r[4] = (uint8_t)((uint16_t)b->st.vp_y >> 8);
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -218,7 +218,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_vp = b->ver_vp;
     }
     if ((tl->ver_clip != b->ver_clip || all) && b->st.clip_valid) {
-        r[0] = VC4_OP_CLIP_WINDOW;
+        r[0] = VC4_OP_Clip_Window;
         for (int k = 0; k < 4; k++)
             r[1 + 2 * k] = (uint8_t)b->st.clip[k], r[2 + 2 * k] = (uint8_t)(b->st.clip[k] >> 8);
         if ((rc = put_state(v, t, tl, r, 9)))
@@ -226,7 +226,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_clip = b->ver_clip;
     }
     if ((tl->ver_flat != b->ver_flat || all) && b->st.flat_valid) {
-        r[0] = VC4_OP_FLAT;
+        r[0] = VC4_OP_Flat_Shade_Flags;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.flat_flags >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -259,7 +259,7 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
     if (rc)
         return rc;
     if (!tl->in_compressed) {
-        static const uint8_t open = VC4_OP_COMPRESSED;
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
         if ((rc = put(v, t, tl, &open, 1, true)))
             return rc;
         tl->first = true;
@@ -350,7 +350,7 @@ static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
         vc4_tile_list *tl = &tiles[i];
         tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
         tl->end = tl->cur + b->init_block;
-        static const uint8_t open = VC4_OP_COMPRESSED;
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
         if (tl_write(v, t, tl, tl->cur, &open, 1) != 0)
             return CG_ERR_FAULT;
         tl->cur++;
@@ -395,7 +395,7 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
         size_t k = 0;
         if (tl->in_compressed)
             end[k++] = 0x80;
-        end[k++] = VC4_OP_RETURN;
+        end[k++] = VC4_OP_Return_from_sub_list;
         /* the reserve kept behind every item leaves room for these */
         if (tl_write(v, t, tl, tl->cur, end, k) != 0)
             return CG_ERR_FAULT;
@@ -506,7 +506,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (!b->st.nv_valid)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
                          "primitives without a shader state (NV_Shader_State)");
-    bool indexed = rec[0] == VC4_OP_INDEXED_PRIM;
+    bool indexed = rec[0] == VC4_OP_Indexed_Primitive_List;
     unsigned mode = indexed ? (rec[1] & 0xF) : rec[1];
     unsigned itype = indexed ? rec[1] >> 4 : 0;
     uint32_t count = vc4_le32(rec + 2);
@@ -725,13 +725,13 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
     vc4_binner *b = &v->bin;
     b->gen++;
     switch (rec[0]) {
-    case VC4_OP_FLUSH: return vc4_bin_flush(v, t, false);
-    case VC4_OP_FLUSH_ALL: return vc4_bin_flush(v, t, true);
-    case VC4_OP_START_BINNING: return bin_start(v, t, addr);
-    case VC4_OP_BIN_CONFIG: return bin_config(v, t, addr, rec);
-    case VC4_OP_INDEXED_PRIM:
-    case VC4_OP_VERTEX_ARRAY: return bin_prims(v, t, addr, rec);
-    case VC4_OP_NV_STATE:
+    case VC4_OP_Flush: return vc4_bin_flush(v, t, false);
+    case VC4_OP_Flush_All_State: return vc4_bin_flush(v, t, true);
+    case VC4_OP_Start_Tile_Binning: return bin_start(v, t, addr);
+    case VC4_OP_Tile_Binning_Mode_Configuration: return bin_config(v, t, addr, rec);
+    case VC4_OP_Indexed_Primitive_List:
+    case VC4_OP_Vertex_Array_Primitives: return bin_prims(v, t, addr, rec);
+    case VC4_OP_NV_Shader_State:
         b->st.nv_record = vc4_le32(rec + 1);
         if ((b->st.nv_record & 15) != 0)
             return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
@@ -741,48 +741,51 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
         b->ver_nv++;
         b->ver_all++;
         return 0;
-    case VC4_OP_CONFIG:
+    case VC4_OP_Configuration_Bits:
         memcpy(b->st.config, rec + 1, 3);
         b->st.config_valid = true;
         b->ver_cfg++;
         b->ver_all++;
         return 0;
-    case VC4_OP_VIEWPORT:
+    case VC4_OP_Viewport_Offset:
         b->st.vp_x = (int16_t)vc4_le16(rec + 1);
         b->st.vp_y = (int16_t)vc4_le16(rec + 3);
         b->st.vp_valid = true;
         b->ver_vp++;
         b->ver_all++;
         return 0;
-    case VC4_OP_CLIP_WINDOW:
+    case VC4_OP_Clip_Window:
         for (int k = 0; k < 4; k++)
             b->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
         b->st.clip_valid = true;
         b->ver_clip++;
         b->ver_all++;
         return 0;
-    case VC4_OP_FLAT:
+    case VC4_OP_Flat_Shade_Flags:
         b->st.flat_flags = vc4_le32(rec + 1);
         b->st.flat_valid = true;
         b->ver_flat++;
         b->ver_all++;
         return 0;
-    case VC4_OP_PRIM_FORMAT:
+    case VC4_OP_Primitive_List_Format:
         /* the binner writes its own format for the lists it emits */
         return 0;
-    case 98: case 99: case 100: case 101: case 104: case 105: case 106:
+    case VC4_OP_Point_size: case VC4_OP_Line_width: case VC4_OP_RHT_X_boundary:
+    case VC4_OP_Depth_Offset: case VC4_OP_Z_min_and_max_clipping_planes:
+    case VC4_OP_Clipper_XY_Scaling: case VC4_OP_Clipper_Z_Scale_and_Offset:
         /* point size, line width, RHT boundary, depth offset, Z clip planes,
          * clipper scaling: state for points, lines, clipping and depth
          * offset, none of which the model draws yet; accepted */
         return 0;
-    case VC4_OP_GL_STATE:
+    case VC4_OP_GL_Shader_State:
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
                          "supported yet");
     default: {
         vc4_record r;
         vc4_record_get(rec[0], &r);
-        if (r.where == VC4_REND && rec[0] != VC4_OP_COMPRESSED && rec[0] != VC4_OP_CLIPPED)
+        if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
+            rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
             return copy_to_lists(v, t, addr, rec, r.size);
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);

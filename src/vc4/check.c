@@ -286,26 +286,10 @@ static shader_info shader_check(cg_check_report *r, uint32_t bo, const uint8_t *
 
 /* ---- the bin CL: vc4_validate.c vc4_validate_bin_cl() ------------------- */
 
-/* The packets vc4_validate.c's cmd_info[] accepts, by their cl.def names:
- * everything else (NV and VG shader states, branches, render-only records,
- * Z_Min_Max_Clipping_Planes 104, ...) is rejected. */
-static const char *const bin_allowed[] = {
-    "Halt", "No_Op", "Flush", "Flush_All_State", "Start_Tile_Binning",
-    "Increment_Semaphore", "Indexed_Primitive_List", "Vertex_Array_Primitives",
-    "Primitive_List_Format", "GL_Shader_State", "Configuration_Bits", "Flat_Shade_Flags",
-    "Point_Size", "Line_Width", "RHT_X_Boundary", "Depth_Offset", "Clip_Window",
-    "Viewport_Offset", "Clipper_XY_Scaling", "Clipper_Z_Scale_Offset",
-    "Tile_Binning_Mode_Configuration", "GEM_Handles",
-};
-
-/* A payload field of a record, by its cl.def name (raw bits). */
-static uint64_t field(const vc4_record *rec, const char *name, const uint8_t *payload)
-{
-    for (unsigned i = 0; i < rec->nfields; i++)
-        if (strcmp(rec->fields[i].name, name) == 0)
-            return vc4_bits_get(payload, rec->fields[i].bit, rec->fields[i].width);
-    return 0;
-}
+/* The packets vc4_validate.c's cmd_info[] accepts in a bin CL are the
+ * records whose policy column in cl.def is KBIN: everything else (NV and VG
+ * shader states, branches, render-only records, Z_min_and_max_clipping_planes
+ * 104, ...) is rejected. Fields are read with VC4_GET (cl.def positions). */
 
 typedef struct shader_state {
     uint32_t bits;       /* attribute count [2:0], extended [3] */
@@ -350,7 +334,7 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
     cg_check_report *r = c->r;
     uint32_t size = c->s->bin_cl_size;
     switch (rec->opcode) {
-    case VC4_OP_FLUSH: /* validate_flush() */
+    case VC4_OP_Flush: /* validate_flush() */
         if (off != size - 1)
             cg_check_add(r, "flush-last", off, word,
                          "Flush at 0x%x: it must be the last byte of the bin CL (0x%x)", off,
@@ -358,7 +342,7 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
         else
             found[0] = true;
         break;
-    case VC4_OP_INC_SEM: /* validate_increment_semaphore() */
+    case VC4_OP_Increment_Semaphore: /* validate_increment_semaphore() */
         if (size < 2 || off != size - 2)
             cg_check_add(r, "semaphore-second-last", off, word,
                          "Increment_Semaphore at 0x%x: it must be the second-last byte of the "
@@ -366,7 +350,7 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
         else
             found[1] = true;
         break;
-    case VC4_OP_START_BINNING: /* validate_start_tile_binning() */
+    case VC4_OP_Start_Tile_Binning: /* validate_start_tile_binning() */
         if (found[2])
             cg_check_add(r, "start-binning-once", off, word, "a second Start_Tile_Binning");
         found[2] = true;
@@ -374,26 +358,26 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
             cg_check_add(r, "start-binning-config", off, word,
                          "Start_Tile_Binning before Tile_Binning_Mode_Configuration");
         break;
-    case VC4_OP_BIN_CONFIG: { /* validate_tile_binning_config() */
+    case VC4_OP_Tile_Binning_Mode_Configuration: { /* validate_tile_binning_config() */
         if (found[3])
             cg_check_add(r, "bin-config-once", off, word,
                          "a second Tile_Binning_Mode_Configuration");
         found[3] = true;
-        uint32_t tw = (uint32_t)field(rec, "Width_In_Tiles", pl);
-        uint32_t th = (uint32_t)field(rec, "Height_In_Tiles", pl);
+        uint32_t tw = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Width_in_tiles);
+        uint32_t th = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Height_in_tiles);
         if (tw == 0 || th == 0)
             cg_check_add(r, "bin-config-tiles", off, word, "binning %ux%u tiles: none", tw, th);
         /* VC4_BIN_CONFIG_DB_NON_MS | VC4_BIN_CONFIG_TILE_BUFFER_64BIT; the
          * kernel rewrites the addresses, sizes and block sizes itself */
-        bool db = field(rec, "Double_Buffer_In_Non_MS_Mode", pl);
-        bool c64 = field(rec, "Buffer_Color_Depth_64", pl);
+        bool db = VC4_GET(pl, Tile_Binning_Mode_Configuration, Double_buffer_in_non_ms_mode);
+        bool c64 = VC4_GET(pl, Tile_Binning_Mode_Configuration, Tile_Buffer_64_bit_Color_Depth);
         if (db || c64)
             cg_check_add(r, "bin-config-flags", off, word, "binning flags not allowed:%s%s",
                          db ? " Double_Buffer_In_Non_MS_Mode" : "",
                          c64 ? " Buffer_Color_Depth_64" : "");
         break;
     }
-    case VC4_OP_GL_STATE: { /* validate_gl_shader_state() */
+    case VC4_OP_GL_Shader_State: { /* validate_gl_shader_state() */
         uint32_t v = vc4_le32(pl);
         if (c->nstates >= c->s->shader_rec_count) {
             cg_check_add(r, "shader-state-count", off, word,
@@ -422,12 +406,12 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
         c->states[c->nstates++] = (shader_state){.bits = v, .max_index = 0, .where = off};
         break;
     }
-    case VC4_OP_INDEXED_PRIM: { /* validate_indexed_prim_list() */
-        uint32_t length = (uint32_t)field(rec, "Length", pl);
+    case VC4_OP_Indexed_Primitive_List: { /* validate_indexed_prim_list() */
+        uint32_t length = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length);
         /* Indices_Address: an offset in the index BO the kernel relocates */
-        uint32_t ib_off = (uint32_t)field(rec, "Indices_Address", pl);
-        uint32_t max_index = (uint32_t)field(rec, "Maximum_Index", pl);
-        uint32_t isize = field(rec, "Index_Type", pl) ? 2 : 1;
+        uint32_t ib_off = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Address_of_Indices_List);
+        uint32_t max_index = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index);
+        uint32_t isize = VC4_GET(pl, Indexed_Primitive_List, Index_type) ? 2 : 1;
         if (c->nstates == 0) {
             cg_check_add(r, "prim-shader-state", off, word,
                          "Indexed_Primitive_List before any GL_Shader_State");
@@ -445,9 +429,9 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
                          length, isize, c->bo_index[0], bsize);
         break;
     }
-    case VC4_OP_VERTEX_ARRAY: { /* validate_gl_array_primitive() */
-        uint32_t length = (uint32_t)field(rec, "Length", pl);
-        uint32_t first = (uint32_t)field(rec, "First_Vertex_Index", pl);
+    case VC4_OP_Vertex_Array_Primitives: { /* validate_gl_array_primitive() */
+        uint32_t length = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
+        uint32_t first = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
         if (c->nstates == 0) {
             cg_check_add(r, "prim-shader-state", off, word,
                          "Vertex_Array_Primitives before any GL_Shader_State");
@@ -465,12 +449,12 @@ static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t
             st->max_index = max_index;
         break;
     }
-    default:
+    case VC4_OP_Gem_Relocations:
         /* validate_gem_handles(): the BO-list indices later packets use */
-        if (strcmp(rec->name, "GEM_Handles") == 0) {
-            c->bo_index[0] = (uint32_t)field(rec, "Handle_0", pl);
-            c->bo_index[1] = (uint32_t)field(rec, "Handle_1", pl);
-        }
+        c->bo_index[0] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_0);
+        c->bo_index[1] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_1);
+        break;
+    default:
         break;
     }
 }
@@ -479,12 +463,6 @@ static void bin_cl_check(checker *c)
 {
     const cg_vc4_submit *s = c->s;
     cg_check_report *r = c->r;
-    bool allowed[256] = {false};
-    for (size_t i = 0; i < CG_ARRAY_SIZE(bin_allowed); i++) {
-        vc4_record rec;
-        if (vc4_record_find(bin_allowed[i], &rec))
-            allowed[rec.opcode] = true;
-    }
     bool found[4] = {false}; /* flush, semaphore, start binning, binning config */
     uint32_t off = 0;
     while (off < s->bin_cl_size) {
@@ -507,14 +485,14 @@ static void bin_cl_check(checker *c)
                          rec.name, rec.size, left);
             break;
         }
-        if (!allowed[rec.opcode])
+        if (rec.policy != VC4_POL_KBIN)
             cg_check_add(r, "packet-allowed", off, word,
                          "%s (opcode %u) is not allowed in a bin CL", rec.name, rec.opcode);
         else
             bin_packet(c, &rec, off, word, p + 1, found);
         off += rec.size;
         /* the binning thread stops reading at Halt */
-        if (rec.opcode == VC4_OP_HALT)
+        if (rec.opcode == VC4_OP_Halt)
             break;
     }
     if (!found[2])
@@ -811,9 +789,9 @@ int cg_vc4_check_asm(const cg_asm *as, const cg_vc4_asm *st, cg_check_report *r,
         uint32_t n = 0;
         for (uint32_t off = 0; off < s.bin_cl_size;) {
             unsigned sz = cg_vc4_cl_size(s.bin_cl[off]);
-            if (sz == 0 || sz > s.bin_cl_size - off || s.bin_cl[off] == VC4_OP_HALT)
+            if (sz == 0 || sz > s.bin_cl_size - off || s.bin_cl[off] == VC4_OP_Halt)
                 break;
-            n += s.bin_cl[off] == VC4_OP_GL_STATE;
+            n += s.bin_cl[off] == VC4_OP_GL_Shader_State;
             off += sz;
         }
         s.shader_rec_count = n;

@@ -100,32 +100,32 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         uint32_t next = addr + r.size;
         int rc = 0;
         switch (op) {
-        case VC4_OP_HALT:
+        case VC4_OP_Halt:
             th->running = false;
             th->ca = next;
             continue;
         case VC4_OP_NOP:
-        case 2: /* Marker, Reset Marker Count: the blob's; nothing to model */
-        case 3:
-        case 254: /* GEM handles: software only, the kernel strips it */
+        case VC4_OP_Marker: /* Marker, Reset Marker Count: the blob's; nothing to model */
+        case VC4_OP_Reset_Marker_Count:
+        case VC4_OP_Gem_Relocations: /* software only, the kernel strips it */
             break;
-        case VC4_OP_INC_SEM:
+        case VC4_OP_Increment_Semaphore:
             if (t == 0)
                 th->pending_inc++;
             else
                 v->th[0].sem++;
             break;
-        case VC4_OP_WAIT_SEM:
+        case VC4_OP_Wait_on_Semaphore:
             if (th->sem == 0) {
                 th->waiting_sem = true;
                 continue; /* CA stays on the wait */
             }
             th->sem--;
             break;
-        case VC4_OP_BRANCH:
+        case VC4_OP_Branch:
             next = vc4_le32(rec + 1);
             break;
-        case VC4_OP_BRANCH_SUB:
+        case VC4_OP_Branch_to_sub_list:
             if (th->depth >= 2) {
                 vc4_fault(v, th, CG_FAULT_DEPTH, addr,
                           "Branch_To_Sub_List to 0x%08x nested deeper than 2 levels",
@@ -135,7 +135,7 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->ret[th->depth++] = next;
             next = vc4_le32(rec + 1);
             break;
-        case VC4_OP_RETURN:
+        case VC4_OP_Return_from_sub_list:
             if (th->depth)
                 next = th->ret[--th->depth];
             break;

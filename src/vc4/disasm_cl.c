@@ -8,6 +8,10 @@
  *   //     Tile_Row_Number (uint8): 0x00000001
  *   Tile_Coordinates {Tile_Column_Number=6, Tile_Row_Number=1}
  *
+ * Names are the reference's (cl.def: Mesa's v3d_packet_v21.xml, else the
+ * Reference Guide), enum fields print their value names, addresses 8 hex
+ * digits, floats and 12.4 fixed point their value in the comment.
+ *
  * Compressed primitive lists come out as Coding_0..Coding_3, Escape and
  * Relative_Branch items with the triangle each gives. Linear mode (files)
  * decodes bytes in order so that asm(disasm(x)) == x; follow mode (lists in
@@ -51,8 +55,30 @@ static const char *type_name(const vc4_field *f)
     case VC4_FT_A: return "address";
     case VC4_FT_F: return "float32";
     case VC4_FT_B: return "bool";
-    default: return f->width <= 8 ? "uint8" : f->width <= 16 ? "uint16" : "uint32";
+    case VC4_FT_X: return "s12.4";
+    default:
+        return f->width <= 8 ? "uint8" : f->width <= 16 ? "uint16" : f->width <= 32 ? "uint32"
+                                                                                   : "uint64";
     }
+}
+
+/* A field's value as the named form writes it: enum names, addresses in
+ * 8 hex digits, signed numbers in decimal, anything else small in decimal
+ * and large in hex. */
+static void print_value(dis *d, const vc4_field *f, uint64_t val)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    const char *en = vc4_field_enum_name(f, val);
+    if (en)
+        fprintf(d->out, "%s%s%s", S(o->c_num), en, S(o->c_reset));
+    else if (f->type == VC4_FT_A)
+        fprintf(d->out, "%s0x%08" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
+    else if (f->type == VC4_FT_S || f->type == VC4_FT_X)
+        fprintf(d->out, "%s%" PRId64 "%s", S(o->c_num), (int64_t)val, S(o->c_reset));
+    else if (val < 10)
+        fprintf(d->out, "%s%" PRIu64 "%s", S(o->c_num), val, S(o->c_reset));
+    else
+        fprintf(d->out, "%s0x%" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
 }
 
 static void print_bytes(dis *d, const uint8_t *p, unsigned n)
@@ -76,7 +102,7 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
         for (unsigned i = 0; i < r->nfields; i++) {
             const vc4_field *f = &r->fields[i];
             uint64_t val = vc4_field_value(f, rec + 1);
-            if (f->type == VC4_FT_S)
+            if (f->type == VC4_FT_S || f->type == VC4_FT_X)
                 fprintf(d->out, "%s\"%s\":%" PRId64, i ? "," : "", f->name, (int64_t)val);
             else
                 fprintf(d->out, "%s\"%s\":%" PRIu64, i ? "," : "", f->name, val);
@@ -91,12 +117,17 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
     for (unsigned i = 0; i < r->nfields; i++) {
         const vc4_field *f = &r->fields[i];
         uint64_t val = vc4_field_value(f, rec + 1);
-        fprintf(d->out, "%s//     %s (%s): 0x%08" PRIx64, S(o->c_comment), f->name, type_name(f),
-                val & 0xFFFFFFFFu);
-        if (f->type == VC4_FT_F)
+        fprintf(d->out, "%s//     %s (%s): 0x%0*" PRIx64, S(o->c_comment), f->name, type_name(f),
+                f->width > 32 ? 16 : 8, f->width > 32 ? val : val & 0xFFFFFFFFu);
+        const char *en = vc4_field_enum_name(f, val);
+        if (en)
+            fprintf(d->out, " (%s)", en);
+        else if (f->type == VC4_FT_F)
             fprintf(d->out, " (%g)", (double)vc4_f32((uint32_t)val));
         else if (f->type == VC4_FT_S)
             fprintf(d->out, " (%" PRId64 ")", (int64_t)val);
+        else if (f->type == VC4_FT_X)
+            fprintf(d->out, " (%g)", (double)(int64_t)val / 16.0);
         fprintf(d->out, "%s\n", S(o->c_reset));
     }
     fprintf(d->out, "%s%s%s%s", S(o->c_name), r->name, S(o->c_reset), r->nfields ? " {" : "");
@@ -104,12 +135,7 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
         const vc4_field *f = &r->fields[i];
         uint64_t val = vc4_field_value(f, rec + 1);
         fprintf(d->out, "%s%s=", i ? ", " : "", f->name);
-        if (f->type == VC4_FT_S)
-            fprintf(d->out, "%s%" PRId64 "%s", S(o->c_num), (int64_t)val, S(o->c_reset));
-        else if (val < 10)
-            fprintf(d->out, "%s%" PRIu64 "%s", S(o->c_num), val, S(o->c_reset));
-        else
-            fprintf(d->out, "%s0x%" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
+        print_value(d, f, val);
     }
     fprintf(d->out, "%s\n", r->nfields ? "}" : "");
 }
@@ -341,25 +367,25 @@ static uint32_t walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
             print_raw(d, addr, rec, r.size, r.name);
         uint32_t next = addr + r.size;
         switch (rec[0]) {
-        case VC4_OP_HALT:
+        case VC4_OP_Halt:
             if (o->follow)
                 return next;
             break;
-        case VC4_OP_PRIM_FORMAT:
+        case VC4_OP_Primitive_List_Format:
             d->prim_format = rec[1];
             break;
-        case VC4_OP_RETURN:
+        case VC4_OP_Return_from_sub_list:
             if (o->follow)
                 return next;
             break;
-        case VC4_OP_BRANCH:
+        case VC4_OP_Branch:
             if (o->follow) {
                 addr = vc4_le32(rec + 1);
                 start = addr;
                 continue;
             }
             break;
-        case VC4_OP_BRANCH_SUB:
+        case VC4_OP_Branch_to_sub_list:
             if (o->follow) {
                 if (depth >= 2) {
                     if (!d->json)
@@ -371,8 +397,8 @@ static uint32_t walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
                 }
             }
             break;
-        case VC4_OP_COMPRESSED:
-        case VC4_OP_CLIPPED: {
+        case VC4_OP_Compressed_Primitive_List:
+        case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List: {
             bool ok, branched;
             next = dis_compressed(d, next, &ok, &branched);
             if (!ok)

@@ -222,7 +222,7 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
     vc4_render *r = v->rend;
     const uint8_t *rec = r->load_rec;
     r->load_pending = false;
-    if (r->load_op == VC4_OP_LOAD_FULL) {
+    if (r->load_op == VC4_OP_Re_load_Full_Resolution_Tile_Buffer) {
         uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
         int rc = 0;
         if (!(w & 1) && !(w & 2))
@@ -713,7 +713,7 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
     vc4_render *r = v->rend;
     int rc;
     switch (rec[0]) {
-    case VC4_OP_REND_CONFIG: {
+    case VC4_OP_Tile_Rendering_Mode_Configuration: {
         uint16_t fl = vc4_le16(rec + 9);
         r->fb_addr = vc4_le32(rec + 1);
         r->width = vc4_le16(rec + 5);
@@ -738,14 +738,14 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
         r->configured = true;
         return 0;
     }
-    case VC4_OP_CLEAR:
+    case VC4_OP_Clear_Colors:
         r->clear_color[0] = vc4_le32(rec + 1);
         r->clear_color[1] = vc4_le32(rec + 5);
         r->clear_zs = vc4_le32(rec + 9) & 0xFFFFFF;
         r->clear_vg = rec[12];
         r->clear_stencil = rec[13];
         return 0;
-    case VC4_OP_TILE_COORDS:
+    case VC4_OP_Tile_Coordinates:
         if (!r->configured)
             return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
                              "Tile_Coordinates before Tile_Rendering_Mode_Configuration");
@@ -756,16 +756,16 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
         r->tile_x = rec[1];
         r->tile_y = rec[2];
         return r->load_pending ? do_load(v, t) : 0;
-    case VC4_OP_LOAD_FULL:
-    case VC4_OP_LOAD_GENERAL:
-        memcpy(r->load_rec, rec, rec[0] == VC4_OP_LOAD_FULL ? 5 : 7);
+    case VC4_OP_Re_load_Full_Resolution_Tile_Buffer:
+    case VC4_OP_Load_Tile_Buffer_General:
+        memcpy(r->load_rec, rec, rec[0] == VC4_OP_Re_load_Full_Resolution_Tile_Buffer ? 5 : 7);
         r->load_op = rec[0];
         r->load_pending = true;
         return 0;
-    case VC4_OP_STORE_GENERAL:
+    case VC4_OP_Store_Tile_Buffer_General:
         return store_general(v, t, addr, rec);
-    case VC4_OP_STORE_MS:
-    case VC4_OP_STORE_MS_EOF: {
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
         if ((rc = need_tile(v, t, addr, "Store_Multi_Sample")))
             return rc;
         unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
@@ -777,11 +777,11 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
         clear_color(r);
         clear_zs(r);
         v->stats.tiles_rendered++;
-        if (rec[0] == VC4_OP_STORE_MS_EOF)
+        if (rec[0] == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF)
             end_of_frame(v);
         return 0;
     }
-    case VC4_OP_STORE_FULL: {
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
         if ((rc = need_tile(v, t, addr, "Store_Full_Resolution")))
             return rc;
         uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
@@ -802,14 +802,14 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
             end_of_frame(v);
         return 0;
     }
-    case VC4_OP_PRIM_FORMAT:
+    case VC4_OP_Primitive_List_Format:
         r->st.prim_format = rec[1];
         return 0;
-    case VC4_OP_NV_STATE:
+    case VC4_OP_NV_Shader_State:
         r->st.nv_record = vc4_le32(rec + 1);
         r->st.nv_valid = true;
         return 0;
-    case VC4_OP_CONFIG:
+    case VC4_OP_Configuration_Bits:
         memcpy(r->st.config, rec + 1, 3);
         r->st.config_valid = true;
         if ((rec[1] >> 6) & 3)
@@ -817,23 +817,24 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
                              "Configuration_Bits: rasteriser oversample (multisample): not "
                              "supported yet");
         return 0;
-    case VC4_OP_VIEWPORT:
+    case VC4_OP_Viewport_Offset:
         r->st.vp_x = (int16_t)vc4_le16(rec + 1);
         r->st.vp_y = (int16_t)vc4_le16(rec + 3);
         r->st.vp_valid = true;
         return 0;
-    case VC4_OP_CLIP_WINDOW:
+    case VC4_OP_Clip_Window:
         for (int k = 0; k < 4; k++)
             r->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
         r->st.clip_valid = true;
         return 0;
-    case VC4_OP_FLAT:
+    case VC4_OP_Flat_Shade_Flags:
         r->st.flat_flags = vc4_le32(rec + 1);
         r->st.flat_valid = true;
         return 0;
-    case 98: case 99: case 100: case 101: case 104:
+    case VC4_OP_Point_size: case VC4_OP_Line_width: case VC4_OP_RHT_X_boundary:
+    case VC4_OP_Depth_Offset: case VC4_OP_Z_min_and_max_clipping_planes:
         return 0; /* point size, line width, RHT boundary, depth offset, Z planes */
-    case VC4_OP_COMPRESSED:
+    case VC4_OP_Compressed_Primitive_List:
         return compressed_list(v, t, addr + 1, next);
     default: {
         vc4_record rr;
