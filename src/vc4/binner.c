@@ -412,54 +412,6 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
 
 /* ---- primitives ---- */
 
-int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *o)
-{
-    uint8_t r[16];
-    if (vc4_bus_read(v->bus, addr, r, 16, who) != 0)
-        return CG_ERR_FAULT;
-    o->flags = r[0], o->stride = r[1], o->nunif = r[2], o->nvary = r[3];
-    o->code = vc4_le32(r + 4), o->unif = vc4_le32(r + 8), o->vdata = vc4_le32(r + 12);
-    return 0;
-}
-
-int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *o, vc4_page_cache *pc)
-{
-    /* research/vc4.md 1.1: [clip header Xc Yc Zc Wc if flag 3], s16 Xs, s16
-     * Ys (12.4), f32 Zs, f32 1/Wc, [point size if flag 1], varyings */
-    uint32_t off = (r->flags & 8) ? 16 : 0;
-    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
-    uint32_t need = off + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
-    uint8_t buf[16 + 16 + 4 * VC4_MAX_VARY];
-    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
-    if (a > 0xFFFFFFFFu) /* as the binner reports it (bin_prims) */
-        return cg_fault_post(v->dev, who, CG_FAULT_ADDR_RANGE, r->vdata,
-                             "vertex %u lies past the 32-bit bus", idx);
-    if (pc && pc->page && (a >> 12) == (pc->va >> 12) && (a & 0xFFF) + need <= 4096) {
-        memcpy(buf, pc->page + (a & 0xFFF), need);
-    } else {
-        if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
-            return CG_ERR_FAULT;
-        /* remember a backed page (pages of zeros are asked for again: a
-         * write would give them backing elsewhere) */
-        uint8_t *pp;
-        if (pc) {
-            pc->page = NULL;
-            pc->va = a & ~0xFFFull;
-            if (cg__vas_span(v->bus, pc->va, 4096, false, &pp) == 4096 && pp != cg__zero_page)
-                pc->page = pp;
-        }
-    }
-    o->x = (int16_t)vc4_le16(buf + off) + vp_x;
-    o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
-    o->z = vc4_f32(vc4_le32(buf + off + 4));
-    o->inv_w = vc4_f32(vc4_le32(buf + off + 8));
-    uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
-    for (uint32_t i = 0; i < nv; i++)
-        o->vary[i] = vc4_f32(vc4_le32(buf + vo + 4 * i));
-    return 0;
-}
-
 /* Triangles of a primitive run: the k-th triangle's vertex numbers. */
 static void tri_of(unsigned mode, uint32_t k, uint32_t out[3])
 {
@@ -545,8 +497,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     }
     static const uint8_t no_cfg[3] = {3, 0, 0};
     const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
-    const uint8_t *vpage = NULL; /* host page of the last vertex read */
-    uint64_t vpage_va = 1;
+    vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
         tri_of(mode, k, vn);
@@ -578,27 +529,11 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
          * rest when it draws) */
         xy32 vx[3];
         for (int j = 0; j < 3; j++) {
-            uint64_t va = (uint64_t)nvr.vdata + (uint64_t)idx[j] * nvr.stride +
-                          ((nvr.flags & 8) ? 16 : 0);
             uint8_t xy[4];
-            if (va > 0xFFFFFFFFu)
-                return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, nvr.vdata,
-                                 "vertex %u lies past the 32-bit bus", idx[j]);
-            if ((va >> 12) == (vpage_va >> 12) && (va & 0xFFF) <= 4092 && vpage) {
-                memcpy(xy, vpage + (va & 0xFFF), 4);
-            } else {
-                if (vc4_bus_read(v->bus, va, xy, 4, &t->agent) != 0)
-                    return CG_ERR_FAULT;
-                /* remember a backed page for the next vertices (its pointer
-                 * stays valid while the bus mapping exists; pages of zeros
-                 * are asked for again) */
-                uint8_t *pp;
-                vpage = NULL;
-                vpage_va = va & ~0xFFFull;
-                if (cg__vas_span(v->bus, vpage_va, 4096, false, &pp) == 4096 &&
-                    pp != cg__zero_page)
-                    vpage = pp;
-            }
+            int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
+                                      (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
+            if (rc)
+                return rc;
             vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
             vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
         }

@@ -33,14 +33,6 @@ int vc4_thread_kick(cg_vc4 *v, int t)
     return vc4_run_threads(v);
 }
 
-static void trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name)
-{
-    cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_VC4, .unit = th->agent.unit,
-                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = op,
-                         .value = op, .name = name};
-    cg_trace_emit(v->dev, &ev);
-}
-
 /* Run one thread until it ends, blocks or faults. Returns the number of
  * records executed, or CG_ERR_NOMEM. */
 static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
@@ -93,7 +85,7 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.nwords = 2;
         }
         if (cg_trace_enabled(v->dev))
-            trace_record(v, th, op, r.name);
+            vc4_trace_record(v, th, op, r.name);
         (*budget)--;
         n++;
         v->stats.records[t]++;

@@ -288,12 +288,21 @@ typedef struct vc4_nv_record {
     uint8_t flags, stride, nunif, nvary;
     uint32_t code, unif, vdata;
 } vc4_nv_record;
+/* vertex.c (shared by binner.c and render.c): the NV shader state record
+ * at addr; */
 int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *out);
+/* `need` bytes at offset `off` of vertex idx, through the page
+ * cache pc (may be NULL); a vertex past the 32-bit bus faults. */
+int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                     uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc);
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
-/* v3d.c */
+/* fault.c (not v3d.c: the engines do not call up into the dispatcher):
+ * raise interrupt bits (traced), trace a control-list record, post a fault
+ * (t may be NULL: the V3D block's own). */
 void vc4_raise_int(cg_vc4 *v, uint32_t bits);
+void vc4_trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name);
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
