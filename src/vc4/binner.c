@@ -655,75 +655,152 @@ static int copy_to_lists(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     return 0;
 }
 
+/* ---- the binning thread's records: an opcode-indexed handler table ----
+ * (as Linux vc4_validate.c cmd_info[]); records without a handler are
+ * render-list records (copied into every tile list) or not supported. */
+typedef int (*vc4_bin_fn)(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
+
+static int h_flush(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr, (void)rec;
+    return vc4_bin_flush(v, t, false);
+}
+
+static int h_flush_all(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr, (void)rec;
+    return vc4_bin_flush(v, t, true);
+}
+
+static int h_start(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)rec;
+    return bin_start(v, t, addr);
+}
+
+static int h_nv_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr;
+    vc4_binner *b = &v->bin;
+    b->st.nv_record = VC4_ADDR(rec + 1, NV_Shader_State, Shader_Record_Address);
+    if ((b->st.nv_record & 15) != 0)
+        return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
+                         "NV shader record at 0x%08x is not 16-byte aligned", b->st.nv_record);
+    b->st.nv_valid = true;
+    b->ver_nv++;
+    b->ver_all++;
+    return 0;
+}
+
+static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    memcpy(b->st.config, rec + 1, VC4_SIZE_Configuration_Bits - 1);
+    b->st.config_valid = true;
+    b->ver_cfg++;
+    b->ver_all++;
+    return 0;
+}
+
+static int h_viewport(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    b->st.vp_x = (int16_t)VC4_GET(rec + 1, Viewport_Offset, Viewport_Centre_X_coordinate);
+    b->st.vp_y = (int16_t)VC4_GET(rec + 1, Viewport_Offset, Viewport_Centre_Y_coordinate);
+    b->st.vp_valid = true;
+    b->ver_vp++;
+    b->ver_all++;
+    return 0;
+}
+
+static int h_clip_window(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    b->st.clip[0] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Left_Pixel_Coordinate);
+    b->st.clip[1] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Bottom_Pixel_Coordinate);
+    b->st.clip[2] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Width_in_pixels);
+    b->st.clip[3] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Height_in_pixels);
+    b->st.clip_valid = true;
+    b->ver_clip++;
+    b->ver_all++;
+    return 0;
+}
+
+static int h_flat(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    b->st.flat_flags = (uint32_t)VC4_GET(rec + 1, Flat_Shade_Flags, Flat_shading_Flags);
+    b->st.flat_valid = true;
+    b->ver_flat++;
+    b->ver_all++;
+    return 0;
+}
+
+/* Primitive_List_Format: the binner writes its own format for the lists it
+ * emits. Point size, line width, RHT boundary, depth offset, Z clip planes,
+ * clipper scaling: state for points, lines, clipping and depth offset, none
+ * of which the model draws yet; accepted. */
+static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)v, (void)t, (void)addr, (void)rec;
+    return 0;
+}
+
+static int h_gl_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)rec;
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                     "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
+                     "supported yet");
+}
+
+static int h_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    return bin_config(v, t, addr, rec);
+}
+
+static int h_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    return bin_prims(v, t, addr, rec);
+}
+
+static const vc4_bin_fn bin_handlers[256] = {
+    [VC4_OP_Flush] = h_flush,
+    [VC4_OP_Flush_All_State] = h_flush_all,
+    [VC4_OP_Start_Tile_Binning] = h_start,
+    [VC4_OP_Tile_Binning_Mode_Configuration] = h_config,
+    [VC4_OP_Indexed_Primitive_List] = h_prims,
+    [VC4_OP_Vertex_Array_Primitives] = h_prims,
+    [VC4_OP_NV_Shader_State] = h_nv_state,
+    [VC4_OP_Configuration_Bits] = h_config_bits,
+    [VC4_OP_Viewport_Offset] = h_viewport,
+    [VC4_OP_Clip_Window] = h_clip_window,
+    [VC4_OP_Flat_Shade_Flags] = h_flat,
+    [VC4_OP_Primitive_List_Format] = h_accept,
+    [VC4_OP_Point_size] = h_accept,
+    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_RHT_X_boundary] = h_accept,
+    [VC4_OP_Depth_Offset] = h_accept,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Clipper_XY_Scaling] = h_accept,
+    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_accept,
+    [VC4_OP_GL_Shader_State] = h_gl_state,
+};
+
 int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
-    vc4_binner *b = &v->bin;
-    b->gen++;
-    switch (rec[0]) {
-    case VC4_OP_Flush: return vc4_bin_flush(v, t, false);
-    case VC4_OP_Flush_All_State: return vc4_bin_flush(v, t, true);
-    case VC4_OP_Start_Tile_Binning: return bin_start(v, t, addr);
-    case VC4_OP_Tile_Binning_Mode_Configuration: return bin_config(v, t, addr, rec);
-    case VC4_OP_Indexed_Primitive_List:
-    case VC4_OP_Vertex_Array_Primitives: return bin_prims(v, t, addr, rec);
-    case VC4_OP_NV_Shader_State:
-        b->st.nv_record = vc4_le32(rec + 1);
-        if ((b->st.nv_record & 15) != 0)
-            return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
-                             "NV shader record at 0x%08x is not 16-byte aligned",
-                             b->st.nv_record);
-        b->st.nv_valid = true;
-        b->ver_nv++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_Configuration_Bits:
-        memcpy(b->st.config, rec + 1, 3);
-        b->st.config_valid = true;
-        b->ver_cfg++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_Viewport_Offset:
-        b->st.vp_x = (int16_t)vc4_le16(rec + 1);
-        b->st.vp_y = (int16_t)vc4_le16(rec + 3);
-        b->st.vp_valid = true;
-        b->ver_vp++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_Clip_Window:
-        for (int k = 0; k < 4; k++)
-            b->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
-        b->st.clip_valid = true;
-        b->ver_clip++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_Flat_Shade_Flags:
-        b->st.flat_flags = vc4_le32(rec + 1);
-        b->st.flat_valid = true;
-        b->ver_flat++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_Primitive_List_Format:
-        /* the binner writes its own format for the lists it emits */
-        return 0;
-    case VC4_OP_Point_size: case VC4_OP_Line_width: case VC4_OP_RHT_X_boundary:
-    case VC4_OP_Depth_Offset: case VC4_OP_Z_min_and_max_clipping_planes:
-    case VC4_OP_Clipper_XY_Scaling: case VC4_OP_Clipper_Z_Scale_and_Offset:
-        /* point size, line width, RHT boundary, depth offset, Z clip planes,
-         * clipper scaling: state for points, lines, clipping and depth
-         * offset, none of which the model draws yet; accepted */
-        return 0;
-    case VC4_OP_GL_Shader_State:
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
-                         "supported yet");
-    default: {
-        vc4_record r;
-        vc4_record_get(rec[0], &r);
-        if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
-            rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
-            return copy_to_lists(v, t, addr, rec, r.size);
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);
-    }
-    }
+    v->bin.gen++;
+    if (bin_handlers[rec[0]])
+        return bin_handlers[rec[0]](v, t, addr, rec);
+    vc4_record r;
+    vc4_record_get(rec[0], &r);
+    if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
+        rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
+        return copy_to_lists(v, t, addr, rec, r.size);
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                     "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);
 }
