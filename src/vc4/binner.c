@@ -282,11 +282,13 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
 static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
-    b->alloc_addr = vc4_le32(rec + 1);
-    b->alloc_size = vc4_le32(rec + 5);
-    b->state_addr = vc4_le32(rec + 9);
-    b->tw = rec[13];
-    b->th = rec[14];
+    const uint8_t *pl = rec + 1;
+#define TBMC(field) VC4_GET(pl, Tile_Binning_Mode_Configuration, field)
+    b->alloc_addr = VC4_ADDR(pl, Tile_Binning_Mode_Configuration, Tile_Allocation_memory_address);
+    b->alloc_size = (uint32_t)TBMC(Tile_Allocation_memory_size);
+    b->state_addr = VC4_ADDR(pl, Tile_Binning_Mode_Configuration, Tile_State_Data_Array_Address);
+    b->tw = (unsigned)TBMC(Width_in_tiles);
+    b->th = (unsigned)TBMC(Height_in_tiles);
     b->flags = rec[15];
     b->started = false;
     b->configured = false;
@@ -298,19 +300,20 @@ static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
                          "Tile_Binning_Mode_Configuration: %u x %u tiles is more than the "
                          "model's %u x %u: not supported yet", b->tw, b->th, VC4_MAX_TILES_X,
                          VC4_MAX_TILES_Y);
-    if (b->flags & 3)
+    if (TBMC(Multisample_Mode_4x) || TBMC(Tile_Buffer_64_bit_Color_Depth))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Tile_Binning_Mode_Configuration: multisample / 64-bit colour "
                          "binning: not supported yet");
-    if (!(b->flags & 4))
+    if (!TBMC(Auto_initialise_Tile_State_Data_Array))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Tile_Binning_Mode_Configuration without Auto_Initialise_Tile_State_"
                          "Data_Array (a CPU-initialised tile state array): not supported yet");
     if (b->alloc_addr & 31)
         return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->alloc_addr,
                          "tile allocation address 0x%08x is not 32-byte aligned", b->alloc_addr);
-    b->init_block = 32u << ((b->flags >> 3) & 3);
-    b->block = 32u << ((b->flags >> 5) & 3);
+    b->init_block = 32u << TBMC(Tile_Allocation_Initial_Block_Size);
+    b->block = 32u << TBMC(Tile_Allocation_Block_Size);
+#undef TBMC
     uint64_t init = (uint64_t)b->tw * b->th * b->init_block;
     uint64_t init_r = (init + 255) & ~255ull;
     if (b->alloc_size < init_r)
@@ -682,11 +685,13 @@ static int h_nv_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
 {
     (void)addr;
     vc4_binner *b = &v->bin;
-    b->st.nv_record = VC4_ADDR(rec + 1, NV_Shader_State, Shader_Record_Address);
-    if ((b->st.nv_record & 15) != 0)
-        return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
-                         "NV shader record at 0x%08x is not 16-byte aligned", b->st.nv_record);
-    b->st.nv_valid = true;
+    uint32_t a = VC4_ADDR(rec + 1, NV_Shader_State, Shader_Record_Address);
+    if ((a & 15) != 0) {
+        b->st.nv_record = a;
+        return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, a,
+                         "NV shader record at 0x%08x is not 16-byte aligned", a);
+    }
+    vc4_latch_state(&b->st, rec);
     b->ver_nv++;
     b->ver_all++;
     return 0;
@@ -703,39 +708,17 @@ static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     return 0;
 }
 
-static int h_viewport(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+/* Viewport, clip window, flat shading: latched as the renderer latches them
+ * (state.c); the tile lists get them again when their version changes. */
+static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     (void)t, (void)addr;
     vc4_binner *b = &v->bin;
-    b->st.vp_x = (int16_t)VC4_GET(rec + 1, Viewport_Offset, Viewport_Centre_X_coordinate);
-    b->st.vp_y = (int16_t)VC4_GET(rec + 1, Viewport_Offset, Viewport_Centre_Y_coordinate);
-    b->st.vp_valid = true;
-    b->ver_vp++;
-    b->ver_all++;
-    return 0;
-}
-
-static int h_clip_window(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
-{
-    (void)t, (void)addr;
-    vc4_binner *b = &v->bin;
-    b->st.clip[0] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Left_Pixel_Coordinate);
-    b->st.clip[1] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Bottom_Pixel_Coordinate);
-    b->st.clip[2] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Width_in_pixels);
-    b->st.clip[3] = (uint16_t)VC4_GET(rec + 1, Clip_Window, Clip_Window_Height_in_pixels);
-    b->st.clip_valid = true;
-    b->ver_clip++;
-    b->ver_all++;
-    return 0;
-}
-
-static int h_flat(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
-{
-    (void)t, (void)addr;
-    vc4_binner *b = &v->bin;
-    b->st.flat_flags = (uint32_t)VC4_GET(rec + 1, Flat_Shade_Flags, Flat_shading_Flags);
-    b->st.flat_valid = true;
-    b->ver_flat++;
+    vc4_latch_state(&b->st, rec);
+    uint32_t *ver = rec[0] == VC4_OP_Viewport_Offset ? &b->ver_vp
+                    : rec[0] == VC4_OP_Clip_Window  ? &b->ver_clip
+                                                    : &b->ver_flat;
+    (*ver)++;
     b->ver_all++;
     return 0;
 }
@@ -777,9 +760,9 @@ static const vc4_bin_fn bin_handlers[256] = {
     [VC4_OP_Vertex_Array_Primitives] = h_prims,
     [VC4_OP_NV_Shader_State] = h_nv_state,
     [VC4_OP_Configuration_Bits] = h_config_bits,
-    [VC4_OP_Viewport_Offset] = h_viewport,
-    [VC4_OP_Clip_Window] = h_clip_window,
-    [VC4_OP_Flat_Shade_Flags] = h_flat,
+    [VC4_OP_Viewport_Offset] = h_latch,
+    [VC4_OP_Clip_Window] = h_latch,
+    [VC4_OP_Flat_Shade_Flags] = h_latch,
     [VC4_OP_Primitive_List_Format] = h_accept,
     [VC4_OP_Point_size] = h_accept,
     [VC4_OP_Line_width] = h_accept,

@@ -298,6 +298,9 @@ int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uin
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
+/* state.c: latch a Primitive_List_Format, NV_Shader_State, Viewport_Offset,
+ * Clip_Window or Flat_Shade_Flags record into st (others: nothing). */
+void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
 /* fault.c (not v3d.c: the engines do not call up into the dispatcher):
  * raise interrupt bits (traced), trace a control-list record, post a fault
  * (t may be NULL: the V3D block's own). */
