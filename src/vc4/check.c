@@ -328,135 +328,183 @@ static uint32_t gl_shader_rec_size(uint32_t bits)
     return bits & 8 ? 100 + 4 * n : 36 + 8 * n;
 }
 
+/* ---- per-record bin-CL rules: an opcode-indexed handler table, as
+ * vc4_validate.c cmd_info[]; `found`: Flush, Increment_Semaphore,
+ * Start_Tile_Binning, Tile_Binning_Mode_Configuration seen. */
+typedef void (*vc4_check_fn)(checker *c, uint32_t off, uint32_t word, const uint8_t *pl,
+                             bool *found);
+
+/* validate_flush() */
+static void k_flush(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    uint32_t size = c->s->bin_cl_size;
+    if (off != size - 1)
+        cg_check_add(r, "flush-last", off, word,
+                     "Flush at 0x%x: it must be the last byte of the bin CL (0x%x)", off,
+                     size - 1);
+    else
+        found[0] = true;
+}
+
+/* validate_increment_semaphore() */
+static void k_inc_sem(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    uint32_t size = c->s->bin_cl_size;
+    if (size < 2 || off != size - 2)
+        cg_check_add(r, "semaphore-second-last", off, word,
+                     "Increment_Semaphore at 0x%x: it must be the second-last byte of the "
+                     "bin CL", off);
+    else
+        found[1] = true;
+}
+
+/* validate_start_tile_binning() */
+static void k_start(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    if (found[2])
+        cg_check_add(r, "start-binning-once", off, word, "a second Start_Tile_Binning");
+    found[2] = true;
+    if (!found[3])
+        cg_check_add(r, "start-binning-config", off, word,
+                     "Start_Tile_Binning before Tile_Binning_Mode_Configuration");
+}
+
+/* validate_tile_binning_config() */
+static void k_config(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    cg_check_report *r = c->r;
+    if (found[3])
+        cg_check_add(r, "bin-config-once", off, word,
+                     "a second Tile_Binning_Mode_Configuration");
+    found[3] = true;
+    uint32_t tw = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Width_in_tiles);
+    uint32_t th = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Height_in_tiles);
+    if (tw == 0 || th == 0)
+        cg_check_add(r, "bin-config-tiles", off, word, "binning %ux%u tiles: none", tw, th);
+    /* VC4_BIN_CONFIG_DB_NON_MS | VC4_BIN_CONFIG_TILE_BUFFER_64BIT; the
+     * kernel rewrites the addresses, sizes and block sizes itself */
+    bool db = VC4_GET(pl, Tile_Binning_Mode_Configuration, Double_buffer_in_non_ms_mode);
+    bool c64 = VC4_GET(pl, Tile_Binning_Mode_Configuration, Tile_Buffer_64_bit_Color_Depth);
+    if (db || c64)
+        cg_check_add(r, "bin-config-flags", off, word, "binning flags not allowed:%s%s",
+                     db ? " Double_Buffer_In_Non_MS_Mode" : "",
+                     c64 ? " Buffer_Color_Depth_64" : "");
+}
+
+/* validate_gl_shader_state() */
+static void k_gl_state(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t v = vc4_le32(pl);
+    if (c->nstates >= c->s->shader_rec_count) {
+        cg_check_add(r, "shader-state-count", off, word,
+                     "GL_Shader_State %u: only %u shader record(s) declared", c->nstates,
+                     c->s->shader_rec_count);
+        return;
+    }
+    if (v & ~0xfu) {
+        /* the address bits index nothing: the kernel places records in
+         * order; only the attribute count and the extended flag stay */
+        cg_check_add(r, "shader-state-bits", off, word,
+                     "GL_Shader_State 0x%08x: only bits 3:0 (attributes, extended) may be set",
+                     v);
+        return;
+    }
+    if (c->nstates == c->capstates) {
+        uint32_t cap = c->capstates ? 2 * c->capstates : 8;
+        shader_state *ns = realloc(c->states, cap * sizeof *ns);
+        if (!ns) {
+            r->dropped++;
+            return;
+        }
+        c->states = ns;
+        c->capstates = cap;
+    }
+    c->states[c->nstates++] = (shader_state){.bits = v, .max_index = 0, .where = off};
+}
+
+/* validate_indexed_prim_list() */
+static void k_indexed(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t length = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length);
+    /* Indices_Address: an offset in the index BO the kernel relocates */
+    uint32_t ib_off = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Address_of_Indices_List);
+    uint32_t max_index = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index);
+    uint32_t isize = VC4_GET(pl, Indexed_Primitive_List, Index_type) ? 2 : 1;
+    if (c->nstates == 0) {
+        cg_check_add(r, "prim-shader-state", off, word,
+                     "Indexed_Primitive_List before any GL_Shader_State");
+        return;
+    }
+    shader_state *st = &c->states[c->nstates - 1];
+    if (max_index > st->max_index)
+        st->max_index = max_index;
+    if (!use_bo(c, "bo-index", off, word, c->bo_index[0], "index buffer"))
+        return;
+    uint32_t bsize = c->s->bo[c->bo_index[0]].size;
+    if (ib_off > bsize || (bsize - ib_off) / isize < length)
+        cg_check_add(r, "ib-bounds", off, word,
+                     "indices 0x%x + %u x %u bytes run past index BO %u (%u bytes)", ib_off,
+                     length, isize, c->bo_index[0], bsize);
+}
+
+/* validate_gl_array_primitive() */
+static void k_array(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t length = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
+    uint32_t first = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
+    if (c->nstates == 0) {
+        cg_check_add(r, "prim-shader-state", off, word,
+                     "Vertex_Array_Primitives before any GL_Shader_State");
+        return;
+    }
+    if (length + first < length) {
+        cg_check_add(r, "prim-count-overflow", off, word,
+                     "first vertex %u + %u vertices overflows 32 bits", first, length);
+        return;
+    }
+    /* as the kernel: length 0 makes max index first - 1 */
+    uint32_t max_index = length + first - 1;
+    shader_state *st = &c->states[c->nstates - 1];
+    if (max_index > st->max_index)
+        st->max_index = max_index;
+}
+
+static void k_gem(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)off, (void)word, (void)found;
+    /* validate_gem_handles(): the BO-list indices later packets use */
+    c->bo_index[0] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_0);
+    c->bo_index[1] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_1);
+}
+
+static const vc4_check_fn bin_rules[256] = {
+    [VC4_OP_Flush] = k_flush,
+    [VC4_OP_Increment_Semaphore] = k_inc_sem,
+    [VC4_OP_Start_Tile_Binning] = k_start,
+    [VC4_OP_Tile_Binning_Mode_Configuration] = k_config,
+    [VC4_OP_GL_Shader_State] = k_gl_state,
+    [VC4_OP_Indexed_Primitive_List] = k_indexed,
+    [VC4_OP_Vertex_Array_Primitives] = k_array,
+    [VC4_OP_Gem_Relocations] = k_gem,
+};
+
 static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t word,
                        const uint8_t *pl, bool *found)
 {
-    cg_check_report *r = c->r;
-    uint32_t size = c->s->bin_cl_size;
-    switch (rec->opcode) {
-    case VC4_OP_Flush: /* validate_flush() */
-        if (off != size - 1)
-            cg_check_add(r, "flush-last", off, word,
-                         "Flush at 0x%x: it must be the last byte of the bin CL (0x%x)", off,
-                         size - 1);
-        else
-            found[0] = true;
-        break;
-    case VC4_OP_Increment_Semaphore: /* validate_increment_semaphore() */
-        if (size < 2 || off != size - 2)
-            cg_check_add(r, "semaphore-second-last", off, word,
-                         "Increment_Semaphore at 0x%x: it must be the second-last byte of the "
-                         "bin CL", off);
-        else
-            found[1] = true;
-        break;
-    case VC4_OP_Start_Tile_Binning: /* validate_start_tile_binning() */
-        if (found[2])
-            cg_check_add(r, "start-binning-once", off, word, "a second Start_Tile_Binning");
-        found[2] = true;
-        if (!found[3])
-            cg_check_add(r, "start-binning-config", off, word,
-                         "Start_Tile_Binning before Tile_Binning_Mode_Configuration");
-        break;
-    case VC4_OP_Tile_Binning_Mode_Configuration: { /* validate_tile_binning_config() */
-        if (found[3])
-            cg_check_add(r, "bin-config-once", off, word,
-                         "a second Tile_Binning_Mode_Configuration");
-        found[3] = true;
-        uint32_t tw = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Width_in_tiles);
-        uint32_t th = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Height_in_tiles);
-        if (tw == 0 || th == 0)
-            cg_check_add(r, "bin-config-tiles", off, word, "binning %ux%u tiles: none", tw, th);
-        /* VC4_BIN_CONFIG_DB_NON_MS | VC4_BIN_CONFIG_TILE_BUFFER_64BIT; the
-         * kernel rewrites the addresses, sizes and block sizes itself */
-        bool db = VC4_GET(pl, Tile_Binning_Mode_Configuration, Double_buffer_in_non_ms_mode);
-        bool c64 = VC4_GET(pl, Tile_Binning_Mode_Configuration, Tile_Buffer_64_bit_Color_Depth);
-        if (db || c64)
-            cg_check_add(r, "bin-config-flags", off, word, "binning flags not allowed:%s%s",
-                         db ? " Double_Buffer_In_Non_MS_Mode" : "",
-                         c64 ? " Buffer_Color_Depth_64" : "");
-        break;
-    }
-    case VC4_OP_GL_Shader_State: { /* validate_gl_shader_state() */
-        uint32_t v = vc4_le32(pl);
-        if (c->nstates >= c->s->shader_rec_count) {
-            cg_check_add(r, "shader-state-count", off, word,
-                         "GL_Shader_State %u: only %u shader record(s) declared", c->nstates,
-                         c->s->shader_rec_count);
-            break;
-        }
-        if (v & ~0xfu) {
-            /* the address bits index nothing: the kernel places records in
-             * order; only the attribute count and the extended flag stay */
-            cg_check_add(r, "shader-state-bits", off, word,
-                         "GL_Shader_State 0x%08x: only bits 3:0 (attributes, extended) may be set",
-                         v);
-            break;
-        }
-        if (c->nstates == c->capstates) {
-            uint32_t cap = c->capstates ? 2 * c->capstates : 8;
-            shader_state *ns = realloc(c->states, cap * sizeof *ns);
-            if (!ns) {
-                r->dropped++;
-                break;
-            }
-            c->states = ns;
-            c->capstates = cap;
-        }
-        c->states[c->nstates++] = (shader_state){.bits = v, .max_index = 0, .where = off};
-        break;
-    }
-    case VC4_OP_Indexed_Primitive_List: { /* validate_indexed_prim_list() */
-        uint32_t length = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length);
-        /* Indices_Address: an offset in the index BO the kernel relocates */
-        uint32_t ib_off = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Address_of_Indices_List);
-        uint32_t max_index = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index);
-        uint32_t isize = VC4_GET(pl, Indexed_Primitive_List, Index_type) ? 2 : 1;
-        if (c->nstates == 0) {
-            cg_check_add(r, "prim-shader-state", off, word,
-                         "Indexed_Primitive_List before any GL_Shader_State");
-            break;
-        }
-        shader_state *st = &c->states[c->nstates - 1];
-        if (max_index > st->max_index)
-            st->max_index = max_index;
-        if (!use_bo(c, "bo-index", off, word, c->bo_index[0], "index buffer"))
-            break;
-        uint32_t bsize = c->s->bo[c->bo_index[0]].size;
-        if (ib_off > bsize || (bsize - ib_off) / isize < length)
-            cg_check_add(r, "ib-bounds", off, word,
-                         "indices 0x%x + %u x %u bytes run past index BO %u (%u bytes)", ib_off,
-                         length, isize, c->bo_index[0], bsize);
-        break;
-    }
-    case VC4_OP_Vertex_Array_Primitives: { /* validate_gl_array_primitive() */
-        uint32_t length = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
-        uint32_t first = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
-        if (c->nstates == 0) {
-            cg_check_add(r, "prim-shader-state", off, word,
-                         "Vertex_Array_Primitives before any GL_Shader_State");
-            break;
-        }
-        if (length + first < length) {
-            cg_check_add(r, "prim-count-overflow", off, word,
-                         "first vertex %u + %u vertices overflows 32 bits", first, length);
-            break;
-        }
-        /* as the kernel: length 0 makes max index first - 1 */
-        uint32_t max_index = length + first - 1;
-        shader_state *st = &c->states[c->nstates - 1];
-        if (max_index > st->max_index)
-            st->max_index = max_index;
-        break;
-    }
-    case VC4_OP_Gem_Relocations:
-        /* validate_gem_handles(): the BO-list indices later packets use */
-        c->bo_index[0] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_0);
-        c->bo_index[1] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_1);
-        break;
-    default:
-        break;
-    }
+    if (bin_rules[rec->opcode])
+        bin_rules[rec->opcode](c, off, word, pl, found);
 }
 
 static void bin_cl_check(checker *c)

@@ -151,15 +151,20 @@ static bool fields_cover(const vc4_record *r, const uint8_t *rec)
     return memcmp(re, rec, r->size) == 0;
 }
 
-static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+/* Bytes as data (.byte). bad: bytes the disassembler cannot explain,
+ * counted in "bad" and marked "bad":true, confidence "unknown"; otherwise a
+ * named record with reserved bits set, or padding the format leaves unused
+ * (named, not every bit explained: "partial"). */
+static void emit_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why,
+                     bool bad)
 {
     const cg_vc4_disasm_opts *o = d->o;
+    d->bad += bad;
     if (d->json) {
-        /* a named record with reserved bits set, or padding the format
-         * leaves unused: named, not every bit explained */
         json_sep(d);
-        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,\"confidence\":\"partial\","
-                        "\"why\":\"%s\",", addr, why);
+        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,%s\"confidence\":\"%s\","
+                        "\"why\":\"%s\",", addr, bad ? "\"bad\":true," : "",
+                bad ? "unknown" : "partial", why);
         json_bytes(d, p, n);
         fprintf(d->out, "}");
         return;
@@ -171,20 +176,14 @@ static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const
     fprintf(d->out, "\n");
 }
 
-/* Bytes the disassembler cannot explain: kept as data, counted as bad and
- * marked so in JSON. */
+static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+{
+    emit_raw(d, addr, p, n, why, false);
+}
+
 static void print_bad(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
 {
-    d->bad++;
-    if (d->json) {
-        json_sep(d);
-        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,\"bad\":true,"
-                        "\"confidence\":\"unknown\",\"why\":\"%s\",", addr, why);
-        json_bytes(d, p, n);
-        fprintf(d->out, "}");
-        return;
-    }
-    print_raw(d, addr, p, n, why);
+    emit_raw(d, addr, p, n, why, true);
 }
 
 /* A compressed list in a format whose items are not modelled (only 16-bit
