@@ -462,12 +462,19 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
                          "primitives without a shader state (NV_Shader_State)");
     bool indexed = rec[0] == VC4_OP_Indexed_Primitive_List;
-    unsigned mode = indexed ? (rec[1] & 0xF) : rec[1];
-    unsigned itype = indexed ? rec[1] >> 4 : 0;
-    uint32_t count = vc4_le32(rec + 2);
-    uint32_t first = indexed ? 0 : vc4_le32(rec + 6);
-    uint32_t iaddr = indexed ? vc4_le32(rec + 6) : 0;
-    uint32_t maxi = indexed ? vc4_le32(rec + 10) : 0;
+    const uint8_t *pl = rec + 1;
+    /* Vertex_Array_Primitives: the whole first byte is taken as the mode
+     * (the XML's field is bits [3:0]; set bits [7:4] give an invalid mode) */
+    unsigned mode = indexed ? (unsigned)VC4_GET(pl, Indexed_Primitive_List, Primitive_mode)
+                            : pl[0];
+    unsigned itype = indexed ? (unsigned)VC4_GET(pl, Indexed_Primitive_List, Index_type) : 0;
+    uint32_t count = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length)
+                             : (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
+    uint32_t first =
+        indexed ? 0 : (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
+    uint32_t iaddr =
+        indexed ? VC4_ADDR(pl, Indexed_Primitive_List, Address_of_Indices_List) : 0;
+    uint32_t maxi = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index) : 0;
     if (mode < 4 || mode > 6)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "primitive mode %u (points/lines; mode 4-6 are triangles): not supported "

@@ -223,28 +223,35 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
     const uint8_t *rec = r->load_rec;
     r->load_pending = false;
     if (r->load_op == VC4_OP_Re_load_Full_Resolution_Tile_Buffer) {
-        uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
+#define RLF(field) VC4_GET(rec + 1, Re_load_Full_Resolution_Tile_Buffer, field)
+        uint32_t a = VC4_ADDR(rec + 1, Re_load_Full_Resolution_Tile_Buffer, Address);
+        bool no_color = RLF(Disable_Color_Buffer_read), no_zs = RLF(Disable_Z_Stencil_Buffer_read);
+#undef RLF
         int rc = 0;
-        if (!(w & 1) && !(w & 2))
+        if (!no_color && !no_zs)
             return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
                              "Re_Load_Full_Resolution of colour and Z/S from one address: not "
                              "supported yet (give one record per buffer)");
-        if (!(w & 1))
+        if (!no_color)
             rc = xfer_raw(v, t, false, false, a);
-        if (rc == 0 && !(w & 2))
+        if (rc == 0 && !no_zs)
             rc = xfer_raw(v, t, false, true, a);
         return rc;
     }
-    uint16_t h = vc4_le16(rec + 1);
-    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
-    unsigned buffer = h & 7, tiling = (h >> 4) & 3, fmt = (h >> 8) & 3;
+#define LTG(field) VC4_GET(rec + 1, Load_Tile_Buffer_General, field)
+    uint32_t a = VC4_ADDR(rec + 1, Load_Tile_Buffer_General,
+                          Memory_base_address_of_frame_tile_dump_buffer);
+    unsigned buffer = (unsigned)LTG(Buffer_to_Store), tiling = (unsigned)LTG(Format);
+    unsigned fmt = (unsigned)LTG(Pixel_Color_Format);
+    bool no_color = LTG(Disable_Color_buffer_load), no_zs = LTG(Disable_Z_Stencil_buffer_load);
+#undef LTG
     if (buffer == 0)
         return 0;
-    if (buffer == 1 && !(w & 1)) {
+    if (buffer == 1 && !no_color) {
         int rc = check_tiling(v, t, a, tiling, fmt, true);
         return rc ? rc : xfer_surface(v, t, false, false, a, tiling, fmt);
     }
-    if ((buffer == 2) && !(w & 2)) {
+    if ((buffer == 2) && !no_zs) {
         int rc = check_tiling(v, t, a, tiling, 0, false);
         return rc ? rc : xfer_surface(v, t, false, true, a, tiling, 0);
     }
@@ -258,9 +265,16 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
 static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_render *r = v->rend;
-    uint16_t h = vc4_le16(rec + 1);
-    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
-    unsigned buffer = h & 7, tiling = (h >> 4) & 3, mode = (h >> 6) & 3, fmt = (h >> 8) & 3;
+#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
+    uint32_t a = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
+                          Memory_base_address_of_frame_tile_dump_buffer);
+    unsigned buffer = (unsigned)STG(Buffer_to_Store), tiling = (unsigned)STG(Format);
+    unsigned mode = (unsigned)STG(Mode), fmt = (unsigned)STG(Pixel_Color_Format);
+    bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
+    bool keep_color = STG(Disable_Color_buffer_clear_on_store_dump);
+    bool keep_zs = STG(Disable_Z_Stencil_buffer_clear_on_store_dump);
+    bool eof = STG(Last_Tile_of_Frame);
+#undef STG
     int rc = need_tile(v, t, addr, "Store_Tile_Buffer_General");
     if (rc)
         return rc;
@@ -268,11 +282,11 @@ static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Store_Tile_Buffer_General decimate mode %u (multisample): not "
                          "supported yet", mode);
-    if (buffer == 1 && !(w & 1)) {
+    if (buffer == 1 && !no_color) {
         if ((rc = check_tiling(v, t, addr, tiling, fmt, true)) ||
             (rc = xfer_surface(v, t, true, false, a, tiling, fmt)))
             return rc;
-    } else if ((buffer == 2 || buffer == 3) && !(w & 2)) {
+    } else if ((buffer == 2 || buffer == 3) && !no_zs) {
         if ((rc = check_tiling(v, t, addr, tiling, 0, false)) ||
             (rc = xfer_surface(v, t, true, true, a, tiling, 0)))
             return rc;
@@ -283,12 +297,12 @@ static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     } else if (buffer > 5) {
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "store buffer %u is reserved", buffer);
     }
-    if (!(h & (1u << 13)))
+    if (!keep_color)
         clear_color(r);
-    if (!(h & (1u << 14)))
+    if (!keep_zs)
         clear_zs(r);
     v->stats.tiles_rendered += buffer != 0;
-    if (w & 8)
+    if (eof)
         end_of_frame(v);
     return 0;
 }
