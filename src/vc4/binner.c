@@ -668,6 +668,9 @@ static int copy_to_lists(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
 /* ---- the binning thread's records: an opcode-indexed handler table ----
  * (as Linux vc4_validate.c cmd_info[]); records without a handler are
  * render-list records (copied into every tile list) or not supported. */
+/* h_config_bits copies the Configuration_Bits payload as bytes */
+_Static_assert(VC4_SIZE_Configuration_Bits == 4, "Configuration_Bits payload is 3 bytes");
+
 typedef int (*vc4_bin_fn)(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
 
 static int h_flush(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)

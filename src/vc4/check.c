@@ -331,6 +331,12 @@ static uint32_t gl_shader_rec_size(uint32_t bits)
 /* ---- per-record bin-CL rules: an opcode-indexed handler table, as
  * vc4_validate.c cmd_info[]; `found`: Flush, Increment_Semaphore,
  * Start_Tile_Binning, Tile_Binning_Mode_Configuration seen. */
+/* k_gl_state: bits [3:0] are the attribute count and the extended flag,
+ * the address starts at bit 4 */
+_Static_assert(VC4_FB_GL_Shader_State_Address == 4 &&
+                   VC4_FB_GL_Shader_State_Extended_shader_record == 3,
+               "GL_Shader_State bits 3:0");
+
 typedef void (*vc4_check_fn)(checker *c, uint32_t off, uint32_t word, const uint8_t *pl,
                              bool *found);
 

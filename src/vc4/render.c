@@ -721,6 +721,16 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     return vc4_fault(v, t, CG_FAULT_HANG, p, "compressed primitive list never ends (branch loop?)");
 }
 
+/* Hand-written positions: r->flags keeps the Tile_Rendering_Mode_
+ * Configuration bits [79:64] (read as payload bytes 8-9), and h_store_ms
+ * takes the colour format and memory format from it. */
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Multisample_Mode_4x == 64, "flags");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Non_HDR_Frame_Buffer_Color_Format ==
+                   64 + 2, "flags >> 2");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Memory_Format == 64 + 6, "flags >> 6");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Double_buffer_in_non_ms_mode < 80,
+               "flags are 16 bits");
+
 /* ---- the render thread's records: an opcode-indexed handler table -----
  * (as Linux vc4_validate.c cmd_info[]); records without a handler fault. */
 typedef int (*vc4_render_fn)(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,

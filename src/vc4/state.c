@@ -3,6 +3,12 @@
  * cl.def field accessors and dispatched by an opcode-indexed table. */
 #include "vc4_internal.h"
 
+/* prim_format keeps the Primitive_List_Format payload byte as it is */
+_Static_assert(VC4_FB_Primitive_List_Format_Primitive_Type == 0 &&
+                   VC4_FB_Primitive_List_Format_Data_Type == 4 &&
+                   VC4_SIZE_Primitive_List_Format == 2,
+               "Primitive_List_Format is one payload byte");
+
 typedef void (*vc4_latch_fn)(vc4_bin_state *st, const uint8_t *pl);
 
 static void l_prim_format(vc4_bin_state *st, const uint8_t *pl)
