@@ -154,7 +154,7 @@ static void test_packets(void)
     REJECT("z clip", edit(BIN, "Clip_Window 0, 0, 640, 480", "Z_Min_Max_Clipping_Planes {}"),
            NULL, NULL, NULL, NULL, NULL,
            {"packet-allowed", 17, 0x68,
-            "Z_Min_Max_Clipping_Planes (opcode 104) is not allowed in a bin CL"});
+            "Z_min_and_max_clipping_planes (opcode 104) is not allowed in a bin CL"});
     ACCEPT("clipper z", edit(BIN, "Clip_Window 0, 0, 640, 480", "Clipper_Z_Scale_Offset {}"),
            NULL, NULL, NULL, NULL, NULL);
     /* an unknown opcode ends the walk: no GL_Shader_State, no end */

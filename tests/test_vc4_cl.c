@@ -44,7 +44,7 @@ static void test_table(void)
         unsigned bits = (r.size - 1) * 8u;
         for (unsigned f = 0; f < r.nfields; f++) {
             const vc4_field *a = &r.fields[f];
-            CHECK(a->width >= 1 && a->width <= 32);
+            CHECK(a->width >= 1 && a->width <= 64);
             if (a->bit + a->width > bits)
                 fprintf(stderr, "%s.%s runs past the payload\n", r.name, a->name);
             CHECK(a->bit + a->width <= bits);
@@ -181,7 +181,7 @@ static void test_asm_bytes(void)
     CHECK_MEM(b, cfg, 4);
     /* named and positional forms agree */
     n = assemble("Clear_Colors 0xFF00FFFF, 0, 0, 0\n"
-                 "Clear_Colors {Clear_Color_Low=0xFF00FFFF}\n", b, sizeof b);
+                 "Clear_Colors {Clear_Color=0xFF00FFFF}\n", b, sizeof b);
     CHECK_EQ(n, 28);
     CHECK_MEM(b, b + 14, 14);
     n = assemble("Store_Tile_Buffer_General 0, 0, 0\n", b, sizeof b);
@@ -196,11 +196,11 @@ static void test_asm_bytes(void)
     CHECK_EQ(n, 7);
     for (unsigned i = 0; i < r.nfields; i++) {
         uint64_t v = vc4_field_value(&r.fields[i], b + 1);
-        if (strcmp(r.fields[i].name, "Memory_Base_Address") == 0)
+        if (strcmp(r.fields[i].name, "Memory_base_address_of_frame_tile_dump_buffer") == 0)
             CHECK_EQ(v, 0xC1000000u);
-        if (strcmp(r.fields[i].name, "Last_Tile_Of_Frame") == 0)
+        if (strcmp(r.fields[i].name, "Last_Tile_of_Frame") == 0)
             CHECK_EQ(v, 1);
-        if (strcmp(r.fields[i].name, "Buffer_To_Store") == 0)
+        if (strcmp(r.fields[i].name, "Buffer_to_Store") == 0)
             CHECK_EQ(v, 1);
     }
     /* errors */
@@ -244,11 +244,142 @@ static void test_roundtrip(void)
     free(text);
 }
 
+/* Every packet of Mesa's v3d_packet_v21.xml (the generator's list,
+ * tests/data/vc4_cl_packets.txt) is in the compiled table once, with the
+ * XML's opcode, name and length and every field at the XML's bit position,
+ * size and type. */
+static const struct { uint8_t op, size; const char *name; } xml_packets[] = {
+#define P(op, size, name) {op, size, #name},
+#define F(op, bit, width, type, name)
+#include "data/vc4_cl_packets.txt"
+#undef P
+#undef F
+};
+static const struct { uint8_t op, bit, width, type; const char *name; } xml_fields[] = {
+#define P(op, size, name)
+#define F(op, bit, width, type, name) {op, bit, width, VC4_FT_##type, #name},
+#include "data/vc4_cl_packets.txt"
+#undef P
+#undef F
+};
+
+static void test_xml(void)
+{
+    CHECK_EQ(CG_ARRAY_SIZE(xml_packets), 36);
+    for (size_t i = 0; i < CG_ARRAY_SIZE(xml_packets); i++) {
+        unsigned seen = 0;
+        for (size_t k = 0; k < vc4_record_count(); k++) {
+            vc4_record r;
+            vc4_record_at(k, &r);
+            seen += r.opcode == xml_packets[i].op;
+        }
+        CHECK_EQ(seen, 1);
+        vc4_record r;
+        CHECK(vc4_record_get(xml_packets[i].op, &r));
+        CHECK_STR(r.name, xml_packets[i].name);
+        CHECK_EQ(r.size, xml_packets[i].size);
+    }
+    for (size_t i = 0; i < CG_ARRAY_SIZE(xml_fields); i++) {
+        vc4_record r;
+        CHECK(vc4_record_get(xml_fields[i].op, &r));
+        const vc4_field *f = NULL;
+        for (unsigned k = 0; k < r.nfields; k++)
+            if (strcmp(r.fields[k].name, xml_fields[i].name) == 0)
+                f = &r.fields[k];
+        CHECK(f != NULL);
+        if (!f) {
+            fprintf(stderr, "missing %u.%s\n", xml_fields[i].op, xml_fields[i].name);
+            continue;
+        }
+        CHECK_EQ(f->bit, xml_fields[i].bit);
+        CHECK_EQ(f->width, xml_fields[i].width);
+        CHECK_EQ(f->type, xml_fields[i].type);
+    }
+    /* generated accessors agree with the table */
+    static const uint8_t pl[15] = {0, 0, 0x40, 0, 0, 0x80, 0, 0, 0, 0, 0x50, 0, 10, 8, 0x84};
+    CHECK_EQ(VC4_GET(pl, Tile_Binning_Mode_Configuration, Width_in_tiles), 10);
+    CHECK_EQ(VC4_GET(pl, Tile_Binning_Mode_Configuration, Height_in_tiles), 8);
+    CHECK_EQ(VC4_GET(pl, Tile_Binning_Mode_Configuration, Double_buffer_in_non_ms_mode), 1);
+    CHECK_EQ(VC4_ADDR(pl, Tile_Binning_Mode_Configuration, Tile_State_Data_Array_Address),
+             0x500000u);
+    CHECK_EQ(VC4_OP_Tile_Binning_Mode_Configuration, 112);
+    CHECK_EQ(VC4_SIZE_Tile_Binning_Mode_Configuration, 16);
+    /* seed names stay aliases */
+    vc4_record a, b;
+    CHECK(vc4_record_find("Store_Multi_Sample", &a) &&
+          vc4_record_find("Store_Multi_sample_Resolved_Tile_Color_Buffer", &b));
+    CHECK(a.opcode == 24 && b.opcode == 24);
+    CHECK_STR(a.alias, "Store_Multi_Sample");
+    CHECK_EQ(cg_vc4_cl_opcode("GEM_Handles"), 254);
+    CHECK_STR(cg_vc4_cl_name(254), "Gem_Relocations");
+}
+
+static char *dis_text(const char *src, bool json)
+{
+    static uint8_t b[256];
+    size_t n = assemble(src, b, sizeof b);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    cg_vc4_disasm_opts o = {.base = 0x1000, .prim_format = 0x12, .json = json};
+    cg_vc4_cl_disasm(&o, b, n, f);
+    fclose(f);
+    return text;
+}
+
+/* Exact text: enum value names, addresses, floats, 12.4 fixed point, and
+ * the named form (reference names, aliases, enum names) assembling back. */
+static void test_disasm_text(void)
+{
+    char *t = dis_text("Vertex_Array_Primitives {Primitive_mode=TRIANGLE_STRIP, Length=4, "
+                       "First_Vertex_Index=2}\n"
+                       "Store_Tile_Buffer_General {Buffer_To_Store=Color, Format=LT, "
+                       "Memory_Base_Address=0xC1000000}\n"
+                       "Point_size 0x3fc00000\nViewport_Offset -24, 32\n"
+                       "Branch_To_Sub_List 0x400200\n"
+                       "Configuration_Bits {Depth_Test_Function=LEQUAL}\n", false);
+    CHECK(strstr(t, "\nVertex_Array_Primitives {Primitive_mode=TRIANGLE_STRIP, Length=4, "
+                    "Index_of_First_Vertex=2}\n") != NULL);
+    CHECK(strstr(t, "//     Primitive_mode (uint8): 0x00000005 (TRIANGLE_STRIP)\n") != NULL);
+    CHECK(strstr(t, "\nStore_Tile_Buffer_General {Buffer_to_Store=Color, Format=LT, "
+                    "Mode=Sample_0, Pixel_Color_Format=rgba8888, Disable_Double_Buffer_Swap=0, "
+                    "Disable_Color_buffer_clear_on_store_dump=0, "
+                    "Disable_Z_Stencil_buffer_clear_on_store_dump=0, "
+                    "Disable_VG_Mask_buffer_clear_on_store_dump=0, Disable_Color_buffer_dump=0, "
+                    "Disable_Z_Stencil_buffer_dump=0, Disable_VG_Mask_buffer_dump=0, "
+                    "Last_Tile_of_Frame=0, "
+                    "Memory_base_address_of_frame_tile_dump_buffer=0xc1000000}\n") != NULL);
+    CHECK(strstr(t, "//     Memory_base_address_of_frame_tile_dump_buffer (address): "
+                    "0xc1000000\n") != NULL);
+    CHECK(strstr(t, "//     Point_Size (float32): 0x3fc00000 (1.5)\n") != NULL);
+    CHECK(strstr(t, "\nPoint_size {Point_Size=0x3fc00000}\n") != NULL);
+    CHECK(strstr(t, "//     Viewport_Centre_X_coordinate (s12.4): 0xffffffe8 (-1.5)\n") != NULL);
+    CHECK(strstr(t, "\nViewport_Offset {Viewport_Centre_X_coordinate=-24, "
+                    "Viewport_Centre_Y_coordinate=32}\n") != NULL);
+    CHECK(strstr(t, "command number 0x11 (17), Branch_to_sub_list [11 00 02 40 00]\n") != NULL);
+    CHECK(strstr(t, "\nBranch_to_sub_list {Address=0x00400200}\n") != NULL);
+    CHECK(strstr(t, "Depth_Test_Function=LEQUAL") != NULL);
+    if (!strstr(t, "TRIANGLE_STRIP"))
+        fputs(t, stderr);
+    free(t);
+    /* JSON confidence: every payload bit a field / reserved bits / no name */
+    t = dis_text("Tile_Coordinates 1, 2\nStore_Tile_Buffer_General 0, 0, 0\n.byte 9\n", true);
+    CHECK(strstr(t, "\"name\":\"Tile_Coordinates\",\"bytes\":\"73 01 02\",\"fields\":"
+                    "{\"Tile_Column_Number\":1,\"Tile_Row_Number\":2},\"confidence\":\"known\"}") != NULL);
+    CHECK(strstr(t, "\"name\":\"Store_Tile_Buffer_General\"") != NULL);
+    CHECK(strstr(t, "\"confidence\":\"partial\"}") != NULL);
+    CHECK(strstr(t, "\"raw\":true,\"bad\":true,\"confidence\":\"unknown\","
+                    "\"why\":\"unknown opcode 9 (0x09)\",\"bytes\":\"09\"}") != NULL);
+    free(t);
+}
+
 int main(void)
 {
     test_table();
     test_codings();
     test_asm_bytes();
     test_roundtrip();
+    test_xml();
+    test_disasm_text();
     return check_report("test_vc4_cl");
 }

@@ -17,12 +17,12 @@ expect 0 "asm" -- "$bin" asm -f vc4-cl -o "$tmp/a.bin" "$tmp/a.s"
 [ "$(od -An -tx1 -N16 "$tmp/a.bin" | tr -s ' ')" = " 70 00 00 40 00 00 80 00 00 00 00 50 00 0a 08 04" ] && ok || bad "asm bytes"
 expect 0 "disasm" -- "$bin" disasm -f vc4-cl -o "$tmp/a.dis" "$tmp/a.bin"
 grep -q '^// 0x00000000: command number 0x70 (112), Tile_Binning_Mode_Configuration' "$tmp/a.dis" && ok || bad "disasm header line"
-grep -q '^//     Width_In_Tiles (uint8): 0x0000000a$' "$tmp/a.dis" && ok || bad "disasm field line"
+grep -q '^//     Width_in_tiles (uint8): 0x0000000a$' "$tmp/a.dis" && ok || bad "disasm field line"
 expect 0 "re-asm" -- "$bin" asm -f vc4-cl -o "$tmp/b.bin" "$tmp/a.dis"
 cmp -s "$tmp/a.bin" "$tmp/b.bin" && ok || bad "round trip a"
 
 "$bin" disasm -f vc4-cl --json "$tmp/a.bin" >"$tmp/a.json" 2>&1 && ok || bad "disasm --json"
-grep -q '"name":"Tile_Binning_Mode_Configuration","bytes":"70 00 00 40 00 00 80 00 00 00 00 50 00 0a 08 04","fields":{"Tile_Allocation_Memory_Address":4194304,' "$tmp/a.json" && ok || bad "json record"
+grep -q '"name":"Tile_Binning_Mode_Configuration","bytes":"70 00 00 40 00 00 80 00 00 00 00 50 00 0a 08 04","fields":{"Tile_Allocation_memory_address":4194304,' "$tmp/a.json" && ok || bad "json record"
 grep -q '"bad":0}' "$tmp/a.json" && ok || bad "json trailer"
 
 # the whole FIRST TRIANGLE image (lists, records, shader, data) round trips

@@ -153,15 +153,21 @@ static int record(cg_asm *as, const vc4_record *r)
                     return rc;
                 const vc4_field *f = NULL;
                 for (unsigned i = 0; i < r->nfields; i++)
-                    if (strcmp(r->fields[i].name, id) == 0)
+                    if (strcmp(r->fields[i].name, id) == 0 || strcmp(r->fields[i].alias, id) == 0)
                         f = &r->fields[i];
                 if (!f)
                     return cg_asm_error(as, "%s has no field '%s'", r->name, id);
                 if ((rc = cg_asm_expect(as, '=')))
                     return rc;
                 int64_t v;
-                if ((rc = cg_asm_expr(as, &v)))
+                uint64_t ev;
+                char en[64];
+                if (cg_asm_peek_ident(as, en, sizeof en) && vc4_field_enum_value(f, en, &ev)) {
+                    cg_asm_ident(as, en, sizeof en); /* the field's enum value name */
+                    v = (int64_t)ev;
+                } else if ((rc = cg_asm_expr(as, &v))) {
                     return rc;
+                }
                 if (f->type == VC4_FT_A && f->width < 32) {
                     unsigned sh = 32 - f->width;
                     if (v & ((1ll << sh) - 1))

@@ -188,14 +188,14 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
     uint8_t r[10];
     int rc;
     if (tl->ver_fmt != b->ver_fmt || all) {
-        r[0] = VC4_OP_PRIM_FORMAT;
+        r[0] = VC4_OP_Primitive_List_Format;
         r[1] = b->st.prim_format;
         if ((rc = put_state(v, t, tl, r, 2)))
             return rc;
         tl->ver_fmt = b->ver_fmt;
     }
     if ((tl->ver_nv != b->ver_nv || all) && b->st.nv_valid) {
-        r[0] = VC4_OP_NV_STATE;
+        r[0] = VC4_OP_NV_Shader_State;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.nv_record >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -203,14 +203,14 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_nv = b->ver_nv;
     }
     if ((tl->ver_cfg != b->ver_cfg || all) && b->st.config_valid) {
-        r[0] = VC4_OP_CONFIG;
+        r[0] = VC4_OP_Configuration_Bits;
         memcpy(r + 1, b->st.config, 3);
         if ((rc = put_state(v, t, tl, r, 4)))
             return rc;
         tl->ver_cfg = b->ver_cfg;
     }
     if ((tl->ver_vp != b->ver_vp || all) && b->st.vp_valid) {
-        r[0] = VC4_OP_VIEWPORT;
+        r[0] = VC4_OP_Viewport_Offset;
         r[1] = (uint8_t)b->st.vp_x, r[2] = (uint8_t)((uint16_t)b->st.vp_x >> 8);
         r[3] = (uint8_t)b->st.vp_y, r[4] = (uint8_t)((uint16_t)b->st.vp_y >> 8);
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -218,7 +218,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_vp = b->ver_vp;
     }
     if ((tl->ver_clip != b->ver_clip || all) && b->st.clip_valid) {
-        r[0] = VC4_OP_CLIP_WINDOW;
+        r[0] = VC4_OP_Clip_Window;
         for (int k = 0; k < 4; k++)
             r[1 + 2 * k] = (uint8_t)b->st.clip[k], r[2 + 2 * k] = (uint8_t)(b->st.clip[k] >> 8);
         if ((rc = put_state(v, t, tl, r, 9)))
@@ -226,7 +226,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_clip = b->ver_clip;
     }
     if ((tl->ver_flat != b->ver_flat || all) && b->st.flat_valid) {
-        r[0] = VC4_OP_FLAT;
+        r[0] = VC4_OP_Flat_Shade_Flags;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.flat_flags >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -259,7 +259,7 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
     if (rc)
         return rc;
     if (!tl->in_compressed) {
-        static const uint8_t open = VC4_OP_COMPRESSED;
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
         if ((rc = put(v, t, tl, &open, 1, true)))
             return rc;
         tl->first = true;
@@ -282,11 +282,13 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
 static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
-    b->alloc_addr = vc4_le32(rec + 1);
-    b->alloc_size = vc4_le32(rec + 5);
-    b->state_addr = vc4_le32(rec + 9);
-    b->tw = rec[13];
-    b->th = rec[14];
+    const uint8_t *pl = rec + 1;
+#define TBMC(field) VC4_GET(pl, Tile_Binning_Mode_Configuration, field)
+    b->alloc_addr = VC4_ADDR(pl, Tile_Binning_Mode_Configuration, Tile_Allocation_memory_address);
+    b->alloc_size = (uint32_t)TBMC(Tile_Allocation_memory_size);
+    b->state_addr = VC4_ADDR(pl, Tile_Binning_Mode_Configuration, Tile_State_Data_Array_Address);
+    b->tw = (unsigned)TBMC(Width_in_tiles);
+    b->th = (unsigned)TBMC(Height_in_tiles);
     b->flags = rec[15];
     b->started = false;
     b->configured = false;
@@ -298,19 +300,20 @@ static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
                          "Tile_Binning_Mode_Configuration: %u x %u tiles is more than the "
                          "model's %u x %u: not supported yet", b->tw, b->th, VC4_MAX_TILES_X,
                          VC4_MAX_TILES_Y);
-    if (b->flags & 3)
+    if (TBMC(Multisample_Mode_4x) || TBMC(Tile_Buffer_64_bit_Color_Depth))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Tile_Binning_Mode_Configuration: multisample / 64-bit colour "
                          "binning: not supported yet");
-    if (!(b->flags & 4))
+    if (!TBMC(Auto_initialise_Tile_State_Data_Array))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Tile_Binning_Mode_Configuration without Auto_Initialise_Tile_State_"
                          "Data_Array (a CPU-initialised tile state array): not supported yet");
     if (b->alloc_addr & 31)
         return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->alloc_addr,
                          "tile allocation address 0x%08x is not 32-byte aligned", b->alloc_addr);
-    b->init_block = 32u << ((b->flags >> 3) & 3);
-    b->block = 32u << ((b->flags >> 5) & 3);
+    b->init_block = 32u << TBMC(Tile_Allocation_Initial_Block_Size);
+    b->block = 32u << TBMC(Tile_Allocation_Block_Size);
+#undef TBMC
     uint64_t init = (uint64_t)b->tw * b->th * b->init_block;
     uint64_t init_r = (init + 255) & ~255ull;
     if (b->alloc_size < init_r)
@@ -350,7 +353,7 @@ static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
         vc4_tile_list *tl = &tiles[i];
         tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
         tl->end = tl->cur + b->init_block;
-        static const uint8_t open = VC4_OP_COMPRESSED;
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
         if (tl_write(v, t, tl, tl->cur, &open, 1) != 0)
             return CG_ERR_FAULT;
         tl->cur++;
@@ -395,7 +398,7 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
         size_t k = 0;
         if (tl->in_compressed)
             end[k++] = 0x80;
-        end[k++] = VC4_OP_RETURN;
+        end[k++] = VC4_OP_Return_from_sub_list;
         /* the reserve kept behind every item leaves room for these */
         if (tl_write(v, t, tl, tl->cur, end, k) != 0)
             return CG_ERR_FAULT;
@@ -411,54 +414,6 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
 }
 
 /* ---- primitives ---- */
-
-int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *o)
-{
-    uint8_t r[16];
-    if (vc4_bus_read(v->bus, addr, r, 16, who) != 0)
-        return CG_ERR_FAULT;
-    o->flags = r[0], o->stride = r[1], o->nunif = r[2], o->nvary = r[3];
-    o->code = vc4_le32(r + 4), o->unif = vc4_le32(r + 8), o->vdata = vc4_le32(r + 12);
-    return 0;
-}
-
-int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *o, vc4_page_cache *pc)
-{
-    /* research/vc4.md 1.1: [clip header Xc Yc Zc Wc if flag 3], s16 Xs, s16
-     * Ys (12.4), f32 Zs, f32 1/Wc, [point size if flag 1], varyings */
-    uint32_t off = (r->flags & 8) ? 16 : 0;
-    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
-    uint32_t need = off + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
-    uint8_t buf[16 + 16 + 4 * VC4_MAX_VARY];
-    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
-    if (a > 0xFFFFFFFFu) /* as the binner reports it (bin_prims) */
-        return cg_fault_post(v->dev, who, CG_FAULT_ADDR_RANGE, r->vdata,
-                             "vertex %u lies past the 32-bit bus", idx);
-    if (pc && pc->page && (a >> 12) == (pc->va >> 12) && (a & 0xFFF) + need <= 4096) {
-        memcpy(buf, pc->page + (a & 0xFFF), need);
-    } else {
-        if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
-            return CG_ERR_FAULT;
-        /* remember a backed page (pages of zeros are asked for again: a
-         * write would give them backing elsewhere) */
-        uint8_t *pp;
-        if (pc) {
-            pc->page = NULL;
-            pc->va = a & ~0xFFFull;
-            if (cg__vas_span(v->bus, pc->va, 4096, false, &pp) == 4096 && pp != cg__zero_page)
-                pc->page = pp;
-        }
-    }
-    o->x = (int16_t)vc4_le16(buf + off) + vp_x;
-    o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
-    o->z = vc4_f32(vc4_le32(buf + off + 4));
-    o->inv_w = vc4_f32(vc4_le32(buf + off + 8));
-    uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
-    for (uint32_t i = 0; i < nv; i++)
-        o->vary[i] = vc4_f32(vc4_le32(buf + vo + 4 * i));
-    return 0;
-}
 
 /* Triangles of a primitive run: the k-th triangle's vertex numbers. */
 static void tri_of(unsigned mode, uint32_t k, uint32_t out[3])
@@ -506,13 +461,20 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (!b->st.nv_valid)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
                          "primitives without a shader state (NV_Shader_State)");
-    bool indexed = rec[0] == VC4_OP_INDEXED_PRIM;
-    unsigned mode = indexed ? (rec[1] & 0xF) : rec[1];
-    unsigned itype = indexed ? rec[1] >> 4 : 0;
-    uint32_t count = vc4_le32(rec + 2);
-    uint32_t first = indexed ? 0 : vc4_le32(rec + 6);
-    uint32_t iaddr = indexed ? vc4_le32(rec + 6) : 0;
-    uint32_t maxi = indexed ? vc4_le32(rec + 10) : 0;
+    bool indexed = rec[0] == VC4_OP_Indexed_Primitive_List;
+    const uint8_t *pl = rec + 1;
+    /* Vertex_Array_Primitives: the whole first byte is taken as the mode
+     * (the XML's field is bits [3:0]; set bits [7:4] give an invalid mode) */
+    unsigned mode = indexed ? (unsigned)VC4_GET(pl, Indexed_Primitive_List, Primitive_mode)
+                            : pl[0];
+    unsigned itype = indexed ? (unsigned)VC4_GET(pl, Indexed_Primitive_List, Index_type) : 0;
+    uint32_t count = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length)
+                             : (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
+    uint32_t first =
+        indexed ? 0 : (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
+    uint32_t iaddr =
+        indexed ? VC4_ADDR(pl, Indexed_Primitive_List, Address_of_Indices_List) : 0;
+    uint32_t maxi = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index) : 0;
     if (mode < 4 || mode > 6)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "primitive mode %u (points/lines; mode 4-6 are triangles): not supported "
@@ -545,8 +507,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     }
     static const uint8_t no_cfg[3] = {3, 0, 0};
     const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
-    const uint8_t *vpage = NULL; /* host page of the last vertex read */
-    uint64_t vpage_va = 1;
+    vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
         tri_of(mode, k, vn);
@@ -578,27 +539,11 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
          * rest when it draws) */
         xy32 vx[3];
         for (int j = 0; j < 3; j++) {
-            uint64_t va = (uint64_t)nvr.vdata + (uint64_t)idx[j] * nvr.stride +
-                          ((nvr.flags & 8) ? 16 : 0);
             uint8_t xy[4];
-            if (va > 0xFFFFFFFFu)
-                return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, nvr.vdata,
-                                 "vertex %u lies past the 32-bit bus", idx[j]);
-            if ((va >> 12) == (vpage_va >> 12) && (va & 0xFFF) <= 4092 && vpage) {
-                memcpy(xy, vpage + (va & 0xFFF), 4);
-            } else {
-                if (vc4_bus_read(v->bus, va, xy, 4, &t->agent) != 0)
-                    return CG_ERR_FAULT;
-                /* remember a backed page for the next vertices (its pointer
-                 * stays valid while the bus mapping exists; pages of zeros
-                 * are asked for again) */
-                uint8_t *pp;
-                vpage = NULL;
-                vpage_va = va & ~0xFFFull;
-                if (cg__vas_span(v->bus, vpage_va, 4096, false, &pp) == 4096 &&
-                    pp != cg__zero_page)
-                    vpage = pp;
-            }
+            int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
+                                      (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
+            if (rc)
+                return rc;
             vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
             vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
         }
@@ -720,72 +665,135 @@ static int copy_to_lists(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     return 0;
 }
 
+/* ---- the binning thread's records: an opcode-indexed handler table ----
+ * (as Linux vc4_validate.c cmd_info[]); records without a handler are
+ * render-list records (copied into every tile list) or not supported. */
+/* h_config_bits copies the Configuration_Bits payload as bytes */
+_Static_assert(VC4_SIZE_Configuration_Bits == 4, "Configuration_Bits payload is 3 bytes");
+
+typedef int (*vc4_bin_fn)(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
+
+static int h_flush(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr, (void)rec;
+    return vc4_bin_flush(v, t, false);
+}
+
+static int h_flush_all(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr, (void)rec;
+    return vc4_bin_flush(v, t, true);
+}
+
+static int h_start(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)rec;
+    return bin_start(v, t, addr);
+}
+
+static int h_nv_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)addr;
+    vc4_binner *b = &v->bin;
+    uint32_t a = VC4_ADDR(rec + 1, NV_Shader_State, Shader_Record_Address);
+    if ((a & 15) != 0) {
+        b->st.nv_record = a;
+        return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, a,
+                         "NV shader record at 0x%08x is not 16-byte aligned", a);
+    }
+    vc4_latch_state(&b->st, rec);
+    b->ver_nv++;
+    b->ver_all++;
+    return 0;
+}
+
+static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    memcpy(b->st.config, rec + 1, VC4_SIZE_Configuration_Bits - 1);
+    b->st.config_valid = true;
+    b->ver_cfg++;
+    b->ver_all++;
+    return 0;
+}
+
+/* Viewport, clip window, flat shading: latched as the renderer latches them
+ * (state.c); the tile lists get them again when their version changes. */
+static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    vc4_latch_state(&b->st, rec);
+    uint32_t *ver = rec[0] == VC4_OP_Viewport_Offset ? &b->ver_vp
+                    : rec[0] == VC4_OP_Clip_Window  ? &b->ver_clip
+                                                    : &b->ver_flat;
+    (*ver)++;
+    b->ver_all++;
+    return 0;
+}
+
+/* Primitive_List_Format: the binner writes its own format for the lists it
+ * emits. Point size, line width, RHT boundary, depth offset, Z clip planes,
+ * clipper scaling: state for points, lines, clipping and depth offset, none
+ * of which the model draws yet; accepted. */
+static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)v, (void)t, (void)addr, (void)rec;
+    return 0;
+}
+
+static int h_gl_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)rec;
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                     "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
+                     "supported yet");
+}
+
+static int h_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    return bin_config(v, t, addr, rec);
+}
+
+static int h_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    return bin_prims(v, t, addr, rec);
+}
+
+static const vc4_bin_fn bin_handlers[256] = {
+    [VC4_OP_Flush] = h_flush,
+    [VC4_OP_Flush_All_State] = h_flush_all,
+    [VC4_OP_Start_Tile_Binning] = h_start,
+    [VC4_OP_Tile_Binning_Mode_Configuration] = h_config,
+    [VC4_OP_Indexed_Primitive_List] = h_prims,
+    [VC4_OP_Vertex_Array_Primitives] = h_prims,
+    [VC4_OP_NV_Shader_State] = h_nv_state,
+    [VC4_OP_Configuration_Bits] = h_config_bits,
+    [VC4_OP_Viewport_Offset] = h_latch,
+    [VC4_OP_Clip_Window] = h_latch,
+    [VC4_OP_Flat_Shade_Flags] = h_latch,
+    [VC4_OP_Primitive_List_Format] = h_accept,
+    [VC4_OP_Point_size] = h_accept,
+    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_RHT_X_boundary] = h_accept,
+    [VC4_OP_Depth_Offset] = h_accept,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Clipper_XY_Scaling] = h_accept,
+    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_accept,
+    [VC4_OP_GL_Shader_State] = h_gl_state,
+};
+
 int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
-    vc4_binner *b = &v->bin;
-    b->gen++;
-    switch (rec[0]) {
-    case VC4_OP_FLUSH: return vc4_bin_flush(v, t, false);
-    case VC4_OP_FLUSH_ALL: return vc4_bin_flush(v, t, true);
-    case VC4_OP_START_BINNING: return bin_start(v, t, addr);
-    case VC4_OP_BIN_CONFIG: return bin_config(v, t, addr, rec);
-    case VC4_OP_INDEXED_PRIM:
-    case VC4_OP_VERTEX_ARRAY: return bin_prims(v, t, addr, rec);
-    case VC4_OP_NV_STATE:
-        b->st.nv_record = vc4_le32(rec + 1);
-        if ((b->st.nv_record & 15) != 0)
-            return vc4_fault(v, t, CG_FAULT_BAD_ALIGN, b->st.nv_record,
-                             "NV shader record at 0x%08x is not 16-byte aligned",
-                             b->st.nv_record);
-        b->st.nv_valid = true;
-        b->ver_nv++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_CONFIG:
-        memcpy(b->st.config, rec + 1, 3);
-        b->st.config_valid = true;
-        b->ver_cfg++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_VIEWPORT:
-        b->st.vp_x = (int16_t)vc4_le16(rec + 1);
-        b->st.vp_y = (int16_t)vc4_le16(rec + 3);
-        b->st.vp_valid = true;
-        b->ver_vp++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_CLIP_WINDOW:
-        for (int k = 0; k < 4; k++)
-            b->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
-        b->st.clip_valid = true;
-        b->ver_clip++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_FLAT:
-        b->st.flat_flags = vc4_le32(rec + 1);
-        b->st.flat_valid = true;
-        b->ver_flat++;
-        b->ver_all++;
-        return 0;
-    case VC4_OP_PRIM_FORMAT:
-        /* the binner writes its own format for the lists it emits */
-        return 0;
-    case 98: case 99: case 100: case 101: case 104: case 105: case 106:
-        /* point size, line width, RHT boundary, depth offset, Z clip planes,
-         * clipper scaling: state for points, lines, clipping and depth
-         * offset, none of which the model draws yet; accepted */
-        return 0;
-    case VC4_OP_GL_STATE:
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
-                         "supported yet");
-    default: {
-        vc4_record r;
-        vc4_record_get(rec[0], &r);
-        if (r.where == VC4_REND && rec[0] != VC4_OP_COMPRESSED && rec[0] != VC4_OP_CLIPPED)
-            return copy_to_lists(v, t, addr, rec, r.size);
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);
-    }
-    }
+    v->bin.gen++;
+    if (bin_handlers[rec[0]])
+        return bin_handlers[rec[0]](v, t, addr, rec);
+    vc4_record r;
+    vc4_record_get(rec[0], &r);
+    if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
+        rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
+        return copy_to_lists(v, t, addr, rec, r.size);
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                     "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);
 }

@@ -281,26 +281,10 @@ static shader_info shader_check(cg_check_report *r, uint32_t bo, const uint8_t *
 
 /* ---- the bin CL: vc4_validate.c vc4_validate_bin_cl() ------------------- */
 
-/* The packets vc4_validate.c's cmd_info[] accepts, by their cl.def names:
- * everything else (NV and VG shader states, branches, render-only records,
- * Z_Min_Max_Clipping_Planes 104, ...) is rejected. */
-static const char *const bin_allowed[] = {
-    "Halt", "No_Op", "Flush", "Flush_All_State", "Start_Tile_Binning",
-    "Increment_Semaphore", "Indexed_Primitive_List", "Vertex_Array_Primitives",
-    "Primitive_List_Format", "GL_Shader_State", "Configuration_Bits", "Flat_Shade_Flags",
-    "Point_Size", "Line_Width", "RHT_X_Boundary", "Depth_Offset", "Clip_Window",
-    "Viewport_Offset", "Clipper_XY_Scaling", "Clipper_Z_Scale_Offset",
-    "Tile_Binning_Mode_Configuration", "GEM_Handles",
-};
-
-/* A payload field of a record, by its cl.def name (raw bits). */
-static uint64_t field(const vc4_record *rec, const char *name, const uint8_t *payload)
-{
-    for (unsigned i = 0; i < rec->nfields; i++)
-        if (strcmp(rec->fields[i].name, name) == 0)
-            return vc4_bits_get(payload, rec->fields[i].bit, rec->fields[i].width);
-    return 0;
-}
+/* The packets vc4_validate.c's cmd_info[] accepts in a bin CL are the
+ * records whose policy column in cl.def is KBIN: everything else (NV and VG
+ * shader states, branches, render-only records, Z_min_and_max_clipping_planes
+ * 104, ...) is rejected. Fields are read with VC4_GET (cl.def positions). */
 
 typedef struct shader_state {
     uint32_t bits;       /* attribute count [2:0], extended [3] */
@@ -339,147 +323,195 @@ static uint32_t gl_shader_rec_size(uint32_t bits)
     return bits & 8 ? 100 + 4 * n : 36 + 8 * n;
 }
 
+/* ---- per-record bin-CL rules: an opcode-indexed handler table, as
+ * vc4_validate.c cmd_info[]; `found`: Flush, Increment_Semaphore,
+ * Start_Tile_Binning, Tile_Binning_Mode_Configuration seen. */
+/* k_gl_state: bits [3:0] are the attribute count and the extended flag,
+ * the address starts at bit 4 */
+_Static_assert(VC4_FB_GL_Shader_State_Address == 4 &&
+                   VC4_FB_GL_Shader_State_Extended_shader_record == 3,
+               "GL_Shader_State bits 3:0");
+
+typedef void (*vc4_check_fn)(checker *c, uint32_t off, uint32_t word, const uint8_t *pl,
+                             bool *found);
+
+/* validate_flush() */
+static void k_flush(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    uint32_t size = c->s->bin_cl_size;
+    if (off != size - 1)
+        cg_check_add(r, "flush-last", off, word,
+                     "Flush at 0x%x: it must be the last byte of the bin CL (0x%x)", off,
+                     size - 1);
+    else
+        found[0] = true;
+}
+
+/* validate_increment_semaphore() */
+static void k_inc_sem(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    uint32_t size = c->s->bin_cl_size;
+    if (size < 2 || off != size - 2)
+        cg_check_add(r, "semaphore-second-last", off, word,
+                     "Increment_Semaphore at 0x%x: it must be the second-last byte of the "
+                     "bin CL", off);
+    else
+        found[1] = true;
+}
+
+/* validate_start_tile_binning() */
+static void k_start(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)pl;
+    cg_check_report *r = c->r;
+    if (found[2])
+        cg_check_add(r, "start-binning-once", off, word, "a second Start_Tile_Binning");
+    found[2] = true;
+    if (!found[3])
+        cg_check_add(r, "start-binning-config", off, word,
+                     "Start_Tile_Binning before Tile_Binning_Mode_Configuration");
+}
+
+/* validate_tile_binning_config() */
+static void k_config(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    cg_check_report *r = c->r;
+    if (found[3])
+        cg_check_add(r, "bin-config-once", off, word,
+                     "a second Tile_Binning_Mode_Configuration");
+    found[3] = true;
+    uint32_t tw = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Width_in_tiles);
+    uint32_t th = (uint32_t)VC4_GET(pl, Tile_Binning_Mode_Configuration, Height_in_tiles);
+    if (tw == 0 || th == 0)
+        cg_check_add(r, "bin-config-tiles", off, word, "binning %ux%u tiles: none", tw, th);
+    /* VC4_BIN_CONFIG_DB_NON_MS | VC4_BIN_CONFIG_TILE_BUFFER_64BIT; the
+     * kernel rewrites the addresses, sizes and block sizes itself */
+    bool db = VC4_GET(pl, Tile_Binning_Mode_Configuration, Double_buffer_in_non_ms_mode);
+    bool c64 = VC4_GET(pl, Tile_Binning_Mode_Configuration, Tile_Buffer_64_bit_Color_Depth);
+    if (db || c64)
+        cg_check_add(r, "bin-config-flags", off, word, "binning flags not allowed:%s%s",
+                     db ? " Double_Buffer_In_Non_MS_Mode" : "",
+                     c64 ? " Buffer_Color_Depth_64" : "");
+}
+
+/* validate_gl_shader_state() */
+static void k_gl_state(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t v = vc4_le32(pl);
+    if (c->nstates >= c->s->shader_rec_count) {
+        cg_check_add(r, "shader-state-count", off, word,
+                     "GL_Shader_State %u: only %u shader record(s) declared", c->nstates,
+                     c->s->shader_rec_count);
+        return;
+    }
+    if (v & ~0xfu) {
+        /* the address bits index nothing: the kernel places records in
+         * order; only the attribute count and the extended flag stay */
+        cg_check_add(r, "shader-state-bits", off, word,
+                     "GL_Shader_State 0x%08x: only bits 3:0 (attributes, extended) may be set",
+                     v);
+        return;
+    }
+    if (c->nstates == c->capstates) {
+        uint32_t cap = c->capstates ? 2 * c->capstates : 8;
+        shader_state *ns = realloc(c->states, cap * sizeof *ns);
+        if (!ns) {
+            r->dropped++;
+            return;
+        }
+        c->states = ns;
+        c->capstates = cap;
+    }
+    c->states[c->nstates++] = (shader_state){.bits = v, .max_index = 0, .where = off};
+}
+
+/* validate_indexed_prim_list() */
+static void k_indexed(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t length = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Length);
+    /* Indices_Address: an offset in the index BO the kernel relocates */
+    uint32_t ib_off = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Address_of_Indices_List);
+    uint32_t max_index = (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index);
+    uint32_t isize = VC4_GET(pl, Indexed_Primitive_List, Index_type) ? 2 : 1;
+    if (c->nstates == 0) {
+        cg_check_add(r, "prim-shader-state", off, word,
+                     "Indexed_Primitive_List before any GL_Shader_State");
+        return;
+    }
+    shader_state *st = &c->states[c->nstates - 1];
+    if (max_index > st->max_index)
+        st->max_index = max_index;
+    if (!use_bo(c, "bo-index", off, word, c->bo_index[0], "index buffer"))
+        return;
+    uint32_t bsize = c->s->bo[c->bo_index[0]].size;
+    if (ib_off > bsize || (bsize - ib_off) / isize < length)
+        cg_check_add(r, "ib-bounds", off, word,
+                     "indices 0x%x + %u x %u bytes run past index BO %u (%u bytes)", ib_off,
+                     length, isize, c->bo_index[0], bsize);
+}
+
+/* validate_gl_array_primitive() */
+static void k_array(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)found;
+    cg_check_report *r = c->r;
+    uint32_t length = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Length);
+    uint32_t first = (uint32_t)VC4_GET(pl, Vertex_Array_Primitives, Index_of_First_Vertex);
+    if (c->nstates == 0) {
+        cg_check_add(r, "prim-shader-state", off, word,
+                     "Vertex_Array_Primitives before any GL_Shader_State");
+        return;
+    }
+    if (length + first < length) {
+        cg_check_add(r, "prim-count-overflow", off, word,
+                     "first vertex %u + %u vertices overflows 32 bits", first, length);
+        return;
+    }
+    /* as the kernel: length 0 makes max index first - 1 */
+    uint32_t max_index = length + first - 1;
+    shader_state *st = &c->states[c->nstates - 1];
+    if (max_index > st->max_index)
+        st->max_index = max_index;
+}
+
+static void k_gem(checker *c, uint32_t off, uint32_t word, const uint8_t *pl, bool *found)
+{
+    (void)off, (void)word, (void)found;
+    /* validate_gem_handles(): the BO-list indices later packets use */
+    c->bo_index[0] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_0);
+    c->bo_index[1] = (uint32_t)VC4_GET(pl, Gem_Relocations, buffer_1);
+}
+
+static const vc4_check_fn bin_rules[256] = {
+    [VC4_OP_Flush] = k_flush,
+    [VC4_OP_Increment_Semaphore] = k_inc_sem,
+    [VC4_OP_Start_Tile_Binning] = k_start,
+    [VC4_OP_Tile_Binning_Mode_Configuration] = k_config,
+    [VC4_OP_GL_Shader_State] = k_gl_state,
+    [VC4_OP_Indexed_Primitive_List] = k_indexed,
+    [VC4_OP_Vertex_Array_Primitives] = k_array,
+    [VC4_OP_Gem_Relocations] = k_gem,
+};
+
 static void bin_packet(checker *c, const vc4_record *rec, uint32_t off, uint32_t word,
                        const uint8_t *pl, bool *found)
 {
-    cg_check_report *r = c->r;
-    uint32_t size = c->s->bin_cl_size;
-    switch (rec->opcode) {
-    case VC4_OP_FLUSH: /* validate_flush() */
-        if (off != size - 1)
-            cg_check_add(r, "flush-last", off, word,
-                         "Flush at 0x%x: it must be the last byte of the bin CL (0x%x)", off,
-                         size - 1);
-        else
-            found[0] = true;
-        break;
-    case VC4_OP_INC_SEM: /* validate_increment_semaphore() */
-        if (size < 2 || off != size - 2)
-            cg_check_add(r, "semaphore-second-last", off, word,
-                         "Increment_Semaphore at 0x%x: it must be the second-last byte of the "
-                         "bin CL", off);
-        else
-            found[1] = true;
-        break;
-    case VC4_OP_START_BINNING: /* validate_start_tile_binning() */
-        if (found[2])
-            cg_check_add(r, "start-binning-once", off, word, "a second Start_Tile_Binning");
-        found[2] = true;
-        if (!found[3])
-            cg_check_add(r, "start-binning-config", off, word,
-                         "Start_Tile_Binning before Tile_Binning_Mode_Configuration");
-        break;
-    case VC4_OP_BIN_CONFIG: { /* validate_tile_binning_config() */
-        if (found[3])
-            cg_check_add(r, "bin-config-once", off, word,
-                         "a second Tile_Binning_Mode_Configuration");
-        found[3] = true;
-        uint32_t tw = (uint32_t)field(rec, "Width_In_Tiles", pl);
-        uint32_t th = (uint32_t)field(rec, "Height_In_Tiles", pl);
-        if (tw == 0 || th == 0)
-            cg_check_add(r, "bin-config-tiles", off, word, "binning %ux%u tiles: none", tw, th);
-        /* VC4_BIN_CONFIG_DB_NON_MS | VC4_BIN_CONFIG_TILE_BUFFER_64BIT; the
-         * kernel rewrites the addresses, sizes and block sizes itself */
-        bool db = field(rec, "Double_Buffer_In_Non_MS_Mode", pl);
-        bool c64 = field(rec, "Buffer_Color_Depth_64", pl);
-        if (db || c64)
-            cg_check_add(r, "bin-config-flags", off, word, "binning flags not allowed:%s%s",
-                         db ? " Double_Buffer_In_Non_MS_Mode" : "",
-                         c64 ? " Buffer_Color_Depth_64" : "");
-        break;
-    }
-    case VC4_OP_GL_STATE: { /* validate_gl_shader_state() */
-        uint32_t v = vc4_le32(pl);
-        if (c->nstates >= c->s->shader_rec_count) {
-            cg_check_add(r, "shader-state-count", off, word,
-                         "GL_Shader_State %u: only %u shader record(s) declared", c->nstates,
-                         c->s->shader_rec_count);
-            break;
-        }
-        if (v & ~0xfu) {
-            /* the address bits index nothing: the kernel places records in
-             * order; only the attribute count and the extended flag stay */
-            cg_check_add(r, "shader-state-bits", off, word,
-                         "GL_Shader_State 0x%08x: only bits 3:0 (attributes, extended) may be set",
-                         v);
-            break;
-        }
-        if (c->nstates == c->capstates) {
-            uint32_t cap = c->capstates ? 2 * c->capstates : 8;
-            shader_state *ns = realloc(c->states, cap * sizeof *ns);
-            if (!ns) {
-                r->dropped++;
-                break;
-            }
-            c->states = ns;
-            c->capstates = cap;
-        }
-        c->states[c->nstates++] = (shader_state){.bits = v, .max_index = 0, .where = off};
-        break;
-    }
-    case VC4_OP_INDEXED_PRIM: { /* validate_indexed_prim_list() */
-        uint32_t length = (uint32_t)field(rec, "Length", pl);
-        /* Indices_Address: an offset in the index BO the kernel relocates */
-        uint32_t ib_off = (uint32_t)field(rec, "Indices_Address", pl);
-        uint32_t max_index = (uint32_t)field(rec, "Maximum_Index", pl);
-        uint32_t isize = field(rec, "Index_Type", pl) ? 2 : 1;
-        if (c->nstates == 0) {
-            cg_check_add(r, "prim-shader-state", off, word,
-                         "Indexed_Primitive_List before any GL_Shader_State");
-            break;
-        }
-        shader_state *st = &c->states[c->nstates - 1];
-        if (max_index > st->max_index)
-            st->max_index = max_index;
-        if (!use_bo(c, "bo-index", off, word, c->bo_index[0], "index buffer"))
-            break;
-        uint32_t bsize = c->s->bo[c->bo_index[0]].size;
-        if (ib_off > bsize || (bsize - ib_off) / isize < length)
-            cg_check_add(r, "ib-bounds", off, word,
-                         "indices 0x%x + %u x %u bytes run past index BO %u (%u bytes)", ib_off,
-                         length, isize, c->bo_index[0], bsize);
-        break;
-    }
-    case VC4_OP_VERTEX_ARRAY: { /* validate_gl_array_primitive() */
-        uint32_t length = (uint32_t)field(rec, "Length", pl);
-        uint32_t first = (uint32_t)field(rec, "First_Vertex_Index", pl);
-        if (c->nstates == 0) {
-            cg_check_add(r, "prim-shader-state", off, word,
-                         "Vertex_Array_Primitives before any GL_Shader_State");
-            break;
-        }
-        if (length + first < length) {
-            cg_check_add(r, "prim-count-overflow", off, word,
-                         "first vertex %u + %u vertices overflows 32 bits", first, length);
-            break;
-        }
-        /* as the kernel: length 0 makes max index first - 1 */
-        uint32_t max_index = length + first - 1;
-        shader_state *st = &c->states[c->nstates - 1];
-        if (max_index > st->max_index)
-            st->max_index = max_index;
-        break;
-    }
-    default:
-        /* validate_gem_handles(): the BO-list indices later packets use */
-        if (strcmp(rec->name, "GEM_Handles") == 0) {
-            c->bo_index[0] = (uint32_t)field(rec, "Handle_0", pl);
-            c->bo_index[1] = (uint32_t)field(rec, "Handle_1", pl);
-        }
-        break;
-    }
+    if (bin_rules[rec->opcode])
+        bin_rules[rec->opcode](c, off, word, pl, found);
 }
 
 static void bin_cl_check(checker *c)
 {
     const cg_vc4_submit *s = c->s;
     cg_check_report *r = c->r;
-    bool allowed[256] = {false};
-    for (size_t i = 0; i < CG_ARRAY_SIZE(bin_allowed); i++) {
-        vc4_record rec;
-        if (vc4_record_find(bin_allowed[i], &rec))
-            allowed[rec.opcode] = true;
-    }
     bool found[4] = {false}; /* flush, semaphore, start binning, binning config */
     uint32_t off = 0;
     while (off < s->bin_cl_size) {
@@ -502,14 +534,14 @@ static void bin_cl_check(checker *c)
                          rec.name, rec.size, left);
             break;
         }
-        if (!allowed[rec.opcode])
+        if (rec.policy != VC4_POL_KBIN)
             cg_check_add(r, "packet-allowed", off, word,
                          "%s (opcode %u) is not allowed in a bin CL", rec.name, rec.opcode);
         else
             bin_packet(c, &rec, off, word, p + 1, found);
         off += rec.size;
         /* the binning thread stops reading at Halt */
-        if (rec.opcode == VC4_OP_HALT)
+        if (rec.opcode == VC4_OP_Halt)
             break;
     }
     if (!found[2])
@@ -806,9 +838,9 @@ int cg_vc4_check_asm(const cg_asm *as, const cg_vc4_asm *st, cg_check_report *r,
         uint32_t n = 0;
         for (uint32_t off = 0; off < s.bin_cl_size;) {
             unsigned sz = cg_vc4_cl_size(s.bin_cl[off]);
-            if (sz == 0 || sz > s.bin_cl_size - off || s.bin_cl[off] == VC4_OP_HALT)
+            if (sz == 0 || sz > s.bin_cl_size - off || s.bin_cl[off] == VC4_OP_Halt)
                 break;
-            n += s.bin_cl[off] == VC4_OP_GL_STATE;
+            n += s.bin_cl[off] == VC4_OP_GL_Shader_State;
             off += sz;
         }
         s.shader_rec_count = n;

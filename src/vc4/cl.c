@@ -33,13 +33,101 @@ int vc4_thread_kick(cg_vc4 *v, int t)
     return vc4_run_threads(v);
 }
 
-static void trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name)
+/* ---- the thread's own records: an opcode-indexed handler table ---------
+ * (as Linux vc4_validate.c cmd_info[]). A handler returns 0 (go on at
+ * *next), STEP_STAY (CA stays: the thread halted, waits or faulted), 1
+ * (blocked: retry the record) or a negative cg_err. Records without a
+ * handler here go to the binner (thread 0) or the renderer (thread 1). */
+enum { STEP_STAY = 2 };
+typedef int (*vc4_thread_fn)(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec,
+                             uint32_t *next);
+
+static int t_halt(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
 {
-    cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_VC4, .unit = th->agent.unit,
-                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = op,
-                         .value = op, .name = name};
-    cg_trace_emit(v->dev, &ev);
+    (void)addr, (void)rec;
+    v->th[t].running = false;
+    v->th[t].ca = *next;
+    return STEP_STAY;
 }
+
+/* No_Op; Marker, Reset Marker Count: the blob's; GEM relocations: software
+ * only, the kernel strips it. Nothing to model. */
+static int t_nop(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)v, (void)t, (void)addr, (void)rec, (void)next;
+    return 0;
+}
+
+static int t_inc_sem(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)addr, (void)rec, (void)next;
+    if (t == 0)
+        v->th[0].pending_inc++;
+    else
+        v->th[0].sem++;
+    return 0;
+}
+
+static int t_wait_sem(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)addr, (void)rec, (void)next;
+    vc4_thread *th = &v->th[t];
+    if (th->sem == 0) {
+        th->waiting_sem = true;
+        return STEP_STAY; /* CA stays on the wait */
+    }
+    th->sem--;
+    return 0;
+}
+
+static int t_branch(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)v, (void)t, (void)addr;
+    *next = VC4_ADDR(rec + 1, Branch, Address);
+    return 0;
+}
+
+static int t_branch_sub(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    vc4_thread *th = &v->th[t];
+    uint32_t to = VC4_ADDR(rec + 1, Branch_to_sub_list, Address);
+    if (th->depth >= 2) {
+        vc4_fault(v, th, CG_FAULT_DEPTH, addr,
+                  "Branch_To_Sub_List to 0x%08x nested deeper than 2 levels", to);
+        return STEP_STAY;
+    }
+    th->ret[th->depth++] = *next;
+    *next = to;
+    return 0;
+}
+
+static int t_return(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)addr, (void)rec;
+    vc4_thread *th = &v->th[t];
+    if (th->depth)
+        *next = th->ret[--th->depth];
+    return 0;
+}
+
+static int t_engine(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    return t == 0 ? vc4_bin_record(v, &v->th[t], addr, rec)
+                  : vc4_render_record(v, &v->th[t], addr, rec, next);
+}
+
+static const vc4_thread_fn thread_handlers[256] = {
+    [VC4_OP_Halt] = t_halt,
+    [VC4_OP_NOP] = t_nop,
+    [VC4_OP_Marker] = t_nop,
+    [VC4_OP_Reset_Marker_Count] = t_nop,
+    [VC4_OP_Gem_Relocations] = t_nop,
+    [VC4_OP_Increment_Semaphore] = t_inc_sem,
+    [VC4_OP_Wait_on_Semaphore] = t_wait_sem,
+    [VC4_OP_Branch] = t_branch,
+    [VC4_OP_Branch_to_sub_list] = t_branch_sub,
+    [VC4_OP_Return_from_sub_list] = t_return,
+};
 
 /* Run one thread until it ends, blocks or faults. Returns the number of
  * records executed, or CG_ERR_NOMEM. */
@@ -93,71 +181,29 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.nwords = 2;
         }
         if (cg_trace_enabled(v->dev))
-            trace_record(v, th, op, r.name);
+            vc4_trace_record(v, th, op, r.name);
         (*budget)--;
         n++;
         v->stats.records[t]++;
         uint32_t next = addr + r.size;
-        int rc = 0;
-        switch (op) {
-        case VC4_OP_HALT:
-            th->running = false;
-            th->ca = next;
+        vc4_thread_fn fn = thread_handlers[op] ? thread_handlers[op] : t_engine;
+        int rc = fn(v, t, addr, rec, &next);
+        if (rc == STEP_STAY)
             continue;
-        case VC4_OP_NOP:
-        case 2: /* Marker, Reset Marker Count: the blob's; nothing to model */
-        case 3:
-        case 254: /* GEM handles: software only, the kernel strips it */
-            break;
-        case VC4_OP_INC_SEM:
-            if (t == 0)
-                th->pending_inc++;
-            else
-                v->th[0].sem++;
-            break;
-        case VC4_OP_WAIT_SEM:
-            if (th->sem == 0) {
-                th->waiting_sem = true;
-                continue; /* CA stays on the wait */
-            }
-            th->sem--;
-            break;
-        case VC4_OP_BRANCH:
-            next = vc4_le32(rec + 1);
-            break;
-        case VC4_OP_BRANCH_SUB:
-            if (th->depth >= 2) {
-                vc4_fault(v, th, CG_FAULT_DEPTH, addr,
-                          "Branch_To_Sub_List to 0x%08x nested deeper than 2 levels",
-                          vc4_le32(rec + 1));
-                continue;
-            }
-            th->ret[th->depth++] = next;
-            next = vc4_le32(rec + 1);
-            break;
-        case VC4_OP_RETURN:
-            if (th->depth)
-                next = th->ret[--th->depth];
-            break;
-        default:
-            rc = t == 0 ? vc4_bin_record(v, th, addr, rec)
-                        : vc4_render_record(v, th, addr, rec, &next);
-            if (rc == 1) { /* blocked: retry this record later */
-                (*budget)++;
-                n--;
-                return n;
-            }
-            if (rc == CG_ERR_NOMEM)
-                return rc;
-            if (rc < 0 || th->faulted) {
-                /* the fault is logged (vc4_fault, or the bus access) */
-                th->faulted = true;
-                th->running = false;
-                th->waiting_sem = false;
-                th->cs |= CG_VC4_CS_ERR;
-                continue;
-            }
-            break;
+        if (rc == 1) { /* blocked: retry this record later */
+            (*budget)++;
+            n--;
+            return n;
+        }
+        if (rc == CG_ERR_NOMEM)
+            return rc;
+        if (rc < 0 || th->faulted) {
+            /* the fault is logged (vc4_fault, or the bus access) */
+            th->faulted = true;
+            th->running = false;
+            th->waiting_sem = false;
+            th->cs |= CG_VC4_CS_ERR;
+            continue;
         }
         th->ca = next;
         th->lc++;

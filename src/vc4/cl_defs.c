@@ -6,86 +6,138 @@
 /* Pass 1: one flat array of fields, and one of macro slots, in .def order;
  * enumerators give each record's first field and slot. */
 enum {
-#define R(name, op, size, where, desc) VC4_FS_##name, VC4_FX_##name = VC4_FS_##name - 1,
-#define F(rec, name, bit, width, type) VC4_F_##rec##_##name,
+#define R(name, op, size, where, policy, alias, desc) VC4_FS_##name, VC4_FX_##name = VC4_FS_##name - 1,
+#define F(rec, name, bit, width, type, alias) VC4_F_##rec##_##name,
+#define V(rec, field, value, vname)
 #define A(rec, bit, width)
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
     VC4_NFIELDS
 };
 /* Slots have no names: each record opens a parenthesis its A lines add to. */
 enum {
     VC4_S_BEGIN_ = -1 + (0
-#define R(name, op, size, where, desc) ), VC4_SS_##name, VC4_SX_##name = VC4_SS_##name - 1 + (0
-#define F(rec, name, bit, width, type)
+#define R(name, op, size, where, policy, alias, desc) ), VC4_SS_##name, VC4_SX_##name = VC4_SS_##name - 1 + (0
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
 #define A(rec, bit, width) +1
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
     ), VC4_NSLOTS
 };
 
 static const vc4_field vc4_fields[VC4_NFIELDS + 1] = {
-#define R(name, op, size, where, desc)
-#define F(rec, name, bit, width, type) {#name, bit, width, VC4_FT_##type},
+#define R(name, op, size, where, policy, alias, desc)
+#define F(rec, name, bit, width, type, alias) {#name, alias, bit, width, VC4_FT_##type},
+#define V(rec, field, value, vname)
 #define A(rec, bit, width)
 #include "cl.def"
 #undef R
 #undef F
 #undef A
-    {NULL, 0, 0, 0}};
+#undef V
+    {NULL, NULL, 0, 0, 0}};
 
 static const vc4_slot vc4_slots[VC4_NSLOTS + 1] = {
-#define R(name, op, size, where, desc)
-#define F(rec, name, bit, width, type)
+#define R(name, op, size, where, policy, alias, desc)
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
 #define A(rec, bit, width) {bit, width},
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
     {0, 0}};
+
+/* Enum values of fields, in .def order: the field's global index, value,
+ * name (the XML's <value> made an identifier). */
+static const struct {
+    uint16_t field;
+    uint8_t value;
+    const char *name;
+} vc4_values[] = {
+#define R(name, op, size, where, policy, alias, desc)
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname) {VC4_F_##rec##_##field, value, #vname},
+#define A(rec, bit, width)
+#include "cl.def"
+#undef R
+#undef F
+#undef A
+#undef V
+};
+
+const char *vc4_field_enum_name(const vc4_field *f, uint64_t value)
+{
+    size_t fi = (size_t)(f - vc4_fields);
+    for (size_t i = 0; i < CG_ARRAY_SIZE(vc4_values); i++)
+        if (vc4_values[i].field == fi && vc4_values[i].value == value)
+            return vc4_values[i].name;
+    return NULL;
+}
+
+bool vc4_field_enum_value(const vc4_field *f, const char *name, uint64_t *value)
+{
+    size_t fi = (size_t)(f - vc4_fields);
+    for (size_t i = 0; name && i < CG_ARRAY_SIZE(vc4_values); i++)
+        if (vc4_values[i].field == fi && strcmp(vc4_values[i].name, name) == 0) {
+            *value = vc4_values[i].value;
+            return true;
+        }
+    return false;
+}
 
 /* Records in table order; field and slot counts are the distance to the next
  * record's first entry, fixed up by the accessors below. */
 typedef struct vc4_rec_src {
-    const char *name, *desc;
-    uint8_t op, size, where;
+    const char *name, *alias, *desc;
+    uint8_t op, size, where, policy;
     uint16_t f0, s0;
 } vc4_rec_src;
 
 static const vc4_rec_src vc4_rec_src_tab[] = {
-#define R(name, op, size, where, desc) {#name, desc, op, size, VC4_##where, VC4_FS_##name, VC4_SS_##name},
-#define F(rec, name, bit, width, type)
+#define R(name, op, size, where, policy, alias, desc) {#name, alias, desc, op, size, VC4_##where, VC4_POL_##policy, VC4_FS_##name, VC4_SS_##name},
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
 #define A(rec, bit, width)
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
 };
 #define VC4_NRECS (sizeof(vc4_rec_src_tab) / sizeof(vc4_rec_src_tab[0]))
 
 enum {
-#define R(name, op, size, where, desc) VC4_RI_##name,
-#define F(rec, name, bit, width, type)
+#define R(name, op, size, where, policy, alias, desc) VC4_RI_##name,
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
 #define A(rec, bit, width)
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
     VC4_NRECS_E
 };
 
 static const int16_t vc4_by_op[256] = {
-#define R(name, op, size, where, desc) [op] = 1 + VC4_RI_##name,
-#define F(rec, name, bit, width, type)
+#define R(name, op, size, where, policy, alias, desc) [op] = 1 + VC4_RI_##name,
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
 #define A(rec, bit, width)
 #include "cl.def"
 #undef R
 #undef F
 #undef A
+#undef V
 };
 
 _Static_assert(VC4_NRECS_E == VC4_NRECS, "record count");
@@ -100,6 +152,8 @@ static bool vc4_rec_build(size_t i, vc4_record *r)
     unsigned f1 = i + 1 < VC4_NRECS ? vc4_rec_src_tab[i + 1].f0 : VC4_NFIELDS;
     unsigned s1 = i + 1 < VC4_NRECS ? vc4_rec_src_tab[i + 1].s0 : VC4_NSLOTS;
     r->name = s->name;
+    r->alias = s->alias[0] ? s->alias : NULL;
+    r->policy = s->policy;
     r->desc = s->desc;
     r->opcode = s->op;
     r->size = s->size;
@@ -120,7 +174,8 @@ bool vc4_record_get(uint8_t op, vc4_record *out)
 bool vc4_record_find(const char *name, vc4_record *out)
 {
     for (size_t i = 0; name && i < VC4_NRECS; i++)
-        if (strcmp(vc4_rec_src_tab[i].name, name) == 0)
+        if (strcmp(vc4_rec_src_tab[i].name, name) == 0 ||
+            strcmp(vc4_rec_src_tab[i].alias, name) == 0)
             return vc4_rec_build(i, out);
     return false;
 }
@@ -133,9 +188,20 @@ uint64_t vc4_field_value(const vc4_field *f, const uint8_t *payload)
     uint64_t raw = vc4_bits_get(payload, f->bit, f->width);
     if (f->type == VC4_FT_A && f->width < 32)
         raw <<= 32 - f->width;
-    if (f->type == VC4_FT_S && f->width < 64 && (raw >> (f->width - 1)) & 1)
+    if ((f->type == VC4_FT_S || f->type == VC4_FT_X) && f->width < 64 &&
+        (raw >> (f->width - 1)) & 1)
         raw |= ~0ull << f->width;
     return raw;
+}
+
+/* "known" when the fields explain every payload bit, "partial" when some
+ * bits are reserved or not described (issue 11 part 6). */
+const char *vc4_record_confidence(const vc4_record *r)
+{
+    unsigned covered = 0;
+    for (unsigned i = 0; i < r->nfields; i++)
+        covered += r->fields[i].width;
+    return covered == (r->size - 1u) * 8u ? "known" : "partial";
 }
 
 unsigned cg_vc4_cl_size(uint8_t opcode)

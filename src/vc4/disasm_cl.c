@@ -8,6 +8,10 @@
  *   //     Tile_Row_Number (uint8): 0x00000001
  *   Tile_Coordinates {Tile_Column_Number=6, Tile_Row_Number=1}
  *
+ * Names are the reference's (cl.def: Mesa's v3d_packet_v21.xml, else the
+ * Reference Guide), enum fields print their value names, addresses 8 hex
+ * digits, floats and 12.4 fixed point their value in the comment.
+ *
  * Compressed primitive lists come out as Coding_0..Coding_3, Escape and
  * Relative_Branch items with the triangle each gives. Linear mode (files)
  * decodes bytes in order so that asm(disasm(x)) == x; follow mode (lists in
@@ -51,8 +55,30 @@ static const char *type_name(const vc4_field *f)
     case VC4_FT_A: return "address";
     case VC4_FT_F: return "float32";
     case VC4_FT_B: return "bool";
-    default: return f->width <= 8 ? "uint8" : f->width <= 16 ? "uint16" : "uint32";
+    case VC4_FT_X: return "s12.4";
+    default:
+        return f->width <= 8 ? "uint8" : f->width <= 16 ? "uint16" : f->width <= 32 ? "uint32"
+                                                                                   : "uint64";
     }
+}
+
+/* A field's value as the named form writes it: enum names, addresses in
+ * 8 hex digits, signed numbers in decimal, anything else small in decimal
+ * and large in hex. */
+static void print_value(dis *d, const vc4_field *f, uint64_t val)
+{
+    const cg_vc4_disasm_opts *o = d->o;
+    const char *en = vc4_field_enum_name(f, val);
+    if (en)
+        fprintf(d->out, "%s%s%s", S(o->c_num), en, S(o->c_reset));
+    else if (f->type == VC4_FT_A)
+        fprintf(d->out, "%s0x%08" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
+    else if (f->type == VC4_FT_S || f->type == VC4_FT_X)
+        fprintf(d->out, "%s%" PRId64 "%s", S(o->c_num), (int64_t)val, S(o->c_reset));
+    else if (val < 10)
+        fprintf(d->out, "%s%" PRIu64 "%s", S(o->c_num), val, S(o->c_reset));
+    else
+        fprintf(d->out, "%s0x%" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
 }
 
 static void print_bytes(dis *d, const uint8_t *p, unsigned n)
@@ -76,12 +102,12 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
         for (unsigned i = 0; i < r->nfields; i++) {
             const vc4_field *f = &r->fields[i];
             uint64_t val = vc4_field_value(f, rec + 1);
-            if (f->type == VC4_FT_S)
+            if (f->type == VC4_FT_S || f->type == VC4_FT_X)
                 fprintf(d->out, "%s\"%s\":%" PRId64, i ? "," : "", f->name, (int64_t)val);
             else
                 fprintf(d->out, "%s\"%s\":%" PRIu64, i ? "," : "", f->name, val);
         }
-        fprintf(d->out, "}}");
+        fprintf(d->out, "},\"confidence\":\"%s\"}", vc4_record_confidence(r));
         return;
     }
     fprintf(d->out, "%s// %s0x%08x%s%s: command number 0x%02x (%u), %s", S(o->c_comment),
@@ -91,12 +117,17 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
     for (unsigned i = 0; i < r->nfields; i++) {
         const vc4_field *f = &r->fields[i];
         uint64_t val = vc4_field_value(f, rec + 1);
-        fprintf(d->out, "%s//     %s (%s): 0x%08" PRIx64, S(o->c_comment), f->name, type_name(f),
-                val & 0xFFFFFFFFu);
-        if (f->type == VC4_FT_F)
+        fprintf(d->out, "%s//     %s (%s): 0x%0*" PRIx64, S(o->c_comment), f->name, type_name(f),
+                f->width > 32 ? 16 : 8, f->width > 32 ? val : val & 0xFFFFFFFFu);
+        const char *en = vc4_field_enum_name(f, val);
+        if (en)
+            fprintf(d->out, " (%s)", en);
+        else if (f->type == VC4_FT_F)
             fprintf(d->out, " (%g)", (double)vc4_f32((uint32_t)val));
         else if (f->type == VC4_FT_S)
             fprintf(d->out, " (%" PRId64 ")", (int64_t)val);
+        else if (f->type == VC4_FT_X)
+            fprintf(d->out, " (%g)", (double)(int64_t)val / 16.0);
         fprintf(d->out, "%s\n", S(o->c_reset));
     }
     fprintf(d->out, "%s%s%s%s", S(o->c_name), r->name, S(o->c_reset), r->nfields ? " {" : "");
@@ -104,12 +135,7 @@ static void print_record(dis *d, uint32_t addr, const vc4_record *r, const uint8
         const vc4_field *f = &r->fields[i];
         uint64_t val = vc4_field_value(f, rec + 1);
         fprintf(d->out, "%s%s=", i ? ", " : "", f->name);
-        if (f->type == VC4_FT_S)
-            fprintf(d->out, "%s%" PRId64 "%s", S(o->c_num), (int64_t)val, S(o->c_reset));
-        else if (val < 10)
-            fprintf(d->out, "%s%" PRIu64 "%s", S(o->c_num), val, S(o->c_reset));
-        else
-            fprintf(d->out, "%s0x%" PRIx64 "%s", S(o->c_num), val, S(o->c_reset));
+        print_value(d, f, val);
     }
     fprintf(d->out, "%s\n", r->nfields ? "}" : "");
 }
@@ -125,12 +151,20 @@ static bool fields_cover(const vc4_record *r, const uint8_t *rec)
     return memcmp(re, rec, r->size) == 0;
 }
 
-static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+/* Bytes as data (.byte). bad: bytes the disassembler cannot explain,
+ * counted in "bad" and marked "bad":true, confidence "unknown"; otherwise a
+ * named record with reserved bits set, or padding the format leaves unused
+ * (named, not every bit explained: "partial"). */
+static void emit_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why,
+                     bool bad)
 {
     const cg_vc4_disasm_opts *o = d->o;
+    d->bad += bad;
     if (d->json) {
         json_sep(d);
-        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,\"why\":\"%s\",", addr, why);
+        fprintf(d->out, "{\"addr\":\"0x%08x\",\"raw\":true,%s\"confidence\":\"%s\","
+                        "\"why\":\"%s\",", addr, bad ? "\"bad\":true," : "",
+                bad ? "unknown" : "partial", why);
         json_bytes(d, p, n);
         fprintf(d->out, "}");
         return;
@@ -140,6 +174,46 @@ static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const
     for (unsigned i = 0; i < n; i++)
         fprintf(d->out, "%s0x%02x", i ? ", " : "", p[i]);
     fprintf(d->out, "\n");
+}
+
+static void print_raw(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+{
+    emit_raw(d, addr, p, n, why, false);
+}
+
+static void print_bad(dis *d, uint32_t addr, const uint8_t *p, unsigned n, const char *why)
+{
+    emit_raw(d, addr, p, n, why, true);
+}
+
+/* A compressed list in a format whose items are not modelled (only 16-bit
+ * index triangles are): its bytes up to and including the first 0x80 (the
+ * escape of every format, research/vc4.md section 1.3) come out as data,
+ * 16 to a line, marked bad; records resume after it. */
+static uint32_t dis_undecoded_list(dis *d, uint32_t p, bool *ok)
+{
+    char why[96];
+    snprintf(why, sizeof why, "compressed list in format 0x%02x: items not decoded (only "
+             "16-bit index triangles are)", d->prim_format);
+    *ok = true;
+    for (unsigned guard = 0; guard < (1u << 16); guard++) {
+        uint8_t b[16];
+        unsigned n = 0;
+        bool esc = false;
+        while (n < sizeof b && !esc && d->rd(d->user, p + n, b + n, 1) == 0)
+            esc = b[n++] == 0x80;
+        if (n)
+            print_bad(d, p, b, n, why);
+        p += n;
+        if (esc)
+            return p;
+        if (n < sizeof b) {
+            *ok = false; /* the bytes ran out inside the list */
+            return p;
+        }
+    }
+    *ok = false;
+    return p;
 }
 
 /* A compressed list starting at p (after the 0x30). Linear mode stops after
@@ -152,14 +226,8 @@ static uint32_t dis_compressed(dis *d, uint32_t p, bool *ok, bool *branched)
     uint32_t prev[3] = {0, 0, 0};
     *ok = true;
     *branched = false;
-    if (d->prim_format != 0x12) {
-        if (!d->json)
-            fprintf(d->out, "%s// compressed list in format 0x%02x: items not decoded (only "
-                            "16-bit index triangles are)%s\n", S(o->c_err), d->prim_format,
-                    S(o->c_reset));
-        *ok = false;
-        return p;
-    }
+    if (d->prim_format != 0x12)
+        return dis_undecoded_list(d, p, ok);
     for (unsigned guard = 0; guard < (1u << 20); guard++) {
         uint8_t it[7];
         if (d->rd(d->user, p, it, 1) != 0) {
@@ -169,10 +237,12 @@ static uint32_t dis_compressed(dis *d, uint32_t p, bool *ok, bool *branched)
         unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
                       : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
         if (sz > 1 && d->rd(d->user, p + 1, it + 1, sz - 1) != 0) {
-            print_raw(d, p, it, 1, "compressed item runs past the end");
-            d->bad++;
+            unsigned n = 1;
+            while (n < sz && d->rd(d->user, p + n, it + n, 1) == 0)
+                n++;
+            print_bad(d, p, it, n, "compressed item runs past the end");
             *ok = false;
-            return p + 1;
+            return p + n;
         }
         cg_vc4_prim_item item;
         cg_vc4_prim_decode(it, sz, prev, &item);
@@ -187,7 +257,8 @@ static uint32_t dis_compressed(dis *d, uint32_t p, bool *ok, bool *branched)
             static const char *kinds[6] = {"coding 0", "coding 1", "coding 2", "coding 3",
                                            "escape", "relative branch"};
             json_sep(d);
-            fprintf(d->out, "{\"addr\":\"0x%08x\",\"item\":\"%s\",", p, kinds[item.kind]);
+            fprintf(d->out, "{\"addr\":\"0x%08x\",\"item\":\"%s\",\"confidence\":\"known\",", p,
+                    kinds[item.kind]);
             json_bytes(d, it, sz);
             if (item.kind <= 3)
                 fprintf(d->out, ",\"triangle\":[%u,%u,%u]", item.tri[0], item.tri[1], item.tri[2]);
@@ -258,8 +329,9 @@ static uint32_t dis_compressed(dis *d, uint32_t p, bool *ok, bool *branched)
 }
 
 /* Decode from addr; linear: until the reader fails; follow: until Halt, a
- * Return at depth 0, or max_bytes. */
-static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
+ * Return at depth 0, or max_bytes. Returns the address where decoding
+ * stopped (linear mode: every byte before it has been printed). */
+static uint32_t walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
 {
     const cg_vc4_disasm_opts *o = d->o;
     unsigned max = o->max_records ? o->max_records : (1u << 20);
@@ -269,15 +341,14 @@ static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
             break;
         uint8_t rec[16];
         if (d->rd(d->user, addr, rec, 1) != 0)
-            return 0;
+            return addr;
         vc4_record r;
         if (!vc4_record_get(rec[0], &r)) {
             char why[64];
             snprintf(why, sizeof why, "unknown opcode %u (0x%02x)", rec[0], rec[0]);
-            print_raw(d, addr, rec, 1, why);
-            d->bad++;
+            print_bad(d, addr, rec, 1, why);
             if (o->follow)
-                return 0;
+                return addr + 1;
             addr++;
             continue;
         }
@@ -285,36 +356,35 @@ static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
             unsigned n = 1;
             while (n < r.size && d->rd(d->user, addr + n, rec + n, 1) == 0)
                 n++;
-            print_raw(d, addr, rec, n, "record runs past the end");
-            d->bad++;
-            return 0;
+            print_bad(d, addr, rec, n, "record runs past the end");
+            return addr + n;
         }
         d->records++;
         if (fields_cover(&r, rec))
             print_record(d, addr, &r, rec);
         else
-            print_raw(d, addr, rec, r.size, r.name), d->bad += 0;
+            print_raw(d, addr, rec, r.size, r.name);
         uint32_t next = addr + r.size;
         switch (rec[0]) {
-        case VC4_OP_HALT:
+        case VC4_OP_Halt:
             if (o->follow)
-                return 0;
+                return next;
             break;
-        case VC4_OP_PRIM_FORMAT:
+        case VC4_OP_Primitive_List_Format:
             d->prim_format = rec[1];
             break;
-        case VC4_OP_RETURN:
+        case VC4_OP_Return_from_sub_list:
             if (o->follow)
-                return 0;
+                return next;
             break;
-        case VC4_OP_BRANCH:
+        case VC4_OP_Branch:
             if (o->follow) {
                 addr = vc4_le32(rec + 1);
                 start = addr;
                 continue;
             }
             break;
-        case VC4_OP_BRANCH_SUB:
+        case VC4_OP_Branch_to_sub_list:
             if (o->follow) {
                 if (depth >= 2) {
                     if (!d->json)
@@ -326,12 +396,12 @@ static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
                 }
             }
             break;
-        case VC4_OP_COMPRESSED:
-        case VC4_OP_CLIPPED: {
+        case VC4_OP_Compressed_Primitive_List:
+        case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List: {
             bool ok, branched;
             next = dis_compressed(d, next, &ok, &branched);
             if (!ok)
-                return 0;
+                return next;
             if (branched) {
                 /* linear mode: the rest of the 32-byte unit is unused */
                 uint32_t end = (next + 31) & ~31u;
@@ -351,7 +421,7 @@ static int walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
         }
         addr = next;
     }
-    return 0;
+    return addr;
 }
 
 typedef struct buf_reader {
@@ -381,7 +451,13 @@ int cg_vc4_cl_disasm(const cg_vc4_disasm_opts *o, const uint8_t *data, size_t si
              true};
     if (d.json)
         fprintf(out, "{\"family\":\"vc4-cl\",\"base\":\"0x%08x\",\"items\":[", o->base);
-    walk(&d, o->base, (uint32_t)size, 0);
+    uint32_t stop = walk(&d, o->base, (uint32_t)size, 0);
+    /* whatever the walk left (the record limit): data, so nothing is lost */
+    for (uint64_t off = (uint64_t)stop - o->base; stop >= o->base && off < size;) {
+        unsigned n = size - off < 16 ? (unsigned)(size - off) : 16;
+        print_bad(&d, o->base + (uint32_t)off, data + off, n, "not decoded: record limit");
+        off += n;
+    }
     if (d.json)
         fprintf(out, "\n],\"bad\":%d}\n", d.bad);
     return d.bad;

@@ -222,29 +222,36 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
     vc4_render *r = v->rend;
     const uint8_t *rec = r->load_rec;
     r->load_pending = false;
-    if (r->load_op == VC4_OP_LOAD_FULL) {
-        uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
+    if (r->load_op == VC4_OP_Re_load_Full_Resolution_Tile_Buffer) {
+#define RLF(field) VC4_GET(rec + 1, Re_load_Full_Resolution_Tile_Buffer, field)
+        uint32_t a = VC4_ADDR(rec + 1, Re_load_Full_Resolution_Tile_Buffer, Address);
+        bool no_color = RLF(Disable_Color_Buffer_read), no_zs = RLF(Disable_Z_Stencil_Buffer_read);
+#undef RLF
         int rc = 0;
-        if (!(w & 1) && !(w & 2))
+        if (!no_color && !no_zs)
             return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
                              "Re_Load_Full_Resolution of colour and Z/S from one address: not "
                              "supported yet (give one record per buffer)");
-        if (!(w & 1))
+        if (!no_color)
             rc = xfer_raw(v, t, false, false, a);
-        if (rc == 0 && !(w & 2))
+        if (rc == 0 && !no_zs)
             rc = xfer_raw(v, t, false, true, a);
         return rc;
     }
-    uint16_t h = vc4_le16(rec + 1);
-    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
-    unsigned buffer = h & 7, tiling = (h >> 4) & 3, fmt = (h >> 8) & 3;
+#define LTG(field) VC4_GET(rec + 1, Load_Tile_Buffer_General, field)
+    uint32_t a = VC4_ADDR(rec + 1, Load_Tile_Buffer_General,
+                          Memory_base_address_of_frame_tile_dump_buffer);
+    unsigned buffer = (unsigned)LTG(Buffer_to_Store), tiling = (unsigned)LTG(Format);
+    unsigned fmt = (unsigned)LTG(Pixel_Color_Format);
+    bool no_color = LTG(Disable_Color_buffer_load), no_zs = LTG(Disable_Z_Stencil_buffer_load);
+#undef LTG
     if (buffer == 0)
         return 0;
-    if (buffer == 1 && !(w & 1)) {
+    if (buffer == 1 && !no_color) {
         int rc = check_tiling(v, t, a, tiling, fmt, true);
         return rc ? rc : xfer_surface(v, t, false, false, a, tiling, fmt);
     }
-    if ((buffer == 2) && !(w & 2)) {
+    if ((buffer == 2) && !no_zs) {
         int rc = check_tiling(v, t, a, tiling, 0, false);
         return rc ? rc : xfer_surface(v, t, false, true, a, tiling, 0);
     }
@@ -258,9 +265,16 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
 static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_render *r = v->rend;
-    uint16_t h = vc4_le16(rec + 1);
-    uint32_t w = vc4_le32(rec + 3), a = w & ~15u;
-    unsigned buffer = h & 7, tiling = (h >> 4) & 3, mode = (h >> 6) & 3, fmt = (h >> 8) & 3;
+#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
+    uint32_t a = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
+                          Memory_base_address_of_frame_tile_dump_buffer);
+    unsigned buffer = (unsigned)STG(Buffer_to_Store), tiling = (unsigned)STG(Format);
+    unsigned mode = (unsigned)STG(Mode), fmt = (unsigned)STG(Pixel_Color_Format);
+    bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
+    bool keep_color = STG(Disable_Color_buffer_clear_on_store_dump);
+    bool keep_zs = STG(Disable_Z_Stencil_buffer_clear_on_store_dump);
+    bool eof = STG(Last_Tile_of_Frame);
+#undef STG
     int rc = need_tile(v, t, addr, "Store_Tile_Buffer_General");
     if (rc)
         return rc;
@@ -268,11 +282,11 @@ static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                          "Store_Tile_Buffer_General decimate mode %u (multisample): not "
                          "supported yet", mode);
-    if (buffer == 1 && !(w & 1)) {
+    if (buffer == 1 && !no_color) {
         if ((rc = check_tiling(v, t, addr, tiling, fmt, true)) ||
             (rc = xfer_surface(v, t, true, false, a, tiling, fmt)))
             return rc;
-    } else if ((buffer == 2 || buffer == 3) && !(w & 2)) {
+    } else if ((buffer == 2 || buffer == 3) && !no_zs) {
         if ((rc = check_tiling(v, t, addr, tiling, 0, false)) ||
             (rc = xfer_surface(v, t, true, true, a, tiling, 0)))
             return rc;
@@ -283,12 +297,12 @@ static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     } else if (buffer > 5) {
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "store buffer %u is reserved", buffer);
     }
-    if (!(h & (1u << 13)))
+    if (!keep_color)
         clear_color(r);
-    if (!(h & (1u << 14)))
+    if (!keep_zs)
         clear_zs(r);
     v->stats.tiles_rendered += buffer != 0;
-    if (w & 8)
+    if (eof)
         end_of_frame(v);
     return 0;
 }
@@ -707,143 +721,231 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     return vc4_fault(v, t, CG_FAULT_HANG, p, "compressed primitive list never ends (branch loop?)");
 }
 
+/* Hand-written positions: r->flags keeps the Tile_Rendering_Mode_
+ * Configuration bits [79:64] (read as payload bytes 8-9), and h_store_ms
+ * takes the colour format and memory format from it. */
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Multisample_Mode_4x == 64, "flags");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Non_HDR_Frame_Buffer_Color_Format ==
+                   64 + 2, "flags >> 2");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Memory_Format == 64 + 6, "flags >> 6");
+_Static_assert(VC4_FB_Tile_Rendering_Mode_Configuration_Double_buffer_in_non_ms_mode < 80,
+               "flags are 16 bits");
+
+/* ---- the render thread's records: an opcode-indexed handler table -----
+ * (as Linux vc4_validate.c cmd_info[]); records without a handler fault. */
+typedef int (*vc4_render_fn)(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                             uint32_t *next);
+#define TRMC(field) VC4_GET(rec + 1, Tile_Rendering_Mode_Configuration, field)
+
+static int h_rend_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                         uint32_t *next)
+{
+    (void)next;
+    vc4_render *r = v->rend;
+    r->fb_addr = VC4_ADDR(rec + 1, Tile_Rendering_Mode_Configuration, Memory_Address);
+    r->width = (uint16_t)TRMC(Width_pixels);
+    r->height = (uint16_t)TRMC(Height_pixels);
+    r->flags = vc4_le16(rec + 9); /* the flag bits [79:64] */
+    r->configured = false;
+    if (r->width == 0 || r->height == 0 || r->width > 4096 || r->height > 4096)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "Tile_Rendering_Mode_Configuration %ux%u (1..4096 a side)", r->width,
+                         r->height);
+    if (TRMC(Multisample_Mode_4x) || TRMC(Tile_Buffer_64_bit_Color_Depth))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Rendering_Mode_Configuration: 4x multisample / 64-bit "
+                         "colour: not supported yet");
+    if (TRMC(Decimate_Mode))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Rendering_Mode_Configuration: decimate mode: not supported yet");
+    if (TRMC(Enable_VG_Mask_Buffer))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Tile_Rendering_Mode_Configuration: VG mask buffer: not supported "
+                         "yet");
+    r->configured = true;
+    return 0;
+}
+#undef TRMC
+
+static int h_clear(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)t, (void)addr, (void)next;
+    vc4_render *r = v->rend;
+    uint64_t cc = VC4_GET(rec + 1, Clear_Colors, Clear_Color);
+    r->clear_color[0] = (uint32_t)cc;
+    r->clear_color[1] = (uint32_t)(cc >> 32);
+    r->clear_zs = (uint32_t)VC4_GET(rec + 1, Clear_Colors, Clear_ZS);
+    r->clear_vg = (uint8_t)VC4_GET(rec + 1, Clear_Colors, Clear_VG_Mask);
+    r->clear_stencil = (uint8_t)VC4_GET(rec + 1, Clear_Colors, Clear_Stencil);
+    return 0;
+}
+
+static int h_tile_coords(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                         uint32_t *next)
+{
+    (void)next;
+    vc4_render *r = v->rend;
+    unsigned x = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Column_Number);
+    unsigned y = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Row_Number);
+    if (!r->configured)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "Tile_Coordinates before Tile_Rendering_Mode_Configuration");
+    if (x * VC4_TILE >= r->width || y * VC4_TILE >= r->height)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "Tile_Coordinates %u, %u outside the %ux%u frame", x, y, r->width,
+                         r->height);
+    r->tile_x = x;
+    r->tile_y = y;
+    return r->load_pending ? do_load(v, t) : 0;
+}
+
+/* Re-load full resolution / Load general: kept until Tile_Coordinates */
+static int h_load(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)t, (void)addr, (void)next;
+    vc4_render *r = v->rend;
+    memcpy(r->load_rec, rec, rec[0] == VC4_OP_Re_load_Full_Resolution_Tile_Buffer
+                                 ? VC4_SIZE_Re_load_Full_Resolution_Tile_Buffer
+                                 : VC4_SIZE_Load_Tile_Buffer_General);
+    r->load_op = rec[0];
+    r->load_pending = true;
+    return 0;
+}
+
+static int h_store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                           uint32_t *next)
+{
+    (void)next;
+    return store_general(v, t, addr, rec);
+}
+
+/* Store multi-sample resolved tile colour buffer (and EOF) */
+static int h_store_ms(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                      uint32_t *next)
+{
+    (void)next;
+    vc4_render *r = v->rend;
+    int rc;
+    if ((rc = need_tile(v, t, addr, "Store_Multi_Sample")))
+        return rc;
+    unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
+    /* rendering-mode numbering: 0 BGR565 dithered, 1 RGBA8888, 2 BGR565 */
+    unsigned gfmt = fmt == 1 ? 0 : fmt == 0 ? 1 : fmt;
+    if ((rc = check_tiling(v, t, addr, tiling, gfmt, true)) ||
+        (rc = xfer_surface(v, t, true, false, r->fb_addr, tiling, gfmt)))
+        return rc;
+    clear_color(r);
+    clear_zs(r);
+    v->stats.tiles_rendered++;
+    if (rec[0] == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF)
+        end_of_frame(v);
+    return 0;
+}
+
+static int h_store_full(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                        uint32_t *next)
+{
+    (void)next;
+    vc4_render *r = v->rend;
+    int rc;
+    if ((rc = need_tile(v, t, addr, "Store_Full_Resolution")))
+        return rc;
+#define SFR(field) VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, field)
+    uint32_t a = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
+    bool no_color = SFR(Disable_Color_Buffer_write), no_zs = SFR(Disable_Z_Stencil_Buffer_write);
+    bool keep = SFR(Disable_Clear_on_Write), eof = SFR(Last_Tile);
+#undef SFR
+    if (!no_color && !no_zs)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
+                         "Store_Full_Resolution of colour and Z/S to one address: not "
+                         "supported yet (give one record per buffer)");
+    if (!no_color && (rc = xfer_raw(v, t, true, false, a)))
+        return rc;
+    if (!no_zs && (rc = xfer_raw(v, t, true, true, a)))
+        return rc;
+    if (!keep) {
+        clear_color(r);
+        clear_zs(r);
+    }
+    v->stats.tiles_rendered++;
+    if (eof)
+        end_of_frame(v);
+    return 0;
+}
+
+static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                         uint32_t *next)
+{
+    (void)next;
+    vc4_render *r = v->rend;
+    memcpy(r->st.config, rec + 1, VC4_SIZE_Configuration_Bits - 1);
+    r->st.config_valid = true;
+    if (VC4_GET(rec + 1, Configuration_Bits, Rasteriser_Oversample_Mode))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "Configuration_Bits: rasteriser oversample (multisample): not "
+                         "supported yet");
+    return 0;
+}
+
+/* Primitive format, NV shader state, viewport, clip window, flat shading:
+ * latched as the binner latches them (vc4_latch_state, state.c). */
+static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)t, (void)addr, (void)next;
+    vc4_latch_state(&v->rend->st, rec);
+    return 0;
+}
+
+/* point size, line width, RHT boundary, depth offset, Z planes */
+static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                    uint32_t *next)
+{
+    (void)v, (void)t, (void)addr, (void)rec, (void)next;
+    return 0;
+}
+
+static int h_compressed(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                        uint32_t *next)
+{
+    (void)rec;
+    return compressed_list(v, t, addr + 1, next);
+}
+
+static const vc4_render_fn render_handlers[256] = {
+    [VC4_OP_Tile_Rendering_Mode_Configuration] = h_rend_config,
+    [VC4_OP_Clear_Colors] = h_clear,
+    [VC4_OP_Tile_Coordinates] = h_tile_coords,
+    [VC4_OP_Re_load_Full_Resolution_Tile_Buffer] = h_load,
+    [VC4_OP_Load_Tile_Buffer_General] = h_load,
+    [VC4_OP_Store_Tile_Buffer_General] = h_store_general,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = h_store_ms,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = h_store_ms,
+    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = h_store_full,
+    [VC4_OP_Primitive_List_Format] = h_latch,
+    [VC4_OP_NV_Shader_State] = h_latch,
+    [VC4_OP_Configuration_Bits] = h_config_bits,
+    [VC4_OP_Viewport_Offset] = h_latch,
+    [VC4_OP_Clip_Window] = h_latch,
+    [VC4_OP_Flat_Shade_Flags] = h_latch,
+    [VC4_OP_Point_size] = h_accept,
+    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_RHT_X_boundary] = h_accept,
+    [VC4_OP_Depth_Offset] = h_accept,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Compressed_Primitive_List] = h_compressed,
+};
+
 int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                       uint32_t *next)
 {
-    vc4_render *r = v->rend;
-    int rc;
-    switch (rec[0]) {
-    case VC4_OP_REND_CONFIG: {
-        uint16_t fl = vc4_le16(rec + 9);
-        r->fb_addr = vc4_le32(rec + 1);
-        r->width = vc4_le16(rec + 5);
-        r->height = vc4_le16(rec + 7);
-        r->flags = fl;
-        r->configured = false;
-        if (r->width == 0 || r->height == 0 || r->width > 4096 || r->height > 4096)
-            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                             "Tile_Rendering_Mode_Configuration %ux%u (1..4096 a side)", r->width,
-                             r->height);
-        if (fl & 3)
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                             "Tile_Rendering_Mode_Configuration: 4x multisample / 64-bit "
-                             "colour: not supported yet");
-        if ((fl >> 4) & 3)
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                             "Tile_Rendering_Mode_Configuration: decimate mode: not supported yet");
-        if (fl & (1u << 8))
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                             "Tile_Rendering_Mode_Configuration: VG mask buffer: not supported "
-                             "yet");
-        r->configured = true;
-        return 0;
-    }
-    case VC4_OP_CLEAR:
-        r->clear_color[0] = vc4_le32(rec + 1);
-        r->clear_color[1] = vc4_le32(rec + 5);
-        r->clear_zs = vc4_le32(rec + 9) & 0xFFFFFF;
-        r->clear_vg = rec[12];
-        r->clear_stencil = rec[13];
-        return 0;
-    case VC4_OP_TILE_COORDS:
-        if (!r->configured)
-            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                             "Tile_Coordinates before Tile_Rendering_Mode_Configuration");
-        if ((uint32_t)rec[1] * VC4_TILE >= r->width || (uint32_t)rec[2] * VC4_TILE >= r->height)
-            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                             "Tile_Coordinates %u, %u outside the %ux%u frame", rec[1], rec[2],
-                             r->width, r->height);
-        r->tile_x = rec[1];
-        r->tile_y = rec[2];
-        return r->load_pending ? do_load(v, t) : 0;
-    case VC4_OP_LOAD_FULL:
-    case VC4_OP_LOAD_GENERAL:
-        memcpy(r->load_rec, rec, rec[0] == VC4_OP_LOAD_FULL ? 5 : 7);
-        r->load_op = rec[0];
-        r->load_pending = true;
-        return 0;
-    case VC4_OP_STORE_GENERAL:
-        return store_general(v, t, addr, rec);
-    case VC4_OP_STORE_MS:
-    case VC4_OP_STORE_MS_EOF: {
-        if ((rc = need_tile(v, t, addr, "Store_Multi_Sample")))
-            return rc;
-        unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
-        /* rendering-mode numbering: 0 BGR565 dithered, 1 RGBA8888, 2 BGR565 */
-        unsigned gfmt = fmt == 1 ? 0 : fmt == 0 ? 1 : fmt;
-        if ((rc = check_tiling(v, t, addr, tiling, gfmt, true)) ||
-            (rc = xfer_surface(v, t, true, false, r->fb_addr, tiling, gfmt)))
-            return rc;
-        clear_color(r);
-        clear_zs(r);
-        v->stats.tiles_rendered++;
-        if (rec[0] == VC4_OP_STORE_MS_EOF)
-            end_of_frame(v);
-        return 0;
-    }
-    case VC4_OP_STORE_FULL: {
-        if ((rc = need_tile(v, t, addr, "Store_Full_Resolution")))
-            return rc;
-        uint32_t w = vc4_le32(rec + 1), a = w & ~15u;
-        if (!(w & 1) && !(w & 2))
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
-                             "Store_Full_Resolution of colour and Z/S to one address: not "
-                             "supported yet (give one record per buffer)");
-        if (!(w & 1) && (rc = xfer_raw(v, t, true, false, a)))
-            return rc;
-        if (!(w & 2) && (rc = xfer_raw(v, t, true, true, a)))
-            return rc;
-        if (!(w & 4)) {
-            clear_color(r);
-            clear_zs(r);
-        }
-        v->stats.tiles_rendered++;
-        if (w & 8)
-            end_of_frame(v);
-        return 0;
-    }
-    case VC4_OP_PRIM_FORMAT:
-        r->st.prim_format = rec[1];
-        return 0;
-    case VC4_OP_NV_STATE:
-        r->st.nv_record = vc4_le32(rec + 1);
-        r->st.nv_valid = true;
-        return 0;
-    case VC4_OP_CONFIG:
-        memcpy(r->st.config, rec + 1, 3);
-        r->st.config_valid = true;
-        if ((rec[1] >> 6) & 3)
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                             "Configuration_Bits: rasteriser oversample (multisample): not "
-                             "supported yet");
-        return 0;
-    case VC4_OP_VIEWPORT:
-        r->st.vp_x = (int16_t)vc4_le16(rec + 1);
-        r->st.vp_y = (int16_t)vc4_le16(rec + 3);
-        r->st.vp_valid = true;
-        return 0;
-    case VC4_OP_CLIP_WINDOW:
-        for (int k = 0; k < 4; k++)
-            r->st.clip[k] = vc4_le16(rec + 1 + 2 * k);
-        r->st.clip_valid = true;
-        return 0;
-    case VC4_OP_FLAT:
-        r->st.flat_flags = vc4_le32(rec + 1);
-        r->st.flat_valid = true;
-        return 0;
-    case 98: case 99: case 100: case 101: case 104:
-        return 0; /* point size, line width, RHT boundary, depth offset, Z planes */
-    case VC4_OP_COMPRESSED:
-        return compressed_list(v, t, addr + 1, next);
-    default: {
-        vc4_record rr;
-        vc4_record_get(rec[0], &rr);
-        if (rr.where == VC4_BIN)
-            return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                             "%s (opcode %u) is a binning-list record, found in the render list",
-                             rr.name, rec[0]);
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "%s (opcode %u) in the render list: not supported yet", rr.name, rec[0]);
-    }
-    }
+    if (render_handlers[rec[0]])
+        return render_handlers[rec[0]](v, t, addr, rec, next);
+    vc4_record rr;
+    vc4_record_get(rec[0], &rr);
+    if (rr.where == VC4_BIN)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "%s (opcode %u) is a binning-list record, found in the render list",
+                         rr.name, rec[0]);
+    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                     "%s (opcode %u) in the render list: not supported yet", rr.name, rec[0]);
 }

@@ -5,40 +5,12 @@
  * from brcm_usrlib_dag v3d.h). Mailbox: research/vc4.md section 5 (Linux
  * bcm2835-mailbox.c, the firmware wiki's property interface, tag ids from
  * include/soc/bcm2835/raspberrypi-firmware.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "vc4_internal.h"
 #include "qpu.h"
 
 #define SDRAM_DEFAULT (64u << 20)
-
-int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
-{
-    /* Faults outside a control-list thread come from the V3D block itself. */
-    static const cg_agent v3d_agent = {.family = CG_FAMILY_VC4, .unit = "v3d", .channel = -1};
-    if (t) {
-        t->faulted = true;
-        t->running = false;
-        t->waiting_sem = false;
-        t->cs |= CG_VC4_CS_ERR;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = cg_fault_vpost(v->dev, t ? &t->agent : &v3d_agent, kind, addr, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-void vc4_raise_int(cg_vc4 *v, uint32_t bits)
-{
-    v->intctl |= bits;
-    if (cg_trace_enabled(v->dev)) {
-        cg_trace_event ev = {.kind = CG_TRACE_INTERRUPT, .family = CG_FAMILY_VC4, .unit = "v3d",
-                             .channel = -1, .reg = bits, .value = v->intctl};
-        cg_trace_emit(v->dev, &ev);
-    }
-}
 
 int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
 {

@@ -9,10 +9,14 @@
 
 /* ---- the record table (cl.def, built in cl_defs.c) ---- */
 enum { VC4_ANY = 0, VC4_BIN = 1, VC4_REND = 2 };
-enum { VC4_FT_U = 0, VC4_FT_S, VC4_FT_A, VC4_FT_F, VC4_FT_B };
+enum { VC4_FT_U = 0, VC4_FT_S, VC4_FT_A, VC4_FT_F, VC4_FT_B, VC4_FT_X };
+/* the validator's policy column: vc4_validate.c cmd_info[] accepts the
+ * record in a bin CL (KBIN) or not (KNONE) */
+enum { VC4_POL_KNONE = 0, VC4_POL_KBIN = 1 };
 
 typedef struct vc4_field {
     const char *name;
+    const char *alias; /* the seed's name, or "" */
     uint8_t bit, width, type;
 } vc4_field;
 
@@ -21,9 +25,10 @@ typedef struct vc4_slot {
 } vc4_slot;
 
 typedef struct vc4_record {
-    const char *name;
+    const char *name;  /* the reference's name (v3d_packet_v21.xml, Reference Guide) */
+    const char *alias; /* the seed's name, also accepted by the assembler, or NULL */
     const char *desc;
-    uint8_t opcode, size, where;
+    uint8_t opcode, size, where, policy;
     const vc4_field *fields;
     uint8_t nfields;
     const vc4_slot *slots; /* macro operand slots; NULL: one per field */
@@ -56,6 +61,7 @@ static inline void vc4_bits_set(uint8_t *p, unsigned bit, unsigned width, uint64
 }
 /* A field's value as shown and assembled: addresses are shifted into place. */
 uint64_t vc4_field_value(const vc4_field *f, const uint8_t *payload);
+const char *vc4_record_confidence(const vc4_record *r); /* "known" | "partial" */
 
 static inline uint32_t vc4_le32(const uint8_t *p)
 {
@@ -75,19 +81,29 @@ static inline uint32_t vc4_u32f(float f)
     return u;
 }
 
-/* Opcodes the executor names. */
+/* Opcodes, byte sizes and field positions, from cl.def: VC4_OP_<record>,
+ * VC4_SIZE_<record>, VC4_FB_<record>_<field> (first bit of the payload) and
+ * VC4_FW_<record>_<field> (width). */
 enum {
-    VC4_OP_HALT = 0, VC4_OP_NOP = 1, VC4_OP_FLUSH = 4, VC4_OP_FLUSH_ALL = 5,
-    VC4_OP_START_BINNING = 6, VC4_OP_INC_SEM = 7, VC4_OP_WAIT_SEM = 8,
-    VC4_OP_BRANCH = 16, VC4_OP_BRANCH_SUB = 17, VC4_OP_RETURN = 18,
-    VC4_OP_STORE_MS = 24, VC4_OP_STORE_MS_EOF = 25, VC4_OP_STORE_FULL = 26,
-    VC4_OP_LOAD_FULL = 27, VC4_OP_STORE_GENERAL = 28, VC4_OP_LOAD_GENERAL = 29,
-    VC4_OP_INDEXED_PRIM = 32, VC4_OP_VERTEX_ARRAY = 33, VC4_OP_COMPRESSED = 48,
-    VC4_OP_CLIPPED = 49, VC4_OP_PRIM_FORMAT = 56, VC4_OP_GL_STATE = 64,
-    VC4_OP_NV_STATE = 65, VC4_OP_VG_STATE = 66, VC4_OP_CONFIG = 96, VC4_OP_FLAT = 97,
-    VC4_OP_CLIP_WINDOW = 102, VC4_OP_VIEWPORT = 103, VC4_OP_BIN_CONFIG = 112,
-    VC4_OP_REND_CONFIG = 113, VC4_OP_CLEAR = 114, VC4_OP_TILE_COORDS = 115,
+#define R(name, op, size, where, policy, alias, desc) VC4_OP_##name = op, VC4_SIZE_##name = size,
+#define F(rec, name, bit, width, type, alias) VC4_FB_##rec##_##name = bit, VC4_FW_##rec##_##name = width,
+#define V(rec, field, value, vname)
+#define A(rec, bit, width)
+#include "cl.def"
+#undef R
+#undef F
+#undef V
+#undef A
 };
+/* A payload field's raw bits, by record and field name (cl.def). */
+#define VC4_GET(payload, rec, field) \
+    vc4_bits_get((payload), VC4_FB_##rec##_##field, VC4_FW_##rec##_##field)
+/* An address field: its bits moved to their place in the 32-bit address. */
+#define VC4_ADDR(payload, rec, field) \
+    ((uint32_t)(VC4_GET(payload, rec, field) << (32 - VC4_FW_##rec##_##field)))
+/* Enum value names of a field (cl.def V lines). */
+const char *vc4_field_enum_name(const vc4_field *f, uint64_t value);
+bool vc4_field_enum_value(const vc4_field *f, const char *name, uint64_t *value);
 
 /* ---- the device ---- */
 #define VC4_TILE 64
@@ -272,12 +288,24 @@ typedef struct vc4_nv_record {
     uint8_t flags, stride, nunif, nvary;
     uint32_t code, unif, vdata;
 } vc4_nv_record;
+/* vertex.c (shared by binner.c and render.c): the NV shader state record
+ * at addr; */
 int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *out);
+/* `need` bytes at offset `off` of vertex idx, through the page
+ * cache pc (may be NULL); a vertex past the 32-bit bus faults. */
+int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                     uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc);
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
-/* v3d.c */
+/* state.c: latch a Primitive_List_Format, NV_Shader_State, Viewport_Offset,
+ * Clip_Window or Flat_Shade_Flags record into st (others: nothing). */
+void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
+/* fault.c (not v3d.c: the engines do not call up into the dispatcher):
+ * raise interrupt bits (traced), trace a control-list record, post a fault
+ * (t may be NULL: the V3D block's own). */
 void vc4_raise_int(cg_vc4 *v, uint32_t bits);
+void vc4_trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name);
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
