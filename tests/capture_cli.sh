@@ -55,9 +55,9 @@ grep -q '"hang":{"kind":"hang","unit":"cp","stream_addr":"0x10000004c","packet":
 expect 0 "disasm hang state" -- "$bin" disasm -f vc4 "$data/vc4_hang_sema.bin"
 grep -q '^//   CT1CS         0x00001020 (RUN SEMA RTSD 0)$' "$tmp/out" && ok || bad "CT1CS named"
 grep -A1 '^// >>> CT0CA 0x00100001: the binner thread stood here' "$tmp/out" | grep -q 'Increment_Semaphore \[07\]$' && ok || bad "CT0CA marked"
-grep -A1 '^// >>> CT1CA 0x00100010: the render thread stood here' "$tmp/out" | grep -q 'Wait_On_Semaphore \[08\]$' && ok || bad "CT1CA marked"
+grep -A1 '^// >>> CT1CA 0x00100010: the render thread stood here' "$tmp/out" | grep -q 'Wait_on_Semaphore \[08\]$' && ok || bad "CT1CA marked"
 expect 1 "run hang state" -- "$bin" run -f vc4 "$data/vc4_hang_sema.bin"
-grep -q '^fault #0 hang vc4/ct1 ch 1 addr 0x100010 .*Wait_On_Semaphore at 0x00100010 never satisfied' "$tmp/out" && ok || bad "the re-run hangs where the capture did"
+grep -q '^fault #0 hang vc4/ct1 ch 1 addr 0x100010 .*Wait_on_Semaphore at 0x00100010 never satisfied' "$tmp/out" && ok || bad "the re-run hangs where the capture did"
 grep -q '^CT0CA 0x00100003 (captured 0x00100001)  CT1CA 0x00100010 (captured 0x00100010)$' "$tmp/out" && ok || bad "CTnCA after the re-run"
 expect 0 "hang state json" -- "$bin" disasm -f vc4 --json "$data/vc4_hang_sema.bin"
 grep -q '"registers":{"start_bin":"0x00100000","start_render":"0x00100010","CT0CA":"0x00100001"' "$tmp/out" && ok || bad "hang state json"
@@ -112,7 +112,7 @@ grep -A1 '^// >>> CT1CA 0x00100019: the render thread stood here' "$tmp/out" | g
 # VC4_DEBUG=cl text: back to bytes, decoded by cmdgpu's own tables
 expect 0 "disasm cl dump" -- "$bin" disasm -f vc4 "$data/vc4_cl_dump.txt"
 grep -q '^// VC4_DEBUG=cl dump: 10 packets rebuilt, 53 bytes (hardware offsets)$' "$tmp/out" && ok || bad "cl dump header"
-grep -q '^Viewport_Offset {Viewport_Centre_X=5120, Viewport_Centre_Y=-40}$' "$tmp/out" && ok || bad "s12.4 fields packed"
+grep -q '^Viewport_Offset {Viewport_Centre_X_coordinate=5120, Viewport_Centre_Y_coordinate=-40}$' "$tmp/out" && ok || bad "s12.4 fields packed"
 expect 2 "run cl dump" -- "$bin" run -f vc4 "$data/vc4_cl_dump.txt"
 
 # nv raw words and NVK's text

@@ -203,7 +203,7 @@ static void test_faults(void)
     CHECK_EQ(cg_fault_count(dev), 1);
     f = cg_fault_get(dev, 0);
     CHECK_EQ(f->kind, CG_FAULT_HANG);
-    CHECK(strstr(f->message, "Wait_On_Semaphore") != NULL);
+    CHECK(strstr(f->message, "Wait_on_Semaphore") != NULL);
     CHECK_EQ(reg(v, CG_VC4_CT1CS) & CG_VC4_CS_RUN, 0);
     CHECK(reg(v, CG_VC4_CT1CS) & CG_VC4_CS_ERR);
     cg_vc4_reg_write(v, CG_VC4_CT1CS, CG_VC4_CS_RESET);

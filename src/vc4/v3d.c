@@ -622,8 +622,8 @@ int cg_vc4_wait_idle(cg_vc4 *v)
                       "was supplied through BPOA/BPOS");
         else if (th->waiting_sem)
             vc4_fault(v, th, CG_FAULT_HANG, th->ca,
-                      "watchdog: Wait_On_Semaphore at 0x%08x never satisfied (the other thread "
-                      "never increments)", th->ca);
+                      "watchdog: %s at 0x%08x never satisfied (the other thread "
+                      "never increments)", cg_vc4_cl_name(VC4_OP_Wait_on_Semaphore), th->ca);
         else
             vc4_fault(v, th, CG_FAULT_HANG, th->ca, "watchdog: thread %d cannot progress", t);
         if (t == 0) {

@@ -1,7 +1,7 @@
 # hostile: each thread waits on the other's semaphore before incrementing it: a deadlock; the watchdog ends both
 # fault: kind=hang unit=ct0 channel=0 gpu_addr=0x00020000 stream_addr=0x00020000 words=0x8
 # fault: kind=hang unit=ct1 channel=1 gpu_addr=0x00020010 stream_addr=0x00020010 words=0x8
-# message: Wait_On_Semaphore
+# message: Wait_on_Semaphore
 #
 # CT0 (at 0x20000) and CT1 (at 0x20010) both start with Wait_On_Semaphore,
 # and only increment after it: neither can go on (CTnCS = RUN | semaphore

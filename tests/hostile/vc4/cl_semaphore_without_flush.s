@@ -1,6 +1,6 @@
 # hostile: the binning list increments the semaphore but never flushes, so the render thread waits forever
 # fault: kind=hang unit=ct1 channel=1 gpu_addr=0x00010034 stream_addr=0x00010034 words=0x8
-# message: Wait_On_Semaphore
+# message: Wait_on_Semaphore
 #
 # The binning thread's Increment_Semaphore only takes effect at the next
 # Flush (seed 003: "That semaphore only increments when binning is done and

@@ -1,6 +1,6 @@
 # hostile: the binning thread waits on a semaphore the render thread never increments; watchdog, then a frame
 # fault: kind=hang unit=ct0 channel=0 gpu_addr=0x00020000 stream_addr=0x00020000 words=0x8
-# message: Wait_On_Semaphore
+# message: Wait_on_Semaphore
 #
 # The binning list starts with Wait_On_Semaphore (0x20000); CT1 is idle, so
 # nothing ever increments CT0's semaphore. CT0CS = RUN | semaphore wait

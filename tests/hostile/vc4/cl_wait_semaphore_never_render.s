@@ -1,6 +1,6 @@
 # hostile: the render thread waits on a semaphore nobody increments; the watchdog ends it, then a frame renders
 # fault: kind=hang unit=ct1 channel=1 gpu_addr=0x00020001 stream_addr=0x00020001 words=0x8
-# message: Wait_On_Semaphore
+# message: Wait_on_Semaphore
 #
 # No_Op at 0x20000, Wait_On_Semaphore at 0x20001 with no binning job to
 # increment: CT1 blocks with CA on the wait (CT1CS = RUN (bit 5) | semaphore
