@@ -102,6 +102,64 @@ static void check_table(const char *name, const cg_def_entry *e, size_t n, uint3
     CHECK_EQ(problems, 0);
 }
 
+/* The generation of a payload-dword id's space (pm4_fields.def), and the
+ * prefix of its entry names; false for the header entries (0x1000..). */
+static bool id_space(uint32_t id, cg_radeon_gen *gen, const char **prefix)
+{
+    switch (id & 0xF000u) {
+    case RD_PAY_R600: *gen = CG_RADEON_R600; *prefix = ""; return true;
+    case RD_PAY_EG: *gen = CG_RADEON_EVERGREEN; *prefix = "EG_"; return true;
+    case RD_PAY_R500: *gen = CG_RADEON_R500; *prefix = "R500_"; return true;
+    default: return false;
+    }
+}
+
+/* Every payload entry is named <prefix><PACKET>_DW<n> after the packet its
+ * id gives in its generation's opcode table; every PA / PR / PRE id names
+ * a packet, and a PA points at an entry. */
+static void check_payload_ids(const cg_def_entry *e, size_t n)
+{
+    size_t bad = 0, entries = 0, shared = 0, regs = 0;
+    cg_radeon_gen gen;
+    const char *prefix;
+    char want[80];
+    for (size_t i = 0; i < n; i++) {
+        if (!id_space(e[i].offset, &gen, &prefix)) {
+            CHECK(e[i].offset >= 0x1000 && e[i].offset <= 0x1003);
+            continue;
+        }
+        unsigned op = (e[i].offset >> 4) & 0xFF, dw = e[i].offset & 0xF;
+        const char *pk = rd_p3_table(gen)[op].name;
+        snprintf(want, sizeof want, "%s%s_DW%u", prefix, pk ? pk : "?", dw);
+        entries++;
+        if (!pk || dw == 0 || strcmp(want, e[i].name) != 0) {
+            fprintf(stderr, "payload entry %s (0x%x): expected %s\n", e[i].name, e[i].offset, want);
+            bad++;
+        }
+    }
+    uint32_t id, v;
+    for (size_t i = 0; rd_payload_alias(i, &id, &v); i++, shared++) {
+        bool ok = id_space(id, &gen, &prefix) && rd_p3_table(gen)[(id >> 4) & 0xFF].name && (id & 0xF);
+        bool target = false;
+        for (size_t j = 0; j < n; j++)
+            target |= e[j].offset == v;
+        if (!ok || !target) {
+            fprintf(stderr, "PA 0x%x -> 0x%x: no such packet or entry\n", id, v);
+            bad++;
+        }
+    }
+    for (size_t i = 0; rd_payload_reg_at(i, &id, &v); i++, regs++) {
+        if (!id_space(id, &gen, &prefix) || !rd_p3_table(gen)[(id >> 4) & 0xFF].name || !(id & 0xF)) {
+            fprintf(stderr, "PR 0x%x: no such packet\n", id);
+            bad++;
+        }
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(entries, 88);
+    CHECK_EQ(shared, 7);
+    CHECK_EQ(regs, 10);
+}
+
 int main(void)
 {
     size_t n;
@@ -109,8 +167,9 @@ int main(void)
     CHECK_EQ(n, 52);
     check_table("radeon regs", e, n, 4);
     e = rd_pf_table(&n);
-    CHECK_EQ(n, 53);
+    CHECK_EQ(n, 92);
     check_table("radeon pm4 payload fields", e, n, 1);
+    check_payload_ids(e, n);
     static const char *const names[] = {"r600", "r700", "evergreen", "r500"};
     for (int g = 0; g < CG_RADEON_GEN_COUNT; g++) {
         char t[64];
@@ -187,14 +246,14 @@ int main(void)
     CHECK_EQ(PPUT(EVENT_WRITE_EOP_DW3, DATA_SEL, 1) | PPUT(EVENT_WRITE_EOP_DW3, INT_SEL, 2),
              (1u << 29) | (2u << 24));
     CHECK_EQ(PGET(0xFFFFFFFFu, CP_DMA_DW5, BYTE_COUNT), 0x1FFFFF);
-    const cg_def_entry *pf = rd_payload_fields(0x3D, 2);
+    const cg_def_entry *pf = rd_payload_fields(CG_RADEON_R600, 0x3D, 2);
     CHECK(pf != NULL);
     CHECK_STR(pf->name, "MEM_WRITE_DW2");
-    CHECK(rd_payload_fields(0x3D, 9) == NULL);
+    CHECK(rd_payload_fields(CG_RADEON_R600, 0x3D, 9) == NULL);
     uint32_t preg = 0;
-    CHECK(rd_payload_reg(0x43, 1, &preg));
+    CHECK(rd_payload_reg(CG_RADEON_R600, 0x43, 1, &preg));
     CHECK_EQ(preg, 0x85F0);
-    CHECK(!rd_payload_reg(0x43, 4, &preg));
+    CHECK(!rd_payload_reg(CG_RADEON_R600, 0x43, 4, &preg));
 
     /* The vendor tables: clean, and every header name present once. */
     check_table("radeon r600 registers", rd_regs_of(CG_RADEON_R600)->e, rd_regs_of(CG_RADEON_R600)->n, 4);
@@ -278,6 +337,70 @@ int main(void)
         /* Evergreen: the same packet, decoded with the evergreen register table */
         uint32_t eg[] = {CG_RADEON_PACKET3(0x2D, 1), 3, 2};
         check_contains(dis(CG_RADEON_EVERGREEN, eg, 3), "VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=0x2)"); /* no V_ values in evergreend.h */
+    }
+    {
+        /* Payloads of the packets the model does not execute, per
+         * generation (issue 11 part 2): R600 streamout and surface base
+         * updates, a PA-shared layout (DRAW_INDEX_IMMD_BE). */
+        uint32_t w[] = {CG_RADEON_PACKET3(0x34, 4), 0x103, 0x1000, 0x12, 0x2000, 0x34,
+                        CG_RADEON_PACKET3(0x73, 0), 0x207,
+                        CG_RADEON_PACKET3(0x72, 1), 2, 0x400,
+                        CG_RADEON_PACKET3(0x27, 4), 100, 0x8000, 1, 30, 0,
+                        CG_RADEON_PACKET3(0x29, 1), 3, 2};
+        const char *t = dis(CG_RADEON_R700, w, 20);
+        check_contains(t, "STRMOUT_BUFFER_UPDATE 0x103, 0x1000, 0x12, 0x2000, 0x34  # 0x0000 c0043400 type 3, count 4\n"
+                          "    # 0x0004 00000103  STORE_BUFFER_FILLED_SIZE=0x1 OFFSET_SOURCE=0x1 SELECT_BUFFER=0x1\n"
+                          "    # 0x0008 00001000  DST_ADDRESS_LO=0x1000\n"
+                          "    # 0x000c 00000012  DST_ADDRESS_HI=0x12\n"
+                          "    # 0x0010 00002000  SRC_ADDRESS_LO=0x2000\n"
+                          "    # 0x0014 00000034  SRC_ADDRESS_HI=0x34\n");
+        check_contains(t, "SURFACE_BASE_UPDATE 0x207  # 0x0018 c0007300 type 3, count 0\n"
+                          "    # 0x001c 00000207  DEPTH=0x1 COLOR=0x3 STRMOUT=0x1\n");
+        check_contains(t, "    # 0x0024 00000002  BUFFER_INDEX=0x2\n    # 0x0028 00000400  BUFFER_BASE=0x400\n");
+        check_contains(t, "    # 0x0038 00000001  INDEX_BASE_HI=0x1\n    # 0x003c 0000001e  INDEX_COUNT=0x1e\n");
+        check_contains(t, "DRAW_INDEX_IMMD_BE 0x3, 0x2  # 0x0044 c0012900 type 3, count 1\n"
+                          "    # 0x0048 00000003  IMMD_INDEX_COUNT=0x3\n"
+                          "    # 0x004c 00000002  VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=DI_SRC_SEL_AUTO_INDEX)\n");
+        check_contains(dis_json(CG_RADEON_R600, w, 6), "\"confidence\":\"known\"}");
+
+        /* Evergreen's own packets; opcode 0x29 is DRAW_INDEX_OFFSET there,
+         * which no public source lays out: no R600 fields leak in. */
+        uint32_t eg[] = {CG_RADEON_PACKET3(0x48, 3), 0x61d, 0x1000, 0x12, 0x10003,
+                         CG_RADEON_PACKET3(0x25, 1), 0x40, 2,
+                         CG_RADEON_PACKET3(0x75, 2), 0xa0b0003, 0x2000, 0x12,
+                         CG_RADEON_PACKET3(0x15, 3), 8, 4, 1, 1,
+                         CG_RADEON_PACKET3(0x29, 1), 3, 2};
+        t = dis(CG_RADEON_EVERGREEN, eg, 20);
+        check_contains(t, "EVENT_WRITE_EOS 0x61d, 0x1000, 0x12, 0x10003  # 0x0000 c0034800 type 3, count 3\n"
+                          "    # 0x0004 0000061d  EVENT_TYPE=0x1d EVENT_INDEX=0x6\n"
+                          "    # 0x0008 00001000  ADDRESS_LO=0x1000\n"
+                          "    # 0x000c 00000012  ADDRESS_HI=0x12\n"
+                          "    # 0x0010 00010003  DATA=0x10003\n");
+        check_contains(t, "DRAW_INDEX_INDIRECT 0x40, 0x2  # 0x0014 c0012500 type 3, count 1\n"
+                          "    # 0x0018 00000040  DATA_OFFSET=0x40\n"
+                          "    # 0x001c 00000002  VGT_DRAW_INITIATOR = 0x2 (SOURCE_SELECT=0x2)\n");
+        check_contains(t, "    # 0x0024 0a0b0003  SOURCE_SEL=0x3 WR_REG_OFFSET=0xa0b\n"
+                          "    # 0x0028 00002000  CONTROL=0x2000\n"
+                          "    # 0x002c 00000012  SRC_ADDRESS_HI=0x12\n");
+        check_contains(t, "    # 0x0040 00000001  COMPUTE_SHADER_EN=0x1\n");
+        check_contains(t, "DRAW_INDEX_OFFSET 0x3, 0x2  # 0x0044 c0012900 type 3, count 1\n"
+                          "    # 0x0048 00000003  \n    # 0x004c 00000002  \n");
+        check_contains(dis_json(CG_RADEON_EVERGREEN, eg, 5), "\"confidence\":\"known\"}");
+        /* EOS dword 3 bits 31:29: set, but named by no source */
+        eg[3] = 0x40000012;
+        check_contains(dis_json(CG_RADEON_EVERGREEN, eg, 5), "\"confidence\":\"partial\"}");
+        check_contains(dis_json(CG_RADEON_EVERGREEN, eg + 17, 3), "\"confidence\":\"partial\"}");
+
+        /* R500: VAP_VF_CNTL of a draw (PA-shared by the six draws) */
+        uint32_t r5[] = {CG_RADEON_PACKET3(0x34, 0), 0x30034, CG_RADEON_PACKET3(0x28, 1), 0, 0x30034,
+                         CG_RADEON_PACKET3(0x33, 2), 0x80000820, 0x4000, 16};
+        t = dis(CG_RADEON_R500, r5, 9);
+        check_contains(t, "packet3 0x34, 0x30034  # 0x0000 c0003400 type 3, count 0 3D_DRAW_VBUF_2\n"
+                          "    # 0x0004 00030034  PRIM_TYPE=0x4 PRIM_WALK=0x3 NUM_VERTICES=0x3\n");
+        check_contains(t, "    # 0x000c 00000000  \n    # 0x0010 00030034  PRIM_TYPE=0x4 PRIM_WALK=0x3 NUM_VERTICES=0x3\n");
+        check_contains(t, "    # 0x001c 00004000  ADDRESS=0x4000\n    # 0x0020 00000010  SIZE=0x10\n");
+        check_contains(dis_json(CG_RADEON_R500, r5, 2), "\"confidence\":\"known\"}");
+        check_contains(dis_json(CG_RADEON_R500, r5 + 5, 4), "\"confidence\":\"partial\"}");
     }
     {
         /* JSON confidence: every set bit in a field -> known; bits outside

@@ -160,28 +160,119 @@ const cg_def_entry *rd_reg_table(size_t *n)
     return rd_regs;
 }
 
-/* Payload dwords that are a register's value (PR lines). */
+/* Payload dwords that are a register's value (PR, PRE lines), and payload
+ * dwords with another entry's layout (PA lines). */
 static const struct {
-    uint32_t id;  /* 16 * opcode + dword */
+    uint32_t id;  /* payload-dword id (pm4_fields.def) */
     uint32_t reg;
 } rd_pr[] = {
 #define PD(name, id)
 #define PF(e, f, hi, lo)
-#define PR(op, dw, reg) {RD_OP_##op * 16u + (dw), REG_##reg},
+#define PR(op, dw, reg) {RD_PAY_R600 + RD_OP_##op * 16u + (dw), REG_##reg},
+#define PRE(op, dw, reg) {RD_PAY_EG + RD_EGOP_##op * 16u + (dw), REG_##reg},
 #include "pm4_fields.def"
 #undef PD
 #undef PF
 #undef PR
+#undef PRE
+};
+static const struct {
+    uint32_t id, entry; /* payload-dword id, the id of the entry it shares */
+} rd_pa[] = {
+#define PD(name, id)
+#define PF(e, f, hi, lo)
+#define PA(id, entry) {id, RD_PD_##entry},
+#include "pm4_fields.def"
+#undef PD
+#undef PF
+#undef PA
 };
 
-bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg)
+/* The ids a payload dword of `gen` may have, the most specific first:
+ * Evergreen's own space, then the R600 space when the opcode names the
+ * same packet on R600 (Evergreen reuses some numbers). */
+static size_t payload_ids(cg_radeon_gen gen, unsigned op, unsigned dw, uint32_t id[2])
+{
+    if (op > 0xFF || dw == 0 || dw > 15)
+        return 0;
+    uint32_t k = op * 16u + dw;
+    if (gen == CG_RADEON_R500) {
+        id[0] = RD_PAY_R500 + k;
+        return 1;
+    }
+    size_t n = 0;
+    if (gen == CG_RADEON_EVERGREEN)
+        id[n++] = RD_PAY_EG + k;
+    const char *a = rd_p3_table(gen)[op].name, *b = rd_p3_table(CG_RADEON_R600)[op].name;
+    if (a && b && strcmp(a, b) == 0)
+        id[n++] = RD_PAY_R600 + k;
+    return n;
+}
+
+static bool pr_find(uint32_t id, uint32_t *reg)
 {
     for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pr); i++)
-        if (rd_pr[i].id == opcode * 16u + dw) {
+        if (rd_pr[i].id == id) {
             *reg = rd_pr[i].reg;
             return true;
         }
     return false;
+}
+
+static const cg_def_entry *pf_find(uint32_t id)
+{
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pa); i++)
+        if (rd_pa[i].id == id)
+            id = rd_pa[i].entry;
+    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pf); i++)
+        if (rd_pf[i].offset == id)
+            return &rd_pf[i];
+    return NULL;
+}
+
+bool rd_payload_reg(cg_radeon_gen gen, unsigned opcode, unsigned dw, uint32_t *reg)
+{
+    uint32_t id[2];
+    size_t n = payload_ids(gen, opcode, dw, id);
+    for (size_t i = 0; i < n; i++) {
+        if (pr_find(id[i], reg))
+            return true;
+        if (pf_find(id[i]))
+            return false; /* a field entry of a more specific space wins */
+    }
+    return false;
+}
+
+const cg_def_entry *rd_payload_fields(cg_radeon_gen gen, unsigned opcode, unsigned dw)
+{
+    uint32_t id[2], reg;
+    size_t n = payload_ids(gen, opcode, dw, id);
+    for (size_t i = 0; i < n; i++) {
+        const cg_def_entry *e = pf_find(id[i]);
+        if (e)
+            return e;
+        if (pr_find(id[i], &reg))
+            return NULL; /* a register-valued dword of a more specific space */
+    }
+    return NULL;
+}
+
+bool rd_payload_alias(size_t i, uint32_t *id, uint32_t *entry)
+{
+    if (i >= CG_ARRAY_SIZE(rd_pa))
+        return false;
+    *id = rd_pa[i].id;
+    *entry = rd_pa[i].entry;
+    return true;
+}
+
+bool rd_payload_reg_at(size_t i, uint32_t *id, uint32_t *reg)
+{
+    if (i >= CG_ARRAY_SIZE(rd_pr))
+        return false;
+    *id = rd_pr[i].id;
+    *reg = rd_pr[i].reg;
+    return true;
 }
 
 const cg_def_entry *rd_pf_table(size_t *n)
@@ -208,14 +299,6 @@ bool rd_reg_lookup(uint32_t reg, rd_reg_info *out)
     return false;
 }
 
-const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw)
-{
-    uint32_t id = opcode * 16u + dw;
-    for (size_t i = 0; i < CG_ARRAY_SIZE(rd_pf); i++)
-        if (rd_pf[i].offset == id)
-            return &rd_pf[i];
-    return NULL;
-}
 
 /* ---- the vendor tables (regs_<gen>.def) ---- */
 

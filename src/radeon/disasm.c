@@ -127,8 +127,6 @@ static void raw_words(dctx *d, const uint32_t *w, size_t off, size_t n, const ch
     }
 }
 
-static bool payload_tables_apply(cg_radeon_gen gen, unsigned op);
-
 /* JSON confidence (issue 11 part 6). A dword's: KNOWN when every set bit
  * is in a field of a reference table, PARTIAL when some are not, and a
  * register the tables do not name makes its packet PARTIAL; a packet no
@@ -166,12 +164,10 @@ static int packet_conf(cg_radeon_gen gen, const uint8_t *p, size_t need, size_t 
             reg += step;
         } else if (!v) {
             dc = CONF_KNOWN;
-        } else if (!payload_tables_apply(gen, op)) {
-            dc = CONF_PARTIAL;
-        } else if (rd_payload_reg(op, (unsigned)k, &preg)) {
+        } else if (rd_payload_reg(gen, op, (unsigned)k, &preg)) {
             dc = reg_conf(gen, preg, v);
         } else {
-            const cg_def_entry *pf = rd_payload_fields(op, (unsigned)k);
+            const cg_def_entry *pf = rd_payload_fields(gen, op, (unsigned)k);
             dc = pf && !(v & ~field_mask(pf)) ? CONF_KNOWN : CONF_PARTIAL;
         }
         if (dc < c)
@@ -197,25 +193,14 @@ static void json_packet(dctx *d, size_t off, const char *type, const char *name,
     fprintf(d->out, ",\"confidence\":\"%s\"}", conf_names[conf]);
 }
 
-/* pm4_fields.def is keyed by R600 opcode numbers: it applies to a
- * generation whose opcode has the same name (Evergreen reuses some numbers). */
-static bool payload_tables_apply(cg_radeon_gen gen, unsigned op)
-{
-    if (gen == CG_RADEON_R500)
-        return false;
-    const char *a = rd_p3_table(gen)[op].name, *b = rd_p3_table(CG_RADEON_R600)[op].name;
-    return a && b && strcmp(a, b) == 0;
-}
-
 /* Comment lines for a type-3 payload. */
 static void payload_comments(dctx *d, unsigned op, p3_kind kind, const uint32_t *w, size_t off,
                              uint32_t count)
 {
-    bool tables = payload_tables_apply(d->o->gen, op);
     for (uint32_t k = 1; k <= count + 1; k++) {
         uint32_t v = w[k], reg;
         dword_line(d, off + 4 * k, v);
-        const cg_def_entry *pf = tables ? rd_payload_fields(op, k) : NULL;
+        const cg_def_entry *pf = rd_payload_fields(d->o->gen, op, k);
         if (kind == P3K_NOP && count == 0 && (v & 0xFFFF0000u) == 0xCAFE0000u) {
             fprintf(d->out, "trace point %u", v & 0xFFFF);
         } else if (kind == P3K_IB && k == 1) {
@@ -224,7 +209,7 @@ static void payload_comments(dctx *d, unsigned op, p3_kind kind, const uint32_t 
                         (v & PMASK(INDIRECT_BUFFER_DW1, IB_BASE_LO)));
         } else if (kind == P3K_IB && k == 3) {
             fprintf(d->out, "IB_SIZE %u dwords", PGET(v, INDIRECT_BUFFER_DW3, IB_SIZE));
-        } else if (tables && rd_payload_reg(op, k, &reg)) {
+        } else if (rd_payload_reg(d->o->gen, op, k, &reg)) {
             char nb[48];
             rd_reg_info ri;
             fprintf(d->out, "%s = 0x%x", rd_reg_str(d->o->gen, reg, nb, sizeof nb), v);

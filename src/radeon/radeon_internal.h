@@ -70,11 +70,18 @@ enum {
 #undef RF
 #define PD(name, id)
 #define PF(e, f, hi, lo) PF_##e##__##f##_HI = hi, PF_##e##__##f##_LO = lo,
-#define PR(op, dw, reg)
 #include "pm4_fields.def"
 #undef PD
 #undef PF
-#undef PR
+};
+/* Payload-dword id spaces of pm4_fields.def, and RD_PD_<ENTRY> = its id. */
+enum { RD_PAY_R600 = 0, RD_PAY_EG = 0x2000, RD_PAY_R500 = 0x3000 };
+enum {
+#define PD(name, id) RD_PD_##name = id,
+#define PF(e, f, hi, lo)
+#include "pm4_fields.def"
+#undef PD
+#undef PF
 };
 
 static inline uint32_t rd_bits(uint32_t v, unsigned hi, unsigned lo)
@@ -181,9 +188,14 @@ bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *r
 const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uint32_t v);
 /* A payload dword that is the value of a register (PR lines of
  * pm4_fields.def: SURFACE_SYNC's CP_COHER_*, draws' VGT_DRAW_INITIATOR). */
-bool rd_payload_reg(unsigned opcode, unsigned dw, uint32_t *reg);
-/* Payload fields of dword `dw` (1-based) of an opcode, NULL if none. */
-const cg_def_entry *rd_payload_fields(unsigned opcode, unsigned dw);
+bool rd_payload_reg(cg_radeon_gen gen, unsigned opcode, unsigned dw, uint32_t *reg);
+/* Payload fields of dword `dw` (1-based) of an opcode of `gen`, NULL if
+ * none (per generation: Evergreen's own entries, else the R600 entries of
+ * a packet of the same name; R500's own). */
+const cg_def_entry *rd_payload_fields(cg_radeon_gen gen, unsigned opcode, unsigned dw);
+/* Line i of the PA / PR+PRE lists (for the table test); false past the end. */
+bool rd_payload_alias(size_t i, uint32_t *id, uint32_t *entry);
+bool rd_payload_reg_at(size_t i, uint32_t *id, uint32_t *reg);
 /* Opcode tables and windows as cg_def_entry arrays, for the table test. */
 const cg_def_entry *rd_p3_defs(cg_radeon_gen gen, size_t *n);
 const cg_def_entry *rd_win_defs(cg_radeon_gen gen, size_t *n);
