@@ -12,11 +12,13 @@
 build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
 # scenes write files relative to the working directory: keep them in $tmp
-bin=$(realpath "$bin") src=$(realpath "$src")
+bin=$(realpath "$bin") src=$(realpath "$src") build=$(realpath "$build")
 cd "$tmp" || exit 1
 
 limit_kib=$((512 * 1024))
-if ldd "$bin" 2>/dev/null | grep -q 'libasan\|libtsan\|libubsan'; then
+# (the build's own cache says so; ldd is the fallback for other builds)
+if grep -qE '^CMDGPU_(SANITIZE|TSAN):BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null ||
+   ldd "$bin" 2>/dev/null | grep -q 'libasan\|libtsan\|libubsan'; then
     limit_kib=unlimited # sanitizers reserve terabytes of address space
 fi
 have_json=0
