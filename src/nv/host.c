@@ -16,20 +16,22 @@
 
 uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed)
 {
+#define RED(r) NVB06F_SEMAPHORED_REDUCTION_##r
     switch (op) {
-    case 0: /* MIN */
+    case RED(MIN):
         return is_signed ? ((int32_t)old < (int32_t)v ? old : v) : (old < v ? old : v);
-    case 1: /* MAX */
+    case RED(MAX):
         return is_signed ? ((int32_t)old > (int32_t)v ? old : v) : (old > v ? old : v);
-    case 2: return old ^ v;
-    case 3: return old & v;
-    case 4: return old | v;
-    case 5: return old + v;
+    case RED(XOR): return old ^ v;
+    case RED(AND): return old & v;
+    case RED(OR): return old | v;
+    case RED(ADD): return old + v;
     /* INC/DEC wrap at the payload like CUDA's atomicInc/atomicDec. */
-    case 6: return old >= v ? 0 : old + 1;
-    case 7: return (old == 0 || old > v) ? v : old - 1;
+    case RED(INC): return old >= v ? 0 : old + 1;
+    case RED(DEC): return (old == 0 || old > v) ? v : old - 1;
     default: return old;
     }
+#undef RED
 }
 
 /* ---- the host class ------------------------------------------------------ */
@@ -37,9 +39,9 @@ uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed)
 const char *nv_sem_op_name(uint32_t op)
 {
     switch (op) {
-    case 1: return "ACQUIRE (==)";
-    case 4: return "ACQ_GEQ (>=)";
-    case 8: return "ACQ_AND (&)";
+    case NVB06F_SEMAPHORED_OPERATION_ACQUIRE: return "ACQUIRE (==)";
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ: return "ACQ_GEQ (>=)";
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_AND: return "ACQ_AND (&)";
     default: return "?";
     }
 }
@@ -57,19 +59,20 @@ int nv_wait_check(cg_nv_channel *ch)
         return -1;
     }
     switch (ch->wait_op) {
-    case 1: return cur == ch->wait_value;
+    case NVB06F_SEMAPHORED_OPERATION_ACQUIRE: return cur == ch->wait_value;
     /* ACQ_GEQ: the model compares circularly ((int32)(mem - payload) >= 0),
      * like host1x syncpoints; later NVIDIA host classes split this into
      * ACQ_STRICT_GEQ and ACQ_CIRC_GEQ, and which one Maxwell's ACQ_GEQ is
      * was not in our sources: an assumption, tested as such. */
-    case 4: return (int32_t)(cur - ch->wait_value) >= 0;
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ: return (int32_t)(cur - ch->wait_value) >= 0;
     default: return (cur & ch->wait_value) != 0;
     }
 }
 
 static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
 {
-    uint64_t sem = (uint64_t)(ch->sem_hi & 0xFF) << 32 | (ch->sem_lo & ~3u);
+    uint64_t sem = (uint64_t)NV_VAL(NVB06F, SEMAPHOREA, OFFSET_UPPER, ch->sem_hi) << 32 |
+                   (ch->sem_lo & NV_MASK(NVB06F, SEMAPHOREB, OFFSET_LOWER));
     uint32_t op = NV_VAL(NVB06F, SEMAPHORED, OPERATION, v);
     uint32_t red = NV_VAL(NVB06F, SEMAPHORED, REDUCTION, v);
     bool four_bytes = NV_VAL(NVB06F, SEMAPHORED, RELEASE_SIZE, v) ==
@@ -137,91 +140,178 @@ static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
     }
 }
 
-int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
+/* ---- the host methods, by method (clb06f.h; cmd_info[]-style table) ----- */
+
+static int host_set_object(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
 {
-    if (m >= 0x100 || !(ch->gpu->host_valid[m >> 7] & (1u << ((m >> 2) & 31))))
-        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
-                        "host method 0x%03x is not in MAXWELL_CHANNEL_GPFIFO_A/A26F "
-                        "(ILLEGAL_MTHD)", m);
-    switch (m) {
-    case NVB06F_SET_OBJECT: {
-        uint32_t cls = v & 0xFFFF;
-        int oi = nv_obj_index(cls);
-        if (oi < 0)
-            return nv_ch_fault(ch, "host", CG_FAULT_INVALID_CLASS, addr, 0, v,
-                            "SET_OBJECT: class 0x%04x on subchannel %u is not one of 902D, "
-                            "B197, B1C0, A140, B0B5", cls, subch);
-        nv_obj *o = &ch->objs[oi];
-        if (!o->regs) {
-            o->regs = cg__alloc(ch->gpu->dev, NV_NREGS * 4);
-            if (!o->regs)
-                return nv_ch_fault(ch, "host", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
-                                "SET_OBJECT: no host memory for the register file");
-        }
-        o->class_id = cls;
-        ch->bound[subch] = cls;
-        ch->bound_oi[subch] = (int8_t)oi;
-        return 0;
+    uint32_t cls = NV_VAL(NVB06F, SET_OBJECT, NVCLASS, v);
+    int oi = nv_obj_index(cls);
+    if (oi < 0)
+        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_CLASS, addr, 0, v,
+                        "SET_OBJECT: class 0x%04x on subchannel %u is not one of 902D, "
+                        "B197, B1C0, A140, B0B5", cls, subch);
+    nv_obj *o = &ch->objs[oi];
+    if (!o->regs) {
+        o->regs = cg__alloc(ch->gpu->dev, NV_NREGS * 4);
+        if (!o->regs)
+            return nv_ch_fault(ch, "host", CG_FAULT_OUT_OF_MEMORY, addr, 0, v,
+                            "SET_OBJECT: no host memory for the register file");
     }
-    case NVB06F_ILLEGAL:
-        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
-                        "ILLEGAL method (handle 0x%08x): deliberate illegal-method interrupt", v);
-    case NVB06F_NOP:
-    case NVB06F_WFI:       /* the model runs a channel's work in order */
-    case NVB06F_FB_FLUSH:  /* the model has no GPU-side caches to flush */
-    case NVB06F_MEM_OP_C:
-        return 0;
-    case NVB06F_SEMAPHOREA: ch->sem_hi = v; return 0;
-    case NVB06F_SEMAPHOREB: ch->sem_lo = v; return 0;
-    case NVB06F_SEMAPHOREC: ch->sem_payload = v; return 0;
-    case NVB06F_SEMAPHORED: return host_semaphored(ch, v, addr);
-    case NVB06F_NON_STALL_INTERRUPT:
-        nv_trace_event(ch, CG_TRACE_INTERRUPT, "host", NVB06F_NON_STALL_INTERRUPT, v, 0, 0,
-                    "non-stall interrupt");
-        return 0;
-    case NVB06F_MEM_OP_D: {
-        uint32_t op = v >> 27;
-        if (op == 5 || op == 9 || (op >= 13 && op <= 16))
-            return 0; /* MEMBAR, TLB invalidate, L2 operations: nothing cached here */
+    o->class_id = cls;
+    ch->bound[subch] = cls;
+    ch->bound_oi[subch] = (int8_t)oi;
+    return 0;
+}
+
+static int host_illegal(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch;
+    return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                    "ILLEGAL method (handle 0x%08x): deliberate illegal-method interrupt", v);
+}
+
+static int host_semaphorea(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)addr;
+    ch->sem_hi = v;
+    return 0;
+}
+
+static int host_semaphoreb(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)addr;
+    ch->sem_lo = v;
+    return 0;
+}
+
+static int host_semaphorec(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)addr;
+    ch->sem_payload = v;
+    return 0;
+}
+
+static int host_semaphored_m(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch;
+    return host_semaphored(ch, v, addr);
+}
+
+static int host_non_stall_interrupt(cg_nv_channel *ch, unsigned subch, uint32_t v,
+                                    uint64_t addr)
+{
+    (void)subch, (void)addr;
+    nv_trace_event(ch, CG_TRACE_INTERRUPT, "host", NVB06F_NON_STALL_INTERRUPT, v, 0, 0,
+                "non-stall interrupt");
+    return 0;
+}
+
+static int host_mem_op_d(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch;
+    uint32_t op = NV_VAL(NVB06F, MEM_OP_D, OPERATION, v);
+    switch (op) {
+    case NVB06F_MEM_OP_D_OPERATION_MEMBAR:
+    case NVB06F_MEM_OP_D_OPERATION_MMU_TLB_INVALIDATE:
+    case NVB06F_MEM_OP_D_OPERATION_L2_PEERMEM_INVALIDATE:
+    case NVB06F_MEM_OP_D_OPERATION_L2_SYSMEM_INVALIDATE:
+    case NVB06F_MEM_OP_D_OPERATION_L2_CLEAN_COMPTAGS:
+    case NVB06F_MEM_OP_D_OPERATION_L2_FLUSH_DIRTY:
+        return 0; /* MEMBAR, TLB invalidate, L2 operations: nothing cached here */
+    default:
         return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
                         "MEM_OP_D: operation 0x%x is not defined in clb06f.h", op);
     }
-    case NVB06F_SET_REFERENCE: ch->reference = v; return 0;
-    case NVB06F_SYNCPOINTA: ch->syncpt_payload = v; return 0;
-    case NVB06F_SYNCPOINTB: {
-        uint32_t id = (v >> 8) & 0xFF, op = v & 3;
-        if (id >= CG_NV_NUM_SYNCPTS)
-            return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
-                            "SYNCPOINTB: syncpoint %u does not exist (%u)", id,
-                            CG_NV_NUM_SYNCPTS);
-        if (op == 1) {
-            ch->gpu->syncpt[id]++;
-            nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SYNCPOINTB, ch->gpu->syncpt[id], 0,
-                        id, "syncpoint increment");
-            return 0;
-        }
-        if (op == 0) {
-            ch->wait = NV_WAIT_SYNCPT;
-            ch->wait_id = id;
-            ch->wait_value = ch->syncpt_payload;
-            ch->wait_hdr_addr = addr;
-            ch->wait_unit = "host";
-            ch->wait_words[0] = ch->hdr_word;
-            ch->wait_words[1] = v;
-            ch->wait_runs = 0;
-            return 0;
-        }
-        return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
-                        "SYNCPOINTB: BASE_ADD/BASE_WRITE not supported yet");
-    }
-    case NVB06F_CRC_CHECK:
-        return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
-                        "CRC_CHECK not supported yet");
-    case NVB06F_YIELD:
-        ch->yield = true;
-        return 0;
-    default:
-        return 0;
-    }
 }
 
+static int host_set_reference(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)addr;
+    ch->reference = v;
+    return 0;
+}
+
+static int host_syncpointa(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)addr;
+    ch->syncpt_payload = v;
+    return 0;
+}
+
+static int host_syncpointb(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch;
+    uint32_t id = NV_VAL(NVB06F, SYNCPOINTB, SYNCPT_INDEX, v);
+    uint32_t op = NV_VAL(NVB06F, SYNCPOINTB, OPERATION, v);
+    if (id >= CG_NV_NUM_SYNCPTS)
+        return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
+                        "SYNCPOINTB: syncpoint %u does not exist (%u)", id,
+                        CG_NV_NUM_SYNCPTS);
+    if (op == NVB06F_SYNCPOINTB_OPERATION_INCR) {
+        ch->gpu->syncpt[id]++;
+        nv_trace_event(ch, CG_TRACE_FENCE, "host", NVB06F_SYNCPOINTB, ch->gpu->syncpt[id], 0,
+                    id, "syncpoint increment");
+        return 0;
+    }
+    if (op == NVB06F_SYNCPOINTB_OPERATION_WAIT) {
+        ch->wait = NV_WAIT_SYNCPT;
+        ch->wait_id = id;
+        ch->wait_value = ch->syncpt_payload;
+        ch->wait_hdr_addr = addr;
+        ch->wait_unit = "host";
+        ch->wait_words[0] = ch->hdr_word;
+        ch->wait_words[1] = v;
+        ch->wait_runs = 0;
+        return 0;
+    }
+    return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
+                    "SYNCPOINTB: BASE_ADD/BASE_WRITE not supported yet");
+}
+
+static int host_crc_check(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch;
+    return nv_ch_fault(ch, "host", CG_FAULT_UNSUPPORTED, addr, 0, v,
+                    "CRC_CHECK not supported yet");
+}
+
+static int host_yield(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
+{
+    (void)subch, (void)v, (void)addr;
+    ch->yield = true;
+    return 0;
+}
+
+/* The host methods the model acts on, indexed by method / 4. A method of
+ * the class table without an entry (NOP, WFI: the model runs a channel's
+ * work in order; FB_FLUSH, MEM_OP_A..C: no GPU-side caches to flush; the
+ * rest) is accepted and does nothing; one outside the table faults. */
+#define HOST_NMETHODS 64
+typedef int (*host_fn)(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr);
+static const host_fn host_methods[HOST_NMETHODS] = {
+    [NVB06F_SET_OBJECT >> 2] = host_set_object,
+    [NVB06F_ILLEGAL >> 2] = host_illegal,
+    [NVB06F_SEMAPHOREA >> 2] = host_semaphorea,
+    [NVB06F_SEMAPHOREB >> 2] = host_semaphoreb,
+    [NVB06F_SEMAPHOREC >> 2] = host_semaphorec,
+    [NVB06F_SEMAPHORED >> 2] = host_semaphored_m,
+    [NVB06F_NON_STALL_INTERRUPT >> 2] = host_non_stall_interrupt,
+    [NVB06F_MEM_OP_D >> 2] = host_mem_op_d,
+    [NVB06F_SET_REFERENCE >> 2] = host_set_reference,
+    [NVB06F_SYNCPOINTA >> 2] = host_syncpointa,
+    [NVB06F_SYNCPOINTB >> 2] = host_syncpointb,
+    [NVB06F_CRC_CHECK >> 2] = host_crc_check,
+    [NVB06F_YIELD >> 2] = host_yield,
+};
+_Static_assert(sizeof(((cg_nv_gpu *)0)->host_valid) * 8 == HOST_NMETHODS,
+               "host_valid has one bit per host method");
+
+int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
+{
+    if (m >= 4 * HOST_NMETHODS || !(ch->gpu->host_valid[m >> 7] & (1u << ((m >> 2) & 31))))
+        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                        "host method 0x%03x is not in MAXWELL_CHANNEL_GPFIFO_A/A26F "
+                        "(ILLEGAL_MTHD)", m);
+    host_fn fn = host_methods[m >> 2];
+    return fn ? fn(ch, subch, v, addr) : 0;
+}
