@@ -34,18 +34,13 @@ typedef struct side {
     uint32_t ox, oy, z; /* origin in bytes / rows */
 } side;
 
-/* OFFSET_IN_UPPER and OFFSET_OUT_UPPER: side_setup reads both with the first's field */
-NV_SAME_FIELD(NVB0B5, OFFSET_IN_UPPER, UPPER, OFFSET_OUT_UPPER, UPPER);
-
 static int side_setup(cg_nv_channel *ch, const uint32_t *r, bool is_src, bool pitch, uint32_t bpp,
                       side *s, const cg_agent *ag)
 {
     memset(s, 0, sizeof(*s));
     s->pitch = pitch;
-    uint32_t hi = NV_VAL(NVB0B5, OFFSET_IN_UPPER, UPPER,
-                         r[(is_src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2]);
-    uint32_t lo = r[(is_src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2];
-    s->base = (uint64_t)hi << 32 | lo;
+    s->base = nv_addr40(r[(is_src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2],
+                        r[(is_src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2]);
     s->pitch_bytes = r[(is_src ? NVB0B5_PITCH_IN : NVB0B5_PITCH_OUT) >> 2];
     if (pitch)
         return 0;
@@ -264,10 +259,8 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         if (cg_trace_enabled(ch->gpu->dev)) {
             cg_trace_event ev = {.kind = CG_TRACE_MEM_WRITE, .family = CG_FAMILY_NV, .unit = "ce",
                                  .channel = ch->id, .stream_addr = ag->stream_addr,
-                                 .gpu_addr = (uint64_t)NV_VAL(NVB0B5, OFFSET_OUT_UPPER, UPPER,
-                                                              r[NVB0B5_OFFSET_OUT_UPPER >> 2])
-                                                 << 32 |
-                                             r[NVB0B5_OFFSET_OUT_LOWER >> 2],
+                                 .gpu_addr = nv_addr40(r[NVB0B5_OFFSET_OUT_UPPER >> 2],
+                                                       r[NVB0B5_OFFSET_OUT_LOWER >> 2]),
                                  .reg = NVB0B5_LAUNCH_DMA, .value = l, .text = "copy"};
             cg_trace_emit(ch->gpu->dev, &ev);
         }

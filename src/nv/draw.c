@@ -52,18 +52,10 @@ _Static_assert(NV_FLD_LO(NVB197_SET_CT_SELECT_TARGET7) ==
                CG_NV_MAX_TARGETS == 8,
                "SET_CT_SELECT TARGETi sit at TARGET0 + i * stride");
 
-/* A 40-bit address from an A (OFFSET_UPPER 7:0) / B (lower) method pair; every
- * pair addr40 reads has the index buffer's upper field. */
-NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_INDEX_BUFFER_C, LIMIT_ADDRESS_UPPER);
-NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_TEX_HEADER_POOL_A, OFFSET_UPPER);
-NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_TEX_SAMPLER_POOL_A, OFFSET_UPPER);
-NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_VERTEX_STREAM_A_LOCATION_A,
-              OFFSET_UPPER);
-NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_VERTEX_STREAM_LIMIT_A_A, UPPER);
+/* A 40-bit address from an A (upper) / B (lower) method pair (fields.h) */
 static uint64_t addr40(const nv_obj *o, uint32_t hi, uint32_t lo)
 {
-    return (uint64_t)NV_VAL(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, REG(o, hi)) << 32 |
-           REG(o, lo);
+    return nv_addr40(REG(o, hi), REG(o, lo));
 }
 
 /* Names from the class table (threed_b197.def): BEGIN OP, which the one-word
@@ -630,6 +622,15 @@ static const struct {
     {NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT, 1, true},
 };
 
+void nv3d_begin_end_kind(uint32_t m, unsigned *index_size, bool *subsequent)
+{
+    size_t k = 0;
+    while (k < sizeof(begin_end) / sizeof(begin_end[0]) - 1 && begin_end[k].method != m)
+        k++;
+    *index_size = begin_end[k].index_size;
+    *subsequent = begin_end[k].subsequent;
+}
+
 int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v,
                         const cg_agent *ag)
 {
@@ -637,10 +638,9 @@ int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v,
     if (!s)
         return no_state(ch, ag);
     draw_req r = {.method = m, .what = method_name(m)};
-    size_t k = 0;
-    while (k < sizeof(begin_end) / sizeof(begin_end[0]) - 1 && begin_end[k].method != m)
-        k++;
-    bool subsequent = begin_end[k].subsequent;
+    unsigned index_size;
+    bool subsequent;
+    nv3d_begin_end_kind(m, &index_size, &subsequent);
     if (s->in_begin)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "%s inside BEGIN .. END (BEGIN_END_ACTIVE)", r.what);
@@ -653,8 +653,8 @@ int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v,
     r.begin = NV_NUM(NVB197, BEGIN, OP, r.topology) |
               (subsequent ? NV_DEF(NVB197, BEGIN, INSTANCE_ID, SUBSEQUENT)
                           : NV_DEF(NVB197, BEGIN, INSTANCE_ID, FIRST));
-    r.indexed = begin_end[k].index_size != 0;
-    r.index_size = begin_end[k].index_size;
+    r.indexed = index_size != 0;
+    r.index_size = index_size;
     s->instance = subsequent ? s->instance + 1 : 0;
     return do_draw(ch, o, s, &r, ag);
 }

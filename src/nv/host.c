@@ -71,8 +71,7 @@ int nv_wait_check(cg_nv_channel *ch)
 
 static int host_semaphored(cg_nv_channel *ch, uint32_t v, uint64_t addr)
 {
-    uint64_t sem = (uint64_t)NV_VAL(NVB06F, SEMAPHOREA, OFFSET_UPPER, ch->sem_hi) << 32 |
-                   (ch->sem_lo & NV_MASK(NVB06F, SEMAPHOREB, OFFSET_LOWER));
+    uint64_t sem = nv_host_sem_addr(ch->sem_hi, ch->sem_lo);
     uint32_t op = NV_VAL(NVB06F, SEMAPHORED, OPERATION, v);
     uint32_t red = NV_VAL(NVB06F, SEMAPHORED, REDUCTION, v);
     bool four_bytes = NV_VAL(NVB06F, SEMAPHORED, RELEASE_SIZE, v) ==

@@ -41,17 +41,6 @@ static inline uint32_t reg(const nv_obj *o, uint32_t m)
     return o->regs[m >> 2];
 }
 
-/* A 40-bit address from an OFFSET_UPPER (7:0) / lower word pair; every pair
- * addr40 reads has the colour target's upper field. */
-NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_A, OFFSET_UPPER, SET_ZT_A, OFFSET_UPPER);
-NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_A, OFFSET_UPPER, SET_REPORT_SEMAPHORE_A, OFFSET_UPPER);
-NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_A, OFFSET_UPPER, SET_CONSTANT_BUFFER_SELECTOR_B,
-              ADDRESS_UPPER);
-static inline uint64_t addr40(uint32_t upper, uint32_t lower)
-{
-    return (uint64_t)NV_VAL(NVB197, SET_COLOR_TARGET_A, OFFSET_UPPER, upper) << 32 | lower;
-}
-
 /* ---- render target state ------------------------------------------------- */
 
 void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
@@ -59,7 +48,7 @@ void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
     uint32_t b = 64 * (i & 7);
     uint32_t mem = reg(o, NVB197_SET_COLOR_TARGET_MEMORY + b);
     memset(out, 0, sizeof(*out));
-    out->addr = addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
+    out->addr = nv_addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
                        reg(o, NVB197_SET_COLOR_TARGET_B + b));
     out->width = NV_VAL(NVB197, SET_COLOR_TARGET_WIDTH, V, reg(o, NVB197_SET_COLOR_TARGET_WIDTH + b));
     out->height = NV_VAL(NVB197, SET_COLOR_TARGET_HEIGHT, V,
@@ -77,7 +66,7 @@ void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
 {
     uint32_t bs = reg(o, NVB197_SET_ZT_BLOCK_SIZE);
     memset(out, 0, sizeof(*out));
-    out->addr = addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
+    out->addr = nv_addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
     out->width = NV_VAL(NVB197, SET_ZT_SIZE_A, WIDTH, reg(o, NVB197_SET_ZT_SIZE_A));
     out->height = NV_VAL(NVB197, SET_ZT_SIZE_B, HEIGHT, reg(o, NVB197_SET_ZT_SIZE_B));
     out->format = NV_VAL(NVB197, SET_ZT_FORMAT, V, reg(o, NVB197_SET_ZT_FORMAT));
@@ -211,7 +200,7 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
     }
     uint32_t size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
                            reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_A));
-    uint64_t addr = addr40(reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_B),
+    uint64_t addr = nv_addr40(reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_B),
                            reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_C));
     if (size > 0x10000)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, addr,
@@ -252,7 +241,7 @@ static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_
  * gpu->time, the methods the GPU has executed (cg_nv_gpu_time). */
 int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
 {
-    uint64_t va = addr40(reg(o, NVB197_SET_REPORT_SEMAPHORE_A),
+    uint64_t va = nv_addr40(reg(o, NVB197_SET_REPORT_SEMAPHORE_A),
                          reg(o, NVB197_SET_REPORT_SEMAPHORE_B));
     uint32_t payload = reg(o, NVB197_SET_REPORT_SEMAPHORE_C);
     unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);

@@ -83,5 +83,8 @@ int nv3d_draw_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const
 int nv3d_draw(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
 int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
                         const cg_agent *ag);
+/* What a one-word draw's name says: index size in bytes (0: not indexed) and
+ * whether it draws the next instance (SUBSEQUENT) or the first. */
+void nv3d_begin_end_kind(uint32_t mthd, unsigned *index_size, bool *subsequent);
 
 #endif
