@@ -34,6 +34,22 @@ uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed)
 #undef RED
 }
 
+#define RED_OP(r) NVA140_LAUNCH_DMA_REDUCTION_OP_RED_##r
+const uint8_t nv_red_op_to_host[8] = {
+    [RED_OP(ADD)] = NVB06F_SEMAPHORED_REDUCTION_ADD, [RED_OP(MIN)] = NVB06F_SEMAPHORED_REDUCTION_MIN,
+    [RED_OP(MAX)] = NVB06F_SEMAPHORED_REDUCTION_MAX, [RED_OP(INC)] = NVB06F_SEMAPHORED_REDUCTION_INC,
+    [RED_OP(DEC)] = NVB06F_SEMAPHORED_REDUCTION_DEC, [RED_OP(AND)] = NVB06F_SEMAPHORED_REDUCTION_AND,
+    [RED_OP(OR)] = NVB06F_SEMAPHORED_REDUCTION_OR,   [RED_OP(XOR)] = NVB06F_SEMAPHORED_REDUCTION_XOR,
+};
+#undef RED_OP
+/* SET_REPORT_SEMAPHORE_D REDUCTION_OP numbers its values as the I2M's */
+#define SAME_RED_OP(r)                                                          \
+    (NVA140_LAUNCH_DMA_REDUCTION_OP_RED_##r == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_OP_RED_##r)
+_Static_assert(SAME_RED_OP(ADD) && SAME_RED_OP(MIN) && SAME_RED_OP(MAX) && SAME_RED_OP(INC) &&
+                   SAME_RED_OP(DEC) && SAME_RED_OP(AND) && SAME_RED_OP(OR) && SAME_RED_OP(XOR),
+               "I2M and report semaphore REDUCTION_OP values agree");
+#undef SAME_RED_OP
+
 /* ---- the host class ------------------------------------------------------ */
 
 const char *nv_sem_op_name(uint32_t op)

@@ -89,13 +89,12 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         uint32_t payload = r[NVA140_SET_I2M_SEMAPHORE_C >> 2];
         if (NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_ENABLE, l)) {
             /* REDUCTION_OP numbering of cla140.h mapped onto nv_reduce's */
-            static const unsigned map[8] = {5, 0, 1, 6, 7, 3, 4, 2};
             uint32_t old;
             if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
                 ch->state = CG_NV_CH_FAULTED;
                 return CG_ERR_FAULT;
             }
-            payload = nv_reduce(old, payload, map[NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_OP, l)],
+            payload = nv_reduce(old, payload, nv_red_op_to_host[NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_OP, l)],
                                 NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_FORMAT, l) ==
                                     NVA140_LAUNCH_DMA_REDUCTION_FORMAT_SIGNED_32);
         }

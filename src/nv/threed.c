@@ -218,10 +218,8 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
 
 /* ---- report semaphores ---------------------------------------------------- */
 
-/* SET_REPORT_SEMAPHORE_D REDUCTION_OP (clb197.h: ADD 0, MIN 1, MAX 2, INC 3,
- * DEC 4, AND 5, OR 6, XOR 7) in nv_reduce's host numbering (MIN 0, MAX 1,
- * XOR 2, AND 3, OR 4, ADD 5, INC 6, DEC 7). */
-static const uint8_t red_to_host[8] = {5, 0, 1, 6, 7, 3, 4, 2};
+/* SET_REPORT_SEMAPHORE_D REDUCTION_OP goes to nv_reduce through
+ * nv_red_op_to_host (host.c). */
 
 static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_t n,
                         const cg_agent *ag)
@@ -277,7 +275,7 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
                 return CG_ERR_FAULT;
             }
             uint32_t nv = nv_reduce(old, payload,
-                                    red_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
+                                    nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
                                                        REDUCTION_OP, v)],
                                     format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
             if (report_write(ch, va, &nv, 1, ag) != 0)
