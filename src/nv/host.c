@@ -4,6 +4,7 @@
  * and copy share. Sources: research/nv.md sections 2-3 (clb06f.h,
  * cla26f.h, yuzu puller.cpp, Ryujinx GPFifoClass.cs). */
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,27 +186,6 @@ static int host_illegal(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t 
                     "ILLEGAL method (handle 0x%08x): deliberate illegal-method interrupt", v);
 }
 
-static int host_semaphorea(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
-{
-    (void)subch, (void)addr;
-    ch->sem_hi = v;
-    return 0;
-}
-
-static int host_semaphoreb(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
-{
-    (void)subch, (void)addr;
-    ch->sem_lo = v;
-    return 0;
-}
-
-static int host_semaphorec(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
-{
-    (void)subch, (void)addr;
-    ch->sem_payload = v;
-    return 0;
-}
-
 static int host_semaphored_m(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
 {
     (void)subch;
@@ -237,20 +217,6 @@ static int host_mem_op_d(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t
         return nv_ch_fault(ch, "host", CG_FAULT_BAD_STATE, addr, 0, v,
                         "MEM_OP_D: operation 0x%x is not defined in clb06f.h", op);
     }
-}
-
-static int host_set_reference(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
-{
-    (void)subch, (void)addr;
-    ch->reference = v;
-    return 0;
-}
-
-static int host_syncpointa(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
-{
-    (void)subch, (void)addr;
-    ch->syncpt_payload = v;
-    return 0;
 }
 
 static int host_syncpointb(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr)
@@ -297,27 +263,40 @@ static int host_yield(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t ad
     return 0;
 }
 
-/* The host methods the model acts on, indexed by method / 4. A method of
- * the class table without an entry (NOP, WFI: the model runs a channel's
- * work in order; FB_FLUSH, MEM_OP_A..C: no GPU-side caches to flush; the
- * rest) is accepted and does nothing; one outside the table faults. */
+/* The host methods the model acts on, indexed by method / 4: a handler, or
+ * the channel field that keeps the value for a later method (`keep`, the
+ * field's offset + 1). A method of the class table without an entry (NOP,
+ * WFI: the model runs a channel's work in order; FB_FLUSH, MEM_OP_A..C: no
+ * GPU-side caches to flush; the rest) is accepted and does nothing; one
+ * outside the table faults. */
 #define HOST_NMETHODS 64
 typedef int (*host_fn)(cg_nv_channel *ch, unsigned subch, uint32_t v, uint64_t addr);
-static const host_fn host_methods[HOST_NMETHODS] = {
-    [NVB06F_SET_OBJECT >> 2] = host_set_object,
-    [NVB06F_ILLEGAL >> 2] = host_illegal,
-    [NVB06F_SEMAPHOREA >> 2] = host_semaphorea,
-    [NVB06F_SEMAPHOREB >> 2] = host_semaphoreb,
-    [NVB06F_SEMAPHOREC >> 2] = host_semaphorec,
-    [NVB06F_SEMAPHORED >> 2] = host_semaphored_m,
-    [NVB06F_NON_STALL_INTERRUPT >> 2] = host_non_stall_interrupt,
-    [NVB06F_MEM_OP_D >> 2] = host_mem_op_d,
-    [NVB06F_SET_REFERENCE >> 2] = host_set_reference,
-    [NVB06F_SYNCPOINTA >> 2] = host_syncpointa,
-    [NVB06F_SYNCPOINTB >> 2] = host_syncpointb,
-    [NVB06F_CRC_CHECK >> 2] = host_crc_check,
-    [NVB06F_YIELD >> 2] = host_yield,
+typedef struct host_method_info {
+    host_fn fn;
+    uint16_t keep;
+} host_method_info;
+#define KEEP(f) {NULL, offsetof(cg_nv_channel, f) + 1}
+static const host_method_info host_methods[HOST_NMETHODS] = {
+    [NVB06F_SET_OBJECT >> 2] = {host_set_object, 0},
+    [NVB06F_ILLEGAL >> 2] = {host_illegal, 0},
+    [NVB06F_SEMAPHOREA >> 2] = KEEP(sem_hi),
+    [NVB06F_SEMAPHOREB >> 2] = KEEP(sem_lo),
+    [NVB06F_SEMAPHOREC >> 2] = KEEP(sem_payload),
+    [NVB06F_SEMAPHORED >> 2] = {host_semaphored_m, 0},
+    [NVB06F_NON_STALL_INTERRUPT >> 2] = {host_non_stall_interrupt, 0},
+    [NVB06F_MEM_OP_D >> 2] = {host_mem_op_d, 0},
+    [NVB06F_SET_REFERENCE >> 2] = KEEP(reference),
+    [NVB06F_SYNCPOINTA >> 2] = KEEP(syncpt_payload),
+    [NVB06F_SYNCPOINTB >> 2] = {host_syncpointb, 0},
+    [NVB06F_CRC_CHECK >> 2] = {host_crc_check, 0},
+    [NVB06F_YIELD >> 2] = {host_yield, 0},
 };
+#undef KEEP
+#define KEPT_U32(f) (sizeof(((cg_nv_channel *)0)->f) == 4 && offsetof(cg_nv_channel, f) < UINT16_MAX)
+_Static_assert(KEPT_U32(sem_hi) && KEPT_U32(sem_lo) && KEPT_U32(sem_payload) &&
+                   KEPT_U32(reference) && KEPT_U32(syncpt_payload),
+               "the kept host fields are 32-bit words within uint16_t reach");
+#undef KEPT_U32
 _Static_assert(sizeof(((cg_nv_gpu *)0)->host_valid) * 8 == HOST_NMETHODS,
                "host_valid has one bit per host method");
 
@@ -327,6 +306,11 @@ int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, ui
         return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
                         "host method 0x%03x is not in MAXWELL_CHANNEL_GPFIFO_A/A26F "
                         "(ILLEGAL_MTHD)", m);
-    host_fn fn = host_methods[m >> 2];
-    return fn ? fn(ch, subch, v, addr) : 0;
+    const host_method_info *e = &host_methods[m >> 2];
+    if (e->keep) {
+        uint32_t x = v;
+        memcpy((char *)ch + e->keep - 1, &x, sizeof(x));
+        return 0;
+    }
+    return e->fn ? e->fn(ch, subch, v, addr) : 0;
 }
