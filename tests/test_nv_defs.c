@@ -2,9 +2,11 @@
  * the pushbuffer header decoder reads every opcode, including the command
  * words of seed 001's table. */
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "cmdgpu/nv.h"
 #include "core/def.h"
+#include "nv/actions.h"
 #include "nv/methods.h"
 
 static void check_tables(void)
@@ -209,8 +211,35 @@ static void check_builder(void)
     CHECK_EQ((uint32_t)(e >> 32), 0x12u | 1u << 9 | 0x1234u << 10 | 1u << 31);
 }
 
+/* The draw methods' ACTION column: BEGIN, END, the two bracketed draws and
+ * the eight one-word draws each reach their own handler (draw.c). */
+static void check_draw_actions(void)
+{
+    const cg_nv_class *c = cg_nv_class_find(CG_NV_CLASS_3D);
+    unsigned n[NV_ACT_COUNT] = {0};
+    for (size_t j = 0; j < c->nmethods; j++) {
+        const cg_nv_method *m = &c->methods[j];
+        if (m->flags & CG_NV_M_ALIAS)
+            continue;
+        nv_mact a = nv_method_act(m);
+        CHECK(a < NV_ACT_COUNT);
+        n[a]++;
+        if (strstr(m->name, "_BEGIN_END_INSTANCE_"))
+            CHECK_EQ(a, NV_ACT_DRAW_BEGIN_END);
+    }
+    CHECK_EQ(nv_method_act(cg_nv_method_named(c, "BEGIN")), NV_ACT_BEGIN);
+    CHECK_EQ(nv_method_act(cg_nv_method_named(c, "END")), NV_ACT_END);
+    CHECK_EQ(nv_method_act(cg_nv_method_named(c, "DRAW_VERTEX_ARRAY")), NV_ACT_DRAW);
+    CHECK_EQ(nv_method_act(cg_nv_method_named(c, "DRAW_INDEX_BUFFER")), NV_ACT_DRAW);
+    CHECK_EQ(n[NV_ACT_BEGIN], 1);
+    CHECK_EQ(n[NV_ACT_END], 1);
+    CHECK_EQ(n[NV_ACT_DRAW], 2);
+    CHECK_EQ(n[NV_ACT_DRAW_BEGIN_END], 8);
+}
+
 int main(void)
 {
+    check_draw_actions();
     check_tables();
     check_lookups();
     check_seed_001();

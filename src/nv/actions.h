@@ -19,7 +19,10 @@ typedef enum nv_mact {
     NV_ACT_CLEAR,          /* CLEAR_SURFACE */
     NV_ACT_CLEAR_REPORT,   /* CLEAR_REPORT_VALUE */
     NV_ACT_CB_BIND,        /* BIND_GROUP_CONSTANT_BUFFER(j) */
-    NV_ACT_DRAW,           /* BEGIN, END and the draw methods */
+    NV_ACT_BEGIN,          /* BEGIN */
+    NV_ACT_END,            /* END */
+    NV_ACT_DRAW,           /* DRAW_VERTEX_ARRAY, DRAW_INDEX_BUFFER */
+    NV_ACT_DRAW_BEGIN_END, /* the one-word draws (*_BEGIN_END_INSTANCE_*) */
     NV_ACT_COPY_LAUNCH,    /* B0B5 LAUNCH_DMA */
     NV_ACT_TWOD_BLIT,      /* 902D PIXELS_FROM_MEMORY_SRC_Y0_INT */
     NV_ACT_TWOD_MODE,      /* 902D RENDER_SOLID_PRIM_MODE */

@@ -29,7 +29,9 @@
 #include <string.h>
 #include "cmdgpu/asm.h"
 #include "cmdgpu/nv_check.h"
+#include "fields.h"
 #include "nv_asm_internal.h"
+#include "threed.h"
 
 /* Bounds that keep hostile input cheap: pushbuffer words walked in all (the
  * default of cg_nv_check_input.max_words), the macro engine's instructions
@@ -286,12 +288,17 @@ static void bl_range(const nv_bl *s, uint64_t x0, uint64_t w, uint64_t y0, uint6
 static void i2m_complete(chk *c, const uint32_t *r, chk_i2m *t)
 {
     t->active = false;
-    if (((t->launch >> 4) & 3) != 2) /* COMPLETION_TYPE RELEASE_SEMAPHORE */
+    if (NV_VAL(NVA140, LAUNCH_DMA, COMPLETION_TYPE, t->launch) !=
+        NVA140_LAUNCH_DMA_COMPLETION_TYPE_RELEASE_SEMAPHORE)
         return;
-    uint64_t va = (uint64_t)(r[NVA140_SET_I2M_SEMAPHORE_A >> 2] & 0x1FFFFFF) << 32 |
+    /* cla140.h's 25-bit upper address, as src/nv/i2m.c reads it */
+    uint64_t va = (uint64_t)NV_VAL(NVA140, SET_I2M_SEMAPHORE_A, OFFSET_UPPER,
+                                   r[NVA140_SET_I2M_SEMAPHORE_A >> 2]) << 32 |
                   r[NVA140_SET_I2M_SEMAPHORE_B >> 2];
-    /* SEMAPHORE_STRUCT_SIZE bit 12: one word, else four (src/nv/i2m.c) */
-    access(c, "I2M semaphore release", va, (t->launch & (1u << 12)) ? 4 : 16, true);
+    /* SEMAPHORE_STRUCT_SIZE: one word, else four (src/nv/i2m.c) */
+    bool one = NV_VAL(NVA140, LAUNCH_DMA, SEMAPHORE_STRUCT_SIZE, t->launch) ==
+               NVA140_LAUNCH_DMA_SEMAPHORE_STRUCT_SIZE_ONE_WORD;
+    access(c, "I2M semaphore release", va, one ? 4 : 16, true);
 }
 
 /* I2M LAUNCH_DMA (A140, and the same methods of B197/B1C0): the destination
@@ -304,26 +311,36 @@ static void i2m_launch(chk *c, const uint32_t *r, chk_i2m *t, uint32_t v)
              (unsigned long long)(t->total - t->pos), (unsigned long long)t->total);
     uint32_t len = r[NVA140_LINE_LENGTH_IN >> 2], count = r[NVA140_LINE_COUNT >> 2];
     uint32_t pitch = r[NVA140_PITCH_OUT >> 2];
-    uint64_t dst = (uint64_t)(r[NVA140_OFFSET_OUT_UPPER >> 2] & 0x1FFFFFF) << 32 |
+    uint64_t dst = (uint64_t)NV_VAL(NVA140, OFFSET_OUT_UPPER, VALUE,
+                                    r[NVA140_OFFSET_OUT_UPPER >> 2]) << 32 |
                    r[NVA140_OFFSET_OUT >> 2];
     t->active = true;
     t->launch = v;
     t->total = (uint64_t)len * count;
     t->pos = 0;
     if (t->total) {
-        if (v & 1) { /* DST_MEMORY_LAYOUT PITCH: line y at dst + y * PITCH_OUT */
+        if (NV_VAL(NVA140, LAUNCH_DMA, DST_MEMORY_LAYOUT, v) ==
+            NVA140_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH) { /* line y at dst + y * PITCH_OUT */
             access(c, "I2M destination (pitch)", dst, (uint64_t)(count - 1) * pitch + len, true);
         } else {
             uint32_t bs = r[NVA140_SET_DST_BLOCK_SIZE >> 2];
             /* block widths other than one GOB and heights/depths over 5 fault
              * in the executor before anything is written */
-            if ((bs & 15) == 0 && ((bs >> 4) & 15) <= 5 && ((bs >> 8) & 15) <= 5) {
+            uint32_t bh = NV_VAL(NVA140, SET_DST_BLOCK_SIZE, HEIGHT, bs);
+            uint32_t bd = NV_VAL(NVA140, SET_DST_BLOCK_SIZE, DEPTH, bs);
+            if (NV_VAL(NVA140, SET_DST_BLOCK_SIZE, WIDTH, bs) ==
+                    NVA140_SET_DST_BLOCK_SIZE_WIDTH_ONE_GOB &&
+                bh <= 5 && bd <= 5) {
                 nv_bl s = {r[NVA140_SET_DST_WIDTH >> 2], r[NVA140_SET_DST_HEIGHT >> 2],
-                           r[NVA140_SET_DST_DEPTH >> 2], (bs >> 4) & 15, (bs >> 8) & 15};
+                           r[NVA140_SET_DST_DEPTH >> 2], bh, bd};
                 uint64_t lo, n;
-                bl_range(&s, r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2] & 0x1FFFFF, len,
-                         r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2] & 0x1FFFF, count,
-                         r[NVA140_SET_DST_LAYER >> 2], &lo, &n);
+                bl_range(&s,
+                         NV_VAL(NVA140, SET_DST_ORIGIN_BYTES_X, V,
+                                r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2]),
+                         len,
+                         NV_VAL(NVA140, SET_DST_ORIGIN_SAMPLES_Y, V,
+                                r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2]),
+                         count, r[NVA140_SET_DST_LAYER >> 2], &lo, &n);
                 access(c, "I2M destination (block linear)", dst + lo, n, true);
             }
         }
@@ -350,8 +367,8 @@ static void i2m_data(chk *c, const uint32_t *r, chk_i2m *t)
 static bool copy_side(const uint32_t *r, bool src, bool pitch, uint32_t bpp, uint64_t bytes,
                       uint32_t count, uint64_t *va, uint64_t *len)
 {
-    uint32_t hi = r[(src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2] & 0xFF;
-    uint64_t base = (uint64_t)hi << 32 | r[(src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2];
+    uint64_t base = nv_addr40(r[(src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2],
+                              r[(src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2]);
     if (pitch) {
         uint32_t p = r[(src ? NVB0B5_PITCH_IN : NVB0B5_PITCH_OUT) >> 2];
         *va = base;
@@ -359,16 +376,22 @@ static bool copy_side(const uint32_t *r, bool src, bool pitch, uint32_t bpp, uin
         return true;
     }
     uint32_t bs = r[(src ? NVB0B5_SET_SRC_BLOCK_SIZE : NVB0B5_SET_DST_BLOCK_SIZE) >> 2];
-    if ((bs & 15) != 0 || ((bs >> 12) & 15) != 1 || ((bs >> 4) & 15) > 5 || ((bs >> 8) & 15) > 5)
+    /* SET_DST_BLOCK_SIZE and SET_DST_ORIGIN have the SRC layouts (src/nv/copy.c) */
+    uint32_t bh = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, HEIGHT, bs);
+    uint32_t bd = NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, DEPTH, bs);
+    if (NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, WIDTH, bs) != NVB0B5_SET_SRC_BLOCK_SIZE_WIDTH_ONE_GOB ||
+        NV_VAL(NVB0B5, SET_SRC_BLOCK_SIZE, GOB_HEIGHT, bs) !=
+            NVB0B5_SET_SRC_BLOCK_SIZE_GOB_HEIGHT_GOB_HEIGHT_FERMI_8 ||
+        bh > 5 || bd > 5)
         return false;
     uint32_t b = src ? NVB0B5_SET_SRC_WIDTH : NVB0B5_SET_DST_WIDTH;
     uint64_t width = (uint64_t)r[b >> 2] * bpp;
     nv_bl s = {width > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)width, r[(b + 4) >> 2],
-               r[(b + 8) >> 2], (bs >> 4) & 15, (bs >> 8) & 15};
+               r[(b + 8) >> 2], bh, bd};
     uint32_t org = r[(src ? NVB0B5_SET_SRC_ORIGIN : NVB0B5_SET_DST_ORIGIN) >> 2];
     uint64_t lo;
-    bl_range(&s, (uint64_t)(org & 0xFFFF) * bpp, bytes, org >> 16, count, r[(b + 12) >> 2], &lo,
-             len);
+    bl_range(&s, (uint64_t)NV_VAL(NVB0B5, SET_SRC_ORIGIN, X, org) * bpp, bytes,
+             NV_VAL(NVB0B5, SET_SRC_ORIGIN, Y, org), count, r[(b + 12) >> 2], &lo, len);
     *va = base + lo;
     return true;
 }
@@ -376,14 +399,18 @@ static bool copy_side(const uint32_t *r, bool src, bool pitch, uint32_t bpp, uin
 /* B0B5 LAUNCH_DMA (clb0b5.h; src/nv/copy.c). */
 static void copy_launch(chk *c, const uint32_t *r, uint32_t l)
 {
-    unsigned xfer = l & 3, semt = (l >> 3) & 3;
-    if (xfer && xfer != 3 && !((l >> 12) & 3)) {
-        bool multi = (l >> 9) & 1;
+    unsigned xfer = NV_VAL(NVB0B5, LAUNCH_DMA, DATA_TRANSFER_TYPE, l);
+    unsigned semt = NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_TYPE, l);
+    if (xfer != NVB0B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE &&
+        xfer <= NVB0B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED &&
+        !NV_VAL(NVB0B5, LAUNCH_DMA, SRC_TYPE, l) && !NV_VAL(NVB0B5, LAUNCH_DMA, DST_TYPE, l)) {
+        bool multi = NV_VAL(NVB0B5, LAUNCH_DMA, MULTI_LINE_ENABLE, l);
         uint32_t sbpp, dbpp;
         nv_copy_elem_bytes(r, l, &sbpp, &dbpp);
         uint32_t len = r[NVB0B5_LINE_LENGTH_IN >> 2];
         uint32_t count = multi ? r[NVB0B5_LINE_COUNT >> 2] : 1;
-        bool spitch = !multi || ((l >> 7) & 1), dpitch = !multi || ((l >> 8) & 1);
+        bool spitch = !multi || NV_VAL(NVB0B5, LAUNCH_DMA, SRC_MEMORY_LAYOUT, l);
+        bool dpitch = !multi || NV_VAL(NVB0B5, LAUNCH_DMA, DST_MEMORY_LAYOUT, l);
         uint64_t va, n;
         if (len && count) {
             if (copy_side(r, true, spitch, sbpp, (uint64_t)len * sbpp, count, &va, &n))
@@ -392,35 +419,59 @@ static void copy_launch(chk *c, const uint32_t *r, uint32_t l)
                 access(c, "copy destination", va, n, true);
         }
     }
-    if (semt == 1 || semt == 2) {
-        uint64_t va = (uint64_t)(r[NVB0B5_SET_SEMAPHORE_A >> 2] & 0xFF) << 32 |
-                      r[NVB0B5_SET_SEMAPHORE_B >> 2];
-        access(c, "copy semaphore release", va, semt == 1 ? 4 : 16, true);
+    if (semt == NVB0B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE ||
+        semt == NVB0B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE) {
+        uint64_t va = nv_addr40(r[NVB0B5_SET_SEMAPHORE_A >> 2], r[NVB0B5_SET_SEMAPHORE_B >> 2]);
+        access(c, "copy semaphore release", va,
+               semt == NVB0B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE ? 4 : 16, true);
     }
 }
 
 /* A 902D surface as src/nv/twod.c surf_get reads it: the whole surface
  * (every layer of a block-linear one), as r600_cs checks whole surfaces. */
+/* The SRC and DST surface methods have one layout: a surface's method is read
+ * as the SRC one at the surface's offset from SET_SRC_FORMAT, with the SRC
+ * fields. */
+#define TWOD_SAME(m, f)                                                         \
+    _Static_assert(NV902D_SET_SRC_##m - NV902D_SET_SRC_FORMAT ==                \
+                       NV902D_SET_DST_##m - NV902D_SET_DST_FORMAT &&            \
+                   NV_MASK(NV902D, SET_SRC_##m, f) == NV_MASK(NV902D, SET_DST_##m, f), \
+                   "902D SET_SRC_" #m " and SET_DST_" #m " share their layout")
+TWOD_SAME(FORMAT, V);
+TWOD_SAME(MEMORY_LAYOUT, V);
+TWOD_SAME(BLOCK_SIZE, HEIGHT);
+TWOD_SAME(BLOCK_SIZE, DEPTH);
+TWOD_SAME(DEPTH, V);
+TWOD_SAME(PITCH, V);
+TWOD_SAME(WIDTH, V);
+TWOD_SAME(HEIGHT, V);
+TWOD_SAME(OFFSET_UPPER, V);
+TWOD_SAME(OFFSET_LOWER, V);
+#undef TWOD_SAME
+#define SURF(m) r[(b + (NV902D_SET_SRC_##m - NV902D_SET_SRC_FORMAT)) >> 2]
+
 static void twod_surface(chk *c, const uint32_t *r, bool src, bool write)
 {
     uint32_t b = src ? NV902D_SET_SRC_FORMAT : NV902D_SET_DST_FORMAT;
-    unsigned bpp = format_bytes(r[b >> 2] & 0xFF);
+    unsigned bpp = format_bytes(NV_VAL(NV902D, SET_SRC_FORMAT, V, SURF(FORMAT)));
     if (!bpp)
         return; /* the executor rejects the format before touching memory */
-    bool pitch = r[(b + 0x04) >> 2] & 1;
-    uint32_t bs = r[(b + 0x08) >> 2];
-    uint32_t w = r[(b + 0x18) >> 2], h = r[(b + 0x1C) >> 2];
-    uint64_t base = (uint64_t)(r[(b + 0x20) >> 2] & 0xFF) << 32 | r[(b + 0x24) >> 2];
+    bool pitch = NV_VAL(NV902D, SET_SRC_MEMORY_LAYOUT, V, SURF(MEMORY_LAYOUT)) ==
+                 NV902D_SET_SRC_MEMORY_LAYOUT_V_PITCH;
+    uint32_t bs = SURF(BLOCK_SIZE);
+    uint32_t w = SURF(WIDTH), h = SURF(HEIGHT);
+    uint64_t base = nv_addr40(SURF(OFFSET_UPPER), SURF(OFFSET_LOWER));
     const char *what = src ? "2D source surface" : "2D destination surface";
     if (pitch) {
-        access(c, what, base, (uint64_t)r[(b + 0x14) >> 2] * h, write);
+        access(c, what, base, (uint64_t)SURF(PITCH) * h, write);
         return;
     }
-    if (((bs >> 4) & 7) > 5 || ((bs >> 8) & 7) > 5)
+    uint32_t bh = NV_VAL(NV902D, SET_SRC_BLOCK_SIZE, HEIGHT, bs);
+    uint32_t bd = NV_VAL(NV902D, SET_SRC_BLOCK_SIZE, DEPTH, bs);
+    if (bh > 5 || bd > 5)
         return;
     uint64_t width = (uint64_t)w * bpp;
-    nv_bl s = {width > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)width, h, r[(b + 0x0C) >> 2],
-               (bs >> 4) & 7, (bs >> 8) & 7};
+    nv_bl s = {width > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)width, h, SURF(DEPTH), bh, bd};
     access(c, what, base, nv_bl_size(&s), write);
 }
 
@@ -446,13 +497,13 @@ static void twod_method(chk *c, chk_ch *ch, const uint32_t *r, nv_mact act)
  * 28 one word). */
 static void report_semaphore(chk *c, const uint32_t *r, uint32_t v)
 {
-    uint64_t va = (uint64_t)(r[NVB197_SET_REPORT_SEMAPHORE_A >> 2] & 0xFF) << 32 |
-                  r[NVB197_SET_REPORT_SEMAPHORE_B >> 2];
-    unsigned op = v & 3;
-    bool one = (v >> 28) & 1;
-    if (op == 1)
+    uint64_t va = nv_addr40(r[NVB197_SET_REPORT_SEMAPHORE_A >> 2],
+                            r[NVB197_SET_REPORT_SEMAPHORE_B >> 2]);
+    unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);
+    bool one = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    if (op == NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_ACQUIRE)
         access(c, "report semaphore acquire", va, 4, false);
-    else if (op != 3)
+    else if (op != NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_TRAP)
         access(c, "report semaphore", va, one ? 4 : 16, true);
 }
 
@@ -461,33 +512,46 @@ static void report_semaphore(chk *c, const uint32_t *r, uint32_t v)
  * clears are not checked yet (docs/nv-check.md). */
 static void clear_color(chk *c, const uint32_t *r, uint32_t v)
 {
-    unsigned i = (v >> 6) & 15;
-    if (!(v & 0x3C) || i >= 8)
+    unsigned i = NV_VAL(NVB197, CLEAR_SURFACE, MRT_SELECT, v);
+    uint32_t rgba = NV_MASK(NVB197, CLEAR_SURFACE, R_ENABLE) |
+                    NV_MASK(NVB197, CLEAR_SURFACE, G_ENABLE) |
+                    NV_MASK(NVB197, CLEAR_SURFACE, B_ENABLE) |
+                    NV_MASK(NVB197, CLEAR_SURFACE, A_ENABLE);
+    if (!(v & rgba) || i >= 8)
         return;
     uint32_t b = 64 * i;
     uint32_t mem = r[(NVB197_SET_COLOR_TARGET_MEMORY + b) >> 2];
-    uint64_t addr = (uint64_t)(r[(NVB197_SET_COLOR_TARGET_A + b) >> 2] & 0xFF) << 32 |
-                    r[(NVB197_SET_COLOR_TARGET_B + b) >> 2];
-    uint32_t width = r[(NVB197_SET_COLOR_TARGET_WIDTH + b) >> 2] & 0xFFFFFFF;
-    uint32_t height = r[(NVB197_SET_COLOR_TARGET_HEIGHT + b) >> 2] & 0x1FFFF;
-    unsigned bpp = format_bytes(r[(NVB197_SET_COLOR_TARGET_FORMAT + b) >> 2] & 0xFF);
-    uint32_t third = r[(NVB197_SET_COLOR_TARGET_THIRD_DIMENSION + b) >> 2] & 0xFFFFFFF;
-    uint32_t layer = (r[(NVB197_SET_COLOR_TARGET_LAYER + b) >> 2] & 0xFFFF) + ((v >> 10) & 0xFFFF);
+    uint64_t addr = nv_addr40(r[(NVB197_SET_COLOR_TARGET_A + b) >> 2],
+                              r[(NVB197_SET_COLOR_TARGET_B + b) >> 2]);
+    uint32_t width = NV_VAL(NVB197, SET_COLOR_TARGET_WIDTH, V,
+                            r[(NVB197_SET_COLOR_TARGET_WIDTH + b) >> 2]);
+    uint32_t height = NV_VAL(NVB197, SET_COLOR_TARGET_HEIGHT, V,
+                             r[(NVB197_SET_COLOR_TARGET_HEIGHT + b) >> 2]);
+    unsigned bpp = format_bytes(
+        NV_VAL(NVB197, SET_COLOR_TARGET_FORMAT, V, r[(NVB197_SET_COLOR_TARGET_FORMAT + b) >> 2]));
+    uint32_t third = NV_VAL(NVB197, SET_COLOR_TARGET_THIRD_DIMENSION, V,
+                            r[(NVB197_SET_COLOR_TARGET_THIRD_DIMENSION + b) >> 2]);
+    uint32_t layer = NV_VAL(NVB197, SET_COLOR_TARGET_LAYER, OFFSET,
+                            r[(NVB197_SET_COLOR_TARGET_LAYER + b) >> 2]) +
+                     NV_VAL(NVB197, CLEAR_SURFACE, RT_ARRAY_INDEX, v);
     uint64_t array_pitch = 4ull * r[(NVB197_SET_COLOR_TARGET_ARRAY_PITCH + b) >> 2];
     if (!bpp || !width || !height || layer >= (third ? third : 1))
         return; /* disabled, unsupported or empty: the executor writes nothing */
     char what[48];
     snprintf(what, sizeof(what), "clear of color target %u", i);
-    if ((mem >> 12) & 1) { /* pitch: WIDTH is the pitch in bytes */
-        if ((mem >> 16) & 1)
+    bool depth3d = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, THIRD_DIMENSION_CONTROL, mem);
+    if (NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, LAYOUT, mem) ==
+        NVB197_SET_COLOR_TARGET_MEMORY_LAYOUT_PITCH) { /* WIDTH is the pitch in bytes */
+        if (depth3d)
             return;
         access(c, what, addr + layer * array_pitch, (uint64_t)width * height, true);
         return;
     }
-    unsigned bw = mem & 15, bh = (mem >> 4) & 15, bd = (mem >> 8) & 15;
-    if (bw != 0 || bh > 5 || bd > 5)
+    unsigned bw = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_WIDTH, mem);
+    unsigned bh = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT, mem);
+    unsigned bd = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH, mem);
+    if (bw != NVB197_SET_COLOR_TARGET_MEMORY_BLOCK_WIDTH_ONE_GOB || bh > 5 || bd > 5)
         return;
-    bool depth3d = (mem >> 16) & 1;
     uint64_t row = (uint64_t)width * bpp; /* 28-bit WIDTH x 16 bytes may need bit 32 */
     nv_bl s = {row > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)row, height, depth3d ? third : 1, bh,
                depth3d ? bd : 0};
@@ -507,46 +571,45 @@ static void draw(chk *c, chk_ch *ch, const uint32_t *r, bool indexed, unsigned i
     bool used[16] = {false};
     for (unsigned a = 0; a < 32; a++) {
         uint32_t raw = r[(NVB197_SET_VERTEX_ATTRIBUTE_A >> 2) + a];
-        if (!((raw >> 6) & 1) && ((raw >> 21) & 0x3F) && (raw & 0x1F) < 16)
-            used[raw & 0x1F] = true;
+        unsigned stream = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, STREAM, raw);
+        if (NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, SOURCE, raw) ==
+                NVB197_SET_VERTEX_ATTRIBUTE_A_SOURCE_ACTIVE &&
+            NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, COMPONENT_BIT_WIDTHS, raw) && stream < 16)
+            used[stream] = true;
     }
     char what[48];
     for (unsigned j = 0; j < 16; j++) {
         uint32_t fmt = r[(NVB197_SET_VERTEX_STREAM_A_FORMAT >> 2) + 4 * j];
-        if (!used[j] || !((fmt >> 12) & 1))
+        if (!used[j] || !NV_VAL(NVB197, SET_VERTEX_STREAM_A_FORMAT, ENABLE, fmt))
             continue;
-        uint64_t start = (uint64_t)(r[(NVB197_SET_VERTEX_STREAM_A_LOCATION_A >> 2) + 4 * j] & 0xFF)
-                             << 32 |
-                         r[(NVB197_SET_VERTEX_STREAM_A_LOCATION_B >> 2) + 4 * j];
-        uint64_t limit = (uint64_t)(r[(NVB197_SET_VERTEX_STREAM_LIMIT_A_A >> 2) + 2 * j] & 0xFF)
-                             << 32 |
-                         r[(NVB197_SET_VERTEX_STREAM_LIMIT_A_B >> 2) + 2 * j];
+        uint64_t start = nv_addr40(r[(NVB197_SET_VERTEX_STREAM_A_LOCATION_A >> 2) + 4 * j],
+                                   r[(NVB197_SET_VERTEX_STREAM_A_LOCATION_B >> 2) + 4 * j]);
+        uint64_t limit = nv_addr40(r[(NVB197_SET_VERTEX_STREAM_LIMIT_A_A >> 2) + 2 * j],
+                                   r[(NVB197_SET_VERTEX_STREAM_LIMIT_A_B >> 2) + 2 * j]);
         snprintf(what, sizeof(what), "draw: vertex stream %u", j);
         if (limit >= start)
             access(c, what, start, limit - start + 1, false);
     }
     if (indexed) {
-        uint64_t base = (uint64_t)(r[NVB197_SET_INDEX_BUFFER_A >> 2] & 0xFF) << 32 |
-                        r[NVB197_SET_INDEX_BUFFER_B >> 2];
-        uint64_t limit = (uint64_t)(r[NVB197_SET_INDEX_BUFFER_C >> 2] & 0xFF) << 32 |
-                         r[NVB197_SET_INDEX_BUFFER_D >> 2];
+        uint64_t base = nv_addr40(r[NVB197_SET_INDEX_BUFFER_A >> 2], r[NVB197_SET_INDEX_BUFFER_B >> 2]);
+        uint64_t limit = nv_addr40(r[NVB197_SET_INDEX_BUFFER_C >> 2], r[NVB197_SET_INDEX_BUFFER_D >> 2]);
         uint64_t lo = base + (uint64_t)first * isize, hi = lo + (uint64_t)count * isize;
         if (hi > limit + 1)
             hi = limit + 1; /* indices past the limit read 0 (src/nv/draw.c) */
         if (hi > lo)
             access(c, "draw: index buffer", lo, hi - lo, false);
     }
-    uint64_t tic = (uint64_t)(r[NVB197_SET_TEX_HEADER_POOL_A >> 2] & 0xFF) << 32 |
-                   r[NVB197_SET_TEX_HEADER_POOL_B >> 2];
-    uint64_t tsc = (uint64_t)(r[NVB197_SET_TEX_SAMPLER_POOL_A >> 2] & 0xFF) << 32 |
-                   r[NVB197_SET_TEX_SAMPLER_POOL_B >> 2];
+    uint64_t tic = nv_addr40(r[NVB197_SET_TEX_HEADER_POOL_A >> 2], r[NVB197_SET_TEX_HEADER_POOL_B >> 2]);
+    uint64_t tsc = nv_addr40(r[NVB197_SET_TEX_SAMPLER_POOL_A >> 2], r[NVB197_SET_TEX_SAMPLER_POOL_B >> 2]);
     /* 32-byte entries 0..MAXIMUM_INDEX (src/nv/draw.c collect_textures) */
     if (tic)
         access(c, "draw: texture header pool", tic,
-               32ull * ((r[NVB197_SET_TEX_HEADER_POOL_C >> 2] & 0x3FFFFF) + 1), false);
+               32ull * (NV_VAL(NVB197, SET_TEX_HEADER_POOL_C, MAXIMUM_INDEX,
+                               r[NVB197_SET_TEX_HEADER_POOL_C >> 2]) + 1), false);
     if (tsc)
         access(c, "draw: texture sampler pool", tsc,
-               32ull * ((r[NVB197_SET_TEX_SAMPLER_POOL_C >> 2] & 0xFFFFF) + 1), false);
+               32ull * (NV_VAL(NVB197, SET_TEX_SAMPLER_POOL_C, MAXIMUM_INDEX,
+                               r[NVB197_SET_TEX_SAMPLER_POOL_C >> 2]) + 1), false);
     for (unsigned st = 0; st < CB_STAGES; st++)
         for (unsigned k = 0; k < CB_SLOTS; k++)
             if (ch->cb[st][k].valid) {
@@ -562,9 +625,10 @@ static void threed_method(chk *c, chk_ch *ch, uint32_t *r, nv_mact act, uint32_t
     if (act == NV_ACT_CB_LOAD) {
         /* CB_DATA: at the selected buffer + CB_POS, then CB_POS += 4 */
         uint32_t *pos = &r[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
-        uint64_t cb = (uint64_t)(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF) << 32 |
-                      r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
-        uint32_t size = r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
+        uint64_t cb = nv_addr40(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2],
+                                r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2]);
+        uint32_t size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
+                               r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2]);
         if ((uint64_t)*pos + 4 > size)
             viol(c, "cb-data-range", c->at_addr, c->at_word,
                  "LOAD_CONSTANT_BUFFER at offset 0x%x is past the buffer's size 0x%x", *pos, size);
@@ -572,35 +636,37 @@ static void threed_method(chk *c, chk_ch *ch, uint32_t *r, nv_mact act, uint32_t
             access(c, "constant buffer upload", cb + *pos, 4, true);
         *pos += 4;
     } else if (act == NV_ACT_CB_BIND) {
-        unsigned st = (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) / 32, slot = (v >> 4) & 0x1F;
-        uint32_t size = r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2] & 0x1FFFF;
-        uint64_t addr = (uint64_t)(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2] & 0xFF) << 32 |
-                        r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2];
+        unsigned st = (m - NVB197_BIND_GROUP_CONSTANT_BUFFER) / 32;
+        unsigned slot = NV_VAL(NVB197, BIND_GROUP_CONSTANT_BUFFER, SHADER_SLOT, v);
+        uint32_t size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
+                               r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_A >> 2]);
+        uint64_t addr = nv_addr40(r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_B >> 2],
+                                  r[NVB197_SET_CONSTANT_BUFFER_SELECTOR_C >> 2]);
         if (slot >= CB_SLOTS)
             return;
         /* sizes over 64 KiB and unaligned addresses fault in cb_bind */
-        ch->cb[st][slot].valid = (v & 1) && size <= 0x10000 && !(addr & 255);
+        ch->cb[st][slot].valid = NV_VAL(NVB197, BIND_GROUP_CONSTANT_BUFFER, VALID, v) &&
+                                 size <= 0x10000 && !(addr & 255);
         ch->cb[st][slot].addr = addr;
         ch->cb[st][slot].size = size;
     } else if (act == NV_ACT_REPORT) {
         report_semaphore(c, r, v);
     } else if (act == NV_ACT_CLEAR) {
         clear_color(c, r, v);
-    } else if (m == NVB197_DRAW_VERTEX_ARRAY) {
+    } else if (act == NV_ACT_DRAW && m == NVB197_DRAW_VERTEX_ARRAY) {
         draw(c, ch, r, false, 0, r[NVB197_SET_VERTEX_ARRAY_START >> 2], v);
-    } else if (m == NVB197_DRAW_INDEX_BUFFER) {
-        unsigned sz = r[NVB197_SET_INDEX_BUFFER_E >> 2] & 3;
-        if (sz != 3)
+    } else if (act == NV_ACT_DRAW) { /* DRAW_INDEX_BUFFER */
+        unsigned sz = NV_VAL(NVB197, SET_INDEX_BUFFER_E, INDEX_SIZE, r[NVB197_SET_INDEX_BUFFER_E >> 2]);
+        if (sz <= NVB197_SET_INDEX_BUFFER_E_INDEX_SIZE_FOUR_BYTES)
             draw(c, ch, r, true, 1u << sz, r[NVB197_SET_INDEX_BUFFER_F >> 2], v);
-    } else if (m == NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST ||
-               m == NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT) {
-        draw(c, ch, r, false, 0, v & 0xFFFF, (v >> 16) & 0xFFF);
-    } else if (m >= NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST &&
-               m <= NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT) {
-        /* 32-, 16-, 8-bit indices, FIRST then SUBSEQUENT (src/nv/draw.c) */
-        static const unsigned sizes[3] = {4, 2, 1};
-        unsigned k = (m - NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST) / 4;
-        draw(c, ch, r, true, sizes[k % 3], v & 0xFFFF, (v >> 16) & 0xFFF);
+    } else if (act == NV_ACT_DRAW_BEGIN_END) {
+        /* the one-word draws: index size from the method (src/nv/draw.c) */
+        unsigned isize;
+        bool subsequent;
+        nv3d_begin_end_kind(m, &isize, &subsequent);
+        draw(c, ch, r, isize != 0, isize,
+             NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, START_INDEX, v),
+             NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, COUNT, v));
     }
 }
 
@@ -717,6 +783,97 @@ static bool class_allowed(uint32_t cls)
     return false;
 }
 
+/* The host methods the checker looks at, by method (src/nv/host.c keeps the
+ * executor's table the same way). */
+static void host_set_object(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    uint32_t cls = NV_VAL(NVB06F, SET_OBJECT, NVCLASS, v);
+    int oi = nv_obj_index(cls);
+    if (!class_allowed(cls) || oi < 0) {
+        viol(c, "class-allowed", c->at_addr, v,
+             "SET_OBJECT: class 0x%04x on subchannel %u is not one of B197, B1C0, A140, "
+             "902D, B0B5", cls, subch);
+        return;
+    }
+    if (!ch->regs[oi]) {
+        ch->regs[oi] = calloc(NV_NREGS, 4);
+        if (!ch->regs[oi]) {
+            c->err = CG_ERR_NOMEM;
+            return;
+        }
+    }
+    ch->bound[subch] = cls;
+}
+
+static void host_illegal(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    (void)ch, (void)subch;
+    viol(c, "method-unknown", c->at_addr, v,
+         "ILLEGAL method: the channel stops with an illegal-method interrupt");
+}
+
+static void host_semaphorea(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    (void)c, (void)subch;
+    ch->sem_hi = v;
+}
+
+static void host_semaphoreb(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    (void)c, (void)subch;
+    ch->sem_lo = v;
+}
+
+static void host_semaphored(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    (void)subch;
+    uint64_t va = nv_host_sem_addr(ch->sem_hi, ch->sem_lo);
+    uint32_t op = NV_VAL(NVB06F, SEMAPHORED, OPERATION, v);
+    switch (op) {
+    case NVB06F_SEMAPHORED_OPERATION_ACQUIRE:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ:
+    case NVB06F_SEMAPHORED_OPERATION_ACQ_AND:
+        access(c, "host semaphore acquire", va, 4, false);
+        return;
+    case NVB06F_SEMAPHORED_OPERATION_RELEASE: /* RELEASE_SIZE: 4 bytes, else 16 (clb06f.h) */
+        access(c, "host semaphore release", va,
+               NV_VAL(NVB06F, SEMAPHORED, RELEASE_SIZE, v) == NVB06F_SEMAPHORED_RELEASE_SIZE_4BYTE
+                   ? 4
+                   : 16,
+               true);
+        return;
+    case NVB06F_SEMAPHORED_OPERATION_REDUCTION:
+        access(c, "host semaphore reduction", va, 4, true);
+        return;
+    default:
+        viol(c, "host-semaphore-op", c->at_addr, v,
+             "SEMAPHORED: operation 0x%x is not one of ACQUIRE 1, RELEASE 2, ACQ_GEQ 4, "
+             "ACQ_AND 8, REDUCTION 16", op);
+        return;
+    }
+}
+
+static void host_syncpointb(chk *c, chk_ch *ch, unsigned subch, uint32_t v)
+{
+    (void)ch, (void)subch;
+    /* SYNCPT_INDEX names one of the host1x syncpoints (yuzu
+     * host1x/syncpoint_manager.h: 192) */
+    uint32_t id = NV_VAL(NVB06F, SYNCPOINTB, SYNCPT_INDEX, v);
+    if (id >= CG_NV_NUM_SYNCPTS)
+        viol(c, "host-syncpoint", c->at_addr, v,
+             "SYNCPOINTB: syncpoint %u does not exist (there are %u)", id, CG_NV_NUM_SYNCPTS);
+}
+
+typedef void (*chk_host_fn)(chk *c, chk_ch *ch, unsigned subch, uint32_t v);
+static const chk_host_fn host_methods[64] = {
+    [NVB06F_SET_OBJECT >> 2] = host_set_object,
+    [NVB06F_ILLEGAL >> 2] = host_illegal,
+    [NVB06F_SEMAPHOREA >> 2] = host_semaphorea,
+    [NVB06F_SEMAPHOREB >> 2] = host_semaphoreb,
+    [NVB06F_SEMAPHORED >> 2] = host_semaphored,
+    [NVB06F_SYNCPOINTB >> 2] = host_syncpointb,
+};
+
 static void host_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32_t v)
 {
     if (!cg_nv_method_at(cg_nv_class_find(CG_NV_CLASS_HOST), m, NULL)) {
@@ -724,63 +881,8 @@ static void host_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32_t
              "host method 0x%03x is not in MAXWELL_CHANNEL_GPFIFO_A/A26F", m);
         return;
     }
-    switch (m) {
-    case NVB06F_SET_OBJECT: {
-        uint32_t cls = v & 0xFFFF;
-        int oi = nv_obj_index(cls);
-        if (!class_allowed(cls) || oi < 0) {
-            viol(c, "class-allowed", c->at_addr, v,
-                 "SET_OBJECT: class 0x%04x on subchannel %u is not one of B197, B1C0, A140, "
-                 "902D, B0B5", cls, subch);
-            return;
-        }
-        if (!ch->regs[oi]) {
-            ch->regs[oi] = calloc(NV_NREGS, 4);
-            if (!ch->regs[oi]) {
-                c->err = CG_ERR_NOMEM;
-                return;
-            }
-        }
-        ch->bound[subch] = cls;
-        return;
-    }
-    case NVB06F_ILLEGAL:
-        viol(c, "method-unknown", c->at_addr, v,
-             "ILLEGAL method: the channel stops with an illegal-method interrupt");
-        return;
-    case NVB06F_SEMAPHOREA: ch->sem_hi = v; return;
-    case NVB06F_SEMAPHOREB: ch->sem_lo = v; return;
-    case NVB06F_SEMAPHORED: {
-        uint64_t va = (uint64_t)(ch->sem_hi & 0xFF) << 32 | (ch->sem_lo & ~3u);
-        switch (v & 0x1F) {
-        case 1: case 4: case 8:
-            access(c, "host semaphore acquire", va, 4, false);
-            return;
-        case 2: /* RELEASE_SIZE bit 24: 4 bytes, else 16 (clb06f.h) */
-            access(c, "host semaphore release", va, (v & (1u << 24)) ? 4 : 16, true);
-            return;
-        case 16:
-            access(c, "host semaphore reduction", va, 4, true);
-            return;
-        default:
-            viol(c, "host-semaphore-op", c->at_addr, v,
-                 "SEMAPHORED: operation 0x%x is not one of ACQUIRE 1, RELEASE 2, ACQ_GEQ 4, "
-                 "ACQ_AND 8, REDUCTION 16", v & 0x1F);
-            return;
-        }
-    }
-    case NVB06F_SYNCPOINTB: {
-        /* SYNCPOINT_INDEX 15:8 names one of the host1x syncpoints (yuzu
-         * host1x/syncpoint_manager.h: 192) */
-        uint32_t id = (v >> 8) & 0xFF;
-        if (id >= CG_NV_NUM_SYNCPTS)
-            viol(c, "host-syncpoint", c->at_addr, v,
-                 "SYNCPOINTB: syncpoint %u does not exist (there are %u)", id, CG_NV_NUM_SYNCPTS);
-        return;
-    }
-    default:
-        return;
-    }
+    if ((m >> 2) < sizeof(host_methods) / sizeof(host_methods[0]) && host_methods[m >> 2])
+        host_methods[m >> 2](c, ch, subch, v);
 }
 
 static void engine_method(chk *c, chk_ch *ch, unsigned subch, uint32_t m, uint32_t v)

@@ -39,9 +39,8 @@ static int side_setup(cg_nv_channel *ch, const uint32_t *r, bool is_src, bool pi
 {
     memset(s, 0, sizeof(*s));
     s->pitch = pitch;
-    uint32_t hi = r[(is_src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2] & 0xFF;
-    uint32_t lo = r[(is_src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2];
-    s->base = (uint64_t)hi << 32 | lo;
+    s->base = nv_addr40(r[(is_src ? NVB0B5_OFFSET_IN_UPPER : NVB0B5_OFFSET_OUT_UPPER) >> 2],
+                        r[(is_src ? NVB0B5_OFFSET_IN_LOWER : NVB0B5_OFFSET_OUT_LOWER) >> 2]);
     s->pitch_bytes = r[(is_src ? NVB0B5_PITCH_IN : NVB0B5_PITCH_OUT) >> 2];
     if (pitch)
         return 0;
@@ -115,6 +114,22 @@ static int side_io(cg_nv_channel *ch, const side *s, uint32_t y, uint64_t x0, ui
     return 0;
 }
 
+/* SET_REMAP_COMPONENTS DST_X, DST_Y, DST_Z, DST_W: 3-bit fields 4 bits apart;
+ * destination component c is DST_X of the word shifted right by 4 * c. */
+#define REMAP_STRIDE (NV_FLD_LO(NVB0B5_SET_REMAP_COMPONENTS_DST_Y) - \
+                      NV_FLD_LO(NVB0B5_SET_REMAP_COMPONENTS_DST_X))
+_Static_assert(NV_MASK(NVB0B5, SET_REMAP_COMPONENTS, DST_Z) ==
+                       NV_MASK(NVB0B5, SET_REMAP_COMPONENTS, DST_X) << (2 * REMAP_STRIDE) &&
+                   NV_MASK(NVB0B5, SET_REMAP_COMPONENTS, DST_W) ==
+                       NV_MASK(NVB0B5, SET_REMAP_COMPONENTS, DST_X) << (3 * REMAP_STRIDE),
+               "SET_REMAP_COMPONENTS DST_X..W sit REMAP_STRIDE apart");
+#define REMAP(e) NVB0B5_SET_REMAP_COMPONENTS_DST_X_##e
+
+static unsigned remap_sel(uint32_t comp, unsigned c)
+{
+    return NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, DST_X, comp >> (REMAP_STRIDE * c));
+}
+
 static void remap_line(const uint32_t *r, const uint8_t *src, uint8_t *dst, uint32_t pixels)
 {
     uint32_t comp = r[NVB0B5_SET_REMAP_COMPONENTS >> 2];
@@ -131,17 +146,17 @@ static void remap_line(const uint32_t *r, const uint8_t *src, uint8_t *dst, uint
         const uint8_t *sp = src + (uint64_t)p * cs * ns;
         uint8_t *dp = dst + (uint64_t)p * cs * nd;
         for (unsigned c = 0; c < nd; c++) {
-            unsigned sel = (comp >> (4 * c)) & 7;
+            unsigned sel = remap_sel(comp, c);
             uint8_t *d = dp + c * cs;
-            if (sel < 4) {
+            if (sel <= REMAP(SRC_W)) {
                 /* a source component past NUM_SRC_COMPONENTS reads as zero */
                 if (sel < ns)
                     memcpy(d, sp + sel * cs, cs);
                 else
                     memset(d, 0, cs);
-            } else if (sel == 4) {
+            } else if (sel == REMAP(CONST_A)) {
                 memcpy(d, a, cs);
-            } else if (sel == 5) {
+            } else if (sel == REMAP(CONST_B)) {
                 memcpy(d, b, cs);
             } /* 6 NO_WRITE, 7 undefined: keep what the destination holds */
         }
@@ -192,7 +207,7 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
     if (remap)
         for (unsigned c = 0; c < NV_VAL(NVB0B5, SET_REMAP_COMPONENTS, NUM_DST_COMPONENTS, comp) + 1u;
              c++)
-            keep |= ((comp >> (4 * c)) & 7) >= 6;
+            keep |= remap_sel(comp, c) >= REMAP(NO_WRITE);
     /* Lines go through in pieces of at most COPY_PIECE pixels, so host memory
      * stays small whatever the registers say. */
     enum { COPY_PIECE = 1024 };
@@ -216,6 +231,16 @@ static int copy_data(cg_nv_channel *ch, nv_obj *o, uint32_t l, const cg_agent *a
     return CG_ERR_FAULT;
 }
 
+_Static_assert(NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMIN == NVB06F_SEMAPHORED_REDUCTION_MIN &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IMAX == NVB06F_SEMAPHORED_REDUCTION_MAX &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IXOR == NVB06F_SEMAPHORED_REDUCTION_XOR &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IAND == NVB06F_SEMAPHORED_REDUCTION_AND &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IOR == NVB06F_SEMAPHORED_REDUCTION_OR &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_IADD == NVB06F_SEMAPHORED_REDUCTION_ADD &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_INC == NVB06F_SEMAPHORED_REDUCTION_INC &&
+                   NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC == NVB06F_SEMAPHORED_REDUCTION_DEC,
+               "B0B5 SEMAPHORE_REDUCTION IMIN..DEC number as the host's REDUCTION (nv_reduce)");
+
 int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
 {
     const uint32_t *r = o->regs;
@@ -234,8 +259,8 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         if (cg_trace_enabled(ch->gpu->dev)) {
             cg_trace_event ev = {.kind = CG_TRACE_MEM_WRITE, .family = CG_FAMILY_NV, .unit = "ce",
                                  .channel = ch->id, .stream_addr = ag->stream_addr,
-                                 .gpu_addr = (uint64_t)(r[NVB0B5_OFFSET_OUT_UPPER >> 2] & 0xFF) << 32 |
-                                             r[NVB0B5_OFFSET_OUT_LOWER >> 2],
+                                 .gpu_addr = nv_addr40(r[NVB0B5_OFFSET_OUT_UPPER >> 2],
+                                                       r[NVB0B5_OFFSET_OUT_LOWER >> 2]),
                                  .reg = NVB0B5_LAUNCH_DMA, .value = l, .text = "copy"};
             cg_trace_emit(ch->gpu->dev, &ev);
         }
@@ -247,17 +272,18 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         uint32_t payload = r[NVB0B5_SET_SEMAPHORE_PAYLOAD >> 2];
         if (NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION_ENABLE, l)) {
             unsigned op = NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION, l);
-            if (op > 7)
+            if (op > NVB0B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_DEC)
                 return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
                                 "B0B5 semaphore reduction %u (FADD) not supported yet", op);
             uint32_t old;
             if (cg_vas_read32(ch->vas, va, &old, ag) != 0)
                 goto memfault;
-            /* IMIN..DEC share nv_reduce's numbering; SIGN 0 = signed */
+            /* IMIN..DEC share nv_reduce's numbering (host SEMAPHORED
+             * REDUCTION, asserted below); SIGN 0 = signed */
             payload = nv_reduce(old, payload, op, !NV_VAL(NVB0B5, LAUNCH_DMA, SEMAPHORE_REDUCTION_SIGN, l));
         }
         int rc;
-        if (semt == 1) {
+        if (semt == NVB0B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE) {
             rc = cg_vas_write32(ch->vas, va, payload, ag);
         } else {
             uint64_t t = ch->gpu->time;
@@ -269,7 +295,7 @@ int nv_copy_launch(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
         if (cg_trace_enabled(ch->gpu->dev)) {
             cg_trace_event ev = {.kind = CG_TRACE_FENCE, .family = CG_FAMILY_NV, .unit = "ce",
                                  .channel = ch->id, .stream_addr = ag->stream_addr,
-                                 .gpu_addr = va, .value = payload, .size = semt == 1 ? 4 : 16,
+                                 .gpu_addr = va, .value = payload, .size = semt == NVB0B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE ? 4 : 16,
                                  .text = "copy semaphore release"};
             cg_trace_emit(ch->gpu->dev, &ev);
         }

@@ -32,12 +32,30 @@ NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY,
 NV_SAME_FIELD(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY,
               DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_SUBSEQUENT, TOPOLOGY);
 NV_SAME_FIELD(NVB197, SET_VERTEX_ATTRIBUTE_A, OFFSET, SET_VERTEX_ATTRIBUTE_B, OFFSET);
+/* a one-word draw's TOPOLOGY becomes the OP of its BEGIN word */
+_Static_assert(NVB197_BEGIN_OP_PATCH ==
+                   NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST_TOPOLOGY_PATCH &&
+               NVB197_BEGIN_OP_POINTS ==
+                   NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST_TOPOLOGY_POINTS,
+               "one-word draw TOPOLOGY values are BEGIN OP values");
 
 #define REG(o, m) ((o)->regs[(m) >> 2])
 
+/* SET_CT_SELECT TARGET0..7 are 3-bit fields 3 bits apart: TARGETi is read as
+ * TARGET0 of the word shifted right by 3 * i. */
+#define CT_SELECT_TARGET_STRIDE (NV_FLD_LO(NVB197_SET_CT_SELECT_TARGET1) - \
+                                 NV_FLD_LO(NVB197_SET_CT_SELECT_TARGET0))
+_Static_assert(NV_FLD_LO(NVB197_SET_CT_SELECT_TARGET7) ==
+                   NV_FLD_LO(NVB197_SET_CT_SELECT_TARGET0) + 7 * CT_SELECT_TARGET_STRIDE &&
+               NV_FLD_BITS(NVB197_SET_CT_SELECT_TARGET7) ==
+                   NV_FLD_BITS(NVB197_SET_CT_SELECT_TARGET0) &&
+               CG_NV_MAX_TARGETS == 8,
+               "SET_CT_SELECT TARGETi sit at TARGET0 + i * stride");
+
+/* A 40-bit address from an A (upper) / B (lower) method pair (fields.h) */
 static uint64_t addr40(const nv_obj *o, uint32_t hi, uint32_t lo)
 {
-    return (uint64_t)(REG(o, hi) & 0xFF) << 32 | REG(o, lo);
+    return nv_addr40(REG(o, hi), REG(o, lo));
 }
 
 /* Names from the class table (threed_b197.def): BEGIN OP, which the one-word
@@ -260,11 +278,14 @@ static bool debug_read(const cg_vas *vas, uint64_t va, void *dst, size_t n)
 static size_t collect_textures(cg_nv_channel *ch, const nv_obj *o, const nv3d_state *s,
                                cg_nv_tex_binding *out)
 {
-    unsigned slot = REG(o, NVB197_SET_BINDLESS_TEXTURE) & 0x1F;
+    unsigned slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
+                           REG(o, NVB197_SET_BINDLESS_TEXTURE));
     uint64_t tic = addr40(o, NVB197_SET_TEX_HEADER_POOL_A, NVB197_SET_TEX_HEADER_POOL_B);
     uint64_t tsc = addr40(o, NVB197_SET_TEX_SAMPLER_POOL_A, NVB197_SET_TEX_SAMPLER_POOL_B);
-    uint32_t tic_max = REG(o, NVB197_SET_TEX_HEADER_POOL_C) & 0x3FFFFF;
-    uint32_t tsc_max = REG(o, NVB197_SET_TEX_SAMPLER_POOL_C) & 0xFFFFF;
+    uint32_t tic_max = NV_VAL(NVB197, SET_TEX_HEADER_POOL_C, MAXIMUM_INDEX,
+                              REG(o, NVB197_SET_TEX_HEADER_POOL_C));
+    uint32_t tsc_max = NV_VAL(NVB197, SET_TEX_SAMPLER_POOL_C, MAXIMUM_INDEX,
+                              REG(o, NVB197_SET_TEX_SAMPLER_POOL_C));
     size_t n = 0;
     if (slot >= NV3D_CB_SLOTS)
         return 0;
@@ -397,14 +418,15 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
     for (unsigned j = 0; j < CG_NV_MAX_STREAMS; j++) {
         cg_nv_stream *st = &d->streams[j];
         uint32_t fmt = REG(o, NVB197_SET_VERTEX_STREAM_A_FORMAT + 16 * j);
-        st->stride = fmt & 0xFFF;
-        st->enabled = (fmt >> 12) & 1;
+        st->stride = NV_VAL(NVB197, SET_VERTEX_STREAM_A_FORMAT, STRIDE, fmt);
+        st->enabled = NV_VAL(NVB197, SET_VERTEX_STREAM_A_FORMAT, ENABLE, fmt);
         st->start = addr40(o, NVB197_SET_VERTEX_STREAM_A_LOCATION_A + 16 * j,
                            NVB197_SET_VERTEX_STREAM_A_LOCATION_B + 16 * j);
         st->limit = addr40(o, NVB197_SET_VERTEX_STREAM_LIMIT_A_A + 8 * j,
                            NVB197_SET_VERTEX_STREAM_LIMIT_A_B + 8 * j);
         st->frequency = REG(o, NVB197_SET_VERTEX_STREAM_A_FREQUENCY + 16 * j);
-        st->instanced = REG(o, NVB197_SET_VERTEX_STREAM_INSTANCE_A + 4 * j) & 1;
+        st->instanced = NV_VAL(NVB197, SET_VERTEX_STREAM_INSTANCE_A, IS_INSTANCED,
+                               REG(o, NVB197_SET_VERTEX_STREAM_INSTANCE_A + 4 * j));
     }
     if (r->indexed) {
         d->index_size = r->index_size;
@@ -460,7 +482,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
             for (unsigned k = 0; k < NV3D_CB_SLOTS; k++)
                 d->cb[st][k] = (cg_nv_cb_binding){s->cb[st][k].valid, s->cb[st][k].addr,
                                                   s->cb[st][k].size};
-        d->tex_cb_slot = REG(o, NVB197_SET_BINDLESS_TEXTURE) & 0x1F;
+        d->tex_cb_slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
+                                REG(o, NVB197_SET_BINDLESS_TEXTURE));
         tex = cg__alloc(gpu->dev, tbytes);
         if (!tex) {
             rc = nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
@@ -470,9 +493,10 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->ntextures = collect_textures(ch, o, s, tex);
         d->textures = tex;
         uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
-        d->rt_count = ct & 0xF;
+        d->rt_count = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
         for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++) {
-            d->rt_map[i] = (ct >> (4 + 3 * i)) & 7;
+            d->rt_map[i] = NV_VAL(NVB197, SET_CT_SELECT, TARGET0,
+                                  ct >> (CT_SELECT_TARGET_STRIDE * i));
             nv3d_rt_state(o, i, &d->rt[i]);
         }
         nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
@@ -502,84 +526,137 @@ static const char *method_name(uint32_t m)
  * BEGIN_END_ACTIVE (nouveau nv50_data_error_names 0x0d, also decoded for
  * GF100+): a BAD_STATE fault here. No source says what a draw or END outside
  * a bracket does; the model faults (BAD_STATE) rather than guess a topology
- * (docs/nv-draws.md). */
-int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+ * (docs/nv-draws.md). The class table's ACTION column sends each method to
+ * one of the handlers below (threed.c handlers[]). */
+
+static int no_state(cg_nv_channel *ch, const cg_agent *ag)
+{
+    return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "no host memory for the 3D state");
+}
+
+/* ACTION(BEGIN) */
+int nv3d_draw_begin(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+{
+    (void)o, (void)m;
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return no_state(ch, ag);
+    unsigned op = NV_VAL(NVB197, BEGIN, OP, v), inst = NV_VAL(NVB197, BEGIN, INSTANCE_ID, v);
+    if (s->in_begin)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                        "BEGIN while a BEGIN .. END is open (BEGIN_END_ACTIVE)");
+    if (op > NVB197_BEGIN_OP_PATCH)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                        "BEGIN: OP 0x%x is not a topology of clb197.h (POINTS 0 .. PATCH 14)",
+                        op);
+    if (inst > NVB197_BEGIN_INSTANCE_ID_UNCHANGED)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                        "BEGIN: INSTANCE_ID 3 is not FIRST, SUBSEQUENT or UNCHANGED");
+    /* yuzu maxwell_3d.cpp: FIRST resets the instance to 0, SUBSEQUENT
+     * adds one, UNCHANGED keeps it */
+    s->instance = inst == NVB197_BEGIN_INSTANCE_ID_FIRST        ? 0
+                  : inst == NVB197_BEGIN_INSTANCE_ID_SUBSEQUENT ? s->instance + 1
+                                                                : s->instance;
+    s->in_begin = true;
+    s->begin = v;
+    return 0;
+}
+
+/* ACTION(END) */
+int nv3d_draw_end(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
+{
+    (void)o, (void)m, (void)v;
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return no_state(ch, ag);
+    if (!s->in_begin)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "END without a BEGIN");
+    s->in_begin = false;
+    return 0;
+}
+
+/* ACTION(DRAW): DRAW_VERTEX_ARRAY and DRAW_INDEX_BUFFER, inside BEGIN .. END */
+int nv3d_draw(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v, const cg_agent *ag)
 {
     nv3d_state *s = nv3d_state_get(ch);
     if (!s)
-        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "no host memory for the 3D state");
+        return no_state(ch, ag);
     draw_req r = {.method = m, .what = method_name(m)};
-    switch (m) {
-    case NVB197_BEGIN: {
-        unsigned op = NV_VAL(NVB197, BEGIN, OP, v), inst = NV_VAL(NVB197, BEGIN, INSTANCE_ID, v);
-        if (s->in_begin)
+    if (!s->in_begin)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "%s outside BEGIN .. END", r.what);
+    r.topology = NV_VAL(NVB197, BEGIN, OP, s->begin);
+    r.begin = s->begin;
+    r.count = v;
+    if (m == NVB197_DRAW_VERTEX_ARRAY) {
+        r.first = REG(o, NVB197_SET_VERTEX_ARRAY_START);
+    } else {
+        unsigned sz = NV_VAL(NVB197, SET_INDEX_BUFFER_E, INDEX_SIZE,
+                             REG(o, NVB197_SET_INDEX_BUFFER_E));
+        if (sz > NVB197_SET_INDEX_BUFFER_E_INDEX_SIZE_FOUR_BYTES)
             return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                            "BEGIN while a BEGIN .. END is open (BEGIN_END_ACTIVE)");
-        if (op > 14)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                            "BEGIN: OP 0x%x is not a topology of clb197.h (POINTS 0 .. PATCH 14)",
-                            op);
-        if (inst == 3)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                            "BEGIN: INSTANCE_ID 3 is not FIRST, SUBSEQUENT or UNCHANGED");
-        /* yuzu maxwell_3d.cpp: FIRST resets the instance to 0, SUBSEQUENT
-         * adds one, UNCHANGED keeps it */
-        s->instance = inst == 0 ? 0 : inst == 1 ? s->instance + 1 : s->instance;
-        s->in_begin = true;
-        s->begin = v;
-        return 0;
+                            "DRAW_INDEX_BUFFER: INDEX_SIZE 3 is not ONE_BYTE, TWO_BYTES or "
+                            "FOUR_BYTES");
+        r.indexed = true;
+        r.index_size = 1u << sz; /* ONE_BYTE 0, TWO_BYTES 1, FOUR_BYTES 2 */
+        r.first = REG(o, NVB197_SET_INDEX_BUFFER_F);
     }
-    case NVB197_END:
-        if (!s->in_begin)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "END without a BEGIN");
-        s->in_begin = false;
-        return 0;
-    case NVB197_DRAW_VERTEX_ARRAY:
-    case NVB197_DRAW_INDEX_BUFFER:
-        if (!s->in_begin)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0, "%s outside BEGIN .. END", r.what);
-        r.topology = NV_VAL(NVB197, BEGIN, OP, s->begin);
-        r.begin = s->begin;
-        r.count = v;
-        if (m == NVB197_DRAW_VERTEX_ARRAY) {
-            r.first = REG(o, NVB197_SET_VERTEX_ARRAY_START);
-        } else {
-            unsigned sz = REG(o, NVB197_SET_INDEX_BUFFER_E) & 3;
-            if (sz == 3)
-                return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                                "DRAW_INDEX_BUFFER: INDEX_SIZE 3 is not ONE_BYTE, TWO_BYTES or "
-                                "FOUR_BYTES");
-            r.indexed = true;
-            r.index_size = 1u << sz;
-            r.first = REG(o, NVB197_SET_INDEX_BUFFER_F);
-        }
-        return do_draw(ch, o, s, &r, ag);
-    default: {
-        /* the one-word draws: BEGIN, one draw, END */
-        bool subsequent = m == NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT ||
-                          m >= NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_SUBSEQUENT;
-        if (s->in_begin)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                            "%s inside BEGIN .. END (BEGIN_END_ACTIVE)", r.what);
-        r.topology = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY, v);
-        if (r.topology > 14)
-            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                            "%s: TOPOLOGY 0xf is not a topology of clb197.h", r.what);
-        r.first = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, START_INDEX, v);
-        r.count = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, COUNT, v);
-        r.begin = r.topology | (subsequent ? 1u : 0u) << 26;
-        if (m != NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST &&
-            m != NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT) {
-            /* 0x17E4/E8/EC and 0x17F0/F4/F8: 32-, 16-, 8-bit indices */
-            static const unsigned sizes[3] = {4, 2, 1};
-            r.indexed = true;
-            uint32_t k = (m - NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST) / 4;
-            r.index_size = sizes[k % 3];
-        }
-        s->instance = subsequent ? s->instance + 1 : 0;
-        return do_draw(ch, o, s, &r, ag);
-    }
-    }
+    return do_draw(ch, o, s, &r, ag);
+}
+
+/* The one-word draws, ACTION(DRAW_BEGIN_END): BEGIN, one draw, END. What the
+ * method's name says (the index size, the first or the next instance) by
+ * method; the word's fields are read with DRAW_VERTEX_ARRAY_BEGIN_END_
+ * INSTANCE_FIRST's (NV_SAME_FIELD above). */
+static const struct {
+    uint32_t method;
+    uint8_t index_size; /* bytes; 0: not indexed */
+    bool subsequent;
+} begin_end[] = {
+    {NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, 0, false},
+    {NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_SUBSEQUENT, 0, true},
+    {NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_FIRST, 4, false},
+    {NVB197_DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_FIRST, 2, false},
+    {NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_FIRST, 1, false},
+    {NVB197_DRAW_INDEX_BUFFER32_BEGIN_END_INSTANCE_SUBSEQUENT, 4, true},
+    {NVB197_DRAW_INDEX_BUFFER16_BEGIN_END_INSTANCE_SUBSEQUENT, 2, true},
+    {NVB197_DRAW_INDEX_BUFFER8_BEGIN_END_INSTANCE_SUBSEQUENT, 1, true},
+};
+
+void nv3d_begin_end_kind(uint32_t m, unsigned *index_size, bool *subsequent)
+{
+    size_t k = 0;
+    while (k < sizeof(begin_end) / sizeof(begin_end[0]) - 1 && begin_end[k].method != m)
+        k++;
+    *index_size = begin_end[k].index_size;
+    *subsequent = begin_end[k].subsequent;
+}
+
+int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t m, uint32_t v,
+                        const cg_agent *ag)
+{
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return no_state(ch, ag);
+    draw_req r = {.method = m, .what = method_name(m)};
+    unsigned index_size;
+    bool subsequent;
+    nv3d_begin_end_kind(m, &index_size, &subsequent);
+    if (s->in_begin)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                        "%s inside BEGIN .. END (BEGIN_END_ACTIVE)", r.what);
+    r.topology = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, TOPOLOGY, v);
+    if (r.topology > NVB197_DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST_TOPOLOGY_PATCH)
+        return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                        "%s: TOPOLOGY 0xf is not a topology of clb197.h", r.what);
+    r.first = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, START_INDEX, v);
+    r.count = NV_VAL(NVB197, DRAW_VERTEX_ARRAY_BEGIN_END_INSTANCE_FIRST, COUNT, v);
+    r.begin = NV_NUM(NVB197, BEGIN, OP, r.topology) |
+              (subsequent ? NV_DEF(NVB197, BEGIN, INSTANCE_ID, SUBSEQUENT)
+                          : NV_DEF(NVB197, BEGIN, INSTANCE_ID, FIRST));
+    r.indexed = index_size != 0;
+    r.index_size = index_size;
+    s->instance = subsequent ? s->instance + 1 : 0;
+    return do_draw(ch, o, s, &r, ag);
 }
 
 void cg_nv_gpu_set_draw_callback(cg_nv_gpu *gpu, cg_nv_draw_fn fn, void *user)

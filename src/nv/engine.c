@@ -204,6 +204,8 @@ static const nv_act_fn act_fn[NV_ACT_COUNT] = {
     [NV_ACT_CB_LOAD] = act_cb_load,    [NV_ACT_REPORT] = act_report,
     [NV_ACT_CLEAR] = act_3d,           [NV_ACT_CLEAR_REPORT] = act_3d,
     [NV_ACT_CB_BIND] = act_3d,         [NV_ACT_DRAW] = act_3d,
+    [NV_ACT_BEGIN] = act_3d,           [NV_ACT_END] = act_3d,
+    [NV_ACT_DRAW_BEGIN_END] = act_3d,
     [NV_ACT_COPY_LAUNCH] = act_copy,   [NV_ACT_TWOD_BLIT] = act_twod,
     [NV_ACT_TWOD_MODE] = act_twod,     [NV_ACT_TWOD_POINT] = act_twod,
     [NV_ACT_TWOD_POINT_SET] = act_twod, [NV_ACT_COMPUTE_LAUNCH] = act_compute_launch,

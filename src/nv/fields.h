@@ -33,4 +33,41 @@
     _Static_assert(NV_MASK(cls, ma, fa) == NV_MASK(cls, mb, fb),               \
                    #cls " " #ma " " #fa " and " #mb " " #fb " share their bits")
 
+/* Maxwell's 40-bit GPU addresses: an upper word whose field is 7:0 and a
+ * lower word. The upper fields read this way, checked to be the same bits: */
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_INDEX_BUFFER_C, LIMIT_ADDRESS_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_TEX_HEADER_POOL_A, OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_TEX_SAMPLER_POOL_A, OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_VERTEX_STREAM_A_LOCATION_A,
+              OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_VERTEX_STREAM_LIMIT_A_A, UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_COLOR_TARGET_A, OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_ZT_A, OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_REPORT_SEMAPHORE_A, OFFSET_UPPER);
+NV_SAME_FIELD(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, SET_CONSTANT_BUFFER_SELECTOR_B,
+              ADDRESS_UPPER);
+_Static_assert(NV_MASK(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER) ==
+                   NV_MASK(NVB0B5, SET_SEMAPHORE_A, UPPER) &&
+               NV_MASK(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER) ==
+                   NV_MASK(NVB0B5, OFFSET_IN_UPPER, UPPER) &&
+               NV_MASK(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER) ==
+                   NV_MASK(NVB0B5, OFFSET_OUT_UPPER, UPPER) &&
+               NV_MASK(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER) ==
+                   NV_MASK(NVB06F, SEMAPHOREA, OFFSET_UPPER) &&
+               NV_MASK(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER) ==
+                   NV_MASK(NV902D, SET_SRC_OFFSET_UPPER, V),
+               "B0B5, 902D and host upper address fields are 7:0 too");
+
+static inline uint64_t nv_addr40(uint32_t upper, uint32_t lower)
+{
+    return (uint64_t)NV_VAL(NVB197, SET_INDEX_BUFFER_A, ADDRESS_UPPER, upper) << 32 | lower;
+}
+
+/* The host semaphore's address: SEMAPHOREA OFFSET_UPPER, SEMAPHOREB
+ * OFFSET_LOWER 31:2 in place. */
+static inline uint64_t nv_host_sem_addr(uint32_t a, uint32_t b)
+{
+    return nv_addr40(a, b & NV_MASK(NVB06F, SEMAPHOREB, OFFSET_LOWER));
+}
+
 #endif

@@ -13,7 +13,34 @@
 #include "fields.h"
 #include "nv_internal.h"
 
-
+/* The I2M block is read with KEPLER_INLINE_TO_MEMORY_B's fields (cla140.h) in
+ * every class that carries it (A140, B197, B1C0: same offsets). MAXWELL_B's
+ * and MAXWELL_COMPUTE_B's headers give narrower fields at those offsets:
+ * OFFSET_OUT_UPPER and SET_I2M_SEMAPHORE_A 7:0 where cla140.h says 24:0,
+ * SET_DST_ORIGIN_BYTES_X 19:0 where it says 20:0, SET_DST_ORIGIN_SAMPLES_Y
+ * 15:0 where it says 16:0. The model keeps cla140.h's widths, written by
+ * hand below and checked here. Second source: envytools rnndb
+ * graph/gk104_p2mf.xml (the same upload block) gives DST_ADDRESS_HIGH,
+ * QUERY_ADDRESS_HIGH, DST_X and DST_Y as whole registers with no narrower
+ * field, so neither reading is shown wrong; an upper address above bit 7
+ * lies past the 40-bit GPU VA (research/nv.md section 1) and faults as an
+ * unmapped address in either reading. */
+#define I2M_CLASS_OFFSETS(m)                                                   \
+    ((unsigned)NVA140_##m == (unsigned)NVB197_##m && (unsigned)NVA140_##m == (unsigned)NVB1C0_##m)
+_Static_assert(I2M_CLASS_OFFSETS(OFFSET_OUT_UPPER) && I2M_CLASS_OFFSETS(SET_I2M_SEMAPHORE_A) &&
+                   I2M_CLASS_OFFSETS(SET_DST_ORIGIN_BYTES_X) &&
+                   I2M_CLASS_OFFSETS(SET_DST_ORIGIN_SAMPLES_Y) && I2M_CLASS_OFFSETS(LAUNCH_DMA),
+               "the I2M block sits at the same offsets in A140, B197 and B1C0");
+_Static_assert(NV_MASK(NVA140, OFFSET_OUT_UPPER, VALUE) == 0x1FFFFFF &&
+                   NV_MASK(NVA140, SET_I2M_SEMAPHORE_A, OFFSET_UPPER) == 0x1FFFFFF &&
+                   NV_MASK(NVB197, OFFSET_OUT_UPPER, VALUE) == 0xFF &&
+                   NV_MASK(NVB197, SET_I2M_SEMAPHORE_A, OFFSET_UPPER) == 0xFF,
+               "I2M upper address: 25 bits (cla140.h), B197 says 8");
+_Static_assert(NV_MASK(NVA140, SET_DST_ORIGIN_BYTES_X, V) == 0x1FFFFF &&
+                   NV_MASK(NVA140, SET_DST_ORIGIN_SAMPLES_Y, V) == 0x1FFFF &&
+                   NV_MASK(NVB197, SET_DST_ORIGIN_BYTES_X, V) == 0xFFFFF &&
+                   NV_MASK(NVB197, SET_DST_ORIGIN_SAMPLES_Y, V) == 0xFFFF,
+               "I2M origin: 21 / 17 bits (cla140.h), B197 says 20 / 16");
 
 static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
 {
@@ -25,8 +52,9 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
                    r[NVA140_SET_DST_DEPTH >> 2],
                    NV_VAL(NVA140, SET_DST_BLOCK_SIZE, HEIGHT, r[NVA140_SET_DST_BLOCK_SIZE >> 2]),
                    NV_VAL(NVA140, SET_DST_BLOCK_SIZE, DEPTH, r[NVA140_SET_DST_BLOCK_SIZE >> 2])};
-        uint32_t ox = r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2] & 0x1FFFFF;
-        uint32_t oy = r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2] & 0x1FFFF;
+        uint32_t ox = NV_VAL(NVA140, SET_DST_ORIGIN_BYTES_X, V, r[NVA140_SET_DST_ORIGIN_BYTES_X >> 2]);
+        uint32_t oy = NV_VAL(NVA140, SET_DST_ORIGIN_SAMPLES_Y, V,
+                             r[NVA140_SET_DST_ORIGIN_SAMPLES_Y >> 2]);
         uint32_t z = r[NVA140_SET_DST_LAYER >> 2];
         for (uint32_t y = 0; y < t->line_count; y++) {
             const uint8_t *src = t->buf + (uint64_t)y * t->line_len;
@@ -55,18 +83,18 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     uint32_t l = t->launch;
     unsigned completion = NV_VAL(NVA140, LAUNCH_DMA, COMPLETION_TYPE, l);
     if (completion == NVA140_LAUNCH_DMA_COMPLETION_TYPE_RELEASE_SEMAPHORE) {
-        uint64_t va = (uint64_t)(r[NVA140_SET_I2M_SEMAPHORE_A >> 2] & 0x1FFFFFF) << 32 |
+        uint64_t va = (uint64_t)NV_VAL(NVA140, SET_I2M_SEMAPHORE_A, OFFSET_UPPER,
+                                       r[NVA140_SET_I2M_SEMAPHORE_A >> 2]) << 32 |
                       r[NVA140_SET_I2M_SEMAPHORE_B >> 2];
         uint32_t payload = r[NVA140_SET_I2M_SEMAPHORE_C >> 2];
         if (NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_ENABLE, l)) {
             /* REDUCTION_OP numbering of cla140.h mapped onto nv_reduce's */
-            static const unsigned map[8] = {5, 0, 1, 6, 7, 3, 4, 2};
             uint32_t old;
             if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
                 ch->state = CG_NV_CH_FAULTED;
                 return CG_ERR_FAULT;
             }
-            payload = nv_reduce(old, payload, map[NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_OP, l)],
+            payload = nv_reduce(old, payload, nv_red_op_to_host[NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_OP, l)],
                                 NV_VAL(NVA140, LAUNCH_DMA, REDUCTION_FORMAT, l) ==
                                     NVA140_LAUNCH_DMA_REDUCTION_FORMAT_SIGNED_32);
         }
@@ -83,7 +111,7 @@ static int i2m_complete(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
             ch->state = CG_NV_CH_FAULTED;
             return rc;
         }
-    } else if (completion == 3) {
+    } else if (completion > NVA140_LAUNCH_DMA_COMPLETION_TYPE_RELEASE_SEMAPHORE) {
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                          "I2M LAUNCH_DMA: COMPLETION_TYPE 3 is not defined");
     }
@@ -107,11 +135,12 @@ static int i2m_launch(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
                          "%llu bytes", (unsigned long long)(t->total - t->pos),
                          (unsigned long long)t->total);
     t->launch = v;
-    t->pitch = v & 1;
+    t->pitch = NV_VAL(NVA140, LAUNCH_DMA, DST_MEMORY_LAYOUT, v) ==
+               NVA140_LAUNCH_DMA_DST_MEMORY_LAYOUT_PITCH;
     t->line_len = r[NVA140_LINE_LENGTH_IN >> 2];
     t->line_count = r[NVA140_LINE_COUNT >> 2];
     t->pitch_out = r[NVA140_PITCH_OUT >> 2];
-    t->dst = (uint64_t)(r[NVA140_OFFSET_OUT_UPPER >> 2] & 0x1FFFFFF) << 32 |
+    t->dst = (uint64_t)NV_VAL(NVA140, OFFSET_OUT_UPPER, VALUE, r[NVA140_OFFSET_OUT_UPPER >> 2]) << 32 |
              r[NVA140_OFFSET_OUT >> 2];
     t->total = (uint64_t)t->line_len * t->line_count;
     t->pos = 0;

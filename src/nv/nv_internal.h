@@ -194,6 +194,9 @@ static inline int nv_mem_rw(cg_vas *vas, uint64_t va, void *buf, size_t n, bool 
 /* Semaphore/report reductions (shared by host, I2M and copy). op in the host
  * class numbering: MIN MAX XOR AND OR ADD INC DEC = 0..7. */
 uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed);
+/* REDUCTION_OP of the I2M LAUNCH_DMA and SET_REPORT_SEMAPHORE_D (RED_ADD 0,
+ * RED_MIN 1, ...) in nv_reduce's numbering (host.c). */
+extern const uint8_t nv_red_op_to_host[8];
 
 /* Execute one method on a bound engine object; 0 or CG_ERR_FAULT (raised). */
 int nv_i2m_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);

@@ -41,11 +41,6 @@ static inline uint32_t reg(const nv_obj *o, uint32_t m)
     return o->regs[m >> 2];
 }
 
-static inline uint64_t addr40(uint32_t upper, uint32_t lower)
-{
-    return (uint64_t)(upper & 0xFF) << 32 | lower;
-}
-
 /* ---- render target state ------------------------------------------------- */
 
 void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
@@ -53,7 +48,7 @@ void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
     uint32_t b = 64 * (i & 7);
     uint32_t mem = reg(o, NVB197_SET_COLOR_TARGET_MEMORY + b);
     memset(out, 0, sizeof(*out));
-    out->addr = addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
+    out->addr = nv_addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
                        reg(o, NVB197_SET_COLOR_TARGET_B + b));
     out->width = NV_VAL(NVB197, SET_COLOR_TARGET_WIDTH, V, reg(o, NVB197_SET_COLOR_TARGET_WIDTH + b));
     out->height = NV_VAL(NVB197, SET_COLOR_TARGET_HEIGHT, V,
@@ -71,7 +66,7 @@ void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
 {
     uint32_t bs = reg(o, NVB197_SET_ZT_BLOCK_SIZE);
     memset(out, 0, sizeof(*out));
-    out->addr = addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
+    out->addr = nv_addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
     out->width = NV_VAL(NVB197, SET_ZT_SIZE_A, WIDTH, reg(o, NVB197_SET_ZT_SIZE_A));
     out->height = NV_VAL(NVB197, SET_ZT_SIZE_B, HEIGHT, reg(o, NVB197_SET_ZT_SIZE_B));
     out->format = NV_VAL(NVB197, SET_ZT_FORMAT, V, reg(o, NVB197_SET_ZT_FORMAT));
@@ -87,69 +82,83 @@ void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
 /* ---- report counters ----------------------------------------------------- */
 
 /* SET_REPORT_SEMAPHORE_D REPORT codes this model counts (clb197.h). */
-enum { REP_NONE = 0, REP_DA_VERTICES = 1, REP_ZPASS_PIXEL_CNT = 2, REP_DA_PRIMITIVES = 3 };
+enum {
+    REP_NONE = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_NONE,
+    REP_DA_VERTICES = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_DA_VERTICES_GENERATED,
+    REP_ZPASS_PIXEL_CNT = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_ZPASS_PIXEL_CNT,
+    REP_DA_PRIMITIVES = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_DA_PRIMITIVES_GENERATED
+};
 
 /* Primitives the input assembler makes of n vertices of BEGIN topology t
  * (GL/D3D counting rules for each topology; incomplete primitives are
  * dropped). PATCH uses SET_PATCH SIZE. */
+#define OP(t) NVB197_BEGIN_OP_##t
 static uint64_t prims_of(unsigned t, uint64_t n, unsigned patch)
 {
     switch (t) {
-    case 0: return n;                          /* POINTS */
-    case 1: return n / 2;                      /* LINES */
-    case 2: return n >= 2 ? n : 0;             /* LINE_LOOP */
-    case 3: return n >= 2 ? n - 1 : 0;         /* LINE_STRIP */
-    case 4: return n / 3;                      /* TRIANGLES */
-    case 5: case 6: return n >= 3 ? n - 2 : 0; /* TRIANGLE_STRIP, TRIANGLE_FAN */
-    case 7: return n / 4;                      /* QUADS */
-    case 8: return n >= 4 ? (n - 2) / 2 : 0;   /* QUAD_STRIP */
-    case 9: return n >= 3 ? 1 : 0;             /* POLYGON */
-    case 10: return n / 4;                     /* LINELIST_ADJCY */
-    case 11: return n >= 4 ? n - 3 : 0;        /* LINESTRIP_ADJCY */
-    case 12: return n / 6;                     /* TRIANGLELIST_ADJCY */
-    case 13: return n >= 6 ? (n - 4) / 2 : 0;  /* TRIANGLESTRIP_ADJCY */
-    case 14: return patch ? n / patch : 0;     /* PATCH */
+    case OP(POINTS): return n;
+    case OP(LINES): return n / 2;
+    case OP(LINE_LOOP): return n >= 2 ? n : 0;
+    case OP(LINE_STRIP): return n >= 2 ? n - 1 : 0;
+    case OP(TRIANGLES): return n / 3;
+    case OP(TRIANGLE_STRIP):
+    case OP(TRIANGLE_FAN): return n >= 3 ? n - 2 : 0;
+    case OP(QUADS): return n / 4;
+    case OP(QUAD_STRIP): return n >= 4 ? (n - 2) / 2 : 0;
+    case OP(POLYGON): return n >= 3 ? 1 : 0;
+    case OP(LINELIST_ADJCY): return n / 4;
+    case OP(LINESTRIP_ADJCY): return n >= 4 ? n - 3 : 0;
+    case OP(TRIANGLELIST_ADJCY): return n / 6;
+    case OP(TRIANGLESTRIP_ADJCY): return n >= 6 ? (n - 4) / 2 : 0;
+    case OP(PATCH): return patch ? n / patch : 0;
     default: return 0;
     }
 }
+#undef OP
 
 void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32_t instances)
 {
     if (!s || !s->regs)
         return;
     uint32_t en = s->regs[NVB197_SET_STATISTICS_COUNTER >> 2];
-    unsigned patch = s->regs[NVB197_SET_PATCH >> 2] & 0xFF;
-    if (en & 1)
+    unsigned patch = NV_VAL(NVB197, SET_PATCH, SIZE, s->regs[NVB197_SET_PATCH >> 2]);
+    if (NV_VAL(NVB197, SET_STATISTICS_COUNTER, DA_VERTICES_GENERATED_ENABLE, en))
         s->counters[REP_DA_VERTICES] += vertices * instances;
-    if (en & 2)
+    if (NV_VAL(NVB197, SET_STATISTICS_COUNTER, DA_PRIMITIVES_GENERATED_ENABLE, en))
         s->counters[REP_DA_PRIMITIVES] += prims_of(topology, vertices, patch) * instances;
 }
 
 /* CLEAR_REPORT_VALUE TYPE uses its own numbering (clb197.h): each type and
  * the REPORT codes it resets. ZCULL_STATS resets the four ZCULL_STATSn,
  * ZPASS_PIXEL_CNT both pixel counters. */
+#define CRT(t) NVB197_CLEAR_REPORT_VALUE_TYPE_##t
+#define REP(r) NVB197_SET_REPORT_SEMAPHORE_D_REPORT_##r
 static const struct {
     uint8_t type, report[4];
 } clear_types[] = {
-    {0x01, {0x02, 0x15}},             /* ZPASS_PIXEL_CNT */
-    {0x02, {0x0A, 0x0C, 0x0E, 0x10}}, /* ZCULL_STATS */
-    {0x03, {0x1E}},                   /* TOTAL_STREAMING_PRIMITIVES_NEEDED_MINUS_SUCCEEDED */
-    {0x04, {0x04}},                   /* ALPHA_BETA_CLOCKS */
-    {0x10, {0x0B}},                   /* STREAMING_PRIMITIVES_SUCCEEDED */
-    {0x11, {0x0D}},                   /* STREAMING_PRIMITIVES_NEEDED */
-    {0x12, {0x01}},                   /* DA_VERTICES_GENERATED */
-    {0x13, {0x03}},                   /* DA_PRIMITIVES_GENERATED */
-    {0x15, {0x05}},                   /* VS_INVOCATIONS */
-    {0x16, {0x1B}},                   /* TI_INVOCATIONS */
-    {0x17, {0x1D}},                   /* TS_INVOCATIONS */
-    {0x18, {0x1F}},                   /* TS_PRIMITIVES_GENERATED */
-    {0x1A, {0x07}},                   /* GS_INVOCATIONS */
-    {0x1B, {0x09}},                   /* GS_PRIMITIVES_GENERATED */
-    {0x1C, {0x0F}},                   /* CLIPPER_INVOCATIONS */
-    {0x1D, {0x11}},                   /* CLIPPER_PRIMITIVES_GENERATED */
-    {0x1E, {0x13}},                   /* PS_INVOCATIONS */
-    {0x1F, {0x12}},                   /* VTG_PRIMITIVES_OUT */
+    {CRT(ZPASS_PIXEL_CNT), {REP(ZPASS_PIXEL_CNT), REP(ZPASS_PIXEL_CNT64)}},
+    {CRT(ZCULL_STATS),
+     {REP(ZCULL_STATS0), REP(ZCULL_STATS1), REP(ZCULL_STATS2), REP(ZCULL_STATS3)}},
+    {CRT(TOTAL_STREAMING_PRIMITIVES_NEEDED_MINUS_SUCCEEDED),
+     {REP(TOTAL_STREAMING_PRIMITIVES_NEEDED_MINUS_SUCCEEDED)}},
+    {CRT(ALPHA_BETA_CLOCKS), {REP(ALPHA_BETA_CLOCKS)}},
+    {CRT(STREAMING_PRIMITIVES_SUCCEEDED), {REP(STREAMING_PRIMITIVES_SUCCEEDED)}},
+    {CRT(STREAMING_PRIMITIVES_NEEDED), {REP(STREAMING_PRIMITIVES_NEEDED)}},
+    {CRT(DA_VERTICES_GENERATED), {REP(DA_VERTICES_GENERATED)}},
+    {CRT(DA_PRIMITIVES_GENERATED), {REP(DA_PRIMITIVES_GENERATED)}},
+    {CRT(VS_INVOCATIONS), {REP(VS_INVOCATIONS)}},
+    {CRT(TI_INVOCATIONS), {REP(TI_INVOCATIONS)}},
+    {CRT(TS_INVOCATIONS), {REP(TS_INVOCATIONS)}},
+    {CRT(TS_PRIMITIVES_GENERATED), {REP(TS_PRIMITIVES_GENERATED)}},
+    {CRT(GS_INVOCATIONS), {REP(GS_INVOCATIONS)}},
+    {CRT(GS_PRIMITIVES_GENERATED), {REP(GS_PRIMITIVES_GENERATED)}},
+    {CRT(CLIPPER_INVOCATIONS), {REP(CLIPPER_INVOCATIONS)}},
+    {CRT(CLIPPER_PRIMITIVES_GENERATED), {REP(CLIPPER_PRIMITIVES_GENERATED)}},
+    {CRT(PS_INVOCATIONS), {REP(PS_INVOCATIONS)}},
+    {CRT(VTG_PRIMITIVES_OUT), {REP(VTG_PRIMITIVES_OUT)}},
 };
+#undef CRT
+#undef REP
 
 static int clear_report_value(cg_nv_channel *ch, nv3d_state *s, uint32_t v, const cg_agent *ag)
 {
@@ -191,7 +200,7 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
     }
     uint32_t size = NV_VAL(NVB197, SET_CONSTANT_BUFFER_SELECTOR_A, SIZE,
                            reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_A));
-    uint64_t addr = addr40(reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_B),
+    uint64_t addr = nv_addr40(reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_B),
                            reg(o, NVB197_SET_CONSTANT_BUFFER_SELECTOR_C));
     if (size > 0x10000)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, addr,
@@ -209,10 +218,8 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
 
 /* ---- report semaphores ---------------------------------------------------- */
 
-/* SET_REPORT_SEMAPHORE_D REDUCTION_OP (clb197.h: ADD 0, MIN 1, MAX 2, INC 3,
- * DEC 4, AND 5, OR 6, XOR 7) in nv_reduce's host numbering (MIN 0, MAX 1,
- * XOR 2, AND 3, OR 4, ADD 5, INC 6, DEC 7). */
-static const uint8_t red_to_host[8] = {5, 0, 1, 6, 7, 3, 4, 2};
+/* SET_REPORT_SEMAPHORE_D REDUCTION_OP goes to nv_reduce through
+ * nv_red_op_to_host (host.c). */
 
 static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_t n,
                         const cg_agent *ag)
@@ -232,7 +239,7 @@ static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_
  * gpu->time, the methods the GPU has executed (cg_nv_gpu_time). */
 int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
 {
-    uint64_t va = addr40(reg(o, NVB197_SET_REPORT_SEMAPHORE_A),
+    uint64_t va = nv_addr40(reg(o, NVB197_SET_REPORT_SEMAPHORE_A),
                          reg(o, NVB197_SET_REPORT_SEMAPHORE_B));
     uint32_t payload = reg(o, NVB197_SET_REPORT_SEMAPHORE_C);
     unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);
@@ -243,22 +250,22 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
     uint64_t ts = ch->gpu->time;
     /* one word is a 32-bit semaphore; the four-word structure holds a 64-bit
      * timestamp: the model asks for natural alignment of each */
-    unsigned align = (op == 1 || one_word) ? 4 : 16;
+    unsigned align = (op == NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_ACQUIRE || one_word) ? 4 : 16;
     if (va & (align - 1))
         return nv_fault(ch, ag, CG_FAULT_BAD_ALIGN, va,
                         "SET_REPORT_SEMAPHORE_D: address 0x%010llx is not %u-byte aligned",
                         (unsigned long long)va, align);
-    if (v & (1u << 20))
+    if (NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, AWAKEN_ENABLE, v))
         nv_trace_event(ch, CG_TRACE_INTERRUPT, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, v, va, 0,
                        "report semaphore awaken");
     switch (op) {
-    case 0: { /* RELEASE */
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_RELEASE: {
         if (reduce) {
             if (!one_word)
                 return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
                                 "SET_REPORT_SEMAPHORE_D: reduction with the four-word "
                                 "structure not supported yet");
-            if (format > 1)
+            if (format > NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32)
                 return nv_fault(ch, ag, CG_FAULT_BAD_STATE, va,
                                 "SET_REPORT_SEMAPHORE_D: REDUCTION_FORMAT %u is not defined "
                                 "(UNSIGNED_32 0, SIGNED_32 1)", format);
@@ -267,7 +274,10 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
                 ch->state = CG_NV_CH_FAULTED;
                 return CG_ERR_FAULT;
             }
-            uint32_t nv = nv_reduce(old, payload, red_to_host[(v >> 9) & 7], format == 1);
+            uint32_t nv = nv_reduce(old, payload,
+                                    nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
+                                                       REDUCTION_OP, v)],
+                                    format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
             if (report_write(ch, va, &nv, 1, ag) != 0)
                 return CG_ERR_FAULT;
             nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, nv, va, 4,
@@ -281,18 +291,22 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
                        one_word ? 4 : 16, "report semaphore release");
         return 0;
     }
-    case 1: /* ACQUIRE: the channel waits like a host SEMAPHORED acquire */
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_ACQUIRE:
+        /* the channel waits like a host SEMAPHORED acquire */
         ch->wait = NV_WAIT_SEM;
         ch->wait_addr = va;
         ch->wait_value = payload;
-        ch->wait_op = (v >> 16) & 1 ? 4 : 1; /* GE: host ACQ_GEQ 4; EQ: ACQUIRE 1 */
+        ch->wait_op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, COMPARISON, v) ==
+                              NVB197_SET_REPORT_SEMAPHORE_D_COMPARISON_GE
+                          ? NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ
+                          : NVB06F_SEMAPHORED_OPERATION_ACQUIRE;
         ch->wait_hdr_addr = ag->stream_addr;
         ch->wait_unit = ag->unit; /* "3d" or "compute": names the unit in a watchdog hang */
         ch->wait_words[0] = ag->words[0];
         ch->wait_words[1] = ag->words[1];
         ch->wait_runs = 0;
         return 0;
-    case 2: { /* REPORT_ONLY */
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_REPORT_ONLY: {
         if (o->class_id != CG_NV_CLASS_3D)
             return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
                             "SET_REPORT_SEMAPHORE_D: MAXWELL_COMPUTE_B report counters not "
@@ -618,6 +632,12 @@ static clr_rectangle clear_rect(const nv_obj *o, uint32_t w, uint32_t h)
     return r;
 }
 
+/* clr_layout reads a colour target's MEMORY word or the zeta's BLOCK_SIZE
+ * word with the colour target's block fields. */
+NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_WIDTH, SET_ZT_BLOCK_SIZE, WIDTH);
+NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT, SET_ZT_BLOCK_SIZE, HEIGHT);
+NV_SAME_FIELD(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH, SET_ZT_BLOCK_SIZE, DEPTH);
+
 /* Layout of one layer: block sizes checked, the layer's base address.
  * third: layer count or depth; depth3d: THIRD_DIMENSION is a depth. */
 static int clr_layout(cg_nv_channel *ch, clr_surf *s, const char *what, uint64_t addr,
@@ -636,15 +656,19 @@ static int clr_layout(cg_nv_channel *ch, clr_surf *s, const char *what, uint64_t
         s->base = addr + (uint64_t)layer * array_pitch;
         return 0;
     }
-    unsigned bw = mem & 15, bh = (mem >> 4) & 15, bd = (mem >> 8) & 15;
-    if (bw != 0)
+    unsigned bw = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_WIDTH, mem);
+    unsigned bh = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT, mem);
+    unsigned bd = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH, mem);
+    if (bw != NVB197_SET_COLOR_TARGET_MEMORY_BLOCK_WIDTH_ONE_GOB)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, addr,
                         "CLEAR_SURFACE: %s block width %u GOBs not supported yet", what,
                         1u << bw);
     if (bh > 5 || bd > 5)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, addr,
                         "CLEAR_SURFACE: %s block height/depth 0x%x: at most 5 (32 GOBs)",
-                        what, mem & 0xFF0);
+                        what,
+                        mem & (NV_MASK(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT) |
+                               NV_MASK(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH)));
     /* WIDTH is 28 bits and a pixel at most 16 bytes: the row fits 32 bits */
     s->bl.width = width_px * s->bpp;
     s->bl.height = height;
@@ -684,9 +708,22 @@ static int clr_run(cg_nv_channel *ch, const clr_surf *s, const clr_rectangle *r,
     return 0;
 }
 
+/* CLEAR_SURFACE R/G/B/A_ENABLE are four adjacent bits: channel c is R_ENABLE
+ * of the word shifted right by c. */
+_Static_assert(NV_MASK(NVB197, CLEAR_SURFACE, G_ENABLE) == NV_MASK(NVB197, CLEAR_SURFACE, R_ENABLE) << 1 &&
+               NV_MASK(NVB197, CLEAR_SURFACE, B_ENABLE) == NV_MASK(NVB197, CLEAR_SURFACE, R_ENABLE) << 2 &&
+               NV_MASK(NVB197, CLEAR_SURFACE, A_ENABLE) == NV_MASK(NVB197, CLEAR_SURFACE, R_ENABLE) << 3,
+               "CLEAR_SURFACE R, G, B, A_ENABLE are adjacent bits");
+#define CLEAR_ZETA_BITS (NV_MASK(NVB197, CLEAR_SURFACE, Z_ENABLE) | \
+                         NV_MASK(NVB197, CLEAR_SURFACE, STENCIL_ENABLE))
+#define CLEAR_COLOR_BITS (NV_MASK(NVB197, CLEAR_SURFACE, R_ENABLE) | \
+                          NV_MASK(NVB197, CLEAR_SURFACE, G_ENABLE) | \
+                          NV_MASK(NVB197, CLEAR_SURFACE, B_ENABLE) | \
+                          NV_MASK(NVB197, CLEAR_SURFACE, A_ENABLE))
+
 static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
 {
-    unsigned i = (v >> 6) & 15;
+    unsigned i = NV_VAL(NVB197, CLEAR_SURFACE, MRT_SELECT, v);
     if (i >= CG_NV_MAX_TARGETS)
         return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
                         "CLEAR_SURFACE: MRT_SELECT %u, there are 8 colour targets", i);
@@ -726,11 +763,13 @@ static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent 
     }
     uint64_t array_pitch = 4ull * reg(o, NVB197_SET_COLOR_TARGET_ARRAY_PITCH + b);
     if (clr_layout(ch, &s, what, rt.addr, rt.memory, rt.pitch, width_px, rt.height, rt.width,
-                   layer, third, (rt.memory >> 16) & 1, array_pitch, ag) != 0)
+                   layer, third,
+                   NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, THIRD_DIMENSION_CONTROL, rt.memory),
+                   array_pitch, ag) != 0)
         return CG_ERR_FAULT;
     const uint32_t *cc = &o->regs[NVB197_SET_COLOR_CLEAR_VALUE >> 2];
     for (unsigned c = 0; c < 4; c++) {
-        if (!f->bits[c] || !((v >> (2 + c)) & 1))
+        if (!f->bits[c] || !NV_VAL(NVB197, CLEAR_SURFACE, R_ENABLE, v >> c))
             continue;
         put_bits(s.val, f->off[c], f->bits[c], chan_value(f->type, f->bits[c], cc[c]));
         put_bits(s.mask, f->off[c], f->bits[c], ~0ull);
@@ -756,8 +795,10 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
     if (!f)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, zt.addr,
                         "CLEAR_SURFACE: zeta format 0x%02x not supported yet", zt.format);
-    bool z = v & 1, st = (v >> 1) & 1;
-    if (st && (reg(o, NVB197_SET_CLEAR_SURFACE_CONTROL) & 1))
+    bool z = NV_VAL(NVB197, CLEAR_SURFACE, Z_ENABLE, v);
+    bool st = NV_VAL(NVB197, CLEAR_SURFACE, STENCIL_ENABLE, v);
+    if (st && NV_VAL(NVB197, SET_CLEAR_SURFACE_CONTROL, RESPECT_STENCIL_MASK,
+                     reg(o, NVB197_SET_CLEAR_SURFACE_CONTROL)))
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, zt.addr,
                         "CLEAR_SURFACE: stencil clear with RESPECT_STENCIL_MASK not supported "
                         "yet");
@@ -789,7 +830,8 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
         put_bits(s.mask, f->zoff, f->zbits, ~0ull);
     }
     if (st && f->sbits) {
-        put_bits(s.val, f->soff, f->sbits, reg(o, NVB197_SET_STENCIL_CLEAR_VALUE) & 0xFF);
+        put_bits(s.val, f->soff, f->sbits,
+                 NV_VAL(NVB197, SET_STENCIL_CLEAR_VALUE, V, reg(o, NVB197_SET_STENCIL_CLEAR_VALUE)));
         put_bits(s.mask, f->soff, f->sbits, ~0ull);
     }
     s.full = true;
@@ -801,9 +843,9 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
 
 static int clear_surface(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag)
 {
-    if ((v & 3) && clear_zeta(ch, o, v, ag) != 0)
+    if ((v & CLEAR_ZETA_BITS) && clear_zeta(ch, o, v, ag) != 0)
         return CG_ERR_FAULT;
-    if ((v & 0x3C) && clear_color(ch, o, v, ag) != 0)
+    if ((v & CLEAR_COLOR_BITS) && clear_color(ch, o, v, ag) != 0)
         return CG_ERR_FAULT;
     return 0;
 }
@@ -847,7 +889,10 @@ static int (*const handlers[NV_ACT_COUNT])(cg_nv_channel *, nv_obj *, uint32_t, 
     [NV_ACT_CLEAR] = act_clear,
     [NV_ACT_CLEAR_REPORT] = act_clear_report,
     [NV_ACT_CB_BIND] = act_cb_bind,
-    [NV_ACT_DRAW] = nv3d_draw_method,
+    [NV_ACT_BEGIN] = nv3d_draw_begin,
+    [NV_ACT_END] = nv3d_draw_end,
+    [NV_ACT_DRAW] = nv3d_draw,
+    [NV_ACT_DRAW_BEGIN_END] = nv3d_draw_begin_end,
 };
 
 int nv3d_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t m, uint32_t v,

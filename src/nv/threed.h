@@ -74,10 +74,17 @@ void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32
  * section 5): release, acquire, report, trap. */
 int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *ag);
 
-/* draw.c: BEGIN, END, the draw methods (DRAW_VERTEX_ARRAY, DRAW_INDEX_BUFFER,
- * the one-word draws: the methods with ACTION(DRAW) in threed_b197.def).
- * Same contract as nv3d_method. */
-int nv3d_draw_method(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
-                     const cg_agent *ag);
+/* draw.c, by the ACTION of the method in threed_b197.def: BEGIN, END,
+ * DRAW (DRAW_VERTEX_ARRAY, DRAW_INDEX_BUFFER) and DRAW_BEGIN_END (the
+ * one-word draws). Same contract as nv3d_method. */
+int nv3d_draw_begin(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
+                    const cg_agent *ag);
+int nv3d_draw_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+int nv3d_draw(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v, const cg_agent *ag);
+int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
+                        const cg_agent *ag);
+/* What a one-word draw's name says: index size in bytes (0: not indexed) and
+ * whether it draws the next instance (SUBSEQUENT) or the first. */
+void nv3d_begin_end_kind(uint32_t mthd, unsigned *index_size, bool *subsequent);
 
 #endif
