@@ -56,4 +56,13 @@ printf '\x01\x02\x03' > "$tmp/odd.bin"
 expect 0 "disasm odd size" -- "$bin" disasm -f nv --color=never "$tmp/odd.bin"
 grep -q '^.byte 0x01, 0x02, 0x03  # 0x0000$' "$tmp/out" && ok || bad "odd size tail: $(cat "$tmp/out")"
 
+# outputs that cannot be written exit 3 (issue 16): a small --dump is only
+# refused by fclose, a .png by the encoder
+expect 3 "--dump /dev/full" -- "$bin" run -f nv --dump 0x100010000:4:/dev/full "$src/examples/nv/fence.s"
+grep -q 'input/output error' "$tmp/out" "$tmp/err" && ok || bad "--dump /dev/full message"
+sed 's|"rects.png"|"/dev/full"|' "$src/examples/nv/rects.s" >"$tmp/full.s"
+expect 3 ".png /dev/full" -- "$bin" run -f nv "$tmp/full.s"
+sed 's|"sem.bin"|"/dev/full"|' "$src/examples/nv/fence.s" >"$tmp/fulld.s"
+expect 3 ".dump /dev/full" -- "$bin" run -f nv "$tmp/fulld.s"
+
 finish nv_cli

@@ -55,4 +55,23 @@ expect 1 "faulting scene" -- "$bin" run -f vc4 "$tmp/f.s"
 grep -q 'invalid-opcode vc4/ct0 ch 0 addr 0x1000' "$tmp/out" && ok || bad "fault line"
 expect 3 "syntax error" -- "$bin" asm -f vc4-cl -o "$tmp/x.bin" /dev/stdin <<<'Tile_Coordinates 1'
 
+# outputs that cannot be written exit 3 (input/output error), not 1 (issue 16)
+mkdir -p "$tmp/o" && cd "$tmp/o" || exit 1
+expect 3 "-o /dev/full" -- "$bin" run -f vc4 "$src/examples/vc4/first_triangle.s" -o /dev/full
+grep -q '^FAIL wrote /dev/full: input/output error$' "$tmp/out" && ok || bad "-o /dev/full log line"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'an output file could not be written' "$tmp/err" && ok || bad "-o /dev/full: one stderr line"
+sed 's|^\.png "first_triangle.png"$|.png "/dev/full"|' "$src/examples/vc4/first_triangle.s" >"$tmp/full.s"
+grep -q '^\.png "/dev/full"$' "$tmp/full.s" && ok || bad "scene with .png /dev/full"
+expect 3 ".png /dev/full" -- "$bin" run -f vc4 "$tmp/full.s"
+grep -q '^FAIL png /dev/full: input/output error$' "$tmp/out" && ok || bad ".png /dev/full log line"
+grep -q 'pixel hash ab4e631d2f5d14c4$' "$tmp/out" && ok || bad ".png /dev/full: the run goes on"
+# -o naming another file: both written, the same bytes; the same file: once
+expect 0 "-o other file" -- "$bin" run -f vc4 "$src/examples/vc4/first_triangle.s" -o x.png
+cmp -s x.png first_triangle.png && ok || bad "-o and .png files differ"
+rm -f first_triangle.png
+expect 0 "-o same file" -- "$bin" run -f vc4 "$src/examples/vc4/first_triangle.s" -o first_triangle.png
+cmp -s x.png first_triangle.png && ok || bad "-o same file: bytes"
+grep -q '^wrote first_triangle.png$' "$tmp/out" && ok || bad "-o same file: log"
+cd - >/dev/null || exit 1
+
 finish vc4_cli

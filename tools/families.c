@@ -269,8 +269,10 @@ int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
         else if ((log.extra_f = open_memstream(&log.extra, &log.extra_len)) != NULL)
             report(ctx, true, log.extra_f);
     }
-    int rc = r < 0 ? cli_error(EXIT_INPUT, "run: cannot set up the %s model: %s", family,
-                               cg_strerror(r))
+    int rc = r == CG_ERR_IO ? cli_error(EXIT_INPUT, "run: an output file could not be written "
+                                                    "(see the log)")
+             : r < 0 ? cli_error(EXIT_INPUT, "run: cannot set up the %s model: %s", family,
+                                 cg_strerror(r))
              : r   ? EXIT_FAULT
                    : EXIT_OK;
     return cli_log_end(o, &log, family, r < 0 ? cg_strerror(r) : r ? "failed" : "ok", dev, rc);

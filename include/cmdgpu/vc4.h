@@ -237,7 +237,8 @@ typedef struct cg_vc4_scene_opts {
 } cg_vc4_scene_opts;
 /* Load every section at its bus address through the ARM view, then play the
  * scene's directives, logging each to `log`. Returns 0, 1 when a check or
- * fault failed, or a negative cg_err when the model cannot be set up. */
+ * fault failed, CG_ERR_IO when a PNG (.png or opts.png) could not be
+ * written, or another negative cg_err when the model cannot be set up. */
 CG_API int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
                             const cg_vc4_scene_opts *o, FILE *log);
 

@@ -177,8 +177,8 @@ static int do_act(scene *s, const nv_act *x)
             FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
             if (!f || fwrite(buf, 1, size, f) != size)
                 rc = CG_ERR_IO;
-            if (f && f != stdout)
-                fclose(f);
+            if (f && (f == stdout ? fflush(f) : fclose(f)) != 0)
+                rc = CG_ERR_IO;
         } else if (!rc) {
             cg_image img = {w, h, x->c, (cg_format)x->d, buf};
             rc = cg_image_write_png(path, &img);

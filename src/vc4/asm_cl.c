@@ -12,8 +12,77 @@
  * one-hot masks (Mode_Triangles = $10, Primitive_Type_Triangles = $04), the
  * values here follow the hardware numbering of Mesa's v3d_packet_v21.xml,
  * hackdriver and the blob (research/vc4.md section 5, "Caution"). */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "scene.h"
+
+/* Mnemonic lookup (issue 17 part 5): an open-addressing hash table of every
+ * record's name and alias, built once from the cl.def table through
+ * vc4_record_at, so a statement costs one hash and about one strcmp instead
+ * of a scan over every record. A name found twice keeps its first record,
+ * as the scan did. */
+enum { NAME_SLOTS = 1024 }; /* a power of two, over twice the names */
+static struct {
+    const char *name;
+    size_t rec;
+} name_tab[NAME_SLOTS];
+static pthread_once_t name_once = PTHREAD_ONCE_INIT;
+static bool name_tab_off; /* the table outgrew NAME_SLOTS: scan instead */
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* 32-bit FNV-1a */
+    while (*s)
+        h = (h ^ (uint8_t)*s++) * 16777619u;
+    return h;
+}
+
+static void name_insert(const char *s, size_t rec)
+{
+    if (!s || !*s)
+        return;
+    for (uint32_t h = name_hash(s);; h++) {
+        h &= NAME_SLOTS - 1;
+        if (!name_tab[h].name) {
+            name_tab[h].name = s;
+            name_tab[h].rec = rec;
+            return;
+        }
+        if (strcmp(name_tab[h].name, s) == 0)
+            return;
+    }
+}
+
+static void name_tab_build(void)
+{
+    size_t n = vc4_record_count();
+    if (2 * n >= NAME_SLOTS) {
+        name_tab_off = true;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        vc4_record r;
+        if (vc4_record_at(i, &r)) {
+            name_insert(r.name, i);
+            name_insert(r.alias, i);
+        }
+    }
+}
+
+static bool record_by_name(const char *name, vc4_record *out)
+{
+    pthread_once(&name_once, name_tab_build);
+    if (name_tab_off)
+        return vc4_record_find(name, out);
+    for (uint32_t h = name_hash(name);; h++) {
+        h &= NAME_SLOTS - 1;
+        if (!name_tab[h].name)
+            return false;
+        if (strcmp(name_tab[h].name, name) == 0)
+            return vc4_record_at(name_tab[h].rec, out);
+    }
+}
 
 static const struct {
     const char *name;
@@ -388,7 +457,7 @@ static int statement(cg_asm *as, void *user, const char *name)
     if (name[0] == '.')
         return st ? directive(as, st, name) : CG_ERR_NOENT;
     vc4_record r;
-    if (vc4_record_find(name, &r))
+    if (record_by_name(name, &r))
         return record(as, &r);
     if (strcmp(name, "Escape") == 0 || strcmp(name, "Relative_Branch") == 0 ||
         (strncmp(name, "Coding_", 7) == 0 && name[7] >= '0' && name[7] <= '3' && !name[8]))

@@ -5,7 +5,91 @@
  * BFC/RFC, reading the frame buffer). */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include "scene.h"
+
+/* The frame buffer as last read out of SDRAM: `.png`, `.expect_hash`, the
+ * final hash line and -o all use one copy, one hash and one PNG encoding
+ * (written to each distinct file) until a directive that can change memory
+ * runs. */
+typedef struct fb_cache {
+    bool valid;
+    cg_vc4_fb fb;
+    int rc; /* of the read-out */
+    uint8_t *buf;
+    cg_image img;
+    bool hashed;
+    uint64_t hash;
+    char *png; /* the encoded file, once encoded */
+    size_t png_len;
+    char last[1024]; /* the last file written from this copy */
+} fb_cache;
+
+static void fbc_drop(fb_cache *c)
+{
+    free(c->buf);
+    free(c->png);
+    *c = (fb_cache){0};
+}
+
+static int fbc_get(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb)
+{
+    if (c->valid && c->fb.bus_addr == fb->bus_addr && c->fb.width == fb->width &&
+        c->fb.height == fb->height && c->fb.pitch == fb->pitch && c->fb.depth == fb->depth)
+        return c->rc;
+    fbc_drop(c);
+    c->valid = true;
+    c->fb = *fb;
+    c->rc = vc4_fb_image(v, fb->bus_addr, fb->width, fb->height, fb->pitch, fb->depth, &c->img,
+                         &c->buf);
+    return c->rc;
+}
+
+static int fbc_hash(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, uint64_t *h)
+{
+    int rc = fbc_get(c, v, fb);
+    if (rc == 0 && !c->hashed) {
+        c->hash = cg_image_hash(&c->img);
+        c->hashed = true;
+    }
+    *h = rc == 0 ? c->hash : 0;
+    return rc;
+}
+
+/* Write the frame buffer as a PNG to path ("-": stdout): encoded once per
+ * copy; the same file twice in a row is written once. CG_ERR_IO when the
+ * file cannot be created or written in full. */
+static int fbc_png(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, const char *path)
+{
+    int rc = fbc_get(c, v, fb);
+    if (rc != 0)
+        return rc;
+    if (strcmp(path, "-") != 0 && strcmp(path, c->last) == 0)
+        return 0;
+    if (!c->png) {
+        FILE *m = open_memstream(&c->png, &c->png_len);
+        if (!m)
+            return CG_ERR_NOMEM;
+        rc = cg_image_write_png_file(m, &c->img);
+        if (fclose(m) != 0 && rc == 0)
+            rc = CG_ERR_NOMEM;
+        if (rc != 0) {
+            free(c->png);
+            c->png = NULL;
+            return rc;
+        }
+    }
+    bool out = strcmp(path, "-") == 0;
+    FILE *f = out ? stdout : fopen(path, "wb");
+    if (!f)
+        return CG_ERR_IO;
+    rc = fwrite(c->png, 1, c->png_len, f) == c->png_len ? 0 : CG_ERR_IO;
+    if ((out ? fflush(f) : fclose(f)) != 0)
+        rc = CG_ERR_IO;
+    if (rc == 0 && !out)
+        snprintf(c->last, sizeof c->last, "%s", path);
+    return rc;
+}
 
 static int mem_reader(void *user, uint32_t addr, void *dst, size_t n)
 {
@@ -30,6 +114,8 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
     if (rc != 0)
         return rc;
     int fails = 0;
+    bool io = false; /* an output file could not be written: CG_ERR_IO */
+    fb_cache fbc = {0};
     size_t faults_before = cg_fault_count(dev);
     for (size_t i = 0; i < cg_asm_section_count(as); i++) {
         const char *name;
@@ -48,6 +134,8 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
     for (size_t i = 0; i < st->nacts && !fails; i++) {
         const vc4_action *a = &st->acts[i];
         uint32_t val;
+        if (a->kind != VA_PNG && a->kind != VA_EXPECT_HASH)
+            fbc_drop(&fbc); /* memory may change */
         switch (a->kind) {
         case VA_MAILBOX: {
             uint32_t msg = ((uint32_t)a->a & ~0xFu) | CG_VC4_MBOX_CH_PROPERTY, resp = 0, code = 0;
@@ -167,7 +255,7 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
                 break;
             }
             uint64_t h = 0;
-            int r = cg_vc4_fb_hash(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, &h);
+            int r = fbc_hash(&fbc, v, &fb, &h);
             if (a->kind == VA_EXPECT_HASH) {
                 if (r != 0 || h != (uint64_t)a->a) {
                     fprintf(log, "FAIL expect_hash: got %016" PRIx64 ", want %016" PRIx64 "\n", h,
@@ -182,10 +270,13 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
             snprintf(path, sizeof path, "%s%s%s", o->out_dir ? o->out_dir : "",
                      o->out_dir ? "/" : "", a->text);
             if (r == 0)
-                r = cg_vc4_fb_png(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, path);
+                r = fbc_png(&fbc, v, &fb, path);
             if (r != 0) {
                 fprintf(log, "FAIL png %s: %s\n", path, cg_strerror(r));
-                fails++;
+                if (r == CG_ERR_IO)
+                    io = true;
+                else
+                    fails++;
             } else {
                 fprintf(log, "png %s: %ux%u, pixel hash %016" PRIx64 "\n", path, fb.width,
                         fb.height, h);
@@ -199,16 +290,20 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
     cg_vc4_fb fb;
     if (cg_vc4_framebuffer(v, &fb) == 0) {
         uint64_t h = 0;
-        if (cg_vc4_fb_hash(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, &h) == 0) {
+        if (fbc_hash(&fbc, v, &fb, &h) == 0) {
             fprintf(log, "framebuffer 0x%08x %ux%ux%u pitch %u: pixel hash %016" PRIx64 "\n",
                     fb.bus_addr, fb.width, fb.height, fb.depth, fb.pitch, h);
             if (o->fb_hash)
                 *o->fb_hash = h;
         }
         if (o->png) {
-            int r = cg_vc4_fb_png(v, fb.bus_addr, fb.width, fb.height, fb.pitch, fb.depth, o->png);
-            fprintf(log, "%swrote %s\n", r ? "FAIL " : "", o->png);
-            fails += r != 0;
+            int r = fbc_png(&fbc, v, &fb, o->png);
+            fprintf(log, "%swrote %s%s%s\n", r ? "FAIL " : "", o->png, r ? ": " : "",
+                    r ? cg_strerror(r) : "");
+            if (r == CG_ERR_IO)
+                io = true;
+            else
+                fails += r != 0;
         }
     }
     cg_vc4_stats s;
@@ -227,6 +322,7 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
         if (!(f->flags & CG_FAULT_F_WARNING))
             fails++;
     }
+    fbc_drop(&fbc);
     cg_vc4_destroy(v);
-    return fails ? 1 : 0;
+    return io ? CG_ERR_IO : fails ? 1 : 0;
 }

@@ -35,4 +35,10 @@ struct cg_vc4_asm {
     size_t nacts, cap;
 };
 
+/* v3d.c: copy a frame buffer out of SDRAM into a malloc'd *buf (free() it)
+ * and describe it as *img (BGRA8888 for depth 32, RGB565 for 16).
+ * CG_ERR_INVAL, CG_ERR_UNSUPPORTED (depth), CG_ERR_NOMEM, CG_ERR_RANGE. */
+int vc4_fb_image(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pitch,
+                 uint32_t depth, cg_image *img, uint8_t **buf);
+
 #endif

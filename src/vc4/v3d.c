@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "vc4_internal.h"
 #include "qpu.h"
+#include "scene.h"
 
 #define SDRAM_DEFAULT (64u << 20)
 
@@ -636,8 +637,11 @@ int cg_vc4_wait_idle(cg_vc4 *v)
 
 /* ---- framebuffer images ---- */
 
-static int fb_image(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pitch,
-                    uint32_t depth, cg_image *img, uint8_t **buf)
+/* One copy of the frame buffer out of SDRAM (the memory the display reads,
+ * not the ARM's cache); the scene runner reads it once and hashes and
+ * encodes that copy (scene.h). */
+int vc4_fb_image(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pitch,
+                 uint32_t depth, cg_image *img, uint8_t **buf)
 {
     if (!v || !w || !h || w > 65535 || h > 65535)
         return CG_ERR_INVAL;
@@ -671,7 +675,7 @@ int cg_vc4_fb_hash(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pi
 {
     cg_image img;
     uint8_t *buf = NULL;
-    int rc = fb_image(v, addr, w, h, pitch, depth, &img, &buf);
+    int rc = vc4_fb_image(v, addr, w, h, pitch, depth, &img, &buf);
     if (rc == 0)
         *hash = cg_image_hash(&img);
     free(buf);
@@ -683,7 +687,7 @@ int cg_vc4_fb_png(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pit
 {
     cg_image img;
     uint8_t *buf = NULL;
-    int rc = fb_image(v, addr, w, h, pitch, depth, &img, &buf);
+    int rc = vc4_fb_image(v, addr, w, h, pitch, depth, &img, &buf);
     if (rc == 0)
         rc = cg_image_write_png(path, &img);
     free(buf);
