@@ -292,7 +292,7 @@ static void test_formats(void)
                                 : z->code != 0x31 &&
                                       (z->bits[0] != 32 || type == 3 || type == 4);
             cg_nv_vertex v;
-            cg_nv_attrib_fmt fo;
+            cg_nv_attrib_fmt fo = {0};
             memset(&v, 0, sizeof(v));
             size_t nf = draw_one(fmt(0, 0, z->code, type, false), b, sizeof(b), &v, &fo);
             if (!ok) {

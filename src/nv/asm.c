@@ -315,7 +315,7 @@ static int nv_statement(cg_asm *as, void *user, const char *name)
 {
     cg_nv_asm *a = user;
     int rc;
-    unsigned subch;
+    unsigned subch = 0; /* set by parse_subch before any use (GCC -O3 cannot tell) */
     uint32_t mthd, v;
     if (name[0] == '.') {
         if (strcmp(name, ".subch") == 0) {

@@ -161,7 +161,7 @@ static int comma(cg_asm *as)
 
 static int regs3(cg_asm *as, uint32_t *w, int n)
 {
-    uint32_t r;
+    uint32_t r = 0; /* reg() sets it on success (GCC -O3 cannot tell) */
     static const unsigned shift[3] = {NV_MME_FLD_DST_LO, NV_MME_FLD_SRCA_LO,
                                       NV_MME_FLD_SRCB_LO};
     for (int i = 0; i < n; i++) {

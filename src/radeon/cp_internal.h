@@ -36,7 +36,7 @@ long rd_fetch_span(cg_radeon *rd, const cpstream *s, uint32_t k, const uint32_t 
 
 static inline int rd_fetch(cg_radeon *rd, const cpstream *s, uint32_t k, uint32_t *v)
 {
-    const uint32_t *p;
+    const uint32_t *p = NULL; /* set whenever rd_fetch_span returns >= 0 */
     long n = rd_fetch_span(rd, s, k, &p);
     if (n < 0)
         return (int)n;
