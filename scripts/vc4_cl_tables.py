@@ -5,7 +5,7 @@ usage: scripts/vc4_cl_tables.py XML [--check] [--def src/vc4/cl.def]
                                     [--list tests/data/vc4_cl_packets.txt]
 
 XML is src/broadcom/cle/v3d_packet_v21.xml of a Mesa tree, e.g.
-  git -C /work/.mirror/yuq+mesa-lima/repo show HEAD:src/broadcom/cle/v3d_packet_v21.xml > v21.xml
+  git -C MESA show HEAD:src/broadcom/cle/v3d_packet_v21.xml > v21.xml   (MESA: a Mesa clone)
 
 The XML gives packet names, opcodes, the binning/rendering list a packet
 belongs to, and each field's name, start bit, size, type and enum values.
