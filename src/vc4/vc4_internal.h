@@ -292,9 +292,24 @@ typedef struct vc4_nv_record {
  * at addr; */
 int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_record *out);
 /* `need` bytes at offset `off` of vertex idx, through the page
- * cache pc (may be NULL); a vertex past the 32-bit bus faults. */
-int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                     uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc);
+ * cache pc (may be NULL); a vertex past the 32-bit bus faults. The page
+ * cache hit is inline so that a constant `need` (the binner's 4 bytes of
+ * X and Y) becomes one load instead of a call to memcpy; vertex.c has the
+ * rest. */
+int vc4_vertex_bytes_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                          uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc);
+static inline int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r,
+                                   uint32_t idx, uint32_t off, void *buf, uint32_t need,
+                                   vc4_page_cache *pc)
+{
+    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride + off;
+    if (pc && pc->page && a <= 0xFFFFFFFFu && (a >> 12) == (pc->va >> 12) &&
+        (a & 0xFFF) + need <= 4096) {
+        memcpy(buf, pc->page + (a & 0xFFF), need);
+        return 0;
+    }
+    return vc4_vertex_bytes_miss(v, who, r, idx, off, buf, need, pc);
+}
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);

@@ -20,17 +20,13 @@ int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_rec
     return 0;
 }
 
-int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                     uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc)
+int vc4_vertex_bytes_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                          uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc)
 {
     uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride + off;
     if (a > 0xFFFFFFFFu)
         return cg_fault_post(v->dev, who, CG_FAULT_ADDR_RANGE, r->vdata,
                              "vertex %u lies past the 32-bit bus", idx);
-    if (pc && pc->page && (a >> 12) == (pc->va >> 12) && (a & 0xFFF) + need <= 4096) {
-        memcpy(buf, pc->page + (a & 0xFFF), need);
-        return 0;
-    }
     if (vc4_bus_read(v->bus, a, buf, need, who) != 0)
         return CG_ERR_FAULT;
     /* remember a backed page for the next vertices (its pointer stays valid
