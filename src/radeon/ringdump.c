@@ -98,19 +98,26 @@ static bool reg_value_line(const char *s, uint32_t *reg, uint32_t *v)
     return value_line(s, v);
 }
 
+/* The rest of a "wptr"/"rptr" line, after its name: the older form
+ * "(0x%04x): 0x%08x" names the register, the current one is ": 0x%08x". */
+static int ptr_line(cg_radeon_ringdump *d, const char *s, uint32_t *reg, uint32_t *v)
+{
+    if (*s == '(') {
+        d->old_form = true;
+        return reg_value_line(s, reg, v) ? 0 : -1;
+    }
+    if (!lit(&s, ":"))
+        return -1;
+    blanks(&s);
+    return value_line(s, v) ? 0 : -1;
+}
+
 static int header_line(cg_radeon_ringdump *d, const char *s)
 {
     uint64_t x;
     if (lit(&s, "wptr")) {
         d->has_wptr = true;
-        if (*s == '(') {
-            d->old_form = true;
-            return reg_value_line(s, &d->wptr_reg, &d->wptr) ? 0 : -1;
-        }
-        if (!lit(&s, ":"))
-            return -1;
-        blanks(&s);
-        return value_line(s, &d->wptr) ? 0 : -1;
+        return ptr_line(d, s, &d->wptr_reg, &d->wptr);
     }
     if (lit(&s, "rptr next")) {
         d->has_rptr_next = true;
@@ -118,14 +125,7 @@ static int header_line(cg_radeon_ringdump *d, const char *s)
     }
     if (lit(&s, "rptr")) {
         d->has_rptr = true;
-        if (*s == '(') {
-            d->old_form = true;
-            return reg_value_line(s, &d->rptr_reg, &d->rptr) ? 0 : -1;
-        }
-        if (!lit(&s, ":"))
-            return -1;
-        blanks(&s);
-        return value_line(s, &d->rptr) ? 0 : -1;
+        return ptr_line(d, s, &d->rptr_reg, &d->rptr);
     }
     if (lit(&s, "driver's copy of the wptr:")) {
         d->has_driver_wptr = true;
