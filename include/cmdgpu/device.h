@@ -2,8 +2,10 @@
  *
  * A cg_device owns memory objects, GPU address spaces, the fault log, the trace
  * sinks and the coherency policy. Two devices in one process never interact.
- * A device is used from one thread at a time, except where a family's threaded
- * mode says otherwise (the fault log and trace are internally locked). */
+ * Threads: the fault log, the trace and the memory model (mem.h "Threads")
+ * may be used from several threads at once. A family's engines are used from
+ * one thread at a time, except where the family's threaded mode says
+ * otherwise. */
 #ifndef CMDGPU_DEVICE_H
 #define CMDGPU_DEVICE_H
 

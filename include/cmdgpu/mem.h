@@ -19,7 +19,24 @@
  * stale access raises a fault of kind STALE_GPU_READ, STALE_GPU_WRITE or
  * STALE_CPU_READ naming the address and the CPU write or GPU write involved; the
  * device's cg_coherency policy says whether that is off, a warning or a failing
- * fault. Uncached views are coherent. */
+ * fault. Uncached views are coherent.
+ *
+ * Threads. One device's memory model may be used from several threads at
+ * once: GPU and CPU accesses through any address spaces (shared or not) and
+ * objects, first writes that allocate backing, object creation, lookup and
+ * release, CPU cache writes, flushes and invalidates, and the faults they
+ * raise. Each thread translates through its own one-entry TLB; the shared
+ * state (object table, page allocation, CPU-cache lines) is guarded by the
+ * device's one recursive lock, which the plain GPU access path never takes
+ * (it only reads atomically published page pointers). What callers order
+ * themselves, as a driver must on hardware:
+ *  - changing an address space (map, unmap, reserve, unreserve, destroy)
+ *    while another thread accesses that address space, or uses a pointer
+ *    the engines' fast path got from it;
+ *  - two threads touching the same bytes where one of them writes: a data
+ *    race in the model as on the GPU (no value is promised; ThreadSanitizer
+ *    reports it).
+ * tests/test_mem_threads.c exercises this under ThreadSanitizer. */
 #ifndef CMDGPU_MEM_H
 #define CMDGPU_MEM_H
 

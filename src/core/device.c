@@ -38,7 +38,14 @@ int cg_device_create(cg_device **out)
     cg_device *dev = calloc(1, sizeof(*dev));
     if (!dev)
         return CG_ERR_NOMEM;
-    if (pthread_mutex_init(&dev->lock, NULL) != 0) {
+    pthread_mutexattr_t attr;
+    bool lock_ok = pthread_mutexattr_init(&attr) == 0;
+    if (lock_ok) {
+        lock_ok = pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) == 0 &&
+                  pthread_mutex_init(&dev->lock, &attr) == 0;
+        pthread_mutexattr_destroy(&attr);
+    }
+    if (!lock_ok) {
         free(dev);
         return CG_ERR_NOMEM;
     }
@@ -47,6 +54,7 @@ int cg_device_create(cg_device **out)
     atomic_init(&dev->host_bytes, 0);
     atomic_init(&dev->host_peak, 0);
     atomic_init(&dev->nsinks, 0);
+    atomic_init(&dev->cpu_write_seq, 0);
     *out = dev;
     return 0;
 }

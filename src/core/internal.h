@@ -20,8 +20,13 @@ struct cg_device {
     atomic_size_t host_bytes;
     atomic_size_t host_peak;
 
-    /* Fault log and trace sinks, guarded by `lock` (engines may run in their
-     * own threads in a family's threaded mode). */
+    /* One recursive lock guards the fault log, the trace sinks and the
+     * memory model's shared state (object table, address-space list, page
+     * allocation, CPU-cache lines): engines may run in their own threads
+     * (a family's threaded mode, worker pools). Recursive because a fault
+     * raised under the memory lock posts to the log, and a trace sink that
+     * runs under the lock may read memory. See cg__lock and mem.h
+     * "Threads". */
     pthread_mutex_t lock;
     /* The log lives in fixed chunks that never move, so a pointer from
      * cg_fault_get stays valid while other threads raise faults (until
@@ -40,10 +45,14 @@ struct cg_device {
     size_t mems_cap;
     uint32_t mem_next_id;
     struct cg_vas *vas_list; /* intrusive list for teardown */
-    uint64_t cpu_write_seq;  /* numbers CPU writes for coherency messages */
+    _Atomic uint64_t cpu_write_seq; /* numbers CPU writes for coherency messages */
 
     uint64_t budget[CG_BUDGET_COUNT]; /* 0: the default (cg_device_budget) */
 };
+
+/* The device lock (recursive: see struct cg_device). */
+static inline void cg__lock(cg_device *dev) { pthread_mutex_lock(&dev->lock); }
+static inline void cg__unlock(cg_device *dev) { pthread_mutex_unlock(&dev->lock); }
 
 /* Zeroed allocation counted in the device's host memory figures. */
 void *cg__alloc(cg_device *dev, size_t n);

@@ -10,27 +10,38 @@ const uint8_t cg__zero_page[CG_PAGE_SIZE];
 
 /* ---- page directory ---------------------------------------------------- */
 
+/* Fill an absent directory slot or page under the device lock: another
+ * thread may have filled it meanwhile (then that one is used). Published
+ * with a release store for cg__mem_page's lock-free readers. */
+static void *slot_fill(cg_mem *m, void **slot, size_t bytes, bool page)
+{
+    void *e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (e)
+        return e;
+    cg__lock(m->dev);
+    e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (!e && (e = cg__alloc(m->dev, bytes)) != NULL) {
+        __atomic_store_n(slot, e, __ATOMIC_RELEASE);
+        if (page)
+            m->resident++;
+    }
+    cg__unlock(m->dev);
+    return e;
+}
+
 uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx)
 {
     unsigned shift = m->top_shift;
     void **slot = &m->root[pidx >> shift];
     /* Walk down, creating missing directory nodes; the last slot holds the page. */
     while (shift) {
-        if (!*slot) {
-            *slot = cg__alloc(m->dev, CG__DIR_FANOUT * sizeof(void *));
-            if (!*slot)
-                return NULL;
-        }
-        shift -= CG__DIR_SHIFT;
-        slot = &((void **)*slot)[(pidx >> shift) & (CG__DIR_FANOUT - 1)];
-    }
-    if (!*slot) {
-        *slot = cg__alloc(m->dev, CG_PAGE_SIZE);
-        if (!*slot)
+        void *node = slot_fill(m, slot, CG__DIR_FANOUT * sizeof(void *), false);
+        if (!node)
             return NULL;
-        m->resident++;
+        shift -= CG__DIR_SHIFT;
+        slot = &((void **)node)[(pidx >> shift) & (CG__DIR_FANOUT - 1)];
     }
-    return (uint8_t *)*slot;
+    return slot_fill(m, slot, CG_PAGE_SIZE, true);
 }
 
 /* Free a directory subtree: `node` has `len` entries that are pages when
@@ -112,12 +123,16 @@ static void lines_free(cg_mem *m);
 static void mem_destroy(cg_mem *m)
 {
     cg_device *dev = m->dev;
+    cg__lock(dev);
     if (m->id < dev->mems_cap && dev->mems[m->id] == m)
         dev->mems[m->id] = NULL;
+    cg__unlock(dev);
     dir_free(dev, m->root, m->root_len, m->top_shift);
     lines_free(m);
     cg__free(dev, m, sizeof(*m));
 }
+
+static int mem_create_locked(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out);
 
 int cg_mem_create(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out)
 {
@@ -125,6 +140,14 @@ int cg_mem_create(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out)
         *out = NULL;
     if (!dev || !out || size == 0 || size > CG__MEM_MAX_SIZE || (flags & ~CG_MEM_CPU_CACHED))
         return CG_ERR_INVAL;
+    cg__lock(dev);
+    int rc = mem_create_locked(dev, size, flags, out);
+    cg__unlock(dev);
+    return rc;
+}
+
+static int mem_create_locked(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out)
+{
     if (dev->mem_next_id == 0) /* 2^32 - 1 objects made: ids would repeat */
         return CG_ERR_NOSPACE;
     uint32_t id = dev->mem_next_id;
@@ -171,12 +194,12 @@ int cg_mem_create(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out)
 void cg_mem_ref(cg_mem *m)
 {
     if (m)
-        m->refs++;
+        atomic_fetch_add_explicit(&m->refs, 1, memory_order_relaxed);
 }
 
 void cg_mem_unref(cg_mem *m)
 {
-    if (m && --m->refs == 0)
+    if (m && atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) == 1)
         mem_destroy(m);
 }
 
@@ -191,9 +214,12 @@ uint64_t cg_mem_resident_bytes(const cg_mem *m)
 
 cg_mem *cg_mem_lookup(cg_device *dev, uint32_t id)
 {
-    if (!dev || id == 0 || id >= dev->mems_cap)
+    if (!dev || id == 0)
         return NULL;
-    return dev->mems[id];
+    cg__lock(dev);
+    cg_mem *m = id < dev->mems_cap ? dev->mems[id] : NULL;
+    cg__unlock(dev);
+    return m;
 }
 
 void cg_mem_set_cpu_cached(cg_mem *m, bool cached)
@@ -599,12 +625,14 @@ int cg_mem_cpu_read(cg_mem *m, uint64_t off, void *dst, size_t n)
     }
     uint64_t first;
     const cg__line *line;
-    if (cg__mem_find_stale(m, off, n, &first, &line)) {
-        int rc = cg__mem_report_stale_cpu_read(m, off, n, first, line);
-        if (rc)
-            return rc; /* FAULT policy: nothing read */
-    }
-    return cg__mem_cached_read(m, off, dst, n);
+    int rc = 0;
+    cg__lock(m->dev);
+    if (cg__mem_find_stale(m, off, n, &first, &line))
+        rc = cg__mem_report_stale_cpu_read(m, off, n, first, line);
+    if (rc == 0) /* under the FAULT policy a stale read reads nothing */
+        rc = cg__mem_cached_read(m, off, dst, n);
+    cg__unlock(m->dev);
+    return rc;
 }
 
 int cg_mem_cpu_write(cg_mem *m, uint64_t off, const void *src, size_t n)
@@ -618,7 +646,18 @@ int cg_mem_cpu_write(cg_mem *m, uint64_t off, const void *src, size_t n)
     uint64_t seq = ++m->dev->cpu_write_seq;
     if (!cpu_cached(m))
         return cg__mem_write_raw(m, off, src, n);
-    return cg__mem_cached_write(m, off, src, n, seq);
+    cg__lock(m->dev);
+    int rc = cg__mem_cached_write(m, off, src, n, seq);
+    cg__unlock(m->dev);
+    return rc;
+}
+
+static int lines_writeback_locked(cg_mem *m, uint64_t off, uint64_t n, bool drop)
+{
+    cg__lock(m->dev);
+    int rc = cg__mem_lines_writeback(m, off, n, drop);
+    cg__unlock(m->dev);
+    return rc;
 }
 
 int cg_mem_cpu_flush(cg_mem *m, uint64_t off, size_t n)
@@ -627,7 +666,7 @@ int cg_mem_cpu_flush(cg_mem *m, uint64_t off, size_t n)
         return CG_ERR_INVAL;
     if (!range_ok(m, off, n))
         return CG_ERR_RANGE;
-    return cg__mem_lines_writeback(m, off, n, false);
+    return lines_writeback_locked(m, off, n, false);
 }
 
 int cg_mem_cpu_invalidate(cg_mem *m, uint64_t off, size_t n)
@@ -636,13 +675,20 @@ int cg_mem_cpu_invalidate(cg_mem *m, uint64_t off, size_t n)
         return CG_ERR_INVAL;
     if (!range_ok(m, off, n))
         return CG_ERR_RANGE;
-    return cg__mem_lines_writeback(m, off, n, true);
+    return lines_writeback_locked(m, off, n, true);
 }
 
 void cg_mem_cache_lines(const cg_mem *m, size_t *dirty, size_t *clean)
 {
+    size_t d = 0, c = 0;
+    if (m) {
+        cg__lock(m->dev);
+        d = m->ndirty;
+        c = m->nlines - m->ndirty;
+        cg__unlock(m->dev);
+    }
     if (dirty)
-        *dirty = m ? m->ndirty : 0;
+        *dirty = d;
     if (clean)
-        *clean = m ? m->nlines - m->ndirty : 0;
+        *clean = c;
 }

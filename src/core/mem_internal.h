@@ -46,21 +46,26 @@ typedef struct cg__line {
 
 enum { CG__LINE_EMPTY = 0, CG__LINE_USED, CG__LINE_TOMB };
 
+/* Threads (mem.h "Threads"): fields read on the GPU fast path without the
+ * device lock are atomic (flags, refs, resident, nlines, and the directory
+ * entries, which cg__mem_page_alloc publishes with a release store under the
+ * lock); the line table itself is only touched under the lock. */
 struct cg_mem {
     cg_device *dev;
     uint64_t size;      /* bytes, a multiple of CG_PAGE_SIZE */
     uint64_t npages;
-    uint64_t resident;  /* pages with host backing */
+    _Atomic uint64_t resident; /* pages with host backing */
     uint32_t id;
-    uint32_t flags;     /* CG_MEM_* */
-    uint32_t refs;
+    _Atomic uint32_t flags;    /* CG_MEM_* */
+    _Atomic uint32_t refs;
     unsigned top_shift; /* CG__DIR_SHIFT * (directory depth - 1) */
     size_t root_len;    /* entries in the root directory node */
     void **root;
 
     /* CPU-cache model: hash table of lines (cap is 0 or a power of two). */
     cg__line *lines;
-    size_t lines_cap, nlines, ntombs, ndirty;
+    size_t lines_cap, ntombs, ndirty;
+    _Atomic size_t nlines;
 };
 
 /* A read-only page of zeros: what absent pages and sparse holes read as. */
@@ -69,13 +74,17 @@ extern const uint8_t cg__zero_page[CG_PAGE_SIZE];
 /* The host page behind object page `pidx`, or NULL if it has no backing yet. */
 static inline uint8_t *cg__mem_page(const cg_mem *m, uint64_t pidx)
 {
+    /* Acquire loads pair with cg__mem_page_alloc's release stores, so a
+     * page another thread just allocated is seen zeroed (a plain load on
+     * x86 and arm64's ldar). */
     unsigned shift = m->top_shift;
-    void *e = m->root[pidx >> shift];
+    void *e = __atomic_load_n(&m->root[pidx >> shift], __ATOMIC_ACQUIRE);
     while (shift) {
         if (!e)
             return NULL;
         shift -= CG__DIR_SHIFT;
-        e = ((void **)e)[(pidx >> shift) & (CG__DIR_FANOUT - 1)];
+        e = __atomic_load_n(&((void **)e)[(pidx >> shift) & (CG__DIR_FANOUT - 1)],
+                            __ATOMIC_ACQUIRE);
     }
     return (uint8_t *)e;
 }

@@ -59,24 +59,40 @@ struct cg_vas {
     size_t nresvs, resvs_cap;
     pt_node *root;
 
-    /* One-entry TLB: the last page translated and its host page (never the
-     * zero page). Cleared on every map and unmap. */
-    uint64_t tlb_vpn;
-    const vas_map *tlb_map;
-    uint8_t *tlb_page;
+    /* The address space's state number for the TLBs: a fresh, process-wide
+     * unique value after every map and unmap, so no thread's TLB entry for
+     * the old state (or for a destroyed address space that had this one's
+     * address) can match again. */
+    uint64_t epoch;
 };
-
-#define VPN_NONE UINT64_MAX
 
 static uint64_t map_end(const vas_map *m) { return m->va + m->size; }
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
+/* Per-thread one-entry TLB: the last page this thread translated (never the
+ * zero page), for the address space state `epoch`. Being per thread, it
+ * needs no lock, and engines running in several threads do not thrash one
+ * shared entry. Initial-exec TLS: one load off the thread pointer, no call
+ * (the library is linked at start-up, not dlopen'ed late). */
+typedef struct tlb_entry {
+    uint64_t epoch, vpn;
+    const vas_map *map;
+    uint8_t *page;
+} tlb_entry;
+
+#if defined(__GNUC__)
+#define TLS_IE __attribute__((tls_model("initial-exec")))
+#else
+#define TLS_IE
+#endif
+static _Thread_local tlb_entry tlb TLS_IE; /* epoch 0: never valid */
+
+static _Atomic uint64_t epoch_counter;
+
 static void tlb_flush(cg_vas *vas)
 {
-    vas->tlb_vpn = VPN_NONE;
-    vas->tlb_map = NULL;
-    vas->tlb_page = NULL;
+    vas->epoch = atomic_fetch_add_explicit(&epoch_counter, 1, memory_order_relaxed) + 1;
 }
 
 /* ---- sorted records ---------------------------------------------------- */
@@ -306,8 +322,10 @@ int cg_vas_create(cg_device *dev, const cg_vas_config *cfg, cg_vas **out)
     vas->va_start = start;
     vas->va_end = end;
     tlb_flush(vas);
+    cg__lock(dev);
     vas->next = dev->vas_list;
     dev->vas_list = vas;
+    cg__unlock(dev);
     *out = vas;
     return 0;
 }
@@ -317,12 +335,14 @@ void cg_vas_destroy(cg_vas *vas)
     if (!vas)
         return;
     cg_device *dev = vas->dev;
+    cg__lock(dev);
     for (cg_vas **p = &dev->vas_list; *p; p = &(*p)->next) {
         if (*p == vas) {
             *p = vas->next;
             break;
         }
     }
+    cg__unlock(dev);
     for (size_t i = 0; i < vas->nmaps; i++) {
         cg_mem_unref(vas->maps[i]->mem);
         cg__free(dev, vas->maps[i], sizeof(*vas->maps[i]));
@@ -556,9 +576,9 @@ static inline size_t span(cg_vas *vas, uint64_t va, size_t n, bool write, uint8_
     uint64_t vpn = va >> CG__PAGE_SHIFT;
     const vas_map *m;
     uint8_t *page;
-    if (vpn == vas->tlb_vpn) {
-        m = vas->tlb_map;
-        page = vas->tlb_page;
+    if (vpn == tlb.vpn && vas->epoch == tlb.epoch) {
+        m = tlb.map;
+        page = tlb.page;
     } else {
         m = pt_lookup(vas, va);
         if (!m)
@@ -586,9 +606,7 @@ static inline size_t span(cg_vas *vas, uint64_t va, size_t n, bool write, uint8_
             if (!page)
                 return 0;
         }
-        vas->tlb_vpn = vpn;
-        vas->tlb_map = m;
-        vas->tlb_page = page;
+        tlb = (tlb_entry){.epoch = vas->epoch, .vpn = vpn, .map = m, .page = page};
     }
     *ptr = page + in_page;
     return len;
@@ -849,18 +867,26 @@ static int gpu_access(cg_vas *vas, int op, uint64_t va, void *dst, const void *s
     cg_fault_kind k = validate(vas, va, n, write, &bad, &lines);
     if (k != CG_FAULT_NONE)
         return raise_access_fault(vas, agent, k, bad, &d);
-    if (lines) {
-        int rc = check_dirty(vas, agent, write, &d, va, n);
-        if (rc)
-            return rc;
+    if (!lines) {
+        if (op == OP_READ) {
+            do_read(vas, va, dst, n);
+            return 0;
+        }
+        return do_write(vas, va, src, byte, n, agent);
     }
-    int rc = 0;
-    if (op == OP_READ)
-        do_read(vas, va, dst, n);
-    else
-        rc = do_write(vas, va, src, byte, n, agent);
-    if (write && lines)
-        mark_gpu_wrote(vas, va, n);
+    /* CPU-cached lines are involved: check and move under the device lock,
+     * so no CPU access changes the lines in between. */
+    cg__lock(vas->dev);
+    int rc = check_dirty(vas, agent, write, &d, va, n);
+    if (rc == 0) {
+        if (op == OP_READ)
+            do_read(vas, va, dst, n);
+        else
+            rc = do_write(vas, va, src, byte, n, agent);
+        if (write)
+            mark_gpu_wrote(vas, va, n);
+    }
+    cg__unlock(vas->dev);
     return rc;
 }
 
@@ -998,6 +1024,9 @@ static int do_copy(cg_vas *vas, uint64_t dst_va, uint64_t src_va, uint64_t n,
     return 0;
 }
 
+static int copy_checked(cg_vas *vas, uint64_t dst_va, uint64_t src_va, size_t n,
+                        const cg_agent *agent, access_desc *d, bool src_lines, bool dst_lines);
+
 int cg_vas_copy(cg_vas *vas, uint64_t dst_va, uint64_t src_va, size_t n, const cg_agent *who)
 {
     if (!vas)
@@ -1025,15 +1054,27 @@ int cg_vas_copy(cg_vas *vas, uint64_t dst_va, uint64_t src_va, size_t n, const c
     k = validate(vas, dst_va, n, true, &bad, &dst_lines);
     if (k != CG_FAULT_NONE)
         return raise_access_fault(vas, agent, k, bad, &d);
+    bool locked = src_lines || dst_lines; /* as in gpu_access */
+    if (locked)
+        cg__lock(vas->dev);
+    int rc = copy_checked(vas, dst_va, src_va, n, agent, &d, src_lines, dst_lines);
+    if (locked)
+        cg__unlock(vas->dev);
+    return rc;
+}
+
+static int copy_checked(cg_vas *vas, uint64_t dst_va, uint64_t src_va, size_t n,
+                        const cg_agent *agent, access_desc *d, bool src_lines, bool dst_lines)
+{
     int rc;
     if (src_lines) {
-        d.side = "source";
-        if ((rc = check_dirty(vas, agent, false, &d, src_va, n)) != 0)
+        d->side = "source";
+        if ((rc = check_dirty(vas, agent, false, d, src_va, n)) != 0)
             return rc;
     }
     if (dst_lines) {
-        d.side = "destination";
-        if ((rc = check_dirty(vas, agent, true, &d, dst_va, n)) != 0)
+        d->side = "destination";
+        if ((rc = check_dirty(vas, agent, true, d, dst_va, n)) != 0)
             return rc;
     }
 
@@ -1189,7 +1230,7 @@ static bool cpu_cached(const cg_vas *vas, const vas_map *m)
     return (m->flags & CG_MAP_CPU_CACHED) && vas->dev->coherency != CG_COHERENCY_OFF;
 }
 
-int cg_vas_cpu_read(cg_vas *vas, uint64_t va, void *dst, size_t n)
+static int cpu_read(cg_vas *vas, uint64_t va, void *dst, size_t n)
 {
     if (!vas || (!dst && n))
         return CG_ERR_INVAL;
@@ -1231,7 +1272,7 @@ int cg_vas_cpu_read(cg_vas *vas, uint64_t va, void *dst, size_t n)
     return 0;
 }
 
-int cg_vas_cpu_write(cg_vas *vas, uint64_t va, const void *src, size_t n)
+static int cpu_write(cg_vas *vas, uint64_t va, const void *src, size_t n)
 {
     if (!vas || (!src && n))
         return CG_ERR_INVAL;
@@ -1277,12 +1318,51 @@ static int cpu_writeback(cg_vas *vas, uint64_t va, size_t n, bool drop)
     return 0;
 }
 
+/* The CPU side of the cache model runs under the device lock whenever the
+ * device models the cache (the line tables are shared with GPU accesses in
+ * other threads); with coherency off no line exists and nothing is shared. */
+static bool cpu_lock(cg_vas *vas)
+{
+    if (!vas || vas->dev->coherency == CG_COHERENCY_OFF)
+        return false;
+    cg__lock(vas->dev);
+    return true;
+}
+
+static void cpu_unlock(cg_vas *vas, bool locked)
+{
+    if (locked)
+        cg__unlock(vas->dev);
+}
+
+int cg_vas_cpu_read(cg_vas *vas, uint64_t va, void *dst, size_t n)
+{
+    bool locked = cpu_lock(vas);
+    int rc = cpu_read(vas, va, dst, n);
+    cpu_unlock(vas, locked);
+    return rc;
+}
+
+int cg_vas_cpu_write(cg_vas *vas, uint64_t va, const void *src, size_t n)
+{
+    bool locked = cpu_lock(vas);
+    int rc = cpu_write(vas, va, src, n);
+    cpu_unlock(vas, locked);
+    return rc;
+}
+
 int cg_vas_cpu_flush(cg_vas *vas, uint64_t va, size_t n)
 {
-    return cpu_writeback(vas, va, n, false);
+    bool locked = cpu_lock(vas);
+    int rc = cpu_writeback(vas, va, n, false);
+    cpu_unlock(vas, locked);
+    return rc;
 }
 
 int cg_vas_cpu_invalidate(cg_vas *vas, uint64_t va, size_t n)
 {
-    return cpu_writeback(vas, va, n, true);
+    bool locked = cpu_lock(vas);
+    int rc = cpu_writeback(vas, va, n, true);
+    cpu_unlock(vas, locked);
+    return rc;
 }
