@@ -1,8 +1,10 @@
 /* nv: the class method tables, stamped from the .def files, and lookups. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/nv.h"
 #include "core/def.h"
+#include "core/nameidx.h"
 #include "actions.h"
 
 #define CG_NV_DEF_FILE "host_b06f.def"
@@ -91,10 +93,33 @@ const cg_nv_method *cg_nv_method_at(const cg_nv_class *c, uint32_t offset, uint3
     return NULL;
 }
 
+/* Method names of each class (classes[] order), hashed once: the assembler
+ * looks a name up per method word. */
+static cg_nameidx method_ix[CG_ARRAY_SIZE_(classes)];
+static pthread_once_t method_ix_once = PTHREAD_ONCE_INIT;
+
+static const char *method_name_at(const void *tab, size_t i)
+{
+    return ((const cg_nv_method *)tab)[i].name;
+}
+
+static void method_ix_build(void)
+{
+    for (size_t k = 0; k < CG_ARRAY_SIZE_(classes); k++)
+        cg_nameidx_build(&method_ix[k], classes[k].nmethods, method_name_at, classes[k].methods);
+}
+
 const cg_nv_method *cg_nv_method_named(const cg_nv_class *c, const char *name)
 {
     if (!c || !name)
         return NULL;
+    size_t k = (size_t)(c - classes);
+    if (k < CG_ARRAY_SIZE_(classes) && c == &classes[k]) {
+        pthread_once(&method_ix_once, method_ix_build);
+        uint32_t i;
+        if (method_ix[k].cap) /* 0: out of memory at build, scan below */
+            return cg_nameidx_find(&method_ix[k], name, strlen(name), &i) ? &c->methods[i] : NULL;
+    }
     for (size_t i = 0; i < c->nmethods; i++)
         if (strcmp(c->methods[i].name, name) == 0)
             return &c->methods[i];

@@ -1,8 +1,10 @@
 /* radeon family: the definition tables, built from the .def files (one table
  * per command set, research/style.md A6), and their lookups. */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/nameidx.h"
 #include "radeon_internal.h"
 
 /* The public header builds packet headers by hand (include/cmdgpu/radeon.h
@@ -402,35 +404,125 @@ const char *rd_elem_name(const cg_def_entry *e, unsigned index, char *buf, size_
     return buf;
 }
 
+/* Whether `name` names entry e: its own name, or for an array an element
+ * NAME = prefix, decimal index (no leading zero, below the count), suffix.
+ * *reg gets the register. */
+static bool reg_name_match(const cg_def_entry *e, const char *name, size_t len, uint32_t *reg)
+{
+    size_t nl = strlen(e->name);
+    if (nl == len && memcmp(e->name, name, len) == 0) {
+        *reg = e->offset;
+        return true;
+    }
+    unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+    if (e->count < 2 || ipos >= nl || len < nl || memcmp(e->name, name, ipos) != 0)
+        return false;
+    size_t sl = nl - ipos - 1, dl = len - ipos - sl;
+    if (dl < 1 || dl > 5 || memcmp(name + len - sl, e->name + ipos + 1, sl) != 0 ||
+        (dl > 1 && name[ipos] == '0'))
+        return false;
+    unsigned idx = 0;
+    size_t k = 0;
+    for (; k < dl && name[ipos + k] >= '0' && name[ipos + k] <= '9'; k++)
+        idx = idx * 10 + (unsigned)(name[ipos + k] - '0');
+    if (k != dl || idx >= e->count)
+        return false;
+    *reg = e->offset + idx * (e->stride ? e->stride : 4);
+    return true;
+}
+
+/* Name indexes per register table: the entries' own names, and for arrays
+ * the name with its index digit replaced by '#' (CB_COLOR#_BASE). A name
+ * matches the first entry in table order, as a scan would: the lookup
+ * takes the lowest entry among the exact hit and every pattern hit. The
+ * pattern index is only used when no two arrays share a pattern (checked
+ * at build); otherwise lookups scan. */
+typedef struct reg_names {
+    cg_nameidx exact, pattern;
+    char **pat; /* entry i's pattern, NULL if not an array */
+    bool pattern_ok;
+} reg_names;
+static reg_names reg_ix[2]; /* r600/r700, evergreen */
+static pthread_once_t reg_ix_once = PTHREAD_ONCE_INIT;
+
+static const char *entry_name_at(const void *tab, size_t i)
+{
+    return ((const cg_def_entry *)tab)[i].name;
+}
+
+static const char *pattern_at(const void *tab, size_t i)
+{
+    return ((char *const *)tab)[i];
+}
+
+static void reg_names_build(reg_names *rn, const rd_regtab *t)
+{
+    if (cg_nameidx_build(&rn->exact, t->n, entry_name_at, t->e) != 0)
+        return;
+    rn->pat = calloc(t->n, sizeof *rn->pat);
+    if (!rn->pat)
+        return;
+    for (size_t i = 0; i < t->n; i++) {
+        const cg_def_entry *e = &t->e[i];
+        unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
+        if (e->count < 2 || ipos >= strlen(e->name))
+            continue;
+        if (!(rn->pat[i] = strdup(e->name)))
+            return;
+        rn->pat[i][ipos] = '#';
+    }
+    if (cg_nameidx_build(&rn->pattern, t->n, pattern_at, rn->pat) != 0)
+        return;
+    rn->pattern_ok = true;
+    for (size_t i = 0; i < t->n; i++) {
+        uint32_t j;
+        if (rn->pat[i] && (!cg_nameidx_find(&rn->pattern, rn->pat[i], strlen(rn->pat[i]), &j) ||
+                           j != i))
+            rn->pattern_ok = false; /* two arrays share a pattern */
+    }
+}
+
+static void reg_ix_build(void)
+{
+    reg_names_build(&reg_ix[0], rd_regs_of(CG_RADEON_R600));
+    reg_names_build(&reg_ix[1], rd_regs_of(CG_RADEON_EVERGREEN));
+}
+
 bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg)
 {
     const rd_regtab *t = rd_regs_of(gen);
     if (!t || !name)
         return false;
-    for (size_t i = 0; i < t->n; i++) {
-        const cg_def_entry *e = &t->e[i];
-        size_t nl = strlen(e->name);
-        if (nl == len && memcmp(e->name, name, len) == 0) {
-            *reg = e->offset;
-            return true;
-        }
-        unsigned ipos = (e->flags >> RD_IPOS_SHIFT) & 0xFF;
-        if (e->count < 2 || ipos >= nl || len < nl || memcmp(e->name, name, ipos) != 0)
-            continue;
-        /* NAME = prefix, decimal index (no leading zero), suffix */
-        size_t sl = nl - ipos - 1, dl = len - ipos - sl;
-        if (dl < 1 || dl > 5 || memcmp(name + len - sl, e->name + ipos + 1, sl) != 0 ||
-            (dl > 1 && name[ipos] == '0'))
-            continue;
-        unsigned idx = 0;
-        size_t k = 0;
-        for (; k < dl && name[ipos + k] >= '0' && name[ipos + k] <= '9'; k++)
-            idx = idx * 10 + (unsigned)(name[ipos + k] - '0');
-        if (k == dl && idx < e->count) {
-            *reg = e->offset + idx * (e->stride ? e->stride : 4);
-            return true;
-        }
+    pthread_once(&reg_ix_once, reg_ix_build);
+    const reg_names *rn = &reg_ix[t == rd_regs_of(CG_RADEON_EVERGREEN)];
+    if (rn->pattern_ok && len < 128) {
+        uint32_t best = UINT32_MAX, i;
+        if (cg_nameidx_find(&rn->exact, name, len, &i))
+            best = i;
+        /* Every digit substring of up to five digits could be an index. */
+        char key[128];
+        for (size_t a = 0; a < len; a++)
+            for (size_t b = a + 1; b <= len && b <= a + 5 && name[b - 1] >= '0' && name[b - 1] <= '9';
+                 b++) {
+                memcpy(key, name, a);
+                key[a] = '#';
+                memcpy(key + a + 1, name + b, len - b);
+                uint32_t r;
+                if (cg_nameidx_find(&rn->pattern, key, a + 1 + len - b, &i) && i < best &&
+                    reg_name_match(&t->e[i], name, len, &r))
+                    best = i;
+            }
+        return best != UINT32_MAX && reg_name_match(&t->e[best], name, len, reg);
     }
+    return rd_reg_by_name_scan(gen, name, len, reg);
+}
+
+bool rd_reg_by_name_scan(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg)
+{
+    const rd_regtab *t = rd_regs_of(gen);
+    for (size_t i = 0; t && name && i < t->n; i++)
+        if (reg_name_match(&t->e[i], name, len, reg))
+            return true;
     return false;
 }
 
@@ -497,14 +589,38 @@ const char *cg_radeon_opcode_name(cg_radeon_gen gen, unsigned opcode)
     return rd_p3_table(gen)[opcode].name;
 }
 
+/* Type-3 mnemonics per generation, hashed once (the assembler looks one up
+ * per packet). */
+static cg_nameidx op_ix[CG_RADEON_GEN_COUNT];
+static pthread_once_t op_ix_once = PTHREAD_ONCE_INIT;
+
+static const char *p3_name_at(const void *tab, size_t i)
+{
+    return ((const p3_desc *)tab)[i].name;
+}
+
+static void op_ix_build(void)
+{
+    for (unsigned g = 0; g < CG_RADEON_GEN_COUNT; g++)
+        cg_nameidx_build(&op_ix[g], 256, p3_name_at, rd_p3_table((cg_radeon_gen)g));
+}
+
 int cg_radeon_opcode_by_name(cg_radeon_gen gen, const char *name, unsigned *opcode)
 {
     if (!name || (unsigned)gen >= CG_RADEON_GEN_COUNT)
         return CG_ERR_NOENT;
-    const p3_desc *t = rd_p3_table(gen);
-    for (unsigned i = 0; i < 256; i++)
-        if (t[i].name && strcmp(t[i].name, name) == 0) {
-            *opcode = i;
+    pthread_once(&op_ix_once, op_ix_build);
+    uint32_t i;
+    if (op_ix[gen].cap) {
+        if (!cg_nameidx_find(&op_ix[gen], name, strlen(name), &i))
+            return CG_ERR_NOENT;
+        *opcode = i;
+        return 0;
+    }
+    const p3_desc *t = rd_p3_table(gen); /* no index (out of memory): scan */
+    for (unsigned k = 0; k < 256; k++)
+        if (t[k].name && strcmp(t[k].name, name) == 0) {
+            *opcode = k;
             return 0;
         }
     return CG_ERR_NOENT;

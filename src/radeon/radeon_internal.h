@@ -183,6 +183,9 @@ bool rd_reg_find(cg_radeon_gen gen, uint32_t reg, rd_reg_info *out);
 /* Element `index` of an entry's name ("CB_COLOR5_BASE") into buf. */
 const char *rd_elem_name(const cg_def_entry *e, unsigned index, char *buf, size_t cap);
 /* A register name of the generation (an element name too) -> offset. */
+/* The same lookup as rd_reg_by_name by a scan of the table (the reference
+ * the hashed lookup is tested against). */
+bool rd_reg_by_name_scan(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg);
 bool rd_reg_by_name(cg_radeon_gen gen, const char *name, size_t len, uint32_t *reg);
 /* The enum name of value v of field j of entry e, NULL if none. */
 const char *rd_enum_name(cg_radeon_gen gen, const cg_def_entry *e, size_t j, uint32_t v);
