@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 #include "image_internal.h"
 #include "internal.h"
+#include "zfast.h"
 
 /* Views are limited to 16-bit dimensions (image.h, cg_image). */
 #define IMAGE_MAX_DIM 65535u
@@ -280,9 +282,122 @@ static void png_warning_cb(png_structp png, png_const_charp msg)
     (void)msg;
 }
 
+static inline uint64_t ld64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* BGRA8888 -> RGBA8888, two pixels per 64-bit word (swap bytes 0 and 2 of
+ * each pixel; little-endian hosts, bytewise elsewhere). */
+static void bgra_to_rgba(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i + 2 <= n; i += 2) {
+        uint64_t v = ld64(src + 4 * i);
+        v = (v & 0xFF00FF00FF00FF00ull) | (v >> 16 & 0x000000FF000000FFull) |
+            (v & 0x000000FF000000FFull) << 16;
+        memcpy(dst + 4 * i, &v, 8);
+    }
+#endif
+    decode_span(CG_FORMAT_BGRA8888, src + 4 * i, n - i, dst + 4 * i);
+}
+
+/* The PNG Up filter of one row: out = row - prev bytewise (mod 256), and
+ * prev becomes row. Eight bytes at a time (SWAR: subtract with the top bit
+ * of every byte set in the minuend and cleared in the subtrahend, so no
+ * borrow crosses a byte, then fix the top bits; Hacker's Delight 2-18). */
+static void up_filter(uint8_t *out, const uint8_t *row, uint8_t *prev, size_t n)
+{
+    const uint64_t H = 0x8080808080808080ull;
+    size_t x = 0;
+    for (; x + 8 <= n; x += 8) {
+        uint64_t a = ld64(row + x), b = ld64(prev + x);
+        uint64_t d = ((a | H) - (b & ~H)) ^ ((a ^ ~b) & H);
+        memcpy(out + x, &d, 8);
+        memcpy(prev + x, &a, 8);
+    }
+    for (; x < n; x++) {
+        out[x] = (uint8_t)(row[x] - prev[x]);
+        prev[x] = row[x];
+    }
+}
+
+static void be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+/* One chunk: length, type, data, CRC-32 of type and data. */
+static bool put_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n)
+{
+    uint8_t head[8], tail[4];
+    be32(head, n);
+    memcpy(head + 4, type, 4);
+    uLong crc = crc32(crc32(0L, Z_NULL, 0), head + 4, 4);
+    if (n)
+        crc = crc32(crc, data, n);
+    be32(tail, (uint32_t)crc);
+    return fwrite(head, 1, 8, f) == 8 && (n == 0 || fwrite(data, 1, n, f) == n) &&
+           fwrite(tail, 1, 4, f) == 4;
+}
+
 int cg_image_write_png_file(FILE *f, const cg_image *img)
 {
-    return cg__image_write_png_with(f, img, CG_PNG_LEVEL, CG_PNG_FILTERS, CG_PNG_STRATEGY);
+    /* The model's own encoder (docs/performance.md, "PNG writer"): every row
+     * Up-filtered into one stream (RGBA8, or grey for R8), compressed by
+     * cg__zfast, one IDAT chunk per GiB. cg__image_write_png_with is the
+     * libpng path, kept for comparison (bench/png_levels.c). */
+    int rc = image_check(img);
+    if (rc)
+        return rc;
+    if (!f)
+        return CG_ERR_INVAL;
+    bool grey = img->format == CG_FORMAT_R8;
+    unsigned px = grey ? 1 : 4;
+    size_t rowb = (size_t)img->width * px, n = (rowb + 1) * img->height;
+    size_t bound = cg__zfast_bound(n);
+    uint8_t *raw = malloc(n), *z = malloc(bound), *cur = malloc(rowb), *prev = calloc(rowb, 1);
+    if (!raw || !z || !cur || !prev) {
+        free(raw), free(z), free(cur), free(prev);
+        return CG_ERR_NOMEM;
+    }
+    uint8_t *o = raw;
+    for (uint32_t y = 0; y < img->height; y++) {
+        const uint8_t *src = row_ptr(img, y);
+        const uint8_t *row = src; /* R8 and RGBA8888 rows as they are */
+        if (img->format == CG_FORMAT_BGRA8888) {
+            bgra_to_rgba(cur, src, img->width);
+            row = cur;
+        } else if (!grey && img->format != CG_FORMAT_RGBA8888) {
+            decode_span(img->format, src, img->width, cur);
+            row = cur;
+        }
+        *o++ = 2; /* filter type Up */
+        up_filter(o, row, prev, rowb);
+        o += rowb;
+    }
+    size_t zn = cg__zfast(raw, n, px, z);
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    uint8_t ihdr[13];
+    be32(ihdr, img->width);
+    be32(ihdr + 4, img->height);
+    ihdr[8] = 8;               /* bit depth */
+    ihdr[9] = grey ? 0 : 6;    /* greyscale, or RGB + alpha */
+    ihdr[10] = ihdr[11] = ihdr[12] = 0; /* deflate, adaptive filters, no interlace */
+    bool ok = fwrite(sig, 1, 8, f) == 8 && put_chunk(f, "IHDR", ihdr, 13);
+    for (size_t at = 0; ok && at < zn; at += (size_t)1 << 30) {
+        size_t part = zn - at < ((size_t)1 << 30) ? zn - at : (size_t)1 << 30;
+        ok = put_chunk(f, "IDAT", z + at, (uint32_t)part);
+    }
+    ok = ok && put_chunk(f, "IEND", NULL, 0);
+    free(raw), free(z), free(cur), free(prev);
+    /* A full disk shows up at the flush at the latest. */
+    if (!ok || fflush(f) != 0 || ferror(f))
+        return CG_ERR_IO;
+    return 0;
 }
 
 int cg__image_write_png_with(FILE *f, const cg_image *img, int level, int filters, int strategy)

@@ -1,7 +1,8 @@
-/* cmdgpu core: PNG writer settings (internal, not installed). The public
- * writers (cg_image_write_png*) use CG_PNG_LEVEL and CG_PNG_FILTERS; the
- * measurement program bench/png_levels.c tries the others
- * (docs/performance.md has its figures and why these were chosen). */
+/* cmdgpu core: the libpng PNG path (internal, not installed). The public
+ * writers (cg_image_write_png*) use cmdgpu's own encoder (core/zfast.c);
+ * bench/png_levels.c compares it with libpng at every setting, and
+ * CG_PNG_LEVEL/FILTERS/STRATEGY are libpng's fastest measured setting, the
+ * writer before the encoder (docs/performance.md, "PNG writer"). */
 #ifndef CMDGPU_CORE_IMAGE_INTERNAL_H
 #define CMDGPU_CORE_IMAGE_INTERNAL_H
 
@@ -9,7 +10,7 @@
 #include "cmdgpu/image.h"
 
 /* zlib level and libpng filter set (PNG_FILTER_* bits, PNG_ALL_FILTERS for
- * libpng's adaptive choice per row) of the public writers. */
+ * libpng's adaptive choice per row): libpng's fastest setting. */
 #define CG_PNG_LEVEL 1
 #define CG_PNG_FILTERS 0x20 /* PNG_FILTER_UP */
 #define CG_PNG_STRATEGY 0   /* Z_DEFAULT_STRATEGY */
