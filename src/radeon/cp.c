@@ -32,16 +32,6 @@ void rd_kick(cg_radeon *rd)
 /* ---------------------------------------------------------------------- */
 /* device and memory                                                       */
 
-bool rd_is_special(const cg_radeon *rd, uint32_t reg)
-{
-    return (rd->special[reg >> 5] >> ((reg >> 2) & 7)) & 1;
-}
-
-void rd_mark_special(cg_radeon *rd, uint32_t reg)
-{
-    rd->special[reg >> 5] |= (uint8_t)(1u << ((reg >> 2) & 7));
-}
-
 int cg_radeon_create(cg_device *dev, const cg_radeon_config *cfg, cg_radeon **out)
 {
     if (!dev || !out)

@@ -51,8 +51,17 @@ enum { EXEC_OK = 0, EXEC_BLOCK = 1, EXEC_PUSH = 2 };
 
 /* cp.c */
 void rd_kick(cg_radeon *rd); /* the CP may progress: run it or wake its thread */
-bool rd_is_special(const cg_radeon *rd, uint32_t reg);
-void rd_mark_special(cg_radeon *rd, uint32_t reg);
+/* One bit per register dword: a write has side effects. Inline: the
+ * register-write path asks for every register of a SET packet (out of line
+ * after the cp.c split it cost 8% of the CP-only bench's instructions). */
+static inline bool rd_is_special(const cg_radeon *rd, uint32_t reg)
+{
+    return (rd->special[reg >> 5] >> ((reg >> 2) & 7)) & 1;
+}
+static inline void rd_mark_special(cg_radeon *rd, uint32_t reg)
+{
+    rd->special[reg >> 5] |= (uint8_t)(1u << ((reg >> 2) & 7));
+}
 int rd_gpu_write32(cg_radeon *rd, uint64_t va, uint32_t v);
 int rd_gpu_write64(cg_radeon *rd, uint64_t va, uint64_t v);
 /* Post a fault from the CP with the current agent and stop the CP unless it
