@@ -198,28 +198,31 @@ long vc4_tmu_layout_levels(unsigned type, uint32_t width, uint32_t height, unsig
     return (long)below;
 }
 
+static unsigned log2u(uint32_t v) { return (unsigned)__builtin_ctz(v); }
+
 uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, uint32_t y,
                              unsigned *bit)
 {
     uint32_t uw, uh;
     utile_dims(bpp, &uw, &uh);
+    unsigned sw = log2u(uw), sh = log2u(uh); /* micro-tile sides are powers of two */
     uint32_t in;  /* unit index inside its micro-tile, or in the raster row */
     uint32_t off; /* byte offset of the micro-tile (raster: of the row) */
     if (lv->layout == VC4_TMU_RASTER) {
         off = y * lv->stride;
         in = x;
     } else {
-        uint32_t ux = x / uw, uy = y / uh;
-        in = (y % uh) * uw + x % uw;
+        uint32_t ux = x >> sw, uy = y >> sh;
+        in = ((y & (uh - 1)) << sw) + (x & (uw - 1));
         if (lv->layout == VC4_TMU_LT) {
-            off = (uy * (lv->aligned_w / uw) + ux) * 64;
+            off = (uy * (lv->aligned_w >> sw) + ux) * 64;
         } else {
             /* T-format: 4 KiB tiles of 2x2 1 KiB sub-tiles of 4x4 micro-tiles;
              * odd rows of tiles run right to left, and the sub-tile order
              * depends on the tile row's parity (Mesa t_utile_address()). */
             static const uint8_t even_map[4] = {0, 3, 1, 2}, odd_map[4] = {2, 1, 3, 0};
-            uint32_t tiles_w = lv->aligned_w / (8 * uw);
-            uint32_t tx = ux / 8, ty = uy / 8;
+            uint32_t tiles_w = lv->aligned_w >> (sw + 3);
+            uint32_t tx = ux >> 3, ty = uy >> 3;
             bool odd = ty & 1;
             if (odd)
                 tx = tiles_w - 1 - tx;
@@ -511,18 +514,24 @@ static double coord(float v)
     return v;
 }
 
-static int texel_at(sampler *sp, unsigned face, unsigned lvl, int64_t x, int64_t y, uint32_t lw,
-                    uint32_t lh, uint32_t border, texel *t)
+/* Fetch the texel at wrapped coordinates (wx, wy) of a level (-1: border). */
+static int texel_w(sampler *sp, unsigned face, unsigned lvl, int64_t wx, int64_t wy,
+                   uint32_t lh, uint32_t border, texel *t)
 {
-    uint32_t wx, wy;
-    unsigned ws = sp->cube ? WRAP_CLAMP : sp->wrap_s, wt = sp->cube ? WRAP_CLAMP : sp->wrap_t;
-    if (!wrap(x, lw, ws, &wx) || !wrap(y, lh, wt, &wy)) {
+    if (wx < 0 || wy < 0) {
         t->lo = t->hi = border;
         return 0;
     }
+    uint32_t y = (uint32_t)wy;
     if (sp->flipy)
-        wy = lh - 1 - wy;
-    return fetch(sp, face, lvl, wx + (sp->cxoff >> lvl), wy + (sp->cyoff >> lvl), t);
+        y = lh - 1 - y;
+    return fetch(sp, face, lvl, (uint32_t)wx + (sp->cxoff >> lvl), y + (sp->cyoff >> lvl), t);
+}
+
+static int64_t wrap_axis(int64_t c, uint32_t n, unsigned mode)
+{
+    uint32_t w;
+    return wrap(c, n, mode, &w) ? (int64_t)w : -1;
 }
 
 /* weights in 1/256 (8-bit fractions) */
@@ -576,9 +585,10 @@ static int sample_level(sampler *sp, unsigned face, unsigned lvl, double s, doub
     if (sp->dec == DEC_S16)
         linear = false; /* "point sampling only" (table 18) */
     double u = s * lw, v = t * lh;
-    if (!linear) {
-        return texel_at(sp, face, lvl, (int64_t)floor(u), (int64_t)floor(v), lw, lh, border, out);
-    }
+    unsigned ws = sp->cube ? WRAP_CLAMP : sp->wrap_s, wt = sp->cube ? WRAP_CLAMP : sp->wrap_t;
+    if (!linear)
+        return texel_w(sp, face, lvl, wrap_axis((int64_t)floor(u), lw, ws),
+                       wrap_axis((int64_t)floor(v), lh, wt), lh, border, out);
     u -= 0.5;
     v -= 0.5;
     double fu = floor(u), fv = floor(v);
@@ -588,9 +598,11 @@ static int sample_level(sampler *sp, unsigned face, unsigned lvl, double s, doub
     if (ay > 255)
         ay = 255;
     int64_t x0 = (int64_t)fu, y0 = (int64_t)fv;
+    int64_t xs[2] = {wrap_axis(x0, lw, ws), wrap_axis(x0 + 1, lw, ws)};
+    int64_t ys[2] = {wrap_axis(y0, lh, wt), wrap_axis(y0 + 1, lh, wt)};
     texel c[4];
     for (int k = 0; k < 4; k++)
-        if (texel_at(sp, face, lvl, x0 + (k & 1), y0 + (k >> 1), lw, lh, border, &c[k]))
+        if (texel_w(sp, face, lvl, xs[k & 1], ys[k >> 1], lh, border, &c[k]))
             return -1;
     unsigned wgt[4] = {(256 - ax) * (256 - ay), ax * (256 - ay), (256 - ax) * ay, ax * ay};
     blend(sp, c, wgt, 4, out);
@@ -630,7 +642,7 @@ static unsigned cube_face(double x, double y, double z, double *s, double *t)
 
 static int setup(sampler *sp, const vc4_tmu_req *req, vc4_tmu_fault *fault)
 {
-    memset(sp, 0, sizeof *sp);
+    memset(sp, 0, offsetof(sampler, line));
     sp->req = req;
     sp->fault = fault;
     unsigned n = req->nparams > 4 ? 4 : req->nparams;
