@@ -4,6 +4,7 @@
  * nearest and bilinear, wrap modes, mip selection, cube faces, flip Y, the
  * ETC1 block decode against hand-worked blocks, and the faults. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -578,8 +579,69 @@ static void test_params_text(void)
     CHECK_EQ(vc4_tmu_params_needed(p[0], p[1], true, true), 4);
 }
 
+/* The table (tmu_formats.def): type codes dense and unique, fields of one
+ * parameter (and parameter type) never overlapping, and every type and field
+ * name documented in docs/vc4-tmu.md. */
+static void test_table(void)
+{
+    static const struct { unsigned code; const char *name; } tt[] = {
+#define VC4_TMU_TYPE(code, NAME, name, bpp, layout, decode) {code, name},
+#include "vc4/tmu_formats.def"
+    };
+    static const struct { int param, ptype; const char *name; unsigned hi, lo; } ff[] = {
+#define VC4_TMU_FIELD(param, ptype, NAME, name, hi, lo) {param, ptype, name, hi, lo},
+#include "vc4/tmu_formats.def"
+    };
+    unsigned nt = sizeof tt / sizeof tt[0], nf = sizeof ff / sizeof ff[0];
+    CHECK_EQ(nt, VC4_TMU_TYPE_COUNT);
+    for (unsigned i = 0; i < nt; i++) {
+        CHECK_EQ(tt[i].code, i);
+        CHECK_STR(vc4_tmu_type_get(i)->name, tt[i].name);
+    }
+    for (unsigned i = 0; i < nf; i++) {
+        CHECK(ff[i].hi >= ff[i].lo && ff[i].hi < 32);
+        for (unsigned j = i + 1; j < nf; j++) {
+            if (ff[i].param != ff[j].param)
+                continue;
+            if (ff[i].ptype >= 0 && ff[j].ptype >= 0 && ff[i].ptype != ff[j].ptype)
+                continue;
+            bool overlap = ff[i].lo <= ff[j].hi && ff[j].lo <= ff[i].hi;
+            if (overlap)
+                fprintf(stderr, "fields %s and %s overlap\n", ff[i].name, ff[j].name);
+            CHECK(!overlap);
+        }
+    }
+    FILE *f = fopen(CMDGPU_SOURCE_DIR "/docs/vc4-tmu.md", "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    fclose(f);
+    for (unsigned i = 0; i < nt; i++) {
+        char up[32];
+        size_t k = 0;
+        for (; tt[i].name[k] && k < sizeof up - 1; k++)
+            up[k] = (char)(tt[i].name[k] >= 'a' && tt[i].name[k] <= 'z' ? tt[i].name[k] - 32
+                                                                          : tt[i].name[k]);
+        up[k] = 0;
+        if (!strstr(doc, up))
+            fprintf(stderr, "type %s not in docs/vc4-tmu.md\n", up);
+        CHECK(strstr(doc, up) != NULL);
+    }
+    for (unsigned i = 0; i < nf; i++) {
+        char q[40];
+        snprintf(q, sizeof q, "`%s`", ff[i].name);
+        if (!strstr(doc, q))
+            fprintf(stderr, "field %s not in docs/vc4-tmu.md\n", q);
+        CHECK(strstr(doc, q) != NULL);
+    }
+}
+
 int main(void)
 {
+    test_table();
     env_init();
     test_t_format_64();
     test_lt_and_raster();
