@@ -548,6 +548,25 @@ static void test_faults(void)
     r.nparams = 1;
     CHECK_EQ(vc4_tmu_texture(&r, out, &f), -1);
     CHECK_EQ(f.kind, CG_FAULT_BAD_STATE);
+    /* a texture whose last byte is the last byte of the 32-bit space */
+    {
+        cg_mem *top;
+        CHECK_EQ(cg_mem_create(E.dev, 4096, 0, &top), 0);
+        cg_map_params mp = {.mem = top, .va = 0xfffff000u, .flags = CG_MAP_FIXED};
+        uint64_t va;
+        CHECK_EQ(cg_vas_map(E.bus, &mp, &va), 0);
+        put32(0xfffff000u + t_addr32(31, 31, 1), 0xa1b2c3d4); /* 32x32: one T tile */
+        r = req_new(P0(0xfffff000u, 0, 0, false, false), P1(0, 32, 32, NEAR, NEAR, 0, 0));
+        r.lanes = 1;
+        r.s[0] = r.t[0] = 31.5f / 32;
+        CHECK_EQ(run(&r, out), 0);
+        CHECK_EQ(out[0], 0xa1b2c3d4);
+        r.params[1] = P1(0, 64, 32, NEAR, NEAR, 0, 0); /* 8 KiB: past 4 GiB */
+        CHECK_EQ(vc4_tmu_texture(&r, out, &f), -1);
+        CHECK_EQ(f.kind, CG_FAULT_ADDR_RANGE);
+        CHECK_EQ(f.addr, 0xfffff000u);
+        cg_mem_unref(top);
+    }
     /* hostile coordinates are fine */
     r = req_new(P0(base, 0, 0, false, false), P1(0, 4, 4, LIN, 5, 2, 2));
     r.has_b = true;

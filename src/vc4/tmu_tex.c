@@ -302,7 +302,7 @@ typedef struct sampler {
     uint32_t cxoff, cyoff;
     unsigned wrap_s, wrap_t, minf, magf;
     bool flipy, cube, etcflip, bslod;
-    uint32_t lo, hi; /* checked byte range [lo, hi) */
+    uint64_t lo, hi; /* checked byte range [lo, hi) */
     /* a small cache of 64-byte lines read through the bus */
     uint32_t tag[CACHE_LINES];
     bool valid[CACHE_LINES];
@@ -337,17 +337,18 @@ static int bus_bytes(sampler *sp, uint32_t a, uint8_t *dst, unsigned n)
         uint32_t tag = addr & ~63u;
         unsigned slot = (tag >> 6) % CACHE_LINES;
         if (!sp->valid[slot] || sp->tag[slot] != tag) {
-            uint32_t from = tag < sp->lo ? sp->lo : tag;
-            uint32_t to = (uint64_t)tag + 64 > sp->hi ? sp->hi : tag + 64;
+            uint32_t from = tag < sp->lo ? (uint32_t)sp->lo : tag;
+            uint64_t to = (uint64_t)tag + 64 > sp->hi ? sp->hi : (uint64_t)tag + 64;
             if (addr < sp->lo || addr >= sp->hi)
                 return set_fault(sp->fault, CG_FAULT_ADDR_RANGE, addr,
-                                 "texture read at 0x%08x outside the texture [0x%08x, 0x%08x)",
-                                 addr, sp->lo, sp->hi);
+                                 "texture read at 0x%08x outside the texture [0x%08llx, 0x%08llx)",
+                                 addr, (unsigned long long)sp->lo, (unsigned long long)sp->hi);
             memset(sp->line[slot], 0, 64);
-            if (cg_vas_read(sp->req->bus, from, sp->line[slot] + (from - tag), to - from,
+            unsigned len = (unsigned)(to - from);
+            if (cg_vas_read(sp->req->bus, from, sp->line[slot] + (from - tag), len,
                             sp->req->who) != 0)
                 return set_fault(sp->fault, CG_FAULT_UNMAPPED, from,
-                                 "texture read of %u bytes at 0x%08x faulted", to - from, from);
+                                 "texture read of %u bytes at 0x%08x faulted", len, from);
             sp->tag[slot] = tag;
             sp->valid[slot] = true;
         }
@@ -723,14 +724,14 @@ static int setup(sampler *sp, const vc4_tmu_req *req, vc4_tmu_fault *fault)
                          "texture at 0x%08x (%llu bytes above the base) runs past 4 GiB",
                          sp->base, (unsigned long long)(top - sp->base));
     sp->lo = sp->base - (uint32_t)below;
-    sp->hi = (uint32_t)(top - 1) + 1u;
+    sp->hi = top;
     uint64_t bad = 0;
     cg_fault_kind k = cg_vas_check(req->bus, sp->lo, top - sp->lo, false, &bad);
     if (k != CG_FAULT_NONE)
         return set_fault(fault, k, (uint32_t)bad,
                          "%s texture (%ux%u, %u levels%s) at 0x%08x..0x%08llx: %s at 0x%08x",
                          types[sp->type].info.name, width, height, sp->nlev,
-                         sp->cube ? ", cube" : "", sp->lo, (unsigned long long)top - 1,
+                         sp->cube ? ", cube" : "", (uint32_t)sp->lo, (unsigned long long)top - 1,
                          cg_fault_kind_name(k), (uint32_t)bad);
     return 0;
 }
