@@ -183,6 +183,10 @@ typedef struct cg_vc4_qpu_info {
     char wait[64];            /* what a blocked QPU waits on, else "" */
 } cg_vc4_qpu_info;
 CG_API int cg_vc4_qpu_get(cg_vc4 *v, unsigned qpu, cg_vc4_qpu_info *out);
+/* A debugger's halt: while held, the scheduler runs nothing (SRQPC writes
+ * only queue); releasing it starts every queued program on the free QPUs
+ * at once and runs them (tests, `cmdgpu run -f vc4-qpu`). */
+CG_API int cg_vc4_qpu_hold(cg_vc4 *v, bool hold);
 typedef struct cg_vc4_qpu_stats {
     uint64_t started, completed, faulted; /* user programs */
     uint64_t insns;                       /* instructions executed (stalls excluded) */

@@ -38,6 +38,7 @@ typedef struct vc4_gpgpu {
     uint32_t dbqite, dbqitc;
     vc4_qpu_sems sems; /* the 16 semaphores shared by all QPUs */
     bool in_run;
+    bool hold; /* cg_vc4_qpu_hold: the scheduler does not run */
     uint64_t round_limit; /* set by exec_qpu: rounds left before the timeout; 0 none */
     bool timed_out;
     cg_vc4_qpu_stats stats;
@@ -175,7 +176,7 @@ int vc4_gpgpu_run(cg_vc4 *v)
     vc4_gpgpu *g = gp_get(v);
     if (!g)
         return CG_ERR_NOMEM;
-    if (g->in_run)
+    if (g->in_run || g->hold)
         return 0;
     g->in_run = true;
     int rc = 0;
@@ -401,6 +402,17 @@ int cg_vc4_qpu_execute(cg_vc4 *v, uint32_t num_qpus, uint32_t control, uint32_t 
         return CG_ERR_INVAL;
     *status = vc4_gpgpu_exec_qpu(v, num_qpus, control, noflush, timeout_ms);
     return v->gp ? 0 : CG_ERR_NOMEM;
+}
+
+int cg_vc4_qpu_hold(cg_vc4 *v, bool hold)
+{
+    if (!v)
+        return CG_ERR_INVAL;
+    vc4_gpgpu *g = gp_get(v);
+    if (!g)
+        return CG_ERR_NOMEM;
+    g->hold = hold;
+    return hold ? 0 : vc4_gpgpu_run(v);
 }
 
 int cg_vc4_qpu_get(cg_vc4 *v, unsigned qpu, cg_vc4_qpu_info *out)
