@@ -118,6 +118,12 @@ grep -q "execute_code(0x" "$tmp/vcio.err" || exit 1
 grep -q "hang vc4/mailbox.*execute QPU: timeout 1 ms: 1 of 1 programs ended, 0 host interrupts" \
     "$tmp/faults.txt" || { echo "vcio faults:"; cat "$tmp/faults.txt"; exit 1; }
 echo "vcio: ok ($got)"
+# The SAXPY example, unchanged, against the installed library.
+cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags cmdgpu-vcio) \
+    "$src/examples/vc4/gpgpu/saxpy.c" -o "$tmp/saxpy" $(pkg-config --libs cmdgpu-vcio)
+got=$(LD_LIBRARY_PATH=$libdir "$tmp/saxpy")
+want="saxpy: execute_qpu 0x0, 768 values, out[0] = 750, out[767] = -592.25, 0 wrong"
+[ "$got" = "$want" ] || { echo "installed saxpy: got '$got', want '$want'"; exit 1; }
 
 # SONAME and exports.
 soname=$(objdump -p "$libdir/libcmdgpu.so" | awk '/SONAME/ {print $2}')

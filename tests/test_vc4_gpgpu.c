@@ -149,20 +149,19 @@ static void test_deadlock(void)
     CHECK_EQ(cg_vc4_qpu_get(v, 1, &qi), 0);
     CHECK(qi.busy && qi.blocked);
     CHECK_EQ(qi.pc, CODE + 0x108);
-    CHECK_STR(qi.wait, "sacq 2 (count 0)");
+    CHECK_STR(qi.wait, "semaphore 2 acquire (count 0)");
     CHECK_EQ(reg(CG_VC4_SRQCS), 2u << 8);
     CHECK_EQ(cg_vc4_wait_idle(v), CG_ERR_TIMEOUT);
     CHECK_EQ(cg_fault_count(dev), 2u);
     const cg_fault *f = cg_fault_get(dev, 0);
-    CHECK_STR(f->message, "deadlock: every running QPU is blocked (budget vc4.qpu-insns): "
-                          "qpu 0 pc 0x00010000 waits on sacq 1 (count 0); QPUs: "
-                          "q0@00010000 sacq 1 (count 0); q1@00010108 sacq 2 (count 0)");
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 0 pc 0x00010000 waits on "
+                          "semaphore 1 acquire (count 0); others: q1@00010108 semaphore 2 "
+                          "acquire (count 0)");
     CHECK_STR(f->unit, "qpu");
     CHECK_EQ(f->channel, 0);
     f = cg_fault_get(dev, 1);
-    CHECK_STR(f->message, "deadlock: every running QPU is blocked (budget vc4.qpu-insns): "
-                          "qpu 1 pc 0x00010108 waits on sacq 2 (count 0); QPUs: "
-                          "q1@00010108 sacq 2 (count 0)");
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 1 pc 0x00010108 waits on "
+                          "semaphore 2 acquire (count 0); others: none");
     CHECK_EQ(f->channel, 1);
     /* the QPUs are free again: the next program runs */
     CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x200), 0);
@@ -287,8 +286,8 @@ static void test_exec_qpu_12(void)
     cg_fault_clear(dev);
     CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 4, CODE), 0);
     CHECK_EQ(mbox(0x30011, in1, 4), 0x80000000u);
-    CHECK(find_fault(CG_FAULT_HANG, "deadlock: every running QPU is blocked (budget "
-                                    "vc4.qpu-insns): qpu 0 pc 0x00010008 waits on sacq 0") != NULL);
+    CHECK(find_fault(CG_FAULT_HANG, "deadlock (budget vc4.qpu-insns): qpu 0 pc 0x00010008 "
+                                    "waits on semaphore 0 acquire (count 0); others: none") != NULL);
     teardown();
 }
 

@@ -38,11 +38,24 @@ nop
 nop
 S
 expect 1 "deadlock" -- "$bin" run -f vc4-qpu "$tmp/dead.s" --qpus 2
-grep -q '^qpu 1: blocked at 0x00000000 on sacq 3 (count 0), 0 instructions$' "$tmp/out" && ok || bad "blocked line"
-grep -q '^fault: fault #1 hang vc4/qpu ch 1 addr 0x0 stream 0x0: deadlock: every running QPU is blocked (budget vc4.qpu-insns): qpu 1 pc 0x00000000 waits on sacq 3 (count 0)' "$tmp/out" && ok || bad "hang fault"
+grep -q '^qpu 1: blocked at 0x00000000 on semaphore 3 acquire (count 0), 0 instructions$' "$tmp/out" && ok || bad "blocked line"
+grep -q '^fault: fault #1 hang vc4/qpu ch 1 addr 0x0 stream 0x0: deadlock (budget vc4.qpu-insns): qpu 1 pc 0x00000000 waits on semaphore 3 acquire (count 0); others: none' "$tmp/out" && ok || bad "hang fault"
 
 expect 2 "--qpus 13" -- "$bin" run -f vc4-qpu "$tmp/add.s" --qpus 13
 expect 2 "--qpus on vc4" -- "$bin" run -f vc4 "$tmp/add.s" --qpus 2
 expect 1 "bad uniform" -- "$bin" run -f vc4-qpu "$tmp/add.s" --uniforms 1,zz
 grep -q "FAIL uniform 'zz'" "$tmp/out" && ok || bad "bad uniform message"
+
+# The examples: QPU code tables as the assembler makes them, and their
+# numbers (each also checks every value against the CPU's own computation).
+for k in saxpy reduce; do
+    expect 0 "asm $k" -- "$bin" asm -f vc4-qpu "$src/examples/vc4/gpgpu/$k.qasm" -o "$tmp/$k.bin"
+    od -An -v -t x4 "$tmp/$k.bin" | awk '{for (i = 1; i <= NF; i += 2) printf "    0x%s, 0x%s,\n", $i, $(i + 1)}' >"$tmp/$k.words"
+    sed -n '/^static const unsigned/,/^};/p' "$src/examples/vc4/gpgpu/${k}_code.h" | sed '1d;$d' >"$tmp/$k.table"
+    diff "$tmp/$k.words" "$tmp/$k.table" >/dev/null && ok || bad "examples/vc4/gpgpu/${k}_code.h is not $k.qasm assembled"
+done
+expect 0 "saxpy example" -- "$build/example_vc4_gpgpu_saxpy"
+[ "$(cat "$tmp/out")" = "saxpy: execute_qpu 0x0, 768 values, out[0] = 750, out[767] = -592.25, 0 wrong" ] && ok || bad "saxpy output: $(cat "$tmp/out")"
+expect 0 "reduce example" -- "$build/example_vc4_gpgpu_reduce"
+[ "$(cat "$tmp/out")" = "reduce: execute_qpu 0x0, 1536 words, sum 0x72290700, want 0x72290700, all 16 lanes agree" ] && ok || bad "reduce output: $(cat "$tmp/out")"
 finish vc4_gpgpu_cli

@@ -36,7 +36,7 @@ typedef struct vc4_gpgpu {
     bool qerr;
     uint32_t sqrsv[2], sqcntl;
     uint32_t dbqite, dbqitc;
-    vc4_qpu_sems sems; /* the 16 semaphores shared by all QPUs */
+    vc4_v3d_units units; /* VPM, semaphores, mutex: shared by the 12 QPUs */
     bool in_run;
     bool hold; /* cg_vc4_qpu_hold: the scheduler does not run */
     uint64_t round_limit; /* set by exec_qpu: rounds left before the timeout; 0 none */
@@ -46,8 +46,11 @@ typedef struct vc4_gpgpu {
 
 static vc4_gpgpu *gp_get(cg_vc4 *v)
 {
-    if (!v->gp)
+    if (!v->gp) {
         v->gp = calloc(1, sizeof *v->gp);
+        if (v->gp)
+            vc4_v3d_units_init(&v->gp->units);
+    }
     return v->gp;
 }
 
@@ -69,32 +72,18 @@ static uint32_t srqcs(const vc4_gpgpu *g)
            (uint32_t)g->done << VC4_SRQCS_QPURQCC_SHIFT;
 }
 
-/* What the instruction at the QPU's pc waits on ("" if nothing known). */
+/* What a blocked QPU waits on (the interpreter's vc4_qpu_wait_text). */
 static void wait_desc(cg_vc4 *v, vc4_gpgpu *g, unsigned n, char *buf, size_t cap)
 {
-    vc4_qpu_state *s = &g->q[n];
-    uint8_t *p;
-    buf[0] = 0;
-    if (cg__vas_span(v->bus, s->pc, 8, false, &p) != 8) {
-        snprintf(buf, cap, "an instruction fetch");
-        return;
-    }
-    uint64_t ins = (uint64_t)vc4_le32(p + 4) << 32 | vc4_le32(p);
-    if (VC4_QPU_GET(ins, ALU, sig) == VC4_QPU_SIG_LOAD_IMMEDIATE &&
-        VC4_QPU_GET(ins, LDI, unpack) == VC4_QPU_LDI_SEMAPHORE) {
-        uint32_t imm = (uint32_t)ins, sem = imm & 15;
-        snprintf(buf, cap, "%s %u (count %u)", imm & 16 ? "sacq" : "srel", sem,
-                 g->sems.count[sem]);
-        return;
-    }
-    snprintf(buf, cap, "instruction 0x%016" PRIx64, ins);
+    (void)v;
+    vc4_qpu_wait_text(&g->q[n], buf, cap);
 }
 
 static void start_program(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const vc4_srq_entry *e)
 {
     cg_agent who = {.family = CG_FAMILY_VC4, .unit = "qpu", .channel = (int)n};
     vc4_qpu_init(&g->q[n], v->dev, v->bus, &who, e->pc, e->ua, v->cfg.qpu_strict);
-    g->q[n].sems = &g->sems;
+    vc4_qpu_set_units(&g->q[n], &g->units, n);
     g->busy[n] = true;
     g->blocked[n] = false;
     g->insns[n] = 0;
@@ -125,13 +114,14 @@ static bool dispatch(cg_vc4 *v, vc4_gpgpu *g)
     return any;
 }
 
-/* Every busy QPU's pc and wait, "q0 0x... sacq 1 (count 0); ..." into buf. */
-static void all_qpus(cg_vc4 *v, vc4_gpgpu *g, char *buf, size_t cap)
+/* Every busy QPU but `skip` (-1: none): "q1@00010108 semaphore 2 acquire
+ * (count 0); ..." into buf. */
+static void all_qpus(cg_vc4 *v, vc4_gpgpu *g, int skip, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = 0;
     for (unsigned n = 0; n < VC4_NQPU && len + 1 < cap; n++) {
-        if (!g->busy[n])
+        if (!g->busy[n] || (int)n == skip)
             continue;
         char w[64];
         wait_desc(v, g, n, w, sizeof w);
@@ -161,13 +151,13 @@ static void hang(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const char *why)
 {
     char w[64], all[512];
     wait_desc(v, g, n, w, sizeof w);
-    all_qpus(v, g, all, sizeof all);
+    all_qpus(v, g, (int)n, all, sizeof all);
     cg_agent who = {.family = CG_FAMILY_VC4, .unit = "qpu", .channel = (int)n,
                     .stream_addr = g->q[n].pc};
     cg_fault_post(v->dev, &who, CG_FAULT_HANG, g->q[n].pc,
-                  "%s (budget %s): qpu %u pc 0x%08x waits on %s; QPUs: %s", why,
+                  "%s (budget %s): qpu %u pc 0x%08x waits on %s; others: %s", why,
                   cg_budget_name(CG_BUDGET_VC4_QPU_INSNS), n, g->q[n].pc,
-                  g->blocked[n] ? w : "nothing (runs)", all);
+                  g->blocked[n] ? w : "nothing (runs)", all[0] ? all : "none");
     end_program(g, n, false);
 }
 
@@ -189,9 +179,12 @@ int vc4_gpgpu_run(cg_vc4 *v)
                 continue;
             any = true;
             vc4_qpu_state *s = &g->q[n];
-            uint32_t pc = s->pc;
             s->host_int = 0;
             int r = vc4_qpu_step(s);
+            if (r == VC4_QPU_BLOCKED) {
+                g->blocked[n] = true;
+                continue;
+            }
             if (r != 0) {
                 /* the fault is logged; the QPU is free for the next program */
                 end_program(g, n, false);
@@ -219,13 +212,11 @@ int vc4_gpgpu_run(cg_vc4 *v)
                 progress = true;
                 continue;
             }
-            g->blocked[n] = s->pc == pc;
-            if (!g->blocked[n]) {
-                progress = true;
-                g->stats.insns++;
-                if (++g->insns[n] >= budget)
-                    hang(v, g, n, "user program did not end within its instruction budget");
-            }
+            g->blocked[n] = false;
+            progress = true;
+            g->stats.insns++;
+            if (++g->insns[n] >= budget)
+                hang(v, g, n, "user program did not end within its instruction budget");
         }
         if (g->round_limit && --g->round_limit == 0) {
             g->timed_out = true;
@@ -253,7 +244,7 @@ static bool stop_all(cg_vc4 *v, vc4_gpgpu *g, const char *why)
 
 bool vc4_gpgpu_watchdog(cg_vc4 *v)
 {
-    return v->gp && stop_all(v, v->gp, "deadlock: every running QPU is blocked");
+    return v->gp && stop_all(v, v->gp, "deadlock");
 }
 
 bool vc4_gpgpu_reg_read(cg_vc4 *v, uint32_t off, uint32_t *val)
@@ -384,13 +375,13 @@ uint32_t vc4_gpgpu_exec_qpu(cg_vc4 *v, uint32_t num_qpus, uint32_t control, uint
         return 0;
     /* The firmware waits for one host interrupt per program. */
     char all[512];
-    all_qpus(v, g, all, sizeof all);
+    all_qpus(v, g, -1, all, sizeof all);
     cg_fault_post(v->dev, &who, CG_FAULT_HANG, control,
                   "execute QPU: timeout %u ms: %u of %u programs ended, %" PRIu64
                   " host interrupts; %s", timeout_ms, done, num_qpus, ints,
                   all[0] ? all : "no QPU runs");
     /* what is still running stops (the firmware resets the V3D) */
-    stop_all(v, g, g->timed_out ? "execute QPU timeout" : "deadlock: every running QPU is blocked");
+    stop_all(v, g, g->timed_out ? "execute QPU timeout" : "deadlock");
     g->qlen = 0;
     return 0x80000000u;
 }
@@ -445,6 +436,6 @@ void cg_vc4_qpu_get_stats(const cg_vc4 *v, cg_vc4_qpu_stats *out)
     if (v && v->gp) {
         *out = v->gp->stats;
         for (int i = 0; i < 16; i++)
-            out->sems[i] = v->gp->sems.count[i];
+            out->sems[i] = v->gp->units.sems.count[i];
     }
 }
