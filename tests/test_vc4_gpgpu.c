@@ -2,6 +2,7 @@
  * scheduler with semaphores, host interrupts, the HANG faults of deadlocks
  * and budgets, and the mailbox tags 0x3000c..0x30012 (docs/vc4-gpgpu.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 #include "cmdgpu/asm.h"
@@ -291,6 +292,138 @@ static void test_exec_qpu_12(void)
     teardown();
 }
 
+
+/* SAXPY from examples/vc4/gpgpu/saxpy.qasm on 12 QPUs through the queue
+ * registers (scheduler held, then released): every output value equals
+ * a * x + y computed here. */
+static void test_saxpy_12(void)
+{
+    setup(1u << 20);
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/vc4/gpgpu/saxpy.qasm", CMDGPU_SOURCE_DIR);
+    cg_asm *as;
+    CHECK_EQ(cg_asm_create(cg_vc4_qpu_asm_family(), NULL, &as), 0);
+    char pre[64];
+    snprintf(pre, sizeof pre, ".section text, 0x%x\n", CODE);
+    cg_asm_add_source(as, "pre.s", pre, strlen(pre));
+    CHECK_EQ(cg_asm_add_file(as, path), 0);
+    CHECK_EQ(cg_asm_assemble(as), 0);
+    const char *name;
+    uint64_t base;
+    const uint8_t *data;
+    size_t size = 0;
+    cg_asm_section(as, 0, &name, &base, &data, &size);
+    CHECK_EQ(base, CODE);
+    CHECK_EQ(cg_vc4_cpu_write(v, CODE, data, size), 0);
+    cg_asm_destroy(as);
+    enum { BLOCKS = 3, N = 12 * BLOCKS * 16, X = 0x100000, Y = 0x110000, OUT = 0x120000 };
+    const float a = -1.75f;
+    static float x[N], y[N];
+    for (int k = 0; k < N; k++) {
+        x[k] = (float)(k % 97) * 0.25f + 1.0f;
+        y[k] = 3.0f - (float)k / 8.0f;
+    }
+    CHECK_EQ(cg_vc4_cpu_write(v, X, x, sizeof x), 0);
+    CHECK_EQ(cg_vc4_cpu_write(v, Y, y, sizeof y), 0);
+    CHECK_EQ(cg_vc4_qpu_hold(v, true), 0);
+    for (uint32_t q = 0; q < 12; q++) {
+        uint32_t u[7], off = q * BLOCKS * 64;
+        u[0] = BLOCKS;
+        memcpy(&u[1], &a, 4);
+        u[2] = X + off, u[3] = Y + off, u[4] = OUT + off, u[5] = q, u[6] = 11;
+        CHECK_EQ(cg_vc4_cpu_write(v, UNIF + 32 * q, u, sizeof u), 0);
+        CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQUA, UNIF + 32 * q), 0);
+        CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQUL, 7), 0);
+        CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    }
+    CHECK_EQ(reg(CG_VC4_SRQCS), 12u | 12u << 8);
+    CHECK_EQ(cg_vc4_qpu_hold(v, false), 0);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 12u << 8 | 12u << 16);
+    CHECK_EQ(cg_vc4_wait_idle(v), 0);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    static float out[N];
+    CHECK_EQ(cg_vc4_cpu_read(v, OUT, out, sizeof out), 0);
+    int bad = 0;
+    for (int k = 0; k < N; k++) {
+        float want = a * x[k];
+        want = want + y[k];
+        bad += memcmp(&want, &out[k], 4) != 0;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(reg(CG_VC4_DBQITC), 0xFFFu);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 5, &qi), 0);
+    /* 14 set-up, 20 per block (3 blocks), 5 to the barrier, srel + branch +
+     * 3 slots, 4 to the end */
+    CHECK_EQ(qi.insns, 14u + 3 * 20 + 5 + 5 + 4);
+    teardown();
+}
+
+/* Bad input: the faulting program stops, the other QPUs and the next
+ * program keep working. */
+static void test_faults_isolated(void)
+{
+    setup(0);
+    /* QPU 0: release semaphore 4 sixteen times (past 15) */
+    char src[1024];
+    size_t k = 0;
+    for (int i = 0; i < 16; i++)
+        k += (size_t)snprintf(src + k, sizeof src - k, "srel -, 4\n");
+    snprintf(src + k, sizeof src - k, END);
+    qasm(CODE, src);
+    /* QPU 1: code that runs off SDRAM (a branch to 32 MiB; SDRAM is 16) */
+    qasm(CODE + 0x400, "ldi ra0, 0x2000000\nnop\nbra -, ra0, 0\nnop\nnop\nnop\n");
+    /* QPU 2: a VDW store outside SDRAM */
+    qasm(CODE + 0x800, "ldi vw_setup, 0x80904000\nldi r0, 0x01000000\nmov vw_addr, r0\n"
+                       "read vw_wait\n" END);
+    /* QPU 3: a TMU lookup outside SDRAM */
+    qasm(CODE + 0xC00, "ldi r0, 0x01000000\nmov t0s, r0\nldtmu0\n" END);
+    /* QPU 4: fine */
+    qasm(CODE + 0x1000, "ldi irq, 9\n" END);
+    CHECK_EQ(cg_vc4_qpu_hold(v, true), 0);
+    for (uint32_t i = 0; i < 5; i++)
+        CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x400 * i), 0);
+    CHECK_EQ(cg_vc4_qpu_hold(v, false), 0);
+    CHECK_EQ(cg_vc4_wait_idle(v), 0);
+    for (size_t i = 0; getenv("SHOW") && i < cg_fault_count(dev); i++) {
+        char line[400];
+        cg_fault_format(cg_fault_get(dev, i), line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+    cg_vc4_qpu_stats st;
+    cg_vc4_qpu_get_stats(v, &st);
+    CHECK_EQ(st.completed, 1u);
+    CHECK_EQ(st.faulted, 4u);
+    CHECK_EQ(st.sems[4], 15u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 5u << 8 | 1u << 16);
+    CHECK_EQ(cg_fault_count(dev), 4u);
+    const cg_fault *f = find_fault(CG_FAULT_BAD_STATE, "semaphore 4 release past 15");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_EQ(f->channel, 0);
+    f = find_fault(CG_FAULT_UNMAPPED, "read of 0x8 bytes at 0x2000000");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_EQ(f->channel, 1);
+    f = find_fault(CG_FAULT_UNMAPPED, "write of 0x40 bytes at 0x1000000");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_EQ(f->channel, 2);
+    f = find_fault(CG_FAULT_UNMAPPED, "read of 0x4 bytes at 0x1000000");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_EQ(f->channel, 3);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 4, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 9u);
+    /* the next program runs on the freed QPUs */
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x1000), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 9u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 6u << 8 | 2u << 16);
+    teardown();
+}
+
 int main(void)
 {
     test_queue_one();
@@ -299,5 +432,7 @@ int main(void)
     test_budget();
     test_mailbox_memory();
     test_exec_qpu_12();
+    test_saxpy_12();
+    test_faults_isolated();
     return check_report("test_vc4_gpgpu");
 }

@@ -58,4 +58,8 @@ expect 0 "saxpy example" -- "$build/example_vc4_gpgpu_saxpy"
 [ "$(cat "$tmp/out")" = "saxpy: execute_qpu 0x0, 768 values, out[0] = 750, out[767] = -592.25, 0 wrong" ] && ok || bad "saxpy output: $(cat "$tmp/out")"
 expect 0 "reduce example" -- "$build/example_vc4_gpgpu_reduce"
 [ "$(cat "$tmp/out")" = "reduce: execute_qpu 0x0, 1536 words, sum 0x72290700, want 0x72290700, all 16 lanes agree" ] && ok || bad "reduce output: $(cat "$tmp/out")"
+# The scene: the same kernel through the mailbox tag and the request queue.
+expect 0 "saxpy scene" -- "$bin" run -f vc4 "$src/examples/vc4/gpgpu/saxpy.s"
+[ "$(grep -c ': ok$' "$tmp/out")" = 8 ] && ok || bad "saxpy scene checks"
+grep -q '^0x001302e0: 44350000 4434a000$' "$tmp/out" && ok || bad "saxpy scene dump"
 finish vc4_gpgpu_cli
