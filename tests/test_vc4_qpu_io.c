@@ -474,6 +474,17 @@ static void test_tmu(void)
           strstr(f->message, "TMU1 request FIFO overflow: a 9th request with 8 results not yet "
                              "loaded (ldtmu1)"));
     cg_fault_clear(e.dev);
+    /* T then S: a texture request; it takes parameters 0 and 1 from the
+     * uniform stream and goes to vc4_tmu_texture, whose fault (texture at
+     * bus address 0, or "not supported yet" before the sampler exists) is
+     * raised with the prefix "TMU0: " */
+    uint32_t zeros[4] = {0, 0, 0, 0};
+    CHECK_EQ(cg_vas_cpu_write(e.bus, UNIF, zeros, sizeof zeros), 0);
+    CHECK_EQ(go(&e, &s, 0, true, "mov t0t, 0\nmov t0s, 0\n"), CG_ERR_FAULT);
+    CHECK_EQ(s.unif, UNIF + 8);
+    f = cg_fault_get(e.dev, 0);
+    CHECK(f && f->stream_addr == CODE + 8 && !strncmp(f->message, "TMU0: ", 6));
+    cg_fault_clear(e.dev);
     /* ldtmu with nothing requested */
     CHECK_EQ(go(&e, &s, 0, true, "nop ; nop ; ldtmu1\n"), CG_ERR_FAULT);
     ONE_FAULT(&e, CG_FAULT_HANG, CODE, 0, "ldtmu1 with no TMU1 request outstanding");
