@@ -260,8 +260,10 @@ typedef struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */
     /* TMU result FIFOs (ring of VC4_TMU_FIFO_SLOTS per TMU; valid entries
-     * are counted by tmu_n below, so reinit need not clear this) */
+     * are counted by tmu_n below) and coordinates (valid per tmu_has bit),
+     * so reinit need not clear them */
     uint32_t tmu_res[2][VC4_TMU_FIFO_SLOTS][16];
+    uint32_t tmu_coord[2][3][16];    /* T, R, B written for the next request (valid: tmu_has) */
     uint16_t zf, nf, cf;             /* Z, N, C flags, bit i = lane i */
     uint32_t pc;                     /* bus address of the next instruction */
     uint32_t unif;                   /* bus address of the next uniform */
@@ -294,7 +296,6 @@ typedef struct vc4_qpu_state {
     uint32_t vdr_setup, vdr_stride;      /* VDR basic setup (ID 1), extended pitch */
     uint32_t vdw_setup, vdw_stride;      /* VDW basic setup (ID 2), stride setup (ID 3) */
     /* TMU request side: coordinates written for the next request */
-    uint32_t tmu_coord[2][3][16];        /* T, R, B per TMU */
     uint8_t tmu_has[2];                  /* bit 0 T, 1 R, 2 B written since the last S */
     uint8_t tmu_head[2], tmu_n[2];       /* result FIFO ring: oldest slot, entries */
     bool tmu_noswap;                     /* a non-zero TMU_NOSWAP write (element 0) */

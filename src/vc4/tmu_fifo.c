@@ -61,11 +61,14 @@ static int request(vc4_qpu_state *s, int t, const uint32_t v[16], uint16_t mask)
         req.has_t = s->tmu_has[t] & 1;
         req.has_r = (s->tmu_has[t] >> 1) & 1;
         req.has_b = (s->tmu_has[t] >> 2) & 1;
-        for (int i = 0; i < 16; i++) {
+        for (int i = 0; i < 16; i++) { /* coordinates not written are 0 */
             memcpy(&req.s[i], &v[i], 4);
-            memcpy(&req.t[i], &s->tmu_coord[t][0][i], 4);
-            memcpy(&req.r[i], &s->tmu_coord[t][1][i], 4);
-            memcpy(&req.b[i], &s->tmu_coord[t][2][i], 4);
+            if (req.has_t)
+                memcpy(&req.t[i], &s->tmu_coord[t][0][i], 4);
+            if (req.has_r)
+                memcpy(&req.r[i], &s->tmu_coord[t][1][i], 4);
+            if (req.has_b)
+                memcpy(&req.b[i], &s->tmu_coord[t][2][i], 4);
         }
         for (unsigned k = 0; k < 2; k++)
             if ((rc = vc4__qpu_uniform(s, &req.params[k])))
@@ -105,9 +108,12 @@ int vc4__tmu_write(vc4_qpu_state *s, uint32_t waddr, const uint32_t v[16], uint1
     uint32_t c = waddr - (t ? VC4_QPU_W_TMU1_S : VC4_QPU_W_TMU0_S); /* 0 S, 1 T, 2 R, 3 B */
     if (c == 0)
         return request(s, t, v, mask);
+    bool fresh = !((s->tmu_has[t] >> (c - 1)) & 1);
     for (int i = 0; i < 16; i++)
         if ((mask >> i) & 1)
             s->tmu_coord[t][c - 1][i] = v[i];
+        else if (fresh)
+            s->tmu_coord[t][c - 1][i] = 0; /* lanes not written: 0, not a stale value */
     s->tmu_has[t] |= (uint8_t)(1u << (c - 1));
     return 0;
 }
