@@ -568,6 +568,40 @@ static void test_sync(void)
     env_fini(&e);
 }
 
+/* ---- restrictions of these units (Guide, quoted in Mesa vc4_qpu_validate.c) ---- */
+
+static void test_restrictions(void)
+{
+    env e;
+    env_init(&e);
+    vc4_qpu_state s;
+    /* a VPM write in a delay slot of the program end: warning, done anyway */
+    load_at(&e, CODE, "ldi vw_setup, 0x1a00\nnop ; nop ; thrend\nmov vpm, 1\nnop\n");
+    vc4_qpu_init(&s, e.dev, e.bus, NULL, CODE, UNIF, false);
+    vc4_qpu_set_units(&s, e.u, 0);
+    CHECK_EQ(vc4_qpu_run(&s, 100), 0);
+    ONE_FAULT(&e, CG_FAULT_BAD_STATE, CODE + 16, 0,
+              "VPM, VDR or VDW access in the last three instructions");
+    CHECK(cg_fault_count(e.dev) == 0);
+    CHECK_EQ(e.u->vpm[5], 1);
+    /* TMU_NOSWAP needs three instructions before the next TMU write */
+    CHECK_EQ(go(&e, &s, 0, true, "mov tmurs, 1\nldi r0, 0x20000\nmov t0s, r0\n"), CG_ERR_FAULT);
+    ONE_FAULT(&e, CG_FAULT_BAD_STATE, CODE + 16, 0,
+              "TMU0 write 2 instruction(s) after a TMU_NOSWAP write (needs more than 3)");
+    CHECK_EQ(go(&e, &s, 0, true, "mov tmurs, 1\nldi r0, 0x20000\nnop\nnop\nmov t0s, r0\n"
+                                 "nop ; nop ; ldtmu0\n"), 0);
+    NO_FAULT(&e);
+    /* ldtmu within two instructions of an SFU write */
+    CHECK_EQ(go(&e, &s, 0, true, "ldi r0, 0x20000\nmov t0s, r0\nmov recip, r0\n"
+                                 "nop ; nop ; ldtmu0\n"), CG_ERR_FAULT);
+    ONE_FAULT(&e, CG_FAULT_BAD_STATE, CODE + 24, 0,
+              "ldtmu0 writes r4 within two instructions of an SFU write");
+    CHECK_EQ(go(&e, &s, 0, true, "ldi r0, 0x20000\nmov t0s, r0\nmov recip, r0\nnop\nnop\n"
+                                 "nop ; nop ; ldtmu0\n"), 0);
+    NO_FAULT(&e);
+    env_fini(&e);
+}
+
 int main(void)
 {
     test_vpm_writes();
@@ -577,5 +611,6 @@ int main(void)
     test_vdr();
     test_tmu();
     test_sync();
+    test_restrictions();
     return check_report("test_vc4_qpu_io");
 }

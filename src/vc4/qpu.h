@@ -299,6 +299,7 @@ typedef struct vc4_qpu_state {
     uint8_t tmu_has[2];                  /* bit 0 T, 1 R, 2 B written since the last S */
     uint8_t tmu_head[2], tmu_n[2];       /* result FIFO ring: oldest slot, entries */
     bool tmu_noswap;                     /* a non-zero TMU_NOSWAP write (element 0) */
+    uint64_t tmu_noswap_at;              /* `executed` at the last TMU_NOSWAP write, 0 none */
     uint64_t tmu_lookups;                /* requests served (direct + texture) */
     /* environment */
     cg_device *dev;

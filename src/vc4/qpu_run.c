@@ -1419,6 +1419,21 @@ int vc4_qpu_step(vc4_qpu_state *s)
             if ((rc = diag(s, "uniform or varying read in the last three instructions")))
                 return rc;
     }
+    /* ... nor "any kind of VPM, VDR, or VDW read or write" (Guide, quoted
+     * in Mesa vc4_qpu_validate.c) */
+    if (sig != VC4_QPU_SIG_BRANCH && (is_end || s->end_wait >= 0)) {
+        uint32_t wa = VC4_QPU_GET(ins, ALU, waddr_add), wm = VC4_QPU_GET(ins, ALU, waddr_mul);
+        bool vpm = (wa >= VC4_QPU_W_VPM_WRITE && wa <= VC4_QPU_W_VPM_LD_ADDR) ||
+                   (wm >= VC4_QPU_W_VPM_WRITE && wm <= VC4_QPU_W_VPM_LD_ADDR);
+        if (sig != VC4_QPU_SIG_LOAD_IMMEDIATE) {
+            uint32_t ra = VC4_QPU_GET(ins, ALU, raddr_a), rb = VC4_QPU_GET(ins, ALU, raddr_b);
+            vpm |= ra >= VC4_QPU_R_VPM_READ && ra <= VC4_QPU_R_VPM_LD_WAIT;
+            vpm |= sig != VC4_QPU_SIG_SMALL_IMMEDIATE && rb >= VC4_QPU_R_VPM_READ &&
+                   rb <= VC4_QPU_R_VPM_LD_WAIT;
+        }
+        if (vpm && (rc = diag(s, "VPM, VDR or VDW access in the last three instructions")))
+            return rc;
+    }
     if (is_end && (phys_a || phys_b))
         if ((rc = diag(s, "program end instruction writes a register-file register")))
             return rc;
@@ -1443,6 +1458,14 @@ int vc4_qpu_step(vc4_qpu_state *s)
             return rc;
     }
     if (sig == VC4_QPU_SIG_LOAD_TMU0 || sig == VC4_QPU_SIG_LOAD_TMU1) {
+        /* "Any other instruction that results in r4 being written (that is,
+         * TMU read, TLB read, SFU lookup) cannot occur in the two
+         * instructions following an SFU lookup" (Guide, quoted in Mesa
+         * vc4_qpu_validate.c); sfu_wait is 2 or 1 in those two */
+        if (s->sfu_wait > 0 && s->sfu_wait < 3 &&
+            (rc = diag(s, "%s writes r4 within two instructions of an SFU write",
+                       vc4_qpu_sigs[sig].as)))
+            return rc;
         /* the oldest result of that TMU lands in r4 for the next instruction */
         if ((rc = vc4__tmu_pop(s, (int)(sig - VC4_QPU_SIG_LOAD_TMU0), s->acc[4])))
             return rc;

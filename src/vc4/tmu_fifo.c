@@ -102,12 +102,23 @@ int vc4__tmu_write(vc4_qpu_state *s, uint32_t waddr, const uint32_t v[16], uint1
          * come back through the ldtmu of the unit the program wrote. */
         if (mask & 1)
             s->tmu_noswap = v[0] != 0;
+        s->tmu_noswap_at = s->executed;
         return 0;
     }
     int t = waddr >= VC4_QPU_W_TMU1_S;
     uint32_t c = waddr - (t ? VC4_QPU_W_TMU1_S : VC4_QPU_W_TMU0_S); /* 0 S, 1 T, 2 R, 3 B */
-    if (c == 0)
+    if (c == 0) {
+        /* "If TMU_NOSWAP is written, the write must be three instructions
+         * before the first TMU write instruction" (Guide, quoted in Mesa
+         * vc4_qpu_validate.c) */
+        int rc;
+        if (s->tmu_noswap_at && s->executed - s->tmu_noswap_at <= 3 &&
+            (rc = vc4__qpu_diag(s, "TMU%d write %llu instruction(s) after a TMU_NOSWAP write "
+                                   "(needs more than 3)", t,
+                                (unsigned long long)(s->executed - s->tmu_noswap_at))))
+            return rc;
         return request(s, t, v, mask);
+    }
     bool fresh = !((s->tmu_has[t] >> (c - 1)) & 1);
     for (int i = 0; i < 16; i++)
         if ((mask >> i) & 1)
