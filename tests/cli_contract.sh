@@ -83,6 +83,8 @@ value() {
     --draws) echo "$wd/draws.json" ;;
     --dump-textures) echo "$wd/tex" ;;
     --budget) echo "nv.macro-insns=1000" ;;
+    --qpus) echo "2" ;;
+    --uniforms) echo "1,q" ;;
     esac
 }
 

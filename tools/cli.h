@@ -65,6 +65,8 @@ typedef struct cli_opts {
     int nargs;
     char **args;          /* positional arguments */
     const char *input_format; /* --input-format (disasm, run): tools/capture_cli.c */
+    const char *qpus;     /* --qpus N (run -f vc4-qpu) */
+    const char *uniforms; /* --uniforms LIST (run -f vc4-qpu) */
 } cli_opts;
 
 /* A subcommand. */
@@ -154,6 +156,8 @@ int cmd_disasm(const cli_opts *o);
 int cmd_run(const cli_opts *o);
 int cmd_check(const cli_opts *o);
 int cmd_bench(const cli_opts *o);
+/* tools/vc4_gpgpu_cli.c: run -f vc4-qpu */
+int vc4_qpu_run_cli(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 
 /* Assemble `path` with a family plug-in (NULL: core directives only), print

@@ -63,7 +63,8 @@ typedef struct cg_vc4 cg_vc4;
     X(BXCF, 0x310) X(SQRSV0, 0x410) X(SQRSV1, 0x414) X(SQCNTL, 0x418)          \
     X(SRQPC, 0x430) X(SRQUA, 0x434) X(SRQUL, 0x438) X(SRQCS, 0x43C)            \
     X(VPACNTL, 0x500) X(VPMBASE, 0x504) X(DBGE, 0xF00) X(FDBGO, 0xF04)         \
-    X(FDBGB, 0xF08) X(FDBGR, 0xF0C) X(FDBGS, 0xF10) X(ERRSTAT, 0xF20)
+    X(FDBGB, 0xF08) X(FDBGR, 0xF0C) X(FDBGS, 0xF10) X(ERRSTAT, 0xF20)         \
+    X(DBQITE, 0xE2C) X(DBQITC, 0xE30)
 
 enum {
 #define CG_X_ENUM(name, off) CG_VC4_##name = off,
@@ -166,6 +167,39 @@ typedef struct cg_vc4_stats {
     uint64_t batches;         /* 16-lane fragment batches */
 } cg_vc4_stats;
 CG_API void cg_vc4_get_stats(const cg_vc4 *v, cg_vc4_stats *out);
+
+/* ---- QPU user programs (docs/vc4-gpgpu.md) ---------------------------- */
+
+/* User programs start by writing SRQUA/SRQUL then SRQPC (the request
+ * queue) or through the mailbox tag 0x30011; they run on the 12 QPUs, one
+ * instruction per running QPU per round in QPU-number order, until every
+ * QPU is idle or blocked. cg_vc4_wait_idle() ends blocked ones with HANG. */
+typedef struct cg_vc4_qpu_info {
+    bool busy, blocked, reserved;
+    uint32_t pc, code, unif;  /* next instruction, program start, uniforms */
+    uint64_t insns;           /* instructions of the current (or last) program */
+    uint32_t host_ints;       /* HOST_INT writes of that program */
+    uint32_t host_int_value;  /* the last one's value (element 0) */
+    char wait[64];            /* what a blocked QPU waits on, else "" */
+} cg_vc4_qpu_info;
+CG_API int cg_vc4_qpu_get(cg_vc4 *v, unsigned qpu, cg_vc4_qpu_info *out);
+/* A debugger's halt: while held, the scheduler runs nothing (SRQPC writes
+ * only queue); releasing it starts every queued program on the free QPUs
+ * at once and runs them (tests, `cmdgpu run -f vc4-qpu`). */
+CG_API int cg_vc4_qpu_hold(cg_vc4 *v, bool hold);
+typedef struct cg_vc4_qpu_stats {
+    uint64_t started, completed, faulted; /* user programs */
+    uint64_t insns;                       /* instructions executed (stalls excluded) */
+    uint64_t host_ints;
+    uint8_t sems[16];                     /* the semaphore counts now */
+} cg_vc4_qpu_stats;
+CG_API void cg_vc4_qpu_get_stats(const cg_vc4 *v, cg_vc4_qpu_stats *out);
+/* What mailbox tag 0x30011 does: `control` is the bus address of num_qpus
+ * (uniforms address, code address) pairs; *status = 0, or 0x80000000 on a
+ * timeout (timeout_ms * 250000 rounds), a deadlock or a fault, after HANG
+ * faults naming each QPU still running. */
+CG_API int cg_vc4_qpu_execute(cg_vc4 *v, uint32_t num_qpus, uint32_t control, uint32_t noflush,
+                              uint32_t timeout_ms, uint32_t *status);
 
 /* ---- control-list records -------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include "vc4_internal.h"
 #include "qpu.h"
 #include "scene.h"
+#include "gpgpu.h"
 
 #define SDRAM_DEFAULT (64u << 20)
 
@@ -86,6 +87,7 @@ void cg_vc4_destroy(cg_vc4 *v)
         vc4_qpu_cache_destroy(v->rend->qcache);
     }
     free(v->rend);
+    vc4_gpgpu_destroy(v);
     cg_vas_destroy(v->bus);
     cg_vas_destroy(v->arm);
     cg_mem_unref(v->sdram);
@@ -193,6 +195,8 @@ int cg_vc4_reg_read(cg_vc4 *v, uint32_t off, uint32_t *val)
     if (off >= 0x1000 || (off & 3))
         return CG_ERR_RANGE;
     uint32_t r = 0;
+    if (vc4_gpgpu_reg_read(v, off, val))
+        return 0;
     switch (off) {
     case CG_VC4_IDENT0: r = 0x02443356u; break; /* "V3D" + version 2 */
     /* IDENT1 (research/vc4.md 2): 3 slices x 4 QPUs (the 12 QPUs of
@@ -260,6 +264,9 @@ int cg_vc4_reg_write(cg_vc4 *v, uint32_t off, uint32_t val)
                              .channel = -1, .reg = off, .value = val, .name = cg_vc4_reg_name(off)};
         cg_trace_emit(v->dev, &ev);
     }
+    int grc;
+    if (vc4_gpgpu_reg_write(v, off, val, &grc))
+        return grc;
     switch (off) {
     case CG_VC4_SCRATCH: v->scratch = val; break;
     case CG_VC4_L2CACTL:
@@ -420,10 +427,12 @@ static int mbox_tag(cg_vc4 *v, uint32_t id, uint32_t *val, uint32_t cap_words)
             if (v->allocs[i].handle == in[0] && v->allocs[i].size) {
                 vc4_fw_alloc *al = &v->allocs[i];
                 if (id == TAG_LOCK_MEM) {
-                    /* firmware wiki: flags bit 2 DIRECT (0xC alias), bit 3
-                     * COHERENT (0x8 alias), otherwise the L1-allocating 0x4 */
-                    uint32_t alias = (al->flags & 4) ? 0xC0000000u
-                                     : (al->flags & 8) ? 0x80000000u : 0x40000000u;
+                    /* firmware wiki, MEM_FLAG_*: bits 3:2 pick the alias:
+                     * 0 NORMAL (0x0), 1 DIRECT (0xC, uncached), 2 COHERENT
+                     * (0x8, L2 non-allocating), 3 L1_NONALLOCATING (0x4) */
+                    static const uint32_t alias_of[4] = {0x00000000u, 0xC0000000u,
+                                                         0x80000000u, 0x40000000u};
+                    uint32_t alias = alias_of[(al->flags >> 2) & 3];
                     al->locked = true;
                     outv[0] = alias | al->addr;
                 } else if (id == TAG_UNLOCK_MEM) {
@@ -438,11 +447,9 @@ static int mbox_tag(cg_vc4 *v, uint32_t id, uint32_t *val, uint32_t cap_words)
         break;
     }
     case TAG_EXEC_QPU:
-        /* Needs the QPU user-program path: not part of this model yet. */
-        outv[0] = 1;
+        /* num_qpus, control, noflush, timeout (ms) -> 0 or 0x80000000 */
+        outv[0] = vc4_gpgpu_exec_qpu(v, in[0], in[1], in[2], in[3]);
         len = 4;
-        vc4_fault(v, NULL, CG_FAULT_UNSUPPORTED, 0,
-                  "mailbox tag 0x30011 (execute QPU): not supported yet");
         break;
     default: return -1;
     }
@@ -596,7 +603,12 @@ void cg_vc4_get_stats(const cg_vc4 *v, cg_vc4_stats *out)
 
 int cg_vc4_run(cg_vc4 *v)
 {
-    return v ? vc4_run_threads(v) : CG_ERR_INVAL;
+    if (!v)
+        return CG_ERR_INVAL;
+    int rc = vc4_run_threads(v);
+    if (rc == 0 && v->gp)
+        rc = vc4_gpgpu_run(v);
+    return rc;
 }
 
 int cg_vc4_wait_idle(cg_vc4 *v)
@@ -607,6 +619,11 @@ int cg_vc4_wait_idle(cg_vc4 *v)
     if (rc == CG_ERR_NOMEM)
         return rc;
     bool hang = false, fault = false;
+    /* user programs: run what can run, then end every blocked QPU */
+    if (v->gp && (vc4_gpgpu_run(v) == CG_ERR_NOMEM))
+        return CG_ERR_NOMEM;
+    if (vc4_gpgpu_watchdog(v))
+        hang = true;
     for (int t = 0; t < 2; t++) {
         vc4_thread *th = &v->th[t];
         if (th->faulted)

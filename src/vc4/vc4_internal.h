@@ -229,6 +229,7 @@ struct cg_vc4 {
     vc4_binner bin;
     vc4_render *rend;
     cg_vc4_stats stats;
+    struct vc4_gpgpu *gp; /* user programs (gpgpu.c), allocated on first use */
 };
 
 /* GPU access to the bus: straight to the backing page when the model needs
