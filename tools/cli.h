@@ -145,6 +145,9 @@ int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *r
 int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
                   int (*run)(void *ctx, FILE *log), int (*report)(void *ctx, bool json, FILE *out),
                   void *ctx);
+/* The members of the JSON object in buf (its braces dropped), each after a
+ * comma: a report's {"hang":{...}} joins an object being printed. */
+void cli_json_join(FILE *out, const char *buf, size_t len);
 /* Print the captured log lines as a JSON array. */
 void cli_json_lines(FILE *out, const char *buf, size_t len);
 
@@ -155,6 +158,7 @@ int cmd_run(const cli_opts *o);
 int cmd_check(const cli_opts *o);
 int cmd_bench(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
+int cmd_report(const cli_opts *o); /* tools/report_cli.c */
 
 /* Assemble `path` with a family plug-in (NULL: core directives only), print
  * errors, and write the chosen section (-o, --section) or, with --json, a

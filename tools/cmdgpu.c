@@ -63,6 +63,14 @@ static const cli_command commands[] = {
      "Runs every built-in demo scene and writes images and dumps under DIR\n"
      "(default: out), then prints a summary (--json: one object).\n",
      cmd_demo},
+    {"report", "run a scene and write one self-contained HTML page about it",
+     "usage: cmdgpu report -f FAMILY [--json] [--budget N=V] -o REPORT.html SCENE\n"
+     "Runs the scene with a trace recorder and writes one HTML page with no\n"
+     "network references: the result, the faults and the hang point (linked to\n"
+     "the packet), the decoded stream per submission, a timeline of submissions,\n"
+     "fences and faults, and every image the run wrote. --json prints a summary.\n"
+     "At most 20000 packets are shown (docs/report.md). Exit 1 if the run failed.\n",
+     cmd_report},
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version},
     {"help", "list subcommands, families and exit codes",

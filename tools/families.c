@@ -499,3 +499,13 @@ int raw_assemble(const cli_opts *o, const char *path)
 {
     return cli_assemble(o, path, NULL, NULL);
 }
+
+void cli_json_join(FILE *out, const char *buf, size_t len)
+{
+    const char *open = buf ? memchr(buf, '{', len) : NULL;
+    const char *close = open ? open + len - (size_t)(open - buf) : NULL;
+    while (close && close > open && *--close != '}')
+        ;
+    if (open && close && close > open + 1)
+        fprintf(out, ",%.*s", (int)(close - open - 1), open + 1);
+}

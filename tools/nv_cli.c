@@ -249,6 +249,8 @@ int nv_run(const cli_opts *o)
     cg_fault_set_callback(dev, print_fault, &c);
     if (o->trace)
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
+    cg_nv_hang_recorder *hang = NULL;
+    cg_nv_hang_recorder_create(dev, &hang); /* the hang report (docs/captures.md) */
     cg_nv_scene_opts so = {.log = o->json ? stderr : c.msg, .out_dir = o->out_dir,
                            .dumps = dumps, .ndumps = (size_t)o->ndumps};
     bool want_draws = o->draws || o->dump_textures;
@@ -270,10 +272,23 @@ int nv_run(const cli_opts *o)
     if (o->json) {
         fputs("{\"scene\":", c.msg);
         cli_json_str(c.msg, o->args[0]);
-        fprintf(c.msg, ",\"result\":\"%s\",\"faults\":%zu}\n", res, nf);
+        fprintf(c.msg, ",\"result\":\"%s\",\"faults\":%zu", res, nf);
+        char *hb = NULL;
+        size_t hl = 0;
+        FILE *hm = rc != 0 && hang ? open_memstream(&hb, &hl) : NULL;
+        if (hm) {
+            cg_nv_hang_report(hang, true, hm);
+            fclose(hm);
+            cli_json_join(c.msg, hb, hl); /* ,"hang":{...} */
+        }
+        free(hb);
+        fprintf(c.msg, "}\n");
     } else {
         fprintf(c.msg, "scene %s: %s, %zu fault(s)\n", o->args[0], res, nf);
+        if (rc != 0 && hang)
+            cg_nv_hang_report(hang, false, c.msg);
     }
+    cg_nv_hang_recorder_destroy(hang);
     cg_device_destroy(dev);
     free(text);
     if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO)

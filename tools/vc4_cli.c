@@ -33,12 +33,19 @@ struct vc4_scene {
     cg_asm *as;
     cg_device *dev;
     cg_vc4_scene_opts so;
+    cg_vc4_hang_recorder *hang; /* the hang report (docs/captures.md); may be NULL */
 };
 
 static int run_scene(void *ctx, FILE *log)
 {
     struct vc4_scene *s = ctx;
     return cg_vc4_scene_run(s->st, s->as, s->dev, &s->so, log);
+}
+
+static int hang_report(void *ctx, bool json, FILE *out)
+{
+    struct vc4_scene *s = ctx;
+    return s->hang ? cg_vc4_hang_report(s->hang, json, out) : 0;
 }
 
 int vc4_run(const cli_opts *o)
@@ -67,8 +74,10 @@ int vc4_run(const cli_opts *o)
         rc = EXIT_INPUT;
         goto out;
     }
-    struct vc4_scene sc = {st, as, dev, {.png = o->output}};
-    rc = cli_run_scene(o, "vc4", dev, run_scene, NULL, &sc);
+    struct vc4_scene sc = {st, as, dev, {.png = o->output}, NULL};
+    cg_vc4_hang_recorder_create(dev, &sc.hang); /* no report if it cannot be made */
+    rc = cli_run_scene(o, "vc4", dev, run_scene, hang_report, &sc);
+    cg_vc4_hang_recorder_destroy(sc.hang);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -148,6 +148,30 @@ CG_API void cg_radeon_hang_recorder_destroy(cg_radeon_hang_recorder *r); /* deta
  * when a report was written, 0 when no radeon CP fault was raised. */
 CG_API int cg_radeon_hang_report(const cg_radeon_hang_recorder *r, bool json, FILE *out);
 
+/* ---- nv and vc4 hang reports (src/nv/hangreport.c, src/vc4/hangreport.c) -- */
+
+/* The same for nv: the first nv fault since the recorder was made, the
+ * method at its stream address (GPFIFO entry, subchannel, class, name,
+ * data), the channel's methods before it, and for a semaphore acquire or
+ * syncpoint wait the address, the value waited for and what memory held.
+ * JSON: {"hang":{"kind","unit","channel","stream_addr","gpfifo_entry",
+ * "method","words","message","waited_on","before"}} (docs/captures.md). */
+#define CG_NV_HANG_HISTORY 8
+typedef struct cg_nv_hang_recorder cg_nv_hang_recorder;
+CG_API int cg_nv_hang_recorder_create(cg_device *dev, cg_nv_hang_recorder **out);
+CG_API void cg_nv_hang_recorder_destroy(cg_nv_hang_recorder *r);
+CG_API int cg_nv_hang_report(const cg_nv_hang_recorder *r, bool json, FILE *out);
+
+/* vc4: for each control-list thread (ct0 binning, ct1 rendering) that
+ * faulted or hung, the record at CTnCA with its decode, the thread's
+ * records before it, and for Wait_On_Semaphore the semaphore counts
+ * (increments by the other thread, waits) or for Flush the flush. */
+#define CG_VC4_HANG_HISTORY 8
+typedef struct cg_vc4_hang_recorder cg_vc4_hang_recorder;
+CG_API int cg_vc4_hang_recorder_create(cg_device *dev, cg_vc4_hang_recorder **out);
+CG_API void cg_vc4_hang_recorder_destroy(cg_vc4_hang_recorder *r);
+CG_API int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out);
+
 /* ---- vc4 hang state (src/vc4/hangstate.c) ------------------------------- */
 
 #define CG_VC4_HANG_REGS(X)                                                   \
