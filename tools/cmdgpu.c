@@ -311,6 +311,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_SUBCH: o->subch = val; break;
         case CLI_OPT_GEN: o->gen = val; break;
         case CLI_OPT_INPUT_FORMAT: o->input_format = val; break;
+        case CLI_OPT_CAPTURE: o->capture = val; break;
         }
     }
     /* An option the chosen family does not take is refused, not ignored. */
