@@ -49,6 +49,9 @@ grep -q '<details class="nest" open><summary>sub-list called from 0x' "$tmp/v.ht
 grep -q 'alt="framebuffer.png" src="data:image/png;base64,' "$tmp/v.html" && ok || bad "vc4 framebuffer image"
 expect 0 "report radeon" -- "$bin" report -f radeon -o "$tmp/r.html" examples/radeon/ib_chain.s
 grep -q '<details class="nest" open><summary>indirect buffer called from 0x' "$tmp/r.html" && ok || bad "radeon IB nested"
+grep -q '<span class="a">0x200000</span> <b>SET_CONFIG_REG SCRATCH_REG4, 0x1b1b</b> <span class="m">00 68 01 c0 44 01 00 00 1b 1b 00 00</span>' "$tmp/r.html" && ok || bad "radeon packet fields"
+grep -q '<b>Clip_Window {Clip_Window_Left_Pixel_Coordinate=0, Clip_Window_Bottom_Pixel_Coordinate=0, Clip_Window_Width_in_pixels=0x280, Clip_Window_Height_in_pixels=0x1e0}</b>' "$tmp/v.html" && ok || bad "vc4 record fields"
+expect 2 "bad --gen" -- "$bin" report -f radeon --gen r9000 -o "$tmp/n.html" examples/radeon/ib_chain.s
 expect 1 "report vc4 fault" -- "$bin" report -f vc4 -o "$tmp/vf.html" "$d/vc4_fault.s"
 grep -q 'stood at CT0CA 0x00020002 (no record decoded there: byte 0x1e)' "$tmp/vf.html" && ok || bad "vc4 hang report in page"
 # escaping: a scene whose name and log carry markup
@@ -64,6 +67,21 @@ expect 0 "report big" -- "$bin" report -f nv --json -o "$tmp/big.html" "$tmp/big
 grep -q '"items":20000,"items_more":5000,' "$tmp/out" && ok || bad "cap in --json"
 grep -q '<p class="more">5000 more packets not shown (the page shows at most 20000; docs/report.md)</p>' "$tmp/big.html" && ok || bad "N more line"
 [ "$(stat -c %s "$tmp/big.html")" -lt 8000000 ] && ok || bad "capped page size"
+# captures (docs/capture-format.md): the family from the header, the same stream
+expect 1 "capture nv_hang" -- "$bin" run -f nv --capture "$tmp/hang.cap" "$d/nv_hang.s"
+expect 1 "report capture" -- "$bin" report -o "$tmp/c.html" "$tmp/hang.cap"
+grep -qx "report $tmp/c.html: $tmp/hang.cap, failed, 1 fault(s), 9 packet(s), 0 image(s)" "$tmp/out" && ok || bad "capture report line"
+cmp -s <(sed -n '/<section id="stream">/,/<\/section>/p' "$tmp/h.html") \
+       <(sed -n '/<section id="stream">/,/<\/section>/p' "$tmp/c.html") && ok || bad "capture stream == scene stream"
+grep -q '<div class="pk fault hang" id="p8">' "$tmp/c.html" && ok || bad "capture hang point"
+expect 0 "capture vc4" -- "$bin" run -f vc4 --capture "$tmp/ft.cap" -o "$tmp/ft.png" examples/vc4/first_triangle.s
+expect 0 "report vc4 capture" -- "$bin" report --json -o "$tmp/cv.html" "$tmp/ft.cap"
+grep -q '"family":"vc4","result":"ok",.*"items":666,.*"images":2,' "$tmp/out" && ok || bad "vc4 capture summary"
+expect 2 "capture of another family" -- "$bin" report -f radeon -o "$tmp/n.html" "$tmp/ft.cap"
+grep -q "is a vc4 capture, not radeon" "$tmp/err" && ok || bad "family mismatch message"
+head -c 100 "$tmp/ft.cap" > "$tmp/trunc.cap"
+expect 3 "truncated capture" -- "$bin" report -o "$tmp/n.html" "$tmp/trunc.cap"
+grep -q "trunc.cap': offset [0-9]*: " "$tmp/err" && ok || bad "truncated capture message"
 # errors
 expect 3 "unwritable -o" -- "$bin" report -f nv -o /nonexistent/dir/r.html examples/nv/fence.s
 grep -q "cannot create '/nonexistent/dir/r.html'" "$tmp/err" && ok || bad "unwritable message"

@@ -64,8 +64,9 @@ static const cli_command commands[] = {
      "(default: out), then prints a summary (--json: one object).\n",
      cmd_demo},
     {"report", "run a scene and write one self-contained HTML page about it",
-     "usage: cmdgpu report -f FAMILY [--json] [--budget N=V] -o REPORT.html SCENE\n"
-     "Runs the scene with a trace recorder and writes one HTML page with no\n"
+     "usage: cmdgpu report [-f FAMILY] [--json] [--budget N=V] -o REPORT.html SCENE|CAPTURE\n"
+     "Runs the scene (or replays the cmdgpu capture; -f is then optional) with a\n"
+     "trace recorder and writes one HTML page with no\n"
      "network references: the result, the faults and the hang point (linked to\n"
      "the packet), the decoded stream per submission, a timeline of submissions,\n"
      "fences and faults, and every image the run wrote. --json prints a summary.\n"
@@ -319,6 +320,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_SUBCH: o->subch = val; break;
         case CLI_OPT_GEN: o->gen = val; break;
         case CLI_OPT_INPUT_FORMAT: o->input_format = val; break;
+        case CLI_OPT_CAPTURE: o->capture = val; break;
         }
     }
     /* An option the chosen family does not take is refused, not ignored. */

@@ -29,7 +29,7 @@ typedef struct rp_item {
     char unit[16];
     char name[48];
     char text[64];
-    uint8_t bytes[16];
+    uint8_t bytes[32];
     uint8_t nbytes;
     int fault;             /* index of the first fault at this item, -1 if none */
 } rp_item;
@@ -42,6 +42,7 @@ typedef struct rp_image {
 
 typedef struct rp_run {
     const char *path, *family;
+    cg_radeon_gen radeon_gen; /* radeon: the generation the packets decode for */
     const char *result;    /* "ok", "failed", or an error */
     rp_item *items;        /* stream items, in order */
     size_t nitems, items_more;

@@ -128,15 +128,24 @@ typedef struct hang_rec {
     cg_radeon_hang_recorder *radeon;
 } hang_rec;
 
-static int run_family(const cli_opts *o, const char *fam, cg_device *dev, const char *dir,
-                      FILE *log)
+static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap, cg_device *dev,
+                      const char *dir, FILE *log)
 {
     const char *path = o->args[0];
+    char png[4096];
+    snprintf(png, sizeof png, "%s/framebuffer.png", dir);
     if (strcmp(fam, "nv") == 0) {
         cg_nv_scene_opts so = {.log = log, .out_dir = dir};
-        int rc = cg_nv_scene_run_draws(dev, path, NULL, 0, &so, NULL, NULL);
+        int rc = cap ? cg_nv_capfile_run(cap, dev, &so, NULL, NULL)
+                     : cg_nv_scene_run_draws(dev, path, NULL, 0, &so, NULL, NULL);
         return rc == 0 ? 0 : rc == CG_ERR_FAULT ? 1 : rc;
     }
+    if (cap && strcmp(fam, "vc4") == 0) {
+        cg_vc4_scene_opts so = {.png = png, .out_dir = dir};
+        return cg_vc4_capfile_run(cap, dev, &so, log);
+    }
+    if (cap)
+        return cg_radeon_capfile_run(cap, dev, log);
     if (strcmp(fam, "vc4") == 0 || strcmp(fam, "vc4-cl") == 0) {
         cg_vc4_asm *st = NULL;
         cg_asm *as = NULL;
@@ -145,8 +154,6 @@ static int run_family(const cli_opts *o, const char *fam, cg_device *dev, const 
             cg_vc4_asm_destroy(st);
             return CG_ERR_SYNTAX;
         }
-        char png[4096];
-        snprintf(png, sizeof png, "%s/framebuffer.png", dir);
         cg_vc4_scene_opts so = {.png = png, .out_dir = dir};
         if (rc == 0)
             rc = cg_vc4_scene_run(st, as, dev, &so, log);
@@ -240,16 +247,37 @@ static void print_summary(const rp_run *r, const char *out, long bytes, size_t n
            r->hang ? "true" : "false", r->nimages, img);
 }
 
+/* A CMDGPUCAP capture (docs/capture-format.md): parsed into *cap, its
+ * family checked against -f. EXIT_OK (also when it is no capture, *cap
+ * NULL) or an exit code with the message printed. */
+static int load_capture(const cli_opts *o, const char **fam, cg_capfile **cap, uint8_t **data)
+{
+    *cap = NULL;
+    *data = NULL;
+    const char *cf = capture_family_of(o);
+    if (!cf)
+        return EXIT_OK;
+    if (*fam && strcmp(*fam, cf) != 0 && !(strcmp(*fam, "vc4-cl") == 0 && strcmp(cf, "vc4") == 0))
+        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture, not %s", o->args[0], cf, *fam);
+    *fam = cf;
+    size_t size;
+    *data = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
+    if (!*data)
+        return EXIT_INPUT;
+    cg_capture_error e = {0};
+    int rc = cg_capfile_parse(*data, size, cap, &e);
+    if (rc != 0) {
+        *cap = NULL;
+        return cli_error(EXIT_INPUT, "report: '%s': offset %zu: %s", o->args[0], e.offset,
+                         e.msg[0] ? e.msg : cg_strerror(rc));
+    }
+    return EXIT_OK;
+}
+
 int cmd_report(const cli_opts *o)
 {
-    if (!o->family)
-        return cli_error(EXIT_USAGE, "report: which family? use -f nv, vc4 or radeon");
-    const char *fam = o->family;
-    if (strcmp(fam, "nv") != 0 && strcmp(fam, "vc4") != 0 && strcmp(fam, "vc4-cl") != 0 &&
-        strcmp(fam, "radeon") != 0)
-        return cli_error(EXIT_USAGE, "report: family '%s' has no runs (nv, vc4, radeon)", fam);
     if (o->nargs != 1)
-        return cli_error(EXIT_USAGE, "report: give one scene file");
+        return cli_error(EXIT_USAGE, "report: give one scene or capture file");
     if (!o->output || strcmp(o->output, "-") == 0)
         return cli_error(EXIT_USAGE, "report: give the page's file with -o REPORT.html");
     if (strcmp(o->args[0], "-") == 0)
@@ -259,13 +287,42 @@ int cmd_report(const cli_opts *o)
     if (!in)
         return cli_error(EXIT_INPUT, "cannot open '%s': %s", o->args[0], strerror(errno));
     fclose(in);
+    const char *fam = o->family;
+    cg_capfile *cap = NULL;
+    uint8_t *capdata = NULL;
+    int lrc = load_capture(o, &fam, &cap, &capdata);
+    if (lrc != EXIT_OK) {
+        free(capdata);
+        return lrc;
+    }
+    if (!fam)
+        return cli_error(EXIT_USAGE, "report: which family? use -f nv, vc4 or radeon (a "
+                         "capture names its own)");
+    if (strcmp(fam, "nv") != 0 && strcmp(fam, "vc4") != 0 && strcmp(fam, "vc4-cl") != 0 &&
+        strcmp(fam, "radeon") != 0) {
+        cg_capfile_free(cap);
+        free(capdata);
+        return cli_error(EXIT_USAGE, "report: family '%s' has no runs (nv, vc4, radeon)", fam);
+    }
+    cg_radeon_gen g0;
+    if (o->gen && cg_radeon_gen_from_name(o->gen, &g0) != 0) {
+        cg_capfile_free(cap);
+        free(capdata);
+        return cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, r700, "
+                         "evergreen, r500)", o->gen);
+    }
     /* refuse an unwritable page before running anything */
     FILE *out = cli_open_out(o->output, "w");
-    if (!out)
+    if (!out) {
+        cg_capfile_free(cap);
+        free(capdata);
         return EXIT_INPUT;
+    }
     char dir[] = "/tmp/cmdgpu-report-XXXXXX";
     if (!mkdtemp(dir)) {
         fclose(out);
+        cg_capfile_free(cap);
+        free(capdata);
         return cli_error(EXIT_INPUT, "report: cannot make a temporary directory: %s",
                          strerror(errno));
     }
@@ -273,16 +330,25 @@ int cmd_report(const cli_opts *o)
     memset(&r, 0, sizeof r);
     r.path = o->args[0];
     r.family = strcmp(fam, "vc4-cl") == 0 ? "vc4" : fam;
+    r.radeon_gen = CG_RADEON_R600;
+    uint64_t capgen;
+    if (cap && cg_capfile_config(cap, CG_CAPCFG_RADEON_GEN, &capgen) == 0)
+        r.radeon_gen = (cg_radeon_gen)capgen;
+    else if (o->gen && cg_radeon_gen_from_name(o->gen, &r.radeon_gen) != 0)
+        r.radeon_gen = CG_RADEON_R600; /* run_family refuses it */
     for (size_t i = 0; i < RP_MAX_FAULTS; i++)
         r.fault_item[i] = -1;
     int rc = EXIT_OK;
-    cg_device *dev = cli_device_create(o);
-    if (!dev) {
+    cg_device *dev = NULL;
+    if (cap ? cg_capfile_device(cap, &dev) != 0 : !(dev = cli_device_create(o))) {
         fclose(out);
         rmdir(dir);
-        return EXIT_INPUT;
+        cg_capfile_free(cap);
+        free(capdata);
+        return cli_error(EXIT_INPUT, "out of memory");
     }
-    cg_device_set_coherency(dev, CG_COHERENCY_WARN);
+    if (!cap)
+        cg_device_set_coherency(dev, CG_COHERENCY_WARN); /* a capture sets its own */
     recorder rec = {.r = &r};
     hang_rec hang = {0};
     if (strcmp(r.family, "nv") == 0)
@@ -298,7 +364,7 @@ int cmd_report(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "report: cannot attach the recorder");
         goto done;
     }
-    int run = run_family(o, r.family, dev, dir, log);
+    int run = run_family(o, r.family, cap, dev, dir, log);
     fclose(log);
     log = NULL;
     if (run == CG_ERR_SYNTAX) {
@@ -360,5 +426,7 @@ done:
     free(r.marks);
     free(r.hang);
     free(logbuf);
+    cg_capfile_free(cap);
+    free(capdata);
     return rc;
 }

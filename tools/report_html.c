@@ -58,26 +58,37 @@ static void lane_name(const rp_item *it, char *buf, size_t cap)
         snprintf(buf, cap, "%s", it->unit[0] ? it->unit : "?");
 }
 
-/* A vc4 record as the disassembler prints it (statements, no comments). */
-static void vc4_decode(const rp_item *it, FILE *out)
+/* A vc4 record or radeon packet as the family's disassembler prints it
+ * (its statements, without the comments). */
+static void decode(const rp_run *r, const rp_item *it, FILE *out)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m)
         return;
-    cg_vc4_disasm_opts o = {.base = (uint32_t)it->stream_addr, .prim_format = 0x12, .c_name = "",
-                            .c_num = "", .c_addr = "", .c_err = "", .c_comment = "",
-                            .c_reset = ""};
-    cg_vc4_cl_disasm(&o, it->bytes, it->nbytes, m);
+    if (strcmp(r->family, "radeon") == 0) {
+        cg_radeon_disasm_opts o = {.gen = r->radeon_gen, .base = it->stream_addr};
+        cg_radeon_disasm(&o, it->bytes, it->nbytes, m);
+    } else {
+        cg_vc4_disasm_opts o = {.base = (uint32_t)it->stream_addr, .prim_format = 0x12,
+                                .c_name = "", .c_num = "", .c_addr = "", .c_err = "",
+                                .c_comment = "", .c_reset = ""};
+        cg_vc4_cl_disasm(&o, it->bytes, it->nbytes, m);
+    }
     fclose(m);
     bool first = true;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = 0;
-        if (strncmp(line, "//", 2) == 0 || !*line)
+        line += strspn(line, " \t");
+        /* comments, and radeon's `.gen` line */
+        if (strncmp(line, "//", 2) == 0 || line[0] == '#' || line[0] == '.' || !*line)
             continue;
+        char *cmt = strstr(line, "  #"); /* radeon: the trailing word comment */
+        if (cmt)
+            *cmt = 0;
         if (!first)
             fputs("; ", out);
         esc(out, line);
@@ -108,7 +119,7 @@ static void item_line(const rp_run *r, const rp_item *it, size_t idx, int hang_i
                 it->reg, it->value);
     } else if (it->nbytes) {
         fputs("<b>", out);
-        vc4_decode(it, out);
+        decode(r, it, out);
         fputs("</b> <span class=\"m\">", out);
         for (unsigned i = 0; i < it->nbytes; i++)
             fprintf(out, "%s%02x", i ? " " : "", it->bytes[i]);
@@ -186,11 +197,12 @@ static void write_stream(const rp_run *r, int hang_item, FILE *out)
                 depth--;
             }
             item_line(r, it, k, hang_item, out);
-            bool ib = it->kind == CG_TRACE_PACKET && !it->nbytes &&
+            bool vc4 = strcmp(r->family, "vc4") == 0;
+            bool ib = !vc4 && it->kind == CG_TRACE_PACKET &&
                       strncmp(it->name, "INDIRECT_BUFFER", 15) == 0 &&
                       strcmp(it->name, "INDIRECT_BUFFER_END") != 0;
-            bool sub = it->nbytes && it->bytes[0] == 17; /* Branch_to_sub_list */
-            bool back = it->nbytes && it->bytes[0] == 18; /* Return_from_sub_list */
+            bool sub = vc4 && it->nbytes && it->bytes[0] == 17; /* Branch_to_sub_list */
+            bool back = vc4 && it->nbytes && it->bytes[0] == 18; /* Return_from_sub_list */
             if ((ib || sub) && depth < MAX_NEST) {
                 ret[depth++] = ib ? it->stream_addr + 16 : 0;
                 fprintf(out, "<details class=\"nest\" open><summary>%s called from 0x%" PRIx64

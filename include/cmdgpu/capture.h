@@ -41,7 +41,9 @@ extern "C" {
     X(VC4_HANG_STATE, "vc4-hang-state", CG_FAMILY_VC4,                                     \
       "vc4-gpu-tools vc4_dump_hang_state file (VC4_GET_HANG_STATE)")                       \
     X(VC4_CL_DUMP, "vc4-cl-dump", CG_FAMILY_VC4, "Mesa VC4_DEBUG=cl text dump")            \
-    X(NV_PUSH_RAW, "nv-push-raw", CG_FAMILY_NV, "raw pushbuffer words (nv_push_dump input)")
+    X(NV_PUSH_RAW, "nv-push-raw", CG_FAMILY_NV, "raw pushbuffer words (nv_push_dump input)") \
+    X(CMDGPU, "cmdgpu-capture", CG_FAMILY_NONE,                                            \
+      "cmdgpu's own capture container (CMDGPUCAP, docs/capture-format.md)")
 
 typedef enum cg_capture_format {
 #define CG_X_ENUM(id, name, fam, desc) CG_CAPTURE_##id,
@@ -59,7 +61,8 @@ CG_API int cg_capture_format_from_name(const char *name, cg_capture_format *out)
  *   radeon-ring-dump  the text starts with a "wptr: 0x" or "wptr(0x" line;
  *   vc4-hang-state    version word 0, at least one BO, and the file size is
  *                     exactly 164 + 16 * bo_count + the BO sizes;
- *   vc4-cl-dump       the first line is "0x%08x 0x%08x: 0x%02x NAME".
+ *   vc4-cl-dump       the first line is "0x%08x 0x%08x: 0x%02x NAME";
+ *   cmdgpu-capture    the "CMDGPUCAP\0" magic (include/cmdgpu/capfile.h).
  * Anything else (nv-push-raw included: raw words carry no signature) is
  * CG_CAPTURE_NATIVE. */
 CG_API cg_capture_format cg_capture_detect(const uint8_t *data, size_t size);
