@@ -5,7 +5,9 @@
 # tests/browser_report.sh.
 build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
-cd "$src" || exit 1
+srcdir=$(cd "$src" && pwd)
+bin=$(cd "$(dirname "$bin")" && pwd)/cmdgpu
+cd "$srcdir" || exit 1
 d=tests/data/report
 
 # ---- hang reports: exact text and JSON ---------------------------------------
@@ -54,6 +56,8 @@ grep -q '<b>Clip_Window {Clip_Window_Left_Pixel_Coordinate=0, Clip_Window_Bottom
 expect 2 "bad --gen" -- "$bin" report -f radeon --gen r9000 -o "$tmp/n.html" examples/radeon/ib_chain.s
 expect 1 "report vc4 fault" -- "$bin" report -f vc4 -o "$tmp/vf.html" "$d/vc4_fault.s"
 grep -q 'stood at CT0CA 0x00020002 (no record decoded there: byte 0x1e)' "$tmp/vf.html" && ok || bad "vc4 hang report in page"
+grep -q 'class="sem"><title>semaphore: Increment_Semaphore at 0x20001 addr 0x0 value 0x7</title>' "$tmp/vf.html" && ok || bad "vc4 semaphore on the timeline"
+grep -q '<li id="f1" class="fault"><a href="#p2">fault #1 hang vc4/ct1 ch 1' "$tmp/vf.html" && ok || bad "vc4 hang linked to its record"
 # escaping: a scene whose name and log carry markup
 mkdir -p "$tmp/x"
 cp examples/nv/faults.s "$tmp/x/<b>&x.s"
@@ -74,7 +78,10 @@ grep -qx "report $tmp/c.html: $tmp/hang.cap, failed, 1 fault(s), 9 packet(s), 0 
 cmp -s <(sed -n '/<section id="stream">/,/<\/section>/p' "$tmp/h.html") \
        <(sed -n '/<section id="stream">/,/<\/section>/p' "$tmp/c.html") && ok || bad "capture stream == scene stream"
 grep -q '<div class="pk fault hang" id="p8">' "$tmp/c.html" && ok || bad "capture hang point"
-expect 0 "capture vc4" -- "$bin" run -f vc4 --capture "$tmp/ft.cap" -o "$tmp/ft.png" examples/vc4/first_triangle.s
+# (in $tmp: the scene's .png directive writes into the current directory)
+cd "$tmp" || exit 1
+expect 0 "capture vc4" -- "$bin" run -f vc4 --capture "$tmp/ft.cap" -o "$tmp/ft.png" "$srcdir/examples/vc4/first_triangle.s"
+cd "$srcdir" || exit 1
 expect 0 "report vc4 capture" -- "$bin" report --json -o "$tmp/cv.html" "$tmp/ft.cap"
 grep -q '"family":"vc4","result":"ok",.*"items":666,.*"images":2,' "$tmp/out" && ok || bad "vc4 capture summary"
 expect 2 "capture of another family" -- "$bin" report -f radeon -o "$tmp/n.html" "$tmp/ft.cap"

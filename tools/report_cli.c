@@ -86,6 +86,21 @@ static void sink(void *user, const cg_trace_event *ev)
             return;
         }
         fill(&r->items[r->nitems++], ev, seq);
+        /* semaphores and waits of the stream go on the timeline too */
+        if (ev->kind == CG_TRACE_PACKET && ev->name &&
+            (strcmp(ev->name, "Increment_Semaphore") == 0 ||
+             strcmp(ev->name, "Wait_on_Semaphore") == 0 ||
+             strcmp(ev->name, "MEM_SEMAPHORE") == 0 || strcmp(ev->name, "WAIT_REG_MEM") == 0)) {
+            if (!grow(&r->marks, r->nmarks, &rc->cap_marks, RP_MAX_MARKS)) {
+                r->marks_more++;
+                return;
+            }
+            rp_item *m = &r->marks[r->nmarks++];
+            fill(m, ev, seq);
+            m->kind = CG_TRACE_NOTE;
+            snprintf(m->text, sizeof m->text, "semaphore: %s at 0x%llx", ev->name,
+                     (unsigned long long)ev->stream_addr);
+        }
         return;
     case CG_TRACE_FENCE:
     case CG_TRACE_INTERRUPT:

@@ -302,14 +302,21 @@ static void write_timeline(const rp_run *r, FILE *out)
             continue;
         double x = X(m->seq);
         int y = top + l * LH + LH / 2;
-        const char *cls = m->kind == CG_TRACE_FENCE ? "fence" : m->kind == CG_TRACE_INTERRUPT ? "irq" : "note";
+        bool sem = m->kind == CG_TRACE_NOTE && strncmp(m->text, "semaphore: ", 11) == 0;
+        const char *cls = m->kind == CG_TRACE_FENCE       ? "fence"
+                          : m->kind == CG_TRACE_INTERRUPT ? "irq"
+                          : sem                           ? "sem"
+                                                          : "note";
         if (m->kind == CG_TRACE_FENCE)
             fprintf(out, "<polygon points=\"%.1f,%d %.1f,%d %.1f,%d %.1f,%d\" class=\"%s\">", x,
                     y - 7, x + 6, y, x, y + 7, x - 6, y, cls);
         else
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%d\" r=\"%d\" class=\"%s\">", x, y,
-                    m->kind == CG_TRACE_INTERRUPT ? 5 : 3, cls);
-        fprintf(out, "<title>%s ", m->kind == CG_TRACE_FENCE ? "fence" : m->kind == CG_TRACE_INTERRUPT ? "interrupt" : "note");
+                    m->kind == CG_TRACE_INTERRUPT || sem ? 5 : 3, cls);
+        fprintf(out, "<title>%s", m->kind == CG_TRACE_FENCE       ? "fence "
+                                  : m->kind == CG_TRACE_INTERRUPT ? "interrupt "
+                                  : sem                           ? ""
+                                                                  : "note ");
         esc(out, m->text[0] ? m->text : m->name);
         fprintf(out, " addr 0x%" PRIx64 " value 0x%" PRIx64 "</title></%s>\n", m->gpu_addr,
                 m->value, m->kind == CG_TRACE_FENCE ? "polygon" : "circle");
@@ -336,7 +343,8 @@ static void write_timeline(const rp_run *r, FILE *out)
 #undef X
     fputs("</svg>\n<p class=\"legend\"><span class=\"k span\"></span> submission (click: its "
           "packets) &nbsp; <span class=\"k fence\"></span> fence / semaphore &nbsp; "
-          "<span class=\"k irq\"></span> interrupt &nbsp; <span class=\"k fx\"></span> fault</p>\n"
+          "<span class=\"k irq\"></span> interrupt &nbsp; <span class=\"k sem\"></span> "
+          "semaphore / wait packet &nbsp; <span class=\"k fx\"></span> fault</p>\n"
           "</section>\n",
           out);
 }
@@ -367,11 +375,11 @@ static const char css[] =
     "svg{border:1px solid #d8dde6;border-radius:4px;max-width:100%;height:auto}"
     ".lane0{fill:#fff}.lane1{fill:#f4f6f9}.ln{font:12px ui-monospace,monospace;fill:#34495e}"
     ".ax{font:11px sans-serif;fill:#667}"
-    ".span{fill:#90a4c8;stroke:#5c7cb3}.fence{fill:#2e9d57}.irq{fill:#3b7dd8}.note{fill:#9aa4b1}"
+    ".span{fill:#90a4c8;stroke:#5c7cb3}.fence{fill:#2e9d57}.irq{fill:#3b7dd8}.note{fill:#9aa4b1}.sem{fill:#8e44ad}"
     ".fx{stroke:#c62828;stroke-width:3}.fwarn{stroke:#d4a000;stroke-width:3}"
     ".legend .k{display:inline-block;width:12px;height:12px;vertical-align:middle;border-radius:2px}"
     ".legend .k.fx{background:#c62828}.legend .k.span{background:#90a4c8}.legend .k.fence{background:#2e9d57}"
-    ".legend .k.irq{background:#3b7dd8}"
+    ".legend .k.irq{background:#3b7dd8}.legend .k.sem{background:#8e44ad}"
     "figure{display:inline-block;margin:0 18px 18px 0;vertical-align:top}"
     "figure img{border:1px solid #d8dde6;image-rendering:pixelated;min-width:128px;max-width:560px;background:"
     "repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/16px 16px}"
