@@ -2,9 +2,12 @@
  * chosen with --input-format or detected (cg_capture_detect), for
  * `cmdgpu disasm` and `cmdgpu run`. The loaders are library functions
  * (include/cmdgpu/capture.h); this file only wires them to the command. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
 #include "cmdgpu/capture.h"
@@ -67,6 +70,15 @@ static int choose(const cli_opts *o, const char *path, const uint8_t *data, size
     cg_capture_format d = cg_capture_detect(data, size);
     if (d == CG_CAPTURE_NATIVE)
         return -1;
+    if (d == CG_CAPTURE_CMDGPU) {
+        cg_family cf = cg_capfile_peek_family(data, size);
+        if (cf != CG_FAMILY_NONE && cf != fam)
+            return cli_error(EXIT_USAGE, "%s is a cmdgpu capture of family %s, not %s: leave -f out or "
+                             "use -f %s", path, cg_family_name(cf), o->family ? o->family : "?",
+                             cg_family_name(cf));
+        *f = d;
+        return -1;
+    }
     if (cg_capture_format_family(d) != fam)
         return cli_error(EXIT_INPUT, "%s looks like a %s capture (%s), not %s input: use -f %s, or "
                          "--input-format native to read its bytes as they are", path,
@@ -83,6 +95,12 @@ static int gen_of(const cli_opts *o, cg_radeon_gen *g)
         return cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, r700, evergreen, r500)",
                          o->gen);
     return EXIT_OK;
+}
+
+static void disasm_progress(void *user, size_t done, size_t total)
+{
+    (void)user;
+    cli_progress_set(done, total, "submissions");
 }
 
 int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
@@ -136,6 +154,19 @@ int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, c
         rc = fam->disasm(o, t->bytes, t->size, out);
         cg_vc4_cl_textdump_free(t);
         return rc;
+    }
+    case CG_CAPTURE_CMDGPU: {
+        cg_capfile *cap;
+        if ((rc = cg_capfile_parse(data, size, &cap, &e)) != 0)
+            return load_error(path, f, rc, &e);
+        cg_capfile_disasm_opts dop = {.json = o->json, .c_name = c->name, .c_num = c->num,
+                                      .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
+                                      .c_reset = c->reset, .progress = disasm_progress};
+        cli_progress_start("disasm");
+        rc = cg_capfile_disasm(cap, &dop, out);
+        cli_progress_stop();
+        cg_capfile_free(cap);
+        return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
     }
     case CG_CAPTURE_NV_PUSH_RAW: {
         uint32_t *w;
@@ -311,9 +342,179 @@ out:
     return rc;
 }
 
+/* `cmdgpu run FILE.cap`: the family's own run, with the scene taken from
+ * the capture (o->replay) and named as the original run named it, so the
+ * output is the original's; then the results are checked against the end
+ * record. */
+static int run_capfile(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
+                       size_t size)
+{
+    cg_capture_error e = {0};
+    cg_capfile *cap;
+    int rc = cg_capfile_parse(data, size, &cap, &e);
+    if (rc != 0)
+        return load_error(path, CG_CAPTURE_CMDGPU, rc, &e);
+    if (o->capture) {
+        cg_capfile_free(cap);
+        return cli_error(EXIT_USAGE, "run %s: it is a capture already: --capture records scenes", path);
+    }
+    char *name = cap->name ? strndup(cap->name, cap->name_len) : strdup(path);
+    if (!name) {
+        cg_capfile_free(cap);
+        return cli_error(EXIT_INPUT, "out of memory");
+    }
+    cli_opts ro = *o;
+    char *args[1] = {name};
+    ro.args = args;
+    ro.nargs = 1;
+    ro.replay = cap;
+    rc = fam->run(&ro);
+    free(name);
+    cg_capfile_free(cap);
+    return rc;
+}
+
+const char *capture_family_of(const cli_opts *o)
+{
+    if (o->nargs != 1 || strcmp(o->args[0], "-") == 0)
+        return NULL;
+    FILE *f = fopen(o->args[0], "rb");
+    if (!f)
+        return NULL;
+    uint8_t h[16];
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    cg_family fam = cg_capfile_peek_family(h, n);
+    return fam == CG_FAMILY_NONE ? NULL : cg_family_name(fam);
+}
+
+cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device *dev, int *rc)
+{
+    *rc = EXIT_OK;
+    if (!o->capture)
+        return NULL;
+    /* refuse a path that cannot be created before running anything */
+    FILE *f = fopen(o->capture, "wb");
+    if (!f || fclose(f) != 0) {
+        *rc = cli_error(EXIT_INPUT, "--capture: cannot create '%s': %s", o->capture, strerror(errno));
+        return NULL;
+    }
+    cg_capfile_writer *w = NULL;
+    if (cg_capfile_writer_create(fam, &w) != 0) {
+        *rc = cli_error(EXIT_INPUT, "out of memory");
+        return NULL;
+    }
+    cg_capfile_write_name(w, o->args[0]);
+    cg_capfile_write_config(w, CG_CAPCFG_COHERENCY, (uint64_t)cg_device_coherency(dev));
+    for (int b = 0; b < CG_BUDGET_COUNT; b++)
+        if (cg_device_budget(dev, (cg_budget)b) != cg_budget_default((cg_budget)b))
+            cg_capfile_write_config(w, CG_CAPCFG_BUDGET + (uint32_t)b, cg_device_budget(dev, (cg_budget)b));
+    return w;
+}
+
+int cli_capture_end(const cli_opts *o, cg_capfile_writer *w, int result, cg_device *dev, int rc)
+{
+    if (!w)
+        return rc;
+    cg_capfile_end end = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
+                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+    cg_capfile_write_end(w, &end);
+    int r = cg_capfile_writer_save(w, o->capture);
+    cg_capfile_writer_destroy(w);
+    if (r != 0)
+        return cli_error(EXIT_INPUT, "--capture: cannot write '%s': %s", o->capture, cg_strerror(r));
+    return rc;
+}
+
+int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc)
+{
+    if (!o->replay)
+        return rc;
+    cg_capfile_end got = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
+                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+    char msg[256];
+    if (cg_capfile_verify(o->replay, &got, msg, sizeof msg) != 0) {
+        cli_error(EXIT_FAULT, "replay: %s", msg);
+        return rc == EXIT_OK ? EXIT_FAULT : rc;
+    }
+    return rc;
+}
+
+/* ---- progress on stderr (a terminal only) -------------------------------- */
+
+static struct {
+    bool on, shown;
+    const char *what;
+    double t0, last;
+} prog;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_progress_start(const char *what)
+{
+    prog.on = isatty(STDERR_FILENO) != 0;
+    prog.shown = false;
+    prog.what = what;
+    prog.t0 = prog.last = prog.on ? now_s() : 0;
+}
+
+void cli_progress_set(uint64_t done, uint64_t total, const char *unit)
+{
+    if (!prog.on)
+        return;
+    double t = now_s();
+    if (t - prog.t0 < 1.0 || (prog.shown && t - prog.last < 0.1))
+        return;
+    prog.last = t;
+    prog.shown = true;
+    char tot[32] = "";
+    if (total)
+        snprintf(tot, sizeof tot, "/%" PRIu64, total);
+    fprintf(stderr, "\r\033[Kcmdgpu %s: %" PRIu64 "%s %s, %.0f/s, %.0f s", prog.what, done, tot, unit,
+            (double)done / (t - prog.t0), t - prog.t0);
+    fflush(stderr);
+}
+
+static uint64_t prog_events, prog_bytes;
+
+static void progress_sink(void *user, const cg_trace_event *ev)
+{
+    (void)user;
+    if (ev->kind == CG_TRACE_MEM_WRITE)
+        prog_bytes += ev->size;
+    else if (ev->kind == CG_TRACE_PACKET || ev->kind == CG_TRACE_METHOD)
+        prog_events++;
+    else
+        return;
+    if ((prog_events & 1023) == 0 && prog.on) {
+        char unit[64];
+        snprintf(unit, sizeof unit, "packets/methods, %" PRIu64 " KiB written by the GPU", prog_bytes >> 10);
+        cli_progress_set(prog_events, 0, unit);
+    }
+}
+
+void cli_progress_attach(cg_device *dev)
+{
+    if (prog.on && dev)
+        cg_trace_add(dev, progress_sink, NULL);
+}
+
+void cli_progress_stop(void)
+{
+    if (prog.on && prog.shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    prog.on = prog.shown = false;
+}
+
 int capture_run(const cli_opts *o, const cli_family *fam)
 {
-    (void)fam;
     if (o->nargs != 1)
         return -1;
     const char *path = o->args[0];
@@ -337,6 +538,7 @@ int capture_run(const cli_opts *o, const cli_family *fam)
         return rc;
     }
     switch (f) {
+    case CG_CAPTURE_CMDGPU: rc = run_capfile(o, fam, path, data, size); break;
     case CG_CAPTURE_RADEON_RING_DUMP: rc = run_ringdump(o, path, data, size); break;
     case CG_CAPTURE_VC4_HANG_STATE: rc = run_hang(o, path, data, size); break;
     case CG_CAPTURE_VC4_CL_DUMP:

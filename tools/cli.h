@@ -67,6 +67,8 @@ typedef struct cli_opts {
     const char *input_format; /* --input-format (disasm, run): tools/capture_cli.c */
     const char *qpus;     /* --qpus N (run -f vc4-qpu) */
     const char *uniforms; /* --uniforms LIST (run -f vc4-qpu) */
+    const char *capture;  /* --capture FILE (run): write a CMDGPUCAP capture of the run */
+    const struct cg_capfile *replay; /* run: play this capture instead of a scene (capture_cli.c) */
 } cli_opts;
 
 /* A subcommand. */
@@ -147,6 +149,9 @@ int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *r
 int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
                   int (*run)(void *ctx, FILE *log), int (*report)(void *ctx, bool json, FILE *out),
                   void *ctx);
+/* The members of the JSON object in buf (its braces dropped), each after a
+ * comma: a report's {"hang":{...}} joins an object being printed. */
+void cli_json_join(FILE *out, const char *buf, size_t len);
 /* Print the captured log lines as a JSON array. */
 void cli_json_lines(FILE *out, const char *buf, size_t len);
 
@@ -159,6 +164,7 @@ int cmd_bench(const cli_opts *o);
 /* tools/vc4_gpgpu_cli.c: run -f vc4-qpu */
 int vc4_qpu_run_cli(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
+int cmd_report(const cli_opts *o); /* tools/report_cli.c */
 
 /* Assemble `path` with a family plug-in (NULL: core directives only), print
  * errors, and write the chosen section (-o, --section) or, with --json, a
@@ -213,5 +219,25 @@ int raw_assemble(const cli_opts *o, const char *path);
 int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
                    size_t size, FILE *out);
 int capture_run(const cli_opts *o, const cli_family *fam);
+/* The family of a CMDGPUCAP capture named by o->args[0] (NULL if it is not
+ * one): `cmdgpu run FILE` and `disasm FILE` without -f. */
+const char *capture_family_of(const cli_opts *o);
+/* --capture: NULL with *rc EXIT_OK without it; else a writer holding the
+ * device configuration (the file is checked writable first: *rc EXIT_INPUT
+ * when not). cli_capture_end adds the results, writes the file, and returns
+ * rc, or EXIT_INPUT when the file cannot be written. */
+struct cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device *dev, int *rc);
+int cli_capture_end(const cli_opts *o, struct cg_capfile_writer *w, int result, cg_device *dev, int rc);
+/* Progress on stderr when it is a terminal (tools/capture_cli.c): start
+ * before a long operation; the line appears after a second, is rewritten
+ * in place, and is cleared by cli_progress_stop. */
+void cli_progress_start(const char *what);
+void cli_progress_set(uint64_t done, uint64_t total, const char *unit);
+void cli_progress_stop(void);
+/* After a replay (o->replay): compare the results with the capture's end
+ * record; a difference is reported on stderr and gives EXIT_FAULT. */
+int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc);
+/* With progress on, count the device's trace events (a trace sink). */
+void cli_progress_attach(cg_device *dev);
 
 #endif

@@ -63,6 +63,15 @@ static const cli_command commands[] = {
      "Runs every built-in demo scene and writes images and dumps under DIR\n"
      "(default: out), then prints a summary (--json: one object).\n",
      cmd_demo},
+    {"report", "run a scene and write one self-contained HTML page about it",
+     "usage: cmdgpu report [-f FAMILY] [--json] [--budget N=V] -o REPORT.html SCENE|CAPTURE\n"
+     "Runs the scene (or replays the cmdgpu capture; -f is then optional) with a\n"
+     "trace recorder and writes one HTML page with no\n"
+     "network references: the result, the faults and the hang point (linked to\n"
+     "the packet), the decoded stream per submission, a timeline of submissions,\n"
+     "fences and faults, and every image the run wrote. --json prints a summary.\n"
+     "At most 20000 packets are shown (docs/report.md). Exit 1 if the run failed.\n",
+     cmd_report},
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version},
     {"help", "list subcommands, families and exit codes",
@@ -313,6 +322,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_INPUT_FORMAT: o->input_format = val; break;
         case CLI_OPT_QPUS: o->qpus = val; break;
         case CLI_OPT_UNIFORMS: o->uniforms = val; break;
+        case CLI_OPT_CAPTURE: o->capture = val; break;
         }
     }
     /* An option the chosen family does not take is refused, not ignored. */

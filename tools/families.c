@@ -56,8 +56,15 @@ cg_device *cli_device_create(const cli_opts *o)
         cli_error(EXIT_INPUT, "out of memory");
         return NULL;
     }
+    if (o->replay) /* the captured run's budgets, then the command line's */
+        for (int b = 0; b < CG_BUDGET_COUNT; b++) {
+            uint64_t v;
+            if (cg_capfile_config(o->replay, CG_CAPCFG_BUDGET + (uint32_t)b, &v) == 0)
+                cg_device_set_budget(dev, (cg_budget)b, v);
+        }
     for (int i = 0; i < o->nbudgets; i++)
         cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
+    cli_progress_attach(dev);
     return dev;
 }
 
@@ -316,6 +323,9 @@ static int not_yet(const char *sub, const cli_family *fam)
 int cmd_disasm(const cli_opts *o)
 {
     int rc = EXIT_OK;
+    cli_opts co;
+    if (!o->family && (co = *o, co.family = capture_family_of(o)) != NULL)
+        o = &co; /* a cmdgpu capture names its family */
     const cli_family *fam = family_for(o, "disasm", &rc);
     if (!fam)
         return rc;
@@ -357,14 +367,19 @@ int cmd_asm(const cli_opts *o)
 int cmd_run(const cli_opts *o)
 {
     int rc = EXIT_OK;
+    cli_opts co;
+    if (!o->family && (co = *o, co.family = capture_family_of(o)) != NULL)
+        o = &co; /* a cmdgpu capture names its family */
     const cli_family *fam = family_for(o, "run", &rc);
     if (!fam)
         return rc;
     if (!fam->run)
         return not_yet("run", fam);
-    if ((rc = capture_run(o, fam)) >= 0)
-        return rc;
-    return fam->run(o);
+    cli_progress_start("run");
+    if ((rc = capture_run(o, fam)) < 0)
+        rc = fam->run(o);
+    cli_progress_stop();
+    return rc;
 }
 
 int cmd_check(const cli_opts *o)
@@ -498,4 +513,14 @@ int cli_assemble(const cli_opts *o, const char *path, const cg_asm_family *fam, 
 int raw_assemble(const cli_opts *o, const char *path)
 {
     return cli_assemble(o, path, NULL, NULL);
+}
+
+void cli_json_join(FILE *out, const char *buf, size_t len)
+{
+    const char *open = buf ? memchr(buf, '{', len) : NULL;
+    const char *close = open ? open + len - (size_t)(open - buf) : NULL;
+    while (close && close > open && *--close != '}')
+        ;
+    if (open && close && close > open + 1)
+        fprintf(out, ",%.*s", (int)(close - open - 1), open + 1);
 }

@@ -223,15 +223,25 @@ int nv_run(const cli_opts *o)
     if ((o->out_dir && out_dir_ok("--out", o->out_dir) != EXIT_OK) ||
         (o->dump_textures && out_dir_ok("--dump-textures", o->dump_textures) != EXIT_OK))
         return EXIT_INPUT;
-    size_t size;
-    uint8_t *text = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
+    size_t size = 0;
+    /* a replay (docs/capture-format.md) has its scene in o->replay */
+    uint8_t *text = o->replay ? calloc(1, 1) : cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
     if (!text)
         return EXIT_INPUT;
-    int rc = nv_scene_syntax(o->args[0], text, size);
+    int rc = o->replay ? EXIT_OK : nv_scene_syntax(o->args[0], text, size);
     cg_device *dev = rc == EXIT_OK ? cli_device_create(o) : NULL;
     if (!dev) {
         free(text);
         return EXIT_INPUT;
+    }
+    bool in = strcmp(o->args[0], "-") == 0;
+    cg_capfile_writer *cw = cli_capture_begin(o, CG_FAMILY_NV, dev, &rc);
+    if (rc != EXIT_OK || (cw && cg_nv_scene_capture(in ? "-" : o->args[0], in ? (const char *)text : NULL,
+                                                    in ? size : 0, cw) != 0)) {
+        cg_capfile_writer_destroy(cw);
+        cg_device_destroy(dev);
+        free(text);
+        return rc != EXIT_OK ? rc : cli_error(EXIT_INPUT, "--capture: cannot record the scene");
     }
     run_ctx c = {.o = o, .msg = stdout};
     if (o->draws && strcmp(o->draws, "-") == 0)
@@ -239,6 +249,7 @@ int nv_run(const cli_opts *o)
     if (o->draws) {
         c.draws = cli_open_out(o->draws, "w");
         if (!c.draws) {
+            cg_capfile_writer_destroy(cw);
             cg_device_destroy(dev);
             free(text);
             return EXIT_INPUT;
@@ -249,13 +260,15 @@ int nv_run(const cli_opts *o)
     cg_fault_set_callback(dev, print_fault, &c);
     if (o->trace)
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
+    cg_nv_hang_recorder *hang = NULL;
+    cg_nv_hang_recorder_create(dev, &hang); /* the hang report (docs/captures.md) */
     cg_nv_scene_opts so = {.log = o->json ? stderr : c.msg, .out_dir = o->out_dir,
                            .dumps = dumps, .ndumps = (size_t)o->ndumps};
     bool want_draws = o->draws || o->dump_textures;
     /* .incbin paths are relative to the scene: pass the file name */
-    bool in = strcmp(o->args[0], "-") == 0;
-    rc = cg_nv_scene_run_draws(dev, in ? "-" : o->args[0], in ? (const char *)text : NULL,
-                               in ? size : 0, &so, want_draws ? on_draw : NULL, &c);
+    rc = o->replay ? cg_nv_capfile_run(o->replay, dev, &so, want_draws ? on_draw : NULL, &c)
+                   : cg_nv_scene_run_draws(dev, in ? "-" : o->args[0], in ? (const char *)text : NULL,
+                                           in ? size : 0, &so, want_draws ? on_draw : NULL, &c);
     int wrc = EXIT_OK;
     if (c.draws) {
         fputs(c.ndraws ? "\n]}\n" : "]}\n", c.draws);
@@ -270,13 +283,28 @@ int nv_run(const cli_opts *o)
     if (o->json) {
         fputs("{\"scene\":", c.msg);
         cli_json_str(c.msg, o->args[0]);
-        fprintf(c.msg, ",\"result\":\"%s\",\"faults\":%zu}\n", res, nf);
+        fprintf(c.msg, ",\"result\":\"%s\",\"faults\":%zu", res, nf);
+        char *hb = NULL;
+        size_t hl = 0;
+        FILE *hm = rc != 0 && hang ? open_memstream(&hb, &hl) : NULL;
+        if (hm) {
+            cg_nv_hang_report(hang, true, hm);
+            fclose(hm);
+            cli_json_join(c.msg, hb, hl); /* ,"hang":{...} */
+        }
+        free(hb);
+        fprintf(c.msg, "}\n");
     } else {
         fprintf(c.msg, "scene %s: %s, %zu fault(s)\n", o->args[0], res, nf);
+        if (rc != 0 && hang)
+            cg_nv_hang_report(hang, false, c.msg);
     }
+    cg_nv_hang_recorder_destroy(hang);
+    int xrc = cli_capture_end(o, cw, rc, dev, EXIT_OK);
+    xrc = cli_replay_check(o, rc, dev, xrc);
     cg_device_destroy(dev);
     free(text);
-    if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO)
+    if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO || xrc == EXIT_INPUT)
         return EXIT_INPUT; /* an output the scene or a flag asked for was not written */
-    return rc == 0 ? EXIT_OK : EXIT_FAULT;
+    return rc == 0 && xrc == EXIT_OK ? EXIT_OK : EXIT_FAULT;
 }

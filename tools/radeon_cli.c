@@ -51,12 +51,16 @@ struct radeon_scene {
     cg_asm *as;
     cg_device *dev;
     cg_radeon_hang_recorder *hang; /* the hang report (docs/captures.md); may be NULL */
+    const cg_capfile *replay;      /* run this capture instead (docs/capture-format.md) */
+    int result;                    /* the runner's, for --capture */
 };
 
 static int run_scene(void *ctx, FILE *log)
 {
     struct radeon_scene *s = ctx;
-    return cg_radeon_scene_run(s->st, s->as, s->dev, log);
+    s->result = s->replay ? cg_radeon_capfile_run(s->replay, s->dev, log)
+                          : cg_radeon_scene_run(s->st, s->as, s->dev, log);
+    return s->result;
 }
 
 static int hang_report(void *ctx, bool json, FILE *out)
@@ -80,16 +84,24 @@ int radeon_run(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "out of memory");
         goto out;
     }
-    if ((rc = cli_asm_load(o->args[0], cg_radeon_asm_family(), st, &as)) != EXIT_OK)
+    if (!o->replay && (rc = cli_asm_load(o->args[0], cg_radeon_asm_family(), st, &as)) != EXIT_OK)
         goto out;
     if (o->trace &&
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout) < 0) {
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    struct radeon_scene sc = {st, as, dev, NULL};
+    cg_capfile_writer *cw = cli_capture_begin(o, CG_FAMILY_RADEON, dev, &rc);
+    if (rc != EXIT_OK || (cw && cg_radeon_scene_capture(st, as, cw) != 0)) {
+        cg_capfile_writer_destroy(cw);
+        rc = rc != EXIT_OK ? rc : cli_error(EXIT_INPUT, "--capture: cannot record the scene");
+        goto out;
+    }
+    struct radeon_scene sc = {st, as, dev, NULL, o->replay, 0};
     cg_radeon_hang_recorder_create(dev, &sc.hang); /* no report if it cannot be made */
     rc = cli_run_scene(o, "radeon", dev, run_scene, hang_report, &sc);
+    rc = cli_capture_end(o, cw, sc.result, dev, rc);
+    rc = cli_replay_check(o, sc.result, dev, rc);
     cg_radeon_hang_recorder_destroy(sc.hang);
 out:
     cg_device_destroy(dev);

@@ -33,12 +33,23 @@ struct vc4_scene {
     cg_asm *as;
     cg_device *dev;
     cg_vc4_scene_opts so;
+    const cg_capfile *replay; /* run this capture instead (docs/capture-format.md) */
+    int result;               /* the runner's, for --capture */
+    cg_vc4_hang_recorder *hang; /* the hang report (docs/captures.md); may be NULL */
 };
 
 static int run_scene(void *ctx, FILE *log)
 {
     struct vc4_scene *s = ctx;
-    return cg_vc4_scene_run(s->st, s->as, s->dev, &s->so, log);
+    s->result = s->replay ? cg_vc4_capfile_run(s->replay, s->dev, &s->so, log)
+                          : cg_vc4_scene_run(s->st, s->as, s->dev, &s->so, log);
+    return s->result;
+}
+
+static int hang_report(void *ctx, bool json, FILE *out)
+{
+    struct vc4_scene *s = ctx;
+    return s->hang ? cg_vc4_hang_report(s->hang, json, out) : 0;
 }
 
 int vc4_run(const cli_opts *o)
@@ -59,16 +70,27 @@ int vc4_run(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "run: cannot attach the trace");
         goto out;
     }
-    if ((rc = cli_asm_load(o->args[0], cg_vc4_asm_family(), st, &as)) != EXIT_OK)
+    if (!o->replay && (rc = cli_asm_load(o->args[0], cg_vc4_asm_family(), st, &as)) != EXIT_OK)
         goto out;
+    cg_capfile_writer *cw = cli_capture_begin(o, CG_FAMILY_VC4, dev, &rc);
+    if (rc != EXIT_OK || (cw && cg_vc4_scene_capture(st, as, cw) != 0)) {
+        cg_capfile_writer_destroy(cw);
+        rc = rc != EXIT_OK ? rc : cli_error(EXIT_INPUT, "--capture: cannot record the scene");
+        goto out;
+    }
     /* -o: refuse a path that cannot be created before running anything */
     FILE *png = o->output && strcmp(o->output, "-") != 0 ? cli_open_out(o->output, "wb") : NULL;
     if (o->output && strcmp(o->output, "-") != 0 && (!png || fclose(png) != 0)) {
+        cg_capfile_writer_destroy(cw);
         rc = EXIT_INPUT;
         goto out;
     }
-    struct vc4_scene sc = {st, as, dev, {.png = o->output}};
-    rc = cli_run_scene(o, "vc4", dev, run_scene, NULL, &sc);
+    struct vc4_scene sc = {st, as, dev, {.png = o->output}, o->replay, 0, NULL};
+    cg_vc4_hang_recorder_create(dev, &sc.hang); /* no report if it cannot be made */
+    rc = cli_run_scene(o, "vc4", dev, run_scene, hang_report, &sc);
+    cg_vc4_hang_recorder_destroy(sc.hang);
+    rc = cli_capture_end(o, cw, sc.result, dev, rc);
+    rc = cli_replay_check(o, sc.result, dev, rc);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -74,6 +74,11 @@ CG_API int cg_asm_section(const cg_asm *as, size_t i, const char **name, uint64_
                           const uint8_t **data, size_t *size);
 CG_API int cg_asm_section_find(const cg_asm *as, const char *name, size_t *index);
 CG_API bool cg_asm_symbol(const cg_asm *as, const char *name, int64_t *value);
+/* Add a section holding a copy of data[0, size) at base, without source
+ * (a capture's memory, include/cmdgpu/capfile.h). CG_ERR_INVAL if a section
+ * of that name exists or the assembler has run, CG_ERR_NOMEM. */
+CG_API int cg_asm_add_section(cg_asm *as, const char *name, uint64_t base, const uint8_t *data,
+                              size_t size);
 
 /* ---- for family statement handlers ---- */
 CG_API int cg_asm_pass(const cg_asm *as);

@@ -41,7 +41,9 @@ extern "C" {
     X(VC4_HANG_STATE, "vc4-hang-state", CG_FAMILY_VC4,                                     \
       "vc4-gpu-tools vc4_dump_hang_state file (VC4_GET_HANG_STATE)")                       \
     X(VC4_CL_DUMP, "vc4-cl-dump", CG_FAMILY_VC4, "Mesa VC4_DEBUG=cl text dump")            \
-    X(NV_PUSH_RAW, "nv-push-raw", CG_FAMILY_NV, "raw pushbuffer words (nv_push_dump input)")
+    X(NV_PUSH_RAW, "nv-push-raw", CG_FAMILY_NV, "raw pushbuffer words (nv_push_dump input)") \
+    X(CMDGPU, "cmdgpu-capture", CG_FAMILY_NONE,                                            \
+      "cmdgpu's own capture container (CMDGPUCAP, docs/capture-format.md)")
 
 typedef enum cg_capture_format {
 #define CG_X_ENUM(id, name, fam, desc) CG_CAPTURE_##id,
@@ -59,7 +61,8 @@ CG_API int cg_capture_format_from_name(const char *name, cg_capture_format *out)
  *   radeon-ring-dump  the text starts with a "wptr: 0x" or "wptr(0x" line;
  *   vc4-hang-state    version word 0, at least one BO, and the file size is
  *                     exactly 164 + 16 * bo_count + the BO sizes;
- *   vc4-cl-dump       the first line is "0x%08x 0x%08x: 0x%02x NAME".
+ *   vc4-cl-dump       the first line is "0x%08x 0x%08x: 0x%02x NAME";
+ *   cmdgpu-capture    the "CMDGPUCAP\0" magic (include/cmdgpu/capfile.h).
  * Anything else (nv-push-raw included: raw words carry no signature) is
  * CG_CAPTURE_NATIVE. */
 CG_API cg_capture_format cg_capture_detect(const uint8_t *data, size_t size);
@@ -147,6 +150,30 @@ CG_API void cg_radeon_hang_recorder_destroy(cg_radeon_hang_recorder *r); /* deta
 /* Text (or one JSON object `{"hang":{...}}` with json) to out. Returns 1
  * when a report was written, 0 when no radeon CP fault was raised. */
 CG_API int cg_radeon_hang_report(const cg_radeon_hang_recorder *r, bool json, FILE *out);
+
+/* ---- nv and vc4 hang reports (src/nv/hangreport.c, src/vc4/hangreport.c) -- */
+
+/* The same for nv: the first nv fault since the recorder was made, the
+ * method at its stream address (GPFIFO entry, subchannel, class, name,
+ * data), the channel's methods before it, and for a semaphore acquire or
+ * syncpoint wait the address, the value waited for and what memory held.
+ * JSON: {"hang":{"kind","unit","channel","stream_addr","gpfifo_entry",
+ * "method","words","message","waited_on","before"}} (docs/captures.md). */
+#define CG_NV_HANG_HISTORY 8
+typedef struct cg_nv_hang_recorder cg_nv_hang_recorder;
+CG_API int cg_nv_hang_recorder_create(cg_device *dev, cg_nv_hang_recorder **out);
+CG_API void cg_nv_hang_recorder_destroy(cg_nv_hang_recorder *r);
+CG_API int cg_nv_hang_report(const cg_nv_hang_recorder *r, bool json, FILE *out);
+
+/* vc4: for each control-list thread (ct0 binning, ct1 rendering) that
+ * faulted or hung, the record at CTnCA with its decode, the thread's
+ * records before it, and for Wait_On_Semaphore the semaphore counts
+ * (increments by the other thread, waits) or for Flush the flush. */
+#define CG_VC4_HANG_HISTORY 8
+typedef struct cg_vc4_hang_recorder cg_vc4_hang_recorder;
+CG_API int cg_vc4_hang_recorder_create(cg_device *dev, cg_vc4_hang_recorder **out);
+CG_API void cg_vc4_hang_recorder_destroy(cg_vc4_hang_recorder *r);
+CG_API int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out);
 
 /* ---- vc4 hang state (src/vc4/hangstate.c) ------------------------------- */
 

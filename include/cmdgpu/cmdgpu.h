@@ -20,4 +20,5 @@
 #include "vc4_check.h"
 #include "vc4_qpu.h"
 #include "capture.h"
+#include "capfile.h"
 #endif

@@ -47,6 +47,17 @@ typedef struct cg_trace_event {
     const char *name;      /* method/register/packet name, may be NULL */
     const char *text;      /* free text, may be NULL */
     const cg_fault *fault; /* CG_TRACE_FAULT only */
+    /* Context for recorders (hang reports, `cmdgpu report`); no writer
+     * prints these. vc4 PACKET: the record's bytes; radeon PACKET: the
+     * packet's words as little-endian bytes (packets up to 8 words; NULL
+     * for longer ones). nv METHOD: the GPFIFO
+     * entry the method came from (index + 1; 0 = none, e.g. kernel-pushed
+     * words) and that entry's pushbuffer address and length in words. */
+    const uint8_t *bytes;  /* NULL if none */
+    uint32_t nbytes;
+    uint32_t entry;
+    uint64_t entry_va;
+    uint32_t entry_len;
 } cg_trace_event;
 
 typedef void (*cg_trace_fn)(void *user, const cg_trace_event *ev);

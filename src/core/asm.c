@@ -562,6 +562,29 @@ int cg_asm_section(const cg_asm *as, size_t i, const char **name, uint64_t *base
     return 0;
 }
 
+int cg_asm_add_section(cg_asm *as, const char *name, uint64_t base, const uint8_t *data,
+                       size_t size)
+{
+    if (!as || !name || (size && !data) || as->pass != 0 || as->assembling)
+        return CG_ERR_INVAL;
+    size_t len = strlen(name);
+    if (index_find(&as->sec_index, as->secs, sizeof(*as->secs), name, len) != SIZE_MAX)
+        return CG_ERR_INVAL;
+    uint8_t *copy = NULL;
+    if (size && !(copy = malloc(size)))
+        return CG_ERR_NOMEM;
+    size_t i;
+    if (section_new(as, name, len, base, &i)) {
+        free(copy);
+        return CG_ERR_NOMEM;
+    }
+    if (size)
+        memcpy(copy, data, size);
+    as->secs[i].data = copy;
+    as->secs[i].size = as->secs[i].cap = size;
+    return 0;
+}
+
 int cg_asm_section_find(const cg_asm *as, const char *name, size_t *index)
 {
     if (!as || !name)

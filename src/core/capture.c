@@ -71,6 +71,8 @@ cg_capture_format cg_capture_detect(const uint8_t *data, size_t size)
 {
     if (!data)
         return CG_CAPTURE_NATIVE;
+    if (size >= 10 && memcmp(data, "CMDGPUCAP", 10) == 0) /* the magic and its NUL */
+        return CG_CAPTURE_CMDGPU;
     /* radeon_debugfs_ring_info: the first line is the wptr, in either form */
     if ((size >= 8 && memcmp(data, "wptr: 0x", 8) == 0) ||
         (size >= 7 && memcmp(data, "wptr(0x", 7) == 0))

@@ -37,6 +37,11 @@ void nv_trace_method(cg_nv_channel *ch, unsigned subch, uint32_t cls, uint32_t m
     cg_trace_event ev = {.kind = CG_TRACE_METHOD, .family = CG_FAMILY_NV, .unit = "pfifo",
                          .channel = ch->id, .stream_addr = addr, .reg = mthd, .value = v,
                          .name = name, .text = text};
+    if (!ch->seg_kernel && ch->num_entries) {
+        ev.entry = ((ch->gp_get - 1) & (ch->num_entries - 1)) + 1;
+        ev.entry_va = ch->seg_va;
+        ev.entry_len = ch->seg_len;
+    }
     cg_trace_emit(ch->gpu->dev, &ev);
 }
 

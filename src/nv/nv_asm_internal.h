@@ -3,6 +3,7 @@
 #define CMDGPU_NV_ASM_INTERNAL_H
 #include "cmdgpu/asm.h"
 #include "nv_internal.h"
+#include "cmdgpu/nv3d.h"
 
 typedef enum nv_act_kind {
     NV_ACT_BUFFER, NV_ACT_CHANNEL, NV_ACT_SUBMIT, NV_ACT_RUN, NV_ACT_FINISH, NV_ACT_WAIT,
@@ -34,5 +35,11 @@ struct cg_nv_asm {
  * both are freed and NULL. */
 int nv_scene_assemble(const char *path, const char *text, size_t len, FILE *log,
                       cg_nv_asm **na, cg_asm **as);
+
+/* Play an assembled scene (rc: the assembler's result; nothing runs unless
+ * 0) and free na and as: src/nv/scene.c, used by the capture replay. */
+struct cg_nv_scene_opts;
+int nv_scene_play(cg_device *dev, const char *path, int rc, cg_nv_asm *na, cg_asm *as,
+                  const struct cg_nv_scene_opts *o, cg_nv_draw_fn draw_fn, void *draw_user);
 
 #endif

@@ -233,6 +233,14 @@ static int scene_run(cg_device *dev, const char *path, const char *text, size_t 
     cg_nv_asm *na = NULL;
     cg_asm *as = NULL;
     int rc = nv_scene_assemble(path, text, len, o ? o->log : NULL, &na, &as);
+    return nv_scene_play(dev, path, rc, na, as, o, draw_fn, draw_user);
+}
+
+/* Play assembled actions (a capture's too: src/nv/capscene.c); frees na
+ * and as. rc: the assembler's result (nothing runs unless 0). */
+int nv_scene_play(cg_device *dev, const char *path, int rc, cg_nv_asm *na, cg_asm *as,
+                  const cg_nv_scene_opts *o, cg_nv_draw_fn draw_fn, void *draw_user)
+{
     scene s = {.dev = dev, .o = o, .path = path ? path : "scene"};
     if (!rc)
         rc = cg_nv_gpu_create(dev, &s.gpu);

@@ -477,6 +477,15 @@ static int run_loop(cg_radeon *rd)
                                              : type == 2 ? "PACKET2"
                                              : type == 1 ? "PACKET1"
                                                          : "PACKET0"};
+                /* the whole packet, little-endian, when it fits p[] */
+                uint8_t le[sizeof p];
+                if (need <= np) {
+                    for (uint32_t i = 0; i < np; i++)
+                        for (int b = 0; b < 4; b++)
+                            le[4 * i + b] = (uint8_t)(p[i] >> (8 * b));
+                    ev.bytes = le;
+                    ev.nbytes = 4 * np;
+                }
                 cg_trace_emit(rd->dev, &ev);
             }
             int ex = EXEC_OK;

@@ -181,7 +181,7 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.nwords = 2;
         }
         if (cg_trace_enabled(v->dev))
-            vc4_trace_record(v, th, op, r.name);
+            vc4_trace_record(v, th, rec, r.size, r.name);
         (*budget)--;
         n++;
         v->stats.records[t]++;

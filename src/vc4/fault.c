@@ -32,10 +32,10 @@ void vc4_raise_int(cg_vc4 *v, uint32_t bits)
     }
 }
 
-void vc4_trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name)
+void vc4_trace_record(cg_vc4 *v, vc4_thread *th, const uint8_t *rec, uint32_t size, const char *name)
 {
     cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_VC4, .unit = th->agent.unit,
-                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = op,
-                         .value = op, .name = name};
+                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = rec[0],
+                         .value = rec[0], .name = name, .bytes = rec, .nbytes = size};
     cg_trace_emit(v->dev, &ev);
 }

@@ -321,7 +321,7 @@ void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
  * raise interrupt bits (traced), trace a control-list record, post a fault
  * (t may be NULL: the V3D block's own). */
 void vc4_raise_int(cg_vc4 *v, uint32_t bits);
-void vc4_trace_record(cg_vc4 *v, vc4_thread *th, uint8_t op, const char *name);
+void vc4_trace_record(cg_vc4 *v, vc4_thread *th, const uint8_t *rec, uint32_t size, const char *name);
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))

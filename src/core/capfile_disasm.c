@@ -1,0 +1,220 @@
+/* core: listing a CMDGPUCAP capture (cg_capfile_disasm): the header, the
+ * configuration, the memory ranges and every action in order, each
+ * submission's stream decoded with its family's disassembler from the bytes
+ * the memory records hold (docs/capture-format.md). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capfile_internal.h"
+#include "cmdgpu/cmdgpu.h"
+
+static const char *S(const char *s) { return s ? s : ""; }
+
+static const char *act_name(const cg_capfile *c, uint32_t kind)
+{
+    switch (c->family) {
+    case CG_FAMILY_NV: return cg_nv_capfile_action_name(kind);
+    case CG_FAMILY_RADEON: return cg_radeon_capfile_action_name(kind);
+    case CG_FAMILY_VC4: return cg_vc4_capfile_action_name(kind);
+    default: return "?";
+    }
+}
+
+static const char *config_name(uint32_t key)
+{
+#define CG_X_NAME(id, code, name, what) if (key == code) return name;
+    CG_CAPFILE_CONFIG_TABLE(CG_X_NAME)
+#undef CG_X_NAME
+    if (key >= CG_CAPCFG_BUDGET && key - CG_CAPCFG_BUDGET < CG_BUDGET_COUNT)
+        return cg_budget_name((cg_budget)(key - CG_CAPCFG_BUDGET));
+    return "?";
+}
+
+static void json_str(FILE *out, const char *s, size_t n)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* The stream an action submits: [addr, addr + size) and where its bytes
+ * are. false when it submits nothing or its bytes are not in the file. */
+static bool stream_of(const cg_capfile *c, const cg_capfile_action *a, uint64_t *addr,
+                      const uint8_t **data, size_t *size, const char **why)
+{
+    const cg_capfile_mem *m = NULL;
+    uint64_t lo = 0, hi = 0;
+    *why = NULL;
+    if (a->type != CG_CAPREC_SUBMIT)
+        return false;
+    if (c->family == CG_FAMILY_RADEON) {
+        char name[64];
+        if (!cg_capfile_str(a->str1, a->str1_len, name, sizeof name) ||
+            !(m = cg_capfile_mem_named(c, name))) {
+            *why = "its section is not in the capture";
+            return false;
+        }
+        *addr = m->addr, *data = m->data, *size = m->size;
+        return true;
+    }
+    if (c->family == CG_FAMILY_NV)
+        lo = (uint64_t)a->a, hi = (uint64_t)a->b;          /* the GPFIFO entry's words */
+    else
+        lo = (uint32_t)a->b, hi = (uint32_t)a->c;          /* CTnCA .. CTnEA */
+    if (hi < lo || !(m = cg_capfile_mem_at(c, lo, hi - lo))) {
+        *why = "the stream is not in the captured memory (the GPU or a later CPU write made it)";
+        return false;
+    }
+    *addr = lo, *data = m->data + (lo - m->addr), *size = (size_t)(hi - lo);
+    return true;
+}
+
+static int decode(const cg_capfile *c, const cg_capfile_disasm_opts *o, uint64_t addr,
+                  const uint8_t *data, size_t size, FILE *out)
+{
+    if (c->family == CG_FAMILY_RADEON) {
+        uint64_t gen = CG_RADEON_R600;
+        cg_capfile_config(c, CG_CAPCFG_RADEON_GEN, &gen);
+        cg_radeon_disasm_opts d = {.gen = gen < CG_RADEON_GEN_COUNT ? (cg_radeon_gen)gen : CG_RADEON_R600,
+                                   .base = addr, .json = o->json, .c_name = o->c_name, .c_num = o->c_num,
+                                   .c_addr = o->c_addr, .c_err = o->c_err, .c_comment = o->c_comment,
+                                   .c_reset = o->c_reset};
+        return cg_radeon_disasm(&d, data, size, out);
+    }
+    if (c->family == CG_FAMILY_VC4) {
+        cg_vc4_disasm_opts d = {.base = (uint32_t)addr, .prim_format = 0x12, .json = o->json,
+                                .c_name = o->c_name, .c_num = o->c_num, .c_addr = o->c_addr,
+                                .c_err = o->c_err, .c_comment = o->c_comment, .c_reset = o->c_reset};
+        return cg_vc4_cl_disasm(&d, data, size, out);
+    }
+    size_t n = size / 4;
+    uint32_t *w = malloc(n ? n * 4 : 4);
+    if (!w)
+        return CG_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        w[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
+               (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
+    cg_nv_disasm_opts d = {.base = addr, .json = o->json, .c_reset = o->c_reset, .c_name = o->c_name,
+                           .c_num = o->c_num, .c_addr = o->c_addr, .c_err = o->c_err,
+                           .c_comment = o->c_comment};
+    int rc = cg_nv_disasm(w, n, &d, out);
+    free(w);
+    return rc;
+}
+
+int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE *out)
+{
+    if (!c || !o || !out)
+        return CG_ERR_INVAL;
+    const char *cc = S(o->c_comment), *cr = S(o->c_reset), *ce = S(o->c_err);
+    int bad = 0;
+    size_t done = 0;
+    if (o->json) {
+        fprintf(out, "{\"format\":\"cmdgpu-capture\",\"version\":\"%u.%u\",\"family\":\"%s\",\"scene\":",
+                c->major, c->minor, cg_family_name(c->family));
+        json_str(out, S(c->name), c->name ? c->name_len : 0);
+        fprintf(out, ",\"config\":[");
+        for (size_t i = 0; i < c->ncfg; i++) {
+            uint32_t key = (uint32_t)c->config[20 * i] | (uint32_t)c->config[20 * i + 1] << 8 |
+                           (uint32_t)c->config[20 * i + 2] << 16 | (uint32_t)c->config[20 * i + 3] << 24;
+            uint64_t v = 0;
+            cg_capfile_config(c, key, &v);
+            fprintf(out, "%s{\"key\":%u,\"name\":\"%s\",\"value\":%" PRIu64 "}", i ? "," : "", key,
+                    config_name(key), v);
+        }
+        fprintf(out, "],\"memory\":[");
+        for (size_t i = 0; i < c->nmem; i++) {
+            fprintf(out, "%s{\"name\":", i ? "," : "");
+            json_str(out, c->mem[i].name, c->mem[i].name_len);
+            fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",\"space\":%u,\"size\":%zu}", c->mem[i].addr,
+                    c->mem[i].space, c->mem[i].size);
+        }
+        fprintf(out, "],\"actions\":[");
+    } else {
+        fprintf(out, "%s# cmdgpu capture %u.%u, family %s, scene \"%.*s\": %zu memory range(s), %zu "
+                "action(s), %zu submission(s)%s\n", cc, c->major, c->minor, cg_family_name(c->family),
+                c->name ? (int)c->name_len : 0, S(c->name), c->nmem, c->nact, c->submissions, cr);
+        for (size_t i = 0; i < c->ncfg; i++) {
+            uint32_t key = (uint32_t)c->config[20 * i] | (uint32_t)c->config[20 * i + 1] << 8 |
+                           (uint32_t)c->config[20 * i + 2] << 16 | (uint32_t)c->config[20 * i + 3] << 24;
+            uint64_t v = 0;
+            cg_capfile_config(c, key, &v);
+            fprintf(out, "%s# config %s = %" PRIu64 "%s\n", cc, config_name(key), v, cr);
+        }
+        for (size_t i = 0; i < c->nmem; i++)
+            fprintf(out, "%s# memory %.*s at 0x%" PRIx64 ": %zu bytes%s\n", cc, (int)c->mem[i].name_len,
+                    c->mem[i].name, c->mem[i].addr, c->mem[i].size, cr);
+    }
+    for (size_t i = 0; i < c->nact; i++) {
+        const cg_capfile_action *a = &c->act[i];
+        uint64_t addr = 0;
+        const uint8_t *data = NULL;
+        size_t size = 0;
+        const char *why;
+        bool has = stream_of(c, a, &addr, &data, &size, &why);
+        if (o->json) {
+            fprintf(out, "%s{\"offset\":%zu,\"record\":\"%s\",\"kind\":%u,\"name\":\"%s\",\"a\":%" PRId64
+                    ",\"b\":%" PRId64 ",\"c\":%" PRId64 ",\"d\":%" PRId64 ",\"e\":%" PRId64
+                    ",\"n\":%d,\"s1\":%d,\"s2\":%d,\"str1\":", i ? "," : "", a->offset,
+                    cg_capfile_record_name(a->type), a->kind, act_name(c, a->kind), a->a, a->b, a->c,
+                    a->d, a->e, a->n, a->s1, a->s2);
+            json_str(out, a->str1, a->str1_len);
+            fprintf(out, ",\"str2\":");
+            json_str(out, a->str2, a->str2_len);
+        } else {
+            fprintf(out, "%s# #%zu %s %s a=0x%" PRIx64 " b=0x%" PRIx64 " c=0x%" PRIx64 " d=0x%" PRIx64
+                    " e=0x%" PRIx64 " n=%d s1=%d s2=%d%s%.*s%s%s%.*s%s (record at offset %zu)%s\n", cc, i,
+                    cg_capfile_record_name(a->type), act_name(c, a->kind), (uint64_t)a->a,
+                    (uint64_t)a->b, (uint64_t)a->c, (uint64_t)a->d, (uint64_t)a->e, a->n, a->s1, a->s2,
+                    a->str1_len ? " \"" : "", (int)a->str1_len, a->str1, a->str1_len ? "\"" : "",
+                    a->str2_len ? " \"" : "", (int)a->str2_len, a->str2, a->str2_len ? "\"" : "",
+                    a->offset, cr);
+        }
+        if (a->type == CG_CAPREC_SUBMIT) {
+            if (has) {
+                if (o->json)
+                    fprintf(out, ",\"stream\":{\"addr\":\"0x%" PRIx64 "\",\"size\":%zu,\"listing\":", addr,
+                            size);
+                else
+                    fprintf(out, "%s# submission %zu: %zu bytes at 0x%" PRIx64 "%s\n", cc, done, size,
+                            addr, cr);
+                int r = decode(c, o, addr, data, size, out);
+                if (r < 0)
+                    return r;
+                bad += r;
+                if (o->json)
+                    fprintf(out, "}");
+            } else if (o->json) {
+                fprintf(out, ",\"stream\":null,\"why\":\"%s\"", why ? why : "");
+            } else {
+                fprintf(out, "%s# submission %zu: not decoded: %s%s\n", ce, done, why ? why : "", cr);
+            }
+            done++;
+            if (o->progress)
+                o->progress(o->user, done, c->submissions);
+        }
+        if (o->json)
+            fprintf(out, "}");
+    }
+    if (o->json) {
+        fprintf(out, "]");
+        if (c->has_end)
+            fprintf(out, ",\"end\":{\"result\":%d,\"faults\":%u,\"fault_hash\":\"%016" PRIx64 "\"}",
+                    c->end.result, c->end.faults, c->end.fault_hash);
+        fprintf(out, ",\"bad\":%d}\n", bad);
+    } else if (c->has_end) {
+        fprintf(out, "%s# end: result %d, %u fault(s), fault hash %016" PRIx64 "%s\n", cc, c->end.result,
+                c->end.faults, c->end.fault_hash, cr);
+    } else {
+        fprintf(out, "%s# no end record: the run that wrote it did not finish%s\n", ce, cr);
+    }
+    return bad;
+}

@@ -1,0 +1,197 @@
+/* The CMDGPUCAP container (include/cmdgpu/capfile.h, docs/capture-format.md):
+ * exact header and record bytes from the writer, the reader's decoded
+ * fields, a hand-built radeon capture replayed (the example of
+ * docs/capture-format.md "Writing one from another tool"), the end-record
+ * check, and hostile input: every truncation, huge declared sizes, a newer
+ * major version, actions under the wrong record type. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "cmdgpu/cmdgpu.h"
+
+static uint8_t *build(size_t *size, bool with_end, uint32_t expect)
+{
+    cg_capfile_writer *w = NULL;
+    CHECK_EQ(cg_capfile_writer_create(CG_FAMILY_RADEON, &w), 0);
+    cg_capfile_write_config(w, CG_CAPCFG_RADEON_GEN, CG_RADEON_R600);
+    cg_capfile_write_name(w, "hand.s");
+    const uint8_t text[12] = {0x00, 0x68, 0x01, 0xc0, 0x40, 0x01, 0, 0, 0x34, 0x12, 0, 0};
+    cg_capfile_write_memory(w, 0x100000, 0, "text", text, sizeof text);
+    cg_capfile_action sub = {.type = CG_CAPREC_SUBMIT, .kind = 1, .str1 = "text", .str1_len = 4};
+    cg_capfile_action run = {.type = CG_CAPREC_SYNC, .kind = 5};
+    cg_capfile_action chk = {.type = CG_CAPREC_CHECK, .kind = 9, .a = 0x8500, .b = expect};
+    cg_capfile_write_action(w, &sub);
+    cg_capfile_write_action(w, &run);
+    cg_capfile_write_action(w, &chk);
+    if (with_end) {
+        cg_capfile_end e = {.result = 0, .faults = 0, .fault_hash = cg_capfile_fault_hash(NULL, 0)};
+        cg_capfile_write_end(w, &e);
+    }
+    const uint8_t *d;
+    CHECK_EQ(cg_capfile_writer_bytes(w, &d, size), 0);
+    uint8_t *copy = malloc(*size);
+    memcpy(copy, d, *size);
+    cg_capfile_writer_destroy(w);
+    return copy;
+}
+
+static int run_log(const uint8_t *data, size_t size, char **log, size_t *len)
+{
+    cg_capfile *c = NULL;
+    cg_capture_error e = {0};
+    int rc = cg_capfile_parse(data, size, &c, &e);
+    if (rc)
+        return rc;
+    cg_device *dev = NULL;
+    CHECK_EQ(cg_capfile_device(c, &dev), 0);
+    FILE *f = open_memstream(log, len);
+    rc = cg_radeon_capfile_run(c, dev, f);
+    fclose(f);
+    cg_capfile_end got = {.result = rc, .faults = (uint32_t)cg_fault_count(dev),
+                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+    char msg[256];
+    if (rc >= 0 && cg_capfile_verify(c, &got, msg, sizeof msg) != 0)
+        rc = 100;
+    cg_device_destroy(dev);
+    cg_capfile_free(c);
+    return rc;
+}
+
+int main(void)
+{
+    size_t size;
+    uint8_t *d = build(&size, true, 0x1234);
+    /* header: magic, version 1.0, family radeon (3), header size 24, flags 0 */
+    static const uint8_t hdr[24] = {'C', 'M', 'D', 'G', 'P', 'U', 'C', 'A', 'P', 0, 1, 0, 0, 0, 3, 0,
+                                    24, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_MEM(d, hdr, 24);
+    /* the first record: config, 12 bytes, key 1 (radeon.gen) = 0 */
+    static const uint8_t cfg[20] = {1, 0, 0, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_MEM(d + 24, cfg, 20);
+    /* name (8 + 6), memory (8 + 18 + 4 + 12), 3 actions (8 + 60 [+ 4]), end (8 + 24) */
+    CHECK_EQ(size, 24 + 20 + 14 + 42 + 72 + 68 + 68 + 32);
+    CHECK(cg_capfile_detect(d, size));
+    CHECK_EQ(cg_capfile_peek_family(d, size), CG_FAMILY_RADEON);
+    CHECK_EQ(cg_capture_detect(d, size), CG_CAPTURE_CMDGPU);
+    CHECK_STR(cg_capture_format_name(CG_CAPTURE_CMDGPU), "cmdgpu-capture");
+
+    cg_capfile *c = NULL;
+    cg_capture_error e = {0};
+    CHECK_EQ(cg_capfile_parse(d, size, &c, &e), 0);
+    if (c) {
+        CHECK_EQ(c->major, 1);
+        CHECK_EQ(c->minor, 0);
+        CHECK_EQ(c->family, CG_FAMILY_RADEON);
+        CHECK_EQ(c->ncfg, 1);
+        CHECK_EQ(c->name_len, 6);
+        CHECK(c->name && memcmp(c->name, "hand.s", 6) == 0);
+        CHECK_EQ(c->nmem, 1);
+        CHECK_EQ(c->mem[0].addr, 0x100000);
+        CHECK_EQ(c->mem[0].size, 12);
+        CHECK_EQ(c->mem[0].offset, 58);
+        CHECK_EQ(c->nact, 3);
+        CHECK_EQ(c->submissions, 1);
+        CHECK_EQ(c->act[0].type, CG_CAPREC_SUBMIT);
+        CHECK_EQ(c->act[0].str1_len, 4);
+        CHECK_EQ(c->act[2].a, 0x8500);
+        CHECK_EQ(c->act[2].b, 0x1234);
+        CHECK_EQ(c->act[2].offset, 24 + 20 + 14 + 42 + 72 + 68);
+        CHECK(c->has_end);
+        CHECK_EQ(c->end.actions, 3);
+        uint64_t v = 99;
+        CHECK_EQ(cg_capfile_config(c, CG_CAPCFG_RADEON_GEN, &v), 0);
+        CHECK_EQ(v, 0);
+        CHECK_EQ(cg_capfile_config(c, CG_CAPCFG_RADEON_LENIENT, &v), CG_ERR_NOENT);
+        CHECK(cg_capfile_mem_at(c, 0x100004, 8) == &c->mem[0]);
+        CHECK(cg_capfile_mem_at(c, 0x100004, 9) == NULL);
+        CHECK(cg_capfile_mem_named(c, "text") == &c->mem[0]);
+        /* the listing decodes the submission from the memory record */
+        char *txt = NULL;
+        size_t tl = 0;
+        FILE *f = open_memstream(&txt, &tl);
+        cg_capfile_disasm_opts dop = {0};
+        CHECK_EQ(cg_capfile_disasm(c, &dop, f), 0);
+        fclose(f);
+        CHECK(txt && strstr(txt, "# submission 0: 12 bytes at 0x100000\n"));
+        CHECK(txt && strstr(txt, "SET_CONFIG_REG SCRATCH_REG0, 0x1234"));
+        CHECK(txt && strstr(txt, "# #2 check ACT_EXPECT_REG a=0x8500 b=0x1234"));
+        free(txt);
+        cg_capfile_free(c);
+    }
+
+    /* replay: the expectation holds, and the results match the end record */
+    char *log = NULL;
+    size_t len = 0;
+    CHECK_EQ(run_log(d, size, &log, &len), 0);
+    CHECK(log && strstr(log, "submit text: 3 dwords\n"));
+    CHECK(log && strstr(log, "expect reg 0x8500 == 0x00001234: ok\n"));
+    free(log);
+    free(d);
+    /* an expectation that fails: the runner says 1 (no end record: no check) */
+    d = build(&size, false, 0x9999);
+    CHECK_EQ(run_log(d, size, &log, &len), 1);
+    CHECK(log && strstr(log, "FAIL expect reg 0x8500: got 0x00001234, want 0x00009999\n"));
+    free(log);
+    free(d);
+    {
+        d = build(&size, true, 0x9999); /* the end record says 0, the replay gives 1 */
+        CHECK_EQ(run_log(d, size, &log, &len), 100);
+        free(log);
+        free(d);
+    }
+
+    /* hostile input */
+    d = build(&size, true, 0x1234);
+    for (size_t n = 0; n < size; n++) {
+        cg_capfile *t = NULL;
+        int rc = cg_capfile_parse(d, n, &t, &e);
+        /* a cut between records parses (no end record); inside one it does not */
+        if (rc == 0) {
+            CHECK(!t->has_end);
+            cg_capfile_free(t);
+        } else {
+            CHECK(rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE);
+            CHECK(e.offset <= n);
+        }
+    }
+    uint8_t *h = malloc(size);
+    memcpy(h, d, size);
+    h[48] = h[49] = h[50] = h[51] = 0xff; /* the name record's length */
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_RANGE);
+    CHECK_EQ(e.offset, 48);
+    CHECK_STR(e.msg, "record of 4294967295 bytes runs past the end of the file (288 bytes left)");
+    memcpy(h, d, size);
+    h[10] = 2; /* major version 2 */
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_UNSUPPORTED);
+    CHECK_EQ(e.offset, 10);
+    CHECK_STR(e.msg, "format version 2.0 is newer than this reader's 1.0: use a newer cmdgpu");
+    memcpy(h, d, size);
+    h[0] = 'X';
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_SYNTAX);
+    CHECK_EQ(cg_capture_detect(h, size), CG_CAPTURE_NATIVE);
+    memcpy(h, d, size);
+    h[58 + 8 + 16] = 0xff; /* the memory record's name length */
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_RANGE);
+    CHECK_EQ(e.offset, 58 + 24);
+    memcpy(h, d, size);
+    h[100] = CG_CAPREC_CHECK; /* the submit action stored as a check record */
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), 0);
+    if (c) {
+        cg_device *dev = NULL;
+        cg_device_create(&dev);
+        FILE *f = fopen("/dev/null", "w");
+        CHECK_EQ(cg_radeon_capfile_run(c, dev, f), CG_ERR_SYNTAX);
+        CHECK_EQ(cg_vc4_capfile_run(c, dev, NULL, f), CG_ERR_SYNTAX); /* wrong family */
+        CHECK_EQ(cg_nv_capfile_run(c, dev, NULL, NULL, NULL), CG_ERR_SYNTAX);
+        fclose(f);
+        cg_device_destroy(dev);
+        cg_capfile_free(c);
+    }
+    memcpy(h, d, size);
+    h[size - 8] = 7; /* the end record's action count */
+    CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_SYNTAX);
+    CHECK_EQ(e.offset, size - 8);
+    free(h);
+    free(d);
+    return check_report("test_capfile");
+}
