@@ -130,4 +130,13 @@ double nv_zeta_quantize(const nv3d_zt_format *f, float z);
 int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
                      const cg_nv_vertex *verts, uint32_t n, const cg_agent *ag);
 
+/* Render target `i` (SET_COLOR_TARGET_*(i), pitch or block linear, any
+ * format of NV3D_CT_FORMATS) of the channel as RGBA8 (malloc'd, w * h * 4):
+ * UNORM channels rounded to 8 bits, float channels clamped to [0, 1],
+ * missing channels 0 (alpha 1). Reads as a debugger does: no fault, an
+ * unreadable pixel reads as 0. CG_ERR_INVAL if the target is disabled, of
+ * another format, empty or over 16384 pixels a side; CG_ERR_NOMEM. */
+int nv_pipeline_rt_rgba8(cg_nv_channel *ch, unsigned i, uint8_t **rgba, uint32_t *w,
+                         uint32_t *h);
+
 #endif
