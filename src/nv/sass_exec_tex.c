@@ -36,6 +36,13 @@ static const tfmt tfmts[] = {
 /* TIC component types */
 enum { TY_SNORM = 1, TY_UNORM, TY_SINT, TY_UINT, TY_SNORM_FP16, TY_UNORM_FP16, TY_FLOAT };
 
+/* Level geometry: address and size of mip level `lv`. */
+typedef struct tlevel {
+    uint64_t base;
+    uint32_t w, h;
+    nv_bl bl;
+} tlevel;
+
 typedef struct tsampler {
     cg_nv_tic tic;
     cg_nv_tsc tsc;
@@ -46,6 +53,10 @@ typedef struct tsampler {
     uint32_t w, h;            /* level 0 */
     unsigned levels;          /* mip levels present */
     float border[4];
+    bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
+    tlevel lv0;               /* level 0 geometry */
+    uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
+    const uint8_t *pg_ptr;
 } tsampler;
 
 static float half_float(uint32_t h)
@@ -89,7 +100,11 @@ static uint32_t get_bits(const uint8_t *p, unsigned off, unsigned w)
 static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
 {
     uint32_t c[4] = {0, 0, 0, 0x3f800000u};
-    for (unsigned k = 0; k < 4; k++) {
+    if (s->bytes8) {
+        for (unsigned k = 0; k < 4; k++)
+            c[k] = uf((float)p[k] * s->scale[k]);
+    }
+    for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
         unsigned w = s->f->bits[k];
         if (!w)
             continue;
@@ -115,10 +130,10 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
             break;
         }
     }
-    for (unsigned i = 0; i < 4; i++) {
-        unsigned sw = s->tic.swizzle[i];
-        out[i] = sw == 0 ? 0 : sw == 6 ? 1 : sw == 7 ? 0x3f800000u : c[(sw - 2) & 3];
-    }
+    /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
+    const uint32_t ext[8] = {0, 0, c[0], c[1], c[2], c[3], 1, 0x3f800000u};
+    for (unsigned i = 0; i < 4; i++)
+        out[i] = ext[s->tic.swizzle[i] & 7];
 }
 
 static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
@@ -128,6 +143,8 @@ static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
 }
 
 /* Read the handle, the TIC and TSC entries; check what the sampler can do. */
+static void level_of(const struct tsampler *s, unsigned lv, tlevel *out);
+
 static int sampler_load(xctx *c, unsigned index, tsampler *s)
 {
     const nv_sass_env *e = c->env;
@@ -192,6 +209,12 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
             return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                              "not supported yet: texture swizzle %u at 0x%llx", s->tic.swizzle[i],
                              (unsigned long long)nv_xpc_bytes(c->pc));
+    s->bytes8 = true;
+    for (unsigned k = 0; k < 4; k++)
+        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
+            s->bytes8 = false;
+    s->pg_va = UINT64_MAX;
+    s->pg_ptr = NULL;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
     s->w = s->tic.width ? s->tic.width : 1;
     s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
@@ -203,18 +226,17 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                              "not supported yet: texture wrap mode %u/%u at 0x%llx",
                              s->tsc.wrap_u, s->tsc.wrap_v,
                              (unsigned long long)nv_xpc_bytes(c->pc));
+    s->lv0.w = 0;
+    level_of(s, 0, &s->lv0);
     return 0;
 }
 
-/* Level geometry: address and size of mip level `lv`. */
-typedef struct tlevel {
-    uint64_t base;
-    uint32_t w, h;
-    nv_bl bl;
-} tlevel;
-
 static void level_of(const tsampler *s, unsigned lv, tlevel *out)
 {
+    if (lv == 0 && s->lv0.w) {
+        *out = s->lv0;
+        return;
+    }
     uint64_t base = s->tic.address;
     uint32_t w = s->w, h = s->h;
     unsigned bh = s->tic.block_h;
@@ -238,14 +260,26 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
 }
 
 /* Fetch texel (x, y) of a level (in range). 0 or a fault. */
-static int fetch(xctx *c, const tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
+static int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
                  uint32_t out[4])
 {
     uint64_t off = s->bl ? nv_bl_offset(&lv->bl, x * s->f->bytes, y, 0)
                          : (uint64_t)y * s->tic.pitch + (uint64_t)x * s->f->bytes;
-    uint64_t va = lv->base + off;
+    uint64_t va = lv->base + off, pg = va & ~(uint64_t)0xfff;
     uint8_t *p, buf[16];
     cg_vas *vas = c->env->vas;
+    /* Texels read in place through a per-instruction cache of one page
+     * (nothing writes memory while one instruction samples). */
+    if (pg == s->pg_va && (va & 0xfff) + s->f->bytes <= 0x1000) {
+        texel_decode(s, s->pg_ptr + (va - pg), out);
+        return 0;
+    }
+    if ((va & 0xfff) + s->f->bytes <= 0x1000 && cg__vas_span(vas, pg, 0x1000, false, &p) == 0x1000) {
+        s->pg_va = pg;
+        s->pg_ptr = p;
+        texel_decode(s, p + (va - pg), out);
+        return 0;
+    }
     if (cg__vas_span(vas, va, s->f->bytes, false, &p) != s->f->bytes) {
         uint64_t bad;
         cg_fault_kind k = cg_vas_check(vas, va, s->f->bytes, false, &bad);
@@ -281,7 +315,7 @@ static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
 }
 
 /* Sample one level at (u, v) (normalized unless the TIC says not). */
-static int sample_level(xctx *c, const tsampler *s, unsigned lvn, float u, float v, bool linear,
+static int sample_level(xctx *c, tsampler *s, unsigned lvn, float u, float v, bool linear,
                         float out[4], uint32_t raw[4])
 {
     tlevel lv;
@@ -342,7 +376,7 @@ static int sample_level(xctx *c, const tsampler *s, unsigned lvn, float u, float
 
 /* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
  * 2 bias (lodv), 3 explicit level (lodv). */
-static int sample(xctx *c, const tsampler *s, const float *u, const float *v, unsigned lod_mode,
+static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
                   const float *lodv, uint32_t res[4][NV_WARP])
 {
     bool is_int = false;
@@ -412,7 +446,7 @@ static int sample(xctx *c, const tsampler *s, const float *u, const float *v, un
 
 /* TLD/TLDS: integer texel coordinates, level `lod`, no filtering; out of
  * range texels read as zero. */
-static int fetch_int(xctx *c, const tsampler *s, const uint32_t *x, const uint32_t *y,
+static int fetch_int(xctx *c, tsampler *s, const uint32_t *x, const uint32_t *y,
                      const uint32_t *lod, uint32_t res[4][NV_WARP])
 {
     for (unsigned l = 0; l < NV_WARP; l++) {
