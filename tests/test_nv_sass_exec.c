@@ -276,6 +276,38 @@ static void test_preds(void)
     CHECK_EQ(W.r[6][4], 0x99);
 }
 
+static void test_lop3_nan(void)
+{
+    /* LOP3 of a = 0xf0.., b = 0xcc.., c = 0xaa.. reproduces the LUT */
+    CHECK_EQ(run("MOV32I R0, 0xf0f0f0f0;\n"
+                 "MOV32I R1, 0xcccccccc;\n"
+                 "MOV32I R2, 0xaaaaaaaa;\n"
+                 "LOP3.LUT R3, R0, R1, R2, 0x96;\n"
+                 "LOP3.LUT R4, R0, R1, R2, 0xe8;\n"
+                 "LOP3.LUT R5, R0, 0xccccc, R2, 0x80;\n"   /* a & b & c */
+                 "LOP.XOR R6, R0, R1;\n"
+                 "LOP.PASS_B R7, R0, ~R1;\n"
+                 "MOV32I R8, 0x7fc00000;\n"
+                 "FSETP.NEU.AND P0, PT, R8, 1.0, PT;\n"     /* unordered: true */
+                 "FSETP.NE.AND P1, PT, R8, 1.0, PT;\n"      /* ordered: false */
+                 "FMNMX R9, R8, 2.0, PT;\n"                 /* the non-NaN operand */
+                 "FCMP.LT R10, R0, R1, R8;\n"               /* NaN < 0 false: R1 */
+                 "FADD R11, R8, 1.0;\n"                     /* canonical NaN */
+                 "EXIT;\n",
+                 &W, &F),
+             0);
+    CHECK_EQ(W.r[3][0], 0x96969696);
+    CHECK_EQ(W.r[4][0], 0xe8e8e8e8);
+    CHECK_EQ(W.r[5][0], 0xf0f0f0f0u & 0xfffccccc & 0xaaaaaaaa);
+    CHECK_EQ(W.r[6][0], 0x3c3c3c3c);
+    CHECK_EQ(W.r[7][0], 0x33333333);
+    CHECK_EQ(W.p[0], 0xffffffffu);
+    CHECK_EQ(W.p[1], 0);
+    CHECK_EQ(W.r[9][0], 0x40000000);
+    CHECK_EQ(W.r[10][0], 0xcccccccc);
+    CHECK_EQ(W.r[11][0], 0x7fffffff);
+}
+
 static void test_divergence(void)
 {
     const char *prog = "S2R R0, SR_LANEID;\n"
@@ -542,6 +574,8 @@ static void test_texture(void)
                      "TEXS.2D_LZ RZ, R8, R1, R2, 0x2, 0x7;\n" /* B, A: R8 R9 */
                      "TLDS.2D_LZ RZ, R10, R0, R0, 0x2, 0x0;\n" /* R of texel (lane, lane) */
                      "TXQ R12, RZ, 0x1, 0x2, 0xb;\n"          /* width, height, levels */
+                     "TEX.2D R16, R1, RZ, 0x2, 0x9;\n"       /* R, A into R16, R17 */
+                     "TLD4.G.2D R20, R1, RZ, 0x2, 0xf;\n"    /* G of the footprint */
                      "EXIT;\n",
                      &W, &env, 0xf, &F),
              0);
@@ -560,6 +594,13 @@ static void test_texture(void)
     CHECK_EQ(W.r[12][0], 4);
     CHECK_EQ(W.r[13][0], 4);
     CHECK_EQ(W.r[14][0], 1);
+    CHECK_EQ(W.r[16][0], fbits(c64 * 0.5f));
+    CHECK_EQ(W.r[17][0], 0x3f800000);
+    /* gather order (0,1) (1,1) (1,0) (0,0): G = 64 y */
+    CHECK_EQ(W.r[20][0], fbits(c64));
+    CHECK_EQ(W.r[21][0], fbits(c64));
+    CHECK_EQ(W.r[22][0], 0);
+    CHECK_EQ(W.r[23][0], 0);
 
     /* NEAREST with WRAP: u = 1.125 wraps to texel 0; BORDER: border colour */
     env_default(&env);
@@ -684,6 +725,7 @@ int main(void)
     test_xmad_carry();
     test_conv_round();
     test_preds();
+    test_lop3_nan();
     test_divergence();
     test_memory();
     test_attributes();

@@ -554,7 +554,8 @@ int nv_xtex(xctx *c)
     case H_TEX: case H_TLD: case H_TLD4: {
         /* operands: Rd, Ra, Rb, index, mask */
         unsigned dim = in->mod[M_TEXDIM], lm = in->mod[M_LOD];
-        if ((dim != 0 && dim != 1) || (in->flags & (XF(ARRAY) | XF(AOFFI) | XF(DC) | XF(MS))) ||
+        if ((dim != 0 && dim != 1) ||
+            (in->flags & (XF(ARRAY) | XF(AOFFI) | XF(DC) | XF(MS) | XF(CL))) ||
             in->mod[M_TOFF])
             return nv_xunsupported(c);
         unsigned ra = o[1].reg, rb = o[2].reg;
