@@ -36,6 +36,9 @@ int nv_xunsupported(xctx *c)
     char t[128];
     if (nv_sass_format(c->in->word, nv_xpc_bytes(c->pc), t, sizeof t) < 0)
         snprintf(t, sizeof t, "0x%016llx", (unsigned long long)c->in->word);
+    size_t n = strlen(t);
+    if (n && t[n - 1] == ';')
+        t[n - 1] = 0;
     return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0, "not supported yet: %s at 0x%llx", t,
                      (unsigned long long)nv_xpc_bytes(c->pc));
 }
