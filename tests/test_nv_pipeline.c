@@ -356,8 +356,36 @@ static void test_scissor(const char *text)
     free(t);
 }
 
+/* examples/nv/textured_square.s with the TIC pointing at unmapped memory:
+ * the pixel shader's TEXS faults (through the interpreter), the channel
+ * stops before the fence. */
+static void test_texture_unmapped(void)
+{
+    size_t len;
+    char *text = read_text(CMDGPU_SOURCE_DIR "/examples/nv/textured_square.s", &len);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    /* TIC word 2 holds address bits 47:32 in 15:0: 0x2_00020000 is unmapped */
+    char *t = replace(text, "0x58d24908, 0x00020000, 0x00600001",
+                      "0x58d24908, 0x00020000, 0x00600002");
+    cg_device *dev;
+    CHECK_EQ(run(t, NULL, &dev, NULL), CG_ERR_FAULT);
+    CHECK_EQ(cg_fault_count(dev), 1);
+    const cg_fault *f = cg_fault_get(dev, 0);
+    if (f) {
+        CHECK_EQ(f->kind, CG_FAULT_UNMAPPED);
+        CHECK(strstr(f->message, "texture") != NULL);
+        CHECK_EQ(f->channel, 0);
+    }
+    cg_device_destroy(dev);
+    free(t);
+    free(text);
+}
+
 int main(void)
 {
+    test_texture_unmapped();
     /* the .sass directive keeps the nv-sass state in the nv assembler */
     CHECK(cg_nv_sass_asm_state_size() <= sizeof(((struct cg_nv_asm *)0)->sass_state));
     size_t len;

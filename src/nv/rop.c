@@ -124,6 +124,11 @@ uint64_t nv_surface_addr(const nv_surface *s, uint32_t x, uint32_t y)
 static uint64_t get_bits(const uint8_t *p, unsigned off, unsigned bits)
 {
     uint64_t v = 0;
+    if (((off | bits) & 7) == 0) { /* whole bytes (8/16/32-bit channels) */
+        for (unsigned i = bits / 8; i-- > 0;)
+            v = v << 8 | p[off / 8 + i];
+        return v;
+    }
     for (unsigned i = 0; i < bits; i++) {
         unsigned b = off + i;
         v |= (uint64_t)((p[b / 8] >> (b % 8)) & 1) << i;
@@ -133,6 +138,11 @@ static uint64_t get_bits(const uint8_t *p, unsigned off, unsigned bits)
 
 static void set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
 {
+    if (((off | bits) & 7) == 0) {
+        for (unsigned i = 0; i < bits / 8; i++)
+            p[off / 8 + i] = (uint8_t)(v >> (8 * i));
+        return;
+    }
     for (unsigned i = 0; i < bits; i++) {
         unsigned b = off + i;
         if ((v >> i) & 1)
