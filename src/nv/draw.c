@@ -434,7 +434,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->index_addr = addr40(o, NVB197_SET_INDEX_BUFFER_A, NVB197_SET_INDEX_BUFFER_B);
         d->index_limit = addr40(o, NVB197_SET_INDEX_BUFFER_C, NVB197_SET_INDEX_BUFFER_D);
     }
-    if (r->count) { /* the record's and the pipeline's vertices */
+    bool pipeline = nv_pipeline_active(o);
+    if (r->count && (gpu->draw_fn || pipeline)) { /* the record's, the pipeline's vertices */
         vbytes = (size_t)need;
         verts = cg__alloc(gpu->dev, vbytes);
         if (!verts) {
@@ -504,8 +505,9 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         gpu->draw_fn(gpu->draw_user, d);
     }
     /* the pipeline runs after the record (docs/nv-pipeline.md) */
-    if (verts)
-        rc = nv_pipeline_draw(ch, o, s, r->topology, verts, r->count, ag);
+    if (pipeline)
+        rc = verts ? nv_pipeline_draw(ch, o, s, r->topology, verts, r->count, ag)
+                   : nv_pipeline_draw(ch, o, s, r->topology, NULL, 0, ag);
 out:
     if (tex)
         cg__free(gpu->dev, tex, tbytes);

@@ -844,6 +844,15 @@ static int build_prog(pl_ctx *c, unsigned slot, int stage, nv_sass_prog **out)
     return 0;
 }
 
+bool nv_pipeline_active(const nv_obj *o)
+{
+    for (unsigned i = 0; i < 6; i++)
+        if (NV_VAL(NVB197, SET_PIPELINE_SHADER, ENABLE,
+                   REG(o, NVB197_SET_PIPELINE_SHADER + 64 * i)) && i != 5)
+            return true;
+    return false;
+}
+
 int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
                      const cg_nv_vertex *verts, uint32_t n, const cg_agent *ag)
 {

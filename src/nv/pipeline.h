@@ -129,6 +129,9 @@ double nv_zeta_quantize(const nv3d_zt_format *f, float z);
  * CG_ERR_FAULT after raising a fault (the channel stops). */
 int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
                      const cg_nv_vertex *verts, uint32_t n, const cg_agent *ag);
+/* Will nv_pipeline_draw do anything (a vertex-side slot is enabled)? draw.c
+ * keeps the fetched vertices only then, or for a draw callback. */
+bool nv_pipeline_active(const nv_obj *o);
 
 /* Render target `i` (SET_COLOR_TARGET_*(i), pitch or block linear, any
  * format of NV3D_CT_FORMATS) of the channel as RGBA8 (malloc'd, w * h * 4):
