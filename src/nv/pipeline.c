@@ -35,6 +35,8 @@
 
 enum { W_POS_X = 0x70 / 4, W_POS_Y, W_POS_Z, W_POS_W, W_GENERIC = 0x80 / 4 };
 
+#define VOUT(c, i) ((c)->vout + (size_t)(i) * (c)->vstride)
+
 typedef struct cvert {
     float p[4];            /* clip position */
     float a[PL_MAXU];      /* interpolated words (ctx->used order) */
@@ -50,7 +52,9 @@ typedef struct pl_ctx {
     uint32_t *cbuf[2][NV_SASS_CB_SLOTS];
     uint32_t cbuf_bytes[2][NV_SASS_CB_SLOTS];
     uint32_t (*vin)[NV_ATTR_WORDS];    /* [32][256] */
-    uint32_t (*vout)[NV_ATTR_WORDS];   /* [n][256] */
+    uint32_t (*vscratch)[NV_ATTR_WORDS]; /* [32][256]: a warp's outputs */
+    uint32_t *vout;                    /* [n][vstride]: position, then the used words */
+    unsigned vstride;
     uint32_t n;
     nv_sass_warp *warp;
     /* fragment inputs */
@@ -477,11 +481,11 @@ static int frag_warp(void *user, const nv_frags *f)
 
 static void make_cvert(const pl_ctx *c, uint32_t i, cvert *v)
 {
-    const uint32_t *o = c->vout[i];
+    const uint32_t *o = VOUT(c, i);
     for (unsigned k = 0; k < 4; k++)
-        v->p[k] = bitsf(o[W_POS_X + k]);
+        v->p[k] = bitsf(o[k]);
     for (unsigned k = 0; k < c->nused; k++)
-        v->a[k] = bitsf(o[c->used[k]]);
+        v->a[k] = bitsf(o[4 + k]);
 }
 
 static float plane_dist(const pl_ctx *c, unsigned pl, const float *p)
@@ -578,11 +582,11 @@ static int draw_tri(pl_ctx *c, const nv_rv r[3], const cvert *v[3], const uint32
                 val[i] = c->itype[k] == 2 ? v[i]->a[k] * r[i].invw : v[i]->a[k];
             if (c->itype[k] == 1) {
                 P[wd].a = P[wd].b = 0;
-                P[wd].c = bitsf(prov[wd]);
+                P[wd].c = bitsf(prov[4 + k]);
             } else {
                 nv_raster_plane(r, val, &P[wd]);
             }
-            P[wd].flat = prov[wd];
+            P[wd].flat = prov[4 + k];
         }
         float iw[3] = {r[0].invw, r[1].invw, r[2].invw};
         nv_raster_plane(r, iw, &P[W_POS_W]);
@@ -621,7 +625,7 @@ static int emit_tri(pl_ctx *c, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t p
     for (unsigned i = 1; i + 1 < n; i++) {
         nv_rv t[3] = {r[0], r[i], r[i + 1]};
         const cvert *tv[3] = {&buf[0], &buf[i], &buf[i + 1]};
-        int rc = draw_tri(c, t, tv, c->vout[prov]);
+        int rc = draw_tri(c, t, tv, VOUT(c, prov));
         if (rc)
             return rc;
     }
@@ -653,8 +657,8 @@ static int emit_line(pl_ctx *c, uint32_t i0, uint32_t i1, uint32_t prov)
     c->front = true;
     nv_rv t1[3] = {am, bm, bp}, t2[3] = {am, bp, ap};
     const cvert *v1[3] = {&buf[0], &buf[1], &buf[1]}, *v2[3] = {&buf[0], &buf[1], &buf[0]};
-    int rc = draw_tri(c, t1, v1, c->vout[prov]);
-    return rc ? rc : draw_tri(c, t2, v2, c->vout[prov]);
+    int rc = draw_tri(c, t1, v1, VOUT(c, prov));
+    return rc ? rc : draw_tri(c, t2, v2, VOUT(c, prov));
 }
 
 /* A point as a square of SET_POINT_SIZE pixels (at least 1) centred on it. */
@@ -676,8 +680,8 @@ static int emit_point(pl_ctx *c, uint32_t i0)
     c->front = true;
     nv_rv t1[3] = {q[0], q[1], q[2]}, t2[3] = {q[0], q[2], q[3]};
     const cvert *vv[3] = {&v, &v, &v};
-    int rc = draw_tri(c, t1, vv, c->vout[i0]);
-    return rc ? rc : draw_tri(c, t2, vv, c->vout[i0]);
+    int rc = draw_tri(c, t1, vv, VOUT(c, i0));
+    return rc ? rc : draw_tri(c, t2, vv, VOUT(c, i0));
 }
 
 /* Primitive assembly (OpenGL 4.6 section 10.1; provoking vertices table
@@ -781,13 +785,21 @@ static int shade_vertices(pl_ctx *c, const cg_nv_vertex *verts)
         }
         c->venv.instance_id = cnt ? verts[base].instance : 0;
         c->venv.attr_in = c->vin;
-        c->venv.attr_out = &c->vout[base];
+        memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        c->venv.attr_out = c->vscratch;
         memset(w, 0, sizeof(*w));
         w->p[7] = 0xFFFFFFFFu;
         w->active = cnt == 32 ? 0xFFFFFFFFu : (1u << cnt) - 1;
         nv_sass_fault fault;
         if (nv_sass_run(c->vs, &c->venv, w, &fault) != 0)
             return sass_fault(c, &fault);
+        for (uint32_t l = 0; l < cnt; l++) {
+            uint32_t *o = VOUT(c, base + l);
+            for (unsigned k = 0; k < 4; k++)
+                o[k] = c->vscratch[l][W_POS_X + k];
+            for (unsigned k = 0; k < c->nused; k++)
+                o[4 + k] = c->vscratch[l][c->used[k]];
+        }
     }
     return 0;
 }
@@ -806,8 +818,10 @@ static void ctx_free(pl_ctx *c)
         nv_sass_prog_free(c->ps);
     if (c->vin)
         cg__free(c->dev, c->vin, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+    if (c->vscratch)
+        cg__free(c->dev, c->vscratch, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
     if (c->vout)
-        cg__free(c->dev, c->vout, sizeof(uint32_t) * NV_ATTR_WORDS * (size_t)c->n);
+        cg__free(c->dev, c->vout, sizeof(uint32_t) * c->vstride * (size_t)c->n);
     if (c->warp)
         cg__free(c->dev, c->warp, sizeof(*c->warp));
     if (c->planes)
@@ -881,14 +895,13 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
     c->work_limit = ch->gpu->op_limit / 4;
     int rc = CG_ERR_FAULT;
     c->vin = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
-    c->vout = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * (size_t)n);
+    c->vscratch = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
     c->warp = cg__alloc(c->dev, sizeof(*c->warp));
     c->planes = cg__alloc(c->dev, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
-    if (!c->vin || !c->vout || !c->warp || !c->planes) {
+    if (!c->vin || !c->vscratch || !c->warp || !c->planes) {
         nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
         goto out;
     }
-    memset(c->vout, 0, sizeof(uint32_t) * NV_ATTR_WORDS * (size_t)n);
     memset(c->planes, 0, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
     if (build_prog(c, 1, NV_STAGE_VERTEX, &c->vs) != 0)
         goto out;
@@ -904,6 +917,12 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
     if (c->regcount == 0 || c->regcount > 255)
         c->regcount = 255;
     setup_inputs(c);
+    c->vstride = 4 + c->nused;
+    c->vout = cg__alloc(c->dev, sizeof(uint32_t) * c->vstride * (size_t)n);
+    if (!c->vout) {
+        nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
+        goto out;
+    }
     if (setup_rop(c) != 0)
         goto out;
     /* transform state */
