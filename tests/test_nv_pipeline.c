@@ -283,6 +283,14 @@ static void test_faults(const char *text)
         cg_device_destroy(dev);
         free(t);
     }
+    /* user clip planes */
+    t = scene_with(text, "    mthd 0, VERTEX_BEGIN_GL, 4",
+                   "    mthd 0, SET_USER_CLIP_ENABLE, 0x4\n    mthd 0, VERTEX_BEGIN_GL, 4",
+                   two_channels);
+    CHECK_EQ(run(t, NULL, &dev, NULL), CG_ERR_FAULT);
+    one_fault(dev, CG_FAULT_UNSUPPORTED, "user clip planes (SET_USER_CLIP_ENABLE 0x04)");
+    cg_device_destroy(dev);
+    free(t);
     /* PATCH topology */
     t = scene_with(text, "    mthd 0, VERTEX_BEGIN_GL, 5", "    mthd 0, VERTEX_BEGIN_GL, 14",
                    two_channels);

@@ -886,6 +886,11 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
             return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                             "draw: pipeline slot %u (%s) not supported yet", i,
                             i == 4 ? "geometry" : "tessellation");
+    uint32_t ucp = REG(o, NVB197_SET_USER_CLIP_ENABLE) & 0xFF; /* PLANE0..7 */
+    if (ucp)
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
+                        "draw: user clip planes (SET_USER_CLIP_ENABLE 0x%02x) not supported yet",
+                        ucp);
     if (n == 0)
         return 0;
     pl_ctx ctx, *c = &ctx;
