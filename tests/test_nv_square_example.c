@@ -1,6 +1,6 @@
 /* examples/nv/textured_square.s (seed 000's textured square, run by
- * `make demo`): the draw record, the texture it reaches and the cleared
- * render target, each checked against values derived here from the scene's
+ * `make demo`): the draw record, the texture it reaches and the render
+ * target (clears, then the square the shaders draw), each checked against values derived here from the scene's
  * comments, not from running it. */
 #include <stdlib.h>
 #include "check.h"
@@ -139,9 +139,13 @@ int main(void)
     CHECK_EQ(bad, 0);
     free(s.rgba);
 
-    /* the cleared target, copied to pitch: (0.2, 0.4, 0.8, 1.0) as unorm
+    /* the target, copied to pitch: the clear (0.2, 0.4, 0.8, 1.0) as unorm
      * bytes round(f * 255) = 51, 102, 204, 255, and inside scissor 0
-     * (x 16..47, y 8..23) R = 255, A = round(0.5 * 255) = 128 */
+     * (x 16..47, y 8..23) R = 255, A = round(0.5 * 255) = 128; then the
+     * square (issue 12: draws render): NDC -0.5..0.5 at viewport scale and
+     * offset 32 is pixels 16..47 in x and y, the texture coordinate runs
+     * u 0..1 left to right and v 1..0 top to bottom, NEAREST: pixel (x, y)
+     * shows texel ((x - 16) / 4, 7 - (y - 16) / 4), written unchanged */
     uint8_t *png = NULL;
     uint32_t pw = 0, ph = 0;
     CHECK_EQ(cg_image_read_png(CMDGPU_BINARY_DIR "/tests/square_rt.png", &png, &pw, &ph), 0);
@@ -152,6 +156,8 @@ int main(void)
         for (uint32_t x = 0; x < 64; x++) {
             bool in = x >= 16 && x < 48 && y >= 8 && y < 24;
             uint8_t want[4] = {in ? 255 : 51, 102, 204, in ? 128 : 255};
+            if (x >= 16 && x < 48 && y >= 16 && y < 48)
+                texel((x - 16) / 4, 7 - (y - 16) / 4, want);
             bad += memcmp(png + 4 * (y * 64 + x), want, 4) != 0;
         }
     CHECK_EQ(bad, 0);

@@ -223,6 +223,12 @@ int nv_run(const cli_opts *o)
     if ((o->out_dir && out_dir_ok("--out", o->out_dir) != EXIT_OK) ||
         (o->dump_textures && out_dir_ok("--dump-textures", o->dump_textures) != EXIT_OK))
         return EXIT_INPUT;
+    /* -o: refuse a path that cannot be created before running anything */
+    if (o->output && strcmp(o->output, "-") != 0) {
+        FILE *png = cli_open_out(o->output, "wb");
+        if (!png || fclose(png) != 0)
+            return EXIT_INPUT;
+    }
     size_t size = 0;
     /* a replay (docs/capture-format.md) has its scene in o->replay */
     uint8_t *text = o->replay ? calloc(1, 1) : cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
@@ -246,6 +252,8 @@ int nv_run(const cli_opts *o)
     run_ctx c = {.o = o, .msg = stdout};
     if (o->draws && strcmp(o->draws, "-") == 0)
         c.msg = stderr; /* stdout carries the JSON */
+    if (o->output && strcmp(o->output, "-") == 0)
+        c.msg = stderr; /* stdout carries the PNG */
     if (o->draws) {
         c.draws = cli_open_out(o->draws, "w");
         if (!c.draws) {
@@ -263,7 +271,8 @@ int nv_run(const cli_opts *o)
     cg_nv_hang_recorder *hang = NULL;
     cg_nv_hang_recorder_create(dev, &hang); /* the hang report (docs/captures.md) */
     cg_nv_scene_opts so = {.log = o->json ? stderr : c.msg, .out_dir = o->out_dir,
-                           .dumps = dumps, .ndumps = (size_t)o->ndumps};
+                           .dumps = dumps, .ndumps = (size_t)o->ndumps,
+                           .rt0_png = o->output};
     bool want_draws = o->draws || o->dump_textures;
     /* .incbin paths are relative to the scene: pass the file name */
     rc = o->replay ? cg_nv_capfile_run(o->replay, dev, &so, want_draws ? on_draw : NULL, &c)
@@ -302,6 +311,9 @@ int nv_run(const cli_opts *o)
     cg_nv_hang_recorder_destroy(hang);
     int xrc = cli_capture_end(o, cw, rc, dev, EXIT_OK);
     xrc = cli_replay_check(o, rc, dev, xrc);
+    if (o->output && rc == CG_ERR_IO)
+        fprintf(stderr, "run -f nv: -o %s: render target 0 was not written (the scene log says "
+                "why)\n", o->output);
     cg_device_destroy(dev);
     free(text);
     if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO || xrc == EXIT_INPUT)

@@ -1,6 +1,8 @@
 # Seed 000's textured square, as a Switch game (Puyo Puyo Tetris) sends it
 # (seed 000 "Vertex Data Submission", "Texture View", "TIC Structure", "Macro",
-# "Fences"), plus a clear of a block-linear render target.
+# "Fences"), drawn by a vertex and a pixel shader written in nv-sass
+# assembly (the `.sass` .. `.endsass` blocks below), plus clears of the
+# block-linear render target.
 #
 # 1. Upload macro 13 (CALL_MME_MACRO(13) is the seed's method 0xE1A): it sets
 #    CB_SIZE/CB_ADDRESS_HIGH/LOW from its parameters and binds that buffer to
@@ -9,20 +11,25 @@
 # 2. Upload an 8x8 A8B8G8R8 texture block-linear through the 3D class's
 #    inline-to-memory methods; the TIC entry 1 and the TSC entry 2 describe it.
 # 3. The macro binds the texture constant buffer; CB_POS 0x20 / CB_DATA(0)
-#    write the handle (TIC index 1 in 19:0, TSC index 2 in 31:20) at index 8.
+#    write the handle (TIC index 1 in 19:0, TSC index 2 in 31:20) at index 8,
+#    the index the pixel shader's TEXS names.
 # 4. Vertex attributes 0-15 (0: position R32_G32_B32 float, 1: texture
 #    coordinate R32_G32 float, 2: colour R8_G8_B8_A8 unorm, 3-15 "float, Size
 #    = 1, offset 0" as the seed says), VERTEX_ARRAY_FETCH(0) stride 0x1C
-#    enabled, START/LIMIT, TRIANGLE_STRIP, FIRST 0, COUNT 4, END.
+#    enabled, START/LIMIT; the programs (program region, pipeline slots 1
+#    vertex and 5 pixel), viewport 0 (scale 32, offset 32: NDC -0.5..0.5 is
+#    pixels 16..48).
 # 5. Clear render target 0 (64x64 A8B8G8R8, block linear, 8-GOB blocks) to
-#    (0.2, 0.4, 0.8, 1.0), then R and A only inside scissor 0, copy it to
-#    pitch with the copy engine, and release the seed's fence
+#    (0.2, 0.4, 0.8, 1.0), then R and A only inside scissor 0; scissor off,
+#    TRIANGLE_STRIP, FIRST 0, COUNT 4, END; copy the target to pitch with
+#    the copy engine, and release the seed's fence
 #    (QUERY_ADDRESS / QUERY_SEQUENCE / QUERY_GET).
 #
-# Draws are recorded and decoded, not rasterised (no shader runs): the draw
-# record lists the four fetched vertices, the bound constant buffers, the
-# texture with its decoded TIC/TSC and the render target.
-# Run:  cmdgpu run -f nv examples/nv/textured_square.s --out DIR \
+# The square covers pixels 16..47 in x and y; texture coordinate (0, 1) is
+# at its top left, so pixel (x, y) shows texel (floor((x - 16) / 4),
+# 7 - floor((y - 16) / 4)) (NEAREST, 4x4 pixels a texel): the 2x2 white
+# marker of the texture's top left lands at the square's bottom left.
+# Run:  cmdgpu run -f nv examples/nv/textured_square.s --out DIR -o DIR/rt0.png \
 #           --draws DIR/square_draws.json --dump-textures DIR
 .buffer pb,    0x100000000, 0x10000
 .buffer vtx,   0x100010000, 0x1000
@@ -33,6 +40,7 @@
 .buffer rt,    0x100050000, 0x4000
 .buffer lin,   0x100060000, 0x4000
 .buffer fence, 0x100070000, 0x1000
+.buffer prog,  0x100080000, 0x1000
 
 # The CPU writes the vertex data and the pools, as the game does.
 .section vtx, vtx
@@ -48,6 +56,36 @@
 .section tsc, tsc + 0x40
     # TSC 2: CLAMP_TO_EDGE in u, v, p; NEAREST mag/min, no mipmaps
     .word 0x00000092, 0x00000051, 0x00000000, 0x00000000, 0, 0, 0, 0
+
+# The programs: SPH (0x50 bytes, open-gpu-doc cla097sph.h), then the code.
+.section prog, prog
+vs:
+    # VTG header, version 3, VERTEX; imap: generic 0 x y z, generic 1 x y;
+    # omap: position x y z w, generic 0 x y
+    .word 0x00000461, 0, 0, 0, 0, 0, 0x00000037, 0, 0, 0
+    .word 0, 0, 0, 0x0003f000, 0, 0, 0, 0, 0, 0
+.sass
+    ALD.96 R0, a[0x80], RZ;           # position x y z
+    MOV32I R3, 0x3f800000;            # w = 1.0
+    ALD.64 R4, a[0x90], RZ;           # texture coordinate
+    AST.128 a[0x70], R0, RZ;          # position out
+    AST.64 a[0x80], R4, RZ;           # generic 0 out
+    EXIT;
+.endsass
+    .org prog + 0x100
+ps:
+    # PS header, version 3, PIXEL; imap: position w, generic 0 x y
+    # perspective; omap: target 0 R G B A
+    .word 0x00001462, 0, 0, 0, 0, 0x80000000, 0x0000000a, 0, 0, 0
+    .word 0, 0, 0, 0, 0, 0, 0, 0, 0x0000000f, 0
+.sass
+    IPA.PASS R4, a[0x7c], RZ, RZ, PT; # 1 / w
+    MUFU.RCP R4, R4;                  # w
+    IPA R0, a[0x80], R4, RZ, PT;      # u
+    IPA R1, a[0x84], R4, RZ, PT;      # v
+    TEXS.2D R2, R0, R0, R1, 0x8, 0x4; # RGBA of the texture whose handle is c[2][8 * 4]
+    EXIT;                             #   into R0 R1 (Rd) and R2 R3 (Rd2)
+.endsass
 
 .section pb, pb
 start:
@@ -104,6 +142,15 @@ start:
     inc 0, SET_SCISSOR_ENABLE(0), 1, (48 << 16) | 16, (24 << 16) | 8
     inc 0, SET_COLOR_CLEAR_VALUE(0), 0x3f800000, 0, 0, 0x3f000000
     mthd 0, CLEAR_SURFACE, 0x24        # R and A of RT 0, layer 0
+    # the programs, the viewport, the draw (scissor off: the square is whole)
+    mthd 0, SET_SCISSOR_ENABLE(0), 0
+    inc 0, SET_PROGRAM_REGION_A, prog >> 32, prog & 0xffffffff
+    inc 0, SET_PIPELINE_SHADER(1), 0x11, vs - prog
+    inc 0, SET_PIPELINE_SHADER(5), 0x51, ps - prog
+    mthd 0, SET_PIPELINE_REGISTER_COUNT(5), 8
+    inc 0, SET_VIEWPORT_SCALE_X(0), 0x42000000, 0x42000000, 0x3f000000, 0x42000000, 0x42000000, 0x3f000000
+    mthd 0, SET_VIEWPORT_SCALE_OFFSET, 1
+    mthd 0, SET_CT_WRITE(0), 0x1111
     mthd 0, VERTEX_BEGIN_GL, 5         # TRIANGLE_STRIP
     mthd 0, VERTEX_BUFFER_FIRST, 0
     mthd 0, VERTEX_BUFFER_COUNT, 4
@@ -123,5 +170,10 @@ end:
 .expect32 lin, 0xffcc6633              # the clear: A=255 B=0xcc G=0x66 R=0x33
 .expect32 lin + 8 * 256 + 16 * 4, 0x80cc66ff   # (16, 8): inside the scissor
 .expect32 lin + 8 * 256 + 48 * 4, 0xffcc6633   # (48, 8): the scissor's max is exclusive
-.expect32 lin + 24 * 256 + 16 * 4, 0xffcc6633  # (16, 24): likewise
+.expect32 lin + 24 * 256 + 8 * 4, 0xffcc6633   # (8, 24): likewise
+.expect32 lin + 16 * 256 + 16 * 4, 0xff808000  # (16, 16): texel (0, 7), teal
+.expect32 lin + 16 * 256 + 24 * 4, 0xff0080ff  # (24, 16): texel (2, 7), orange
+.expect32 lin + 47 * 256 + 16 * 4, 0xffffffff  # (16, 47): texel (0, 0), the white marker
+.expect32 lin + 47 * 256 + 47 * 4, 0xff808000  # (47, 47): texel (7, 0), teal
+.expect32 lin + 48 * 256 + 47 * 4, 0xffcc6633  # (47, 48): below the square, the clear
 .png lin, 64, 64, 256, "rgba8888", "square_rt.png"

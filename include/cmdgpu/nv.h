@@ -382,6 +382,7 @@ typedef struct cg_nv_scene_opts {
     const char *out_dir; /* where relative dump paths go; NULL = cwd */
     const cg_nv_scene_dump *dumps; /* written after the scene ran (`--dump`) */
     size_t ndumps;
+    const char *rt0_png; /* `-o`: render target 0 of channel 0 as PNG after the run ("-" = stdout) */
 } cg_nv_scene_opts;
 CG_API int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t len,
                            const cg_nv_scene_opts *o);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmdgpu/asm.h"
 #include "nv_asm_internal.h"
+#include "sass.h"
 
 static const uint32_t nvn_default[8] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
                                         CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY, 0, 0, 0};
@@ -317,6 +318,20 @@ static int nv_statement(cg_asm *as, void *user, const char *name)
     int rc;
     unsigned subch = 0; /* set by parse_subch before any use (GCC -O3 cannot tell) */
     uint32_t mthd, v;
+    /* .sass / .endsass: shader code in nv-sass assembly inside a scene
+     * (docs/nv-pipeline.md); the nv-sass family assembles the lines between */
+    if (a->in_sass) {
+        if (strcmp(name, ".endsass") == 0) {
+            a->in_sass = false;
+            return 0;
+        }
+        return nv_sass_asm_family()->statement(as, a->sass_state, name);
+    }
+    if (strcmp(name, ".sass") == 0) {
+        a->in_sass = true;
+        nv_sass_asm_family()->begin_pass(as, a->sass_state, 0, false);
+        return 0;
+    }
     if (name[0] == '.') {
         if (strcmp(name, ".subch") == 0) {
             uint32_t cls;
@@ -403,6 +418,7 @@ static void nv_begin_pass(cg_asm *as, void *user, int pass, bool final)
     cg_nv_asm *a = user;
     memcpy(a->sc, a->init_sc, sizeof(a->sc));
     a->nacts = 0;
+    a->in_sass = false;
 }
 
 static const cg_asm_family nv_family = {"nv", nv_statement, nv_begin_pass};

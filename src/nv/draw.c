@@ -19,6 +19,7 @@
 #include <string.h>
 #include "core/mem_internal.h"
 #include "fields.h"
+#include "pipeline.h"
 #include "threed.h"
 
 /* The one-word draws share one layout: the code reads every one of them with
@@ -433,7 +434,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->index_addr = addr40(o, NVB197_SET_INDEX_BUFFER_A, NVB197_SET_INDEX_BUFFER_B);
         d->index_limit = addr40(o, NVB197_SET_INDEX_BUFFER_C, NVB197_SET_INDEX_BUFFER_D);
     }
-    if (gpu->draw_fn && r->count) {
+    bool pipeline = nv_pipeline_active(o);
+    if (r->count && (gpu->draw_fn || pipeline)) { /* the record's, the pipeline's vertices */
         vbytes = (size_t)need;
         verts = cg__alloc(gpu->dev, vbytes);
         if (!verts) {
@@ -502,6 +504,10 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
         gpu->draw_fn(gpu->draw_user, d);
     }
+    /* the pipeline runs after the record (docs/nv-pipeline.md) */
+    if (pipeline)
+        rc = verts ? nv_pipeline_draw(ch, o, s, r->topology, verts, r->count, ag)
+                   : nv_pipeline_draw(ch, o, s, r->topology, NULL, 0, ag);
 out:
     if (tex)
         cg__free(gpu->dev, tex, tbytes);

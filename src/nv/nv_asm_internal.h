@@ -27,6 +27,10 @@ struct cg_nv_asm {
     size_t nacts, cap;
     bool oom;
     nv_act scratch; /* target of directives in non-final passes */
+    /* .sass .. .endsass: lines in between are nv-sass statements (the
+     * nv-sass family's state; cg_nv_sass_asm_state_size() fits) */
+    bool in_sass;
+    _Alignas(8) unsigned char sass_state[32];
 };
 
 /* Assemble a scene (text of len bytes, or the file at path when text is

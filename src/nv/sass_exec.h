@@ -26,6 +26,7 @@
 
 #define NV_WARP 32
 #define NV_SASS_CB_SLOTS 18   /* constant buffer banks per stage */
+#define NV_SASS_DEFAULT_BUDGET (1ull << 24)
 #define NV_ATTR_WORDS 256     /* attribute space a[0x000..0x3fc], one word per 4 bytes */
 
 enum nv_sass_stage { NV_STAGE_VERTEX = 0, NV_STAGE_TESS_CTRL, NV_STAGE_TESS_EVAL,
@@ -50,6 +51,15 @@ int nv_sass_prog_build(cg_vas *vas, const cg_agent *who, uint64_t region_va,
                        nv_sass_prog **out, nv_sass_fault *fault);
 void nv_sass_prog_free(nv_sass_prog *p);
 const nv_sph *nv_sass_prog_sph(const nv_sass_prog *p);
+
+/* Statistics of a built program (added by the interpreter). */
+typedef struct nv_sass_prog_info {
+    uint32_t insns;        /* decoded instructions */
+    uint32_t sched_words;  /* control words skipped */
+    uint64_t stall_cycles; /* sum of the control words' stall counts */
+    uint32_t unsupported;  /* instructions that would fault as unsupported */
+} nv_sass_prog_info;
+void nv_sass_prog_get_info(const nv_sass_prog *p, nv_sass_prog_info *out);
 
 /* One attribute word's interpolation inputs for a primitive (fragment
  * stage): the pipeline fills plane[i] for every word the SPH's input map
@@ -89,7 +99,8 @@ typedef struct nv_sass_env {
     const nv_sass_plane *planes;          /* [NV_ATTR_WORDS] */
     float frag_x[NV_WARP], frag_y[NV_WARP]; /* sample position (pixel + 0.5) */
     bool front_facing;
-    uint64_t budget;                      /* instructions per warp before a HANG fault */
+    uint64_t budget;                      /* instructions per warp before a HANG fault
+                                             (0: NV_SASS_DEFAULT_BUDGET) */
 } nv_sass_env;
 
 /* Warp state; registers are [reg][lane] so one instruction's 32 lanes are
@@ -101,6 +112,10 @@ typedef struct nv_sass_warp {
     uint32_t killed;          /* fragment lanes removed by KIL */
     uint32_t exited;          /* lanes that ran EXIT */
     uint64_t executed;        /* instructions run (statistics, budget) */
+    /* added by the interpreter: */
+    uint32_t carry;           /* CC.C per lane (IADD.CC / IADD.X, XMAD.CC) */
+    uint32_t *local;          /* LDL/STL memory, [lane][local_bytes / 4]; NULL = none */
+    uint32_t local_bytes;     /* per lane */
 } nv_sass_warp;
 
 /* Run the program over the warp's active lanes until every lane has exited

@@ -8,6 +8,7 @@
 #include "cmdgpu/image.h"
 #include "cmdgpu/nv3d.h"
 #include "nv_asm_internal.h"
+#include "pipeline.h"
 
 typedef struct scene {
     cg_device *dev;
@@ -284,6 +285,22 @@ int nv_scene_play(cg_device *dev, const char *path, int rc, cg_nv_asm *na, cg_as
         int drc = x.b > (256u << 20) ? CG_ERR_RANGE : do_act(&s, &x);
         if (drc && !rc)
             rc = drc;
+    }
+    if (s.gpu && o && o->rt0_png) { /* -o: render target 0 as it stands now */
+        uint8_t *rgba = NULL;
+        uint32_t w = 0, h = 0;
+        int prc = s.ch[0] ? nv_pipeline_rt_rgba8(s.ch[0], 0, &rgba, &w, &h) : CG_ERR_INVAL;
+        if (!prc) {
+            cg_image img = {w, h, (size_t)w * 4, CG_FORMAT_RGBA8888, rgba};
+            prc = cg_image_write_png(o->rt0_png, &img);
+        }
+        if (prc)
+            logf_(&s, "%s: -o %s: render target 0 %s\n", s.path, o->rt0_png,
+                  prc == CG_ERR_IO ? "could not be written"
+                                   : "is not a colour target the model reads (FORMAT, size)");
+        free(rgba);
+        if (prc && !rc)
+            rc = CG_ERR_IO;
     }
     if (!rc && (s.failed || cg_fault_count(dev) > 0))
         rc = CG_ERR_FAULT;

@@ -365,7 +365,7 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
  * exclusive. SET_CT_WRITE masks do not apply ("COLOR_MASK doesn't affect
  * CLEAR_BUFFERS", Mesa nvc0_clear). */
 
-enum { CH_NONE, CH_UNORM, CH_FLOAT };
+enum { CH_NONE = NV3D_CH_NONE, CH_UNORM = NV3D_CH_UNORM, CH_FLOAT = NV3D_CH_FLOAT };
 
 /* Colour target formats (clb197.h SET_COLOR_TARGET_FORMAT), MSB-first names:
  * X(code, name, bytes, type, R bit offset, R bits, G.., B.., A..) with the
@@ -387,12 +387,7 @@ enum { CH_NONE, CH_UNORM, CH_FLOAT };
     X(0xF2, RF16, 2, CH_FLOAT, 0, 16, 0, 0, 0, 0, 0, 0)                       \
     X(0xF3, R8, 1, CH_UNORM, 0, 8, 0, 0, 0, 0, 0, 0)
 
-typedef struct ct_format {
-    uint8_t code;
-    const char *name;
-    uint8_t bytes, type;
-    uint8_t off[4], bits[4];
-} ct_format;
+typedef nv3d_ct_format ct_format;
 
 static const ct_format ct_formats[] = {
 #define X(code, name, bytes, type, ro, rb, go, gb, bo, bb, ao, ab) \
@@ -417,11 +412,7 @@ static const ct_format ct_formats[] = {
     X(0x17, S8, 1, CH_NONE, 0, 0, 0, 8)                 \
     X(0x19, ZF32_X24S8, 8, CH_FLOAT, 0, 32, 32, 8)
 
-typedef struct zt_format {
-    uint8_t code;
-    const char *name;
-    uint8_t bytes, ztype, zoff, zbits, soff, sbits;
-} zt_format;
+typedef nv3d_zt_format zt_format;
 
 static const zt_format zt_formats[] = {
 #define X(code, name, bytes, type, zo, zb, so, sb) {code, #name, bytes, type, zo, zb, so, sb},
@@ -508,6 +499,21 @@ static uint64_t chan_value(unsigned type, unsigned bits, uint32_t fbits)
     if (type == CH_UNORM)
         return to_unorm(fbits, bits);
     return bits == 16 ? to_half(fbits) : fbits;
+}
+
+const nv3d_ct_format *nv3d_ct_format_find(uint32_t code)
+{
+    return ct_find(code);
+}
+
+const nv3d_zt_format *nv3d_zt_format_find(uint32_t code)
+{
+    return zt_find(code);
+}
+
+uint64_t nv3d_chan_value(unsigned type, unsigned bits, uint32_t fbits)
+{
+    return chan_value(type, bits, fbits);
 }
 
 /* One surface layer being cleared. */

@@ -87,4 +87,24 @@ int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
  * whether it draws the next instance (SUBSEQUENT) or the first. */
 void nv3d_begin_end_kind(uint32_t mthd, unsigned *index_size, bool *subsequent);
 
+/* threed.c: the colour and zeta formats clears write (NV3D_CT_FORMATS,
+ * NV3D_ZT_FORMATS there), shared with the ROP (rop.c). type: NV3D_CH_*. */
+enum { NV3D_CH_NONE, NV3D_CH_UNORM, NV3D_CH_FLOAT };
+typedef struct nv3d_ct_format {
+    uint8_t code;
+    const char *name;
+    uint8_t bytes, type;
+    uint8_t off[4], bits[4];
+} nv3d_ct_format;
+typedef struct nv3d_zt_format {
+    uint8_t code;
+    const char *name;
+    uint8_t bytes, ztype, zoff, zbits, soff, sbits;
+} nv3d_zt_format;
+const nv3d_ct_format *nv3d_ct_format_find(uint32_t code);
+const nv3d_zt_format *nv3d_zt_format_find(uint32_t code);
+/* A float's bits as a channel of `bits` bits of type NV3D_CH_* (UNORM:
+ * clamp and round; FLOAT 16: binary16; FLOAT 32: the bits). */
+uint64_t nv3d_chan_value(unsigned type, unsigned bits, uint32_t fbits);
+
 #endif

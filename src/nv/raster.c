@@ -1,0 +1,170 @@
+/* nv: triangle rasterisation for the 3D pipeline (pipeline.h).
+ *
+ * Rules (docs/nv-pipeline.md):
+ * - window coordinates are snapped to 24.8 fixed point (8 bits of sub-pixel
+ *   precision, as D3D11 requires at least; OpenGL 4.6 section 14.6 leaves
+ *   the precision to the implementation), clamped to +-2^22 pixels so every
+ *   edge product fits 64 bits;
+ * - a pixel is covered when its centre (x + 0.5, y + 0.5) is inside the
+ *   triangle; a centre exactly on an edge is covered only for top and left
+ *   edges (the D3D top-left rule, which OpenGL permits: "the rule ... must
+ *   be such that a fragment on a shared edge is produced exactly once");
+ * - covered pixels go out as 2x2 quads, 8 quads to a warp, lanes
+ *   4k..4k+3 = top-left, top-right, bottom-left, bottom-right, so a shader
+ *   can take derivatives; uncovered lanes of a quad run as helpers.
+ * Plane equations are fitted through the snapped vertices in double. */
+#include <math.h>
+#include <string.h>
+#include "pipeline.h"
+
+#define SUB (1 << NV_SUBPIXEL_BITS)
+
+int64_t nv_raster_snap(float x)
+{
+    double d = x;
+    if (!(d == d))
+        return 0;
+    if (d > NV_RASTER_MAX_COORD)
+        d = NV_RASTER_MAX_COORD;
+    if (d < -NV_RASTER_MAX_COORD)
+        d = -NV_RASTER_MAX_COORD;
+    return (int64_t)llround(d * SUB);
+}
+
+/* Edge function of a -> b at p, 24.8 inputs: positive on the inside of a
+ * triangle of positive area (x right, y down). */
+static inline int64_t edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64_t py)
+{
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
+{
+    double x0 = (double)nv_raster_snap(v[0].x) / SUB, y0 = (double)nv_raster_snap(v[0].y) / SUB;
+    double x1 = (double)nv_raster_snap(v[1].x) / SUB, y1 = (double)nv_raster_snap(v[1].y) / SUB;
+    double x2 = (double)nv_raster_snap(v[2].x) / SUB, y2 = (double)nv_raster_snap(v[2].y) / SUB;
+    double det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
+    double d1 = (double)val[1] - val[0], d2 = (double)val[2] - val[0];
+    p->flat = 0;
+    if (det == 0 || !isfinite(d1) || !isfinite(d2)) {
+        p->a = p->b = 0;
+        p->c = val[0];
+        return;
+    }
+    double a = (d1 * (y2 - y0) - d2 * (y1 - y0)) / det;
+    double b = (d2 * (x1 - x0) - d1 * (x2 - x0)) / det;
+    p->a = (float)a;
+    p->b = (float)b;
+    p->c = (float)((double)val[0] - a * x0 - b * y0);
+}
+
+/* The top-left rule for an edge a -> b of a triangle of positive area
+ * (y down): a top edge is horizontal and runs right (dx > 0), a left edge
+ * runs up (dy < 0). Centres on other edges are outside: bias -1. */
+static inline int64_t tl_bias(int64_t ax, int64_t ay, int64_t bx, int64_t by)
+{
+    int64_t dx = bx - ax, dy = by - ay;
+    return (dy < 0 || (dy == 0 && dx > 0)) ? 0 : -1;
+}
+
+int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *user,
+                  uint64_t *pixels)
+{
+    nv_rv v[3] = {vin[0], vin[1], vin[2]};
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(v[i].x) || !isfinite(v[i].y))
+            return 0;
+    int64_t X[3], Y[3];
+    for (int i = 0; i < 3; i++)
+        X[i] = nv_raster_snap(v[i].x), Y[i] = nv_raster_snap(v[i].y);
+    int64_t area = edge(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
+    if (area == 0)
+        return 0;
+    if (area < 0) { /* make the winding positive: swap 1 and 2 */
+        int64_t t = X[1];
+        X[1] = X[2], X[2] = t;
+        t = Y[1], Y[1] = Y[2], Y[2] = t;
+        nv_rv tv = v[1];
+        v[1] = v[2], v[2] = tv;
+    }
+    /* bounding box in pixels, inside the clip rectangle */
+    int64_t minx = X[0], maxx = X[0], miny = Y[0], maxy = Y[0];
+    for (int i = 1; i < 3; i++) {
+        if (X[i] < minx) minx = X[i];
+        if (X[i] > maxx) maxx = X[i];
+        if (Y[i] < miny) miny = Y[i];
+        if (Y[i] > maxy) maxy = Y[i];
+    }
+    /* pixel p is a candidate when p*SUB + SUB/2 lies in [min, max] */
+    int64_t px0 = (minx - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
+    int64_t px1 = ((maxx - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
+    int64_t py0 = (miny - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
+    int64_t py1 = ((maxy - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
+    if (px0 < clip->x0) px0 = clip->x0;
+    if (py0 < clip->y0) py0 = clip->y0;
+    if (px1 > clip->x1) px1 = clip->x1;
+    if (py1 > clip->y1) py1 = clip->y1;
+    if (px0 >= px1 || py0 >= py1)
+        return 0;
+    int64_t b0 = tl_bias(X[1], Y[1], X[2], Y[2]);
+    int64_t b1 = tl_bias(X[2], Y[2], X[0], Y[0]);
+    int64_t b2 = tl_bias(X[0], Y[0], X[1], Y[1]);
+    /* edge steps per pixel */
+    int64_t e0dx = -(Y[2] - Y[1]) * SUB, e0dy = (X[2] - X[1]) * SUB;
+    int64_t e1dx = -(Y[0] - Y[2]) * SUB, e1dy = (X[0] - X[2]) * SUB;
+    int64_t e2dx = -(Y[1] - Y[0]) * SUB, e2dy = (X[1] - X[0]) * SUB;
+    /* screen-linear depth plane */
+    nv_sass_plane zp;
+    float zv[3] = {v[0].z, v[1].z, v[2].z};
+    nv_raster_plane(v, zv, &zp);
+
+    nv_frags f;
+    f.nquads = 0;
+    f.cover = 0;
+    uint64_t count = 0;
+    int64_t qy0 = py0 & ~(int64_t)1, qx0 = px0 & ~(int64_t)1;
+    for (int64_t qy = qy0; qy < py1; qy += 2) {
+        int64_t cy = qy * SUB + SUB / 2;
+        int64_t cx = qx0 * SUB + SUB / 2;
+        int64_t r0 = edge(X[1], Y[1], X[2], Y[2], cx, cy) + b0;
+        int64_t r1 = edge(X[2], Y[2], X[0], Y[0], cx, cy) + b1;
+        int64_t r2 = edge(X[0], Y[0], X[1], Y[1], cx, cy) + b2;
+        for (int64_t qx = qx0; qx < px1; qx += 2, r0 += 2 * e0dx, r1 += 2 * e1dx, r2 += 2 * e2dx) {
+            unsigned m = 0;
+            for (unsigned l = 0; l < 4; l++) {
+                int64_t x = qx + (l & 1), y = qy + (l >> 1);
+                if (x < px0 || x >= px1 || y < py0 || y >= py1)
+                    continue;
+                int64_t dxl = (int64_t)(l & 1), dyl = (int64_t)(l >> 1);
+                if (r0 + dxl * e0dx + dyl * e0dy >= 0 && r1 + dxl * e1dx + dyl * e1dy >= 0 &&
+                    r2 + dxl * e2dx + dyl * e2dy >= 0)
+                    m |= 1u << l;
+            }
+            if (!m)
+                continue;
+            unsigned k = f.nquads++;
+            f.qx[k] = (int32_t)qx;
+            f.qy[k] = (int32_t)qy;
+            f.cover |= (uint32_t)m << (4 * k);
+            for (unsigned l = 0; l < 4; l++) {
+                float sx = (float)(qx + (l & 1)) + 0.5f, sy = (float)(qy + (l >> 1)) + 0.5f;
+                f.x[4 * k + l] = sx;
+                f.y[4 * k + l] = sy;
+                f.z[4 * k + l] = zp.a * sx + zp.b * sy + zp.c;
+                count += (m >> l) & 1;
+            }
+            if (f.nquads == 8) {
+                int rc = fn(user, &f);
+                if (rc)
+                    return rc;
+                f.nquads = 0;
+                f.cover = 0;
+            }
+        }
+    }
+    if (pixels)
+        *pixels += count;
+    if (f.nquads)
+        return fn(user, &f);
+    return 0;
+}
