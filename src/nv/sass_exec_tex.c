@@ -54,6 +54,7 @@ typedef struct tsampler {
     unsigned levels;          /* mip levels present */
     float border[4];
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
+    uint32_t unorm8[256];     /* bytes8: the float bits of i / 255 */
     tlevel lv0;               /* level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
@@ -102,7 +103,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
     uint32_t c[4] = {0, 0, 0, 0x3f800000u};
     if (s->bytes8) {
         for (unsigned k = 0; k < 4; k++)
-            c[k] = uf((float)p[k] * s->scale[k]);
+            c[k] = s->unorm8[p[k]];
     }
     for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
         unsigned w = s->f->bits[k];
@@ -213,6 +214,9 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     for (unsigned k = 0; k < 4; k++)
         if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
             s->bytes8 = false;
+    if (s->bytes8)
+        for (unsigned i = 0; i < 256; i++)
+            s->unorm8[i] = uf((float)i * s->scale[0]);
     s->pg_va = UINT64_MAX;
     s->pg_ptr = NULL;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
