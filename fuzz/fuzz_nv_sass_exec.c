@@ -5,8 +5,9 @@
  * handles), then up to 64 KiB of memory mapped at MAP_VA: the program (SPH
  * at MAP_VA, code after it), the TIC and TSC pools (16 entries each at
  * MAP_VA + 0x1000 and + 0x1200), texture data and global memory (LDG/STG).
- * Attributes and planes are derived from the constant buffer words. The program region is the
- * mapping plus an unmapped page after it.
+ * Attributes and planes are derived from the constant buffer words. The
+ * program region is the first page, or (bit 0 of constant buffer word 1)
+ * the mapping plus an unmapped page after it.
  *
  * Invariants (abort() otherwise): build and run return 0 or CG_ERR_FAULT;
  * a fault has a kind other than NONE, a non-empty message and a pc inside
@@ -89,8 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nv_sass_prog *p = NULL;
     nv_sass_fault f;
     memset(&f, 0, sizeof f);
-    int r = nv_sass_prog_build(vas, &env.agent, MAP_VA, map_n + 0x1000, MAP_VA,
-                               NV_STAGE_FRAGMENT, &p, &f);
+    /* The region: the first page (fast to decode), or with bit 0 of cb
+     * word 1 the whole mapping and an unmapped page after it. */
+    uint64_t region = (cb[1] & 1) ? map_n + 0x1000 : 0x1000;
+    int r = nv_sass_prog_build(vas, &env.agent, MAP_VA, region, MAP_VA, NV_STAGE_FRAGMENT, &p,
+                               &f);
     if (r == 0) {
         memset(&w, 0, sizeof w);
         w.active = active;

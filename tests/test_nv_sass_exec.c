@@ -182,6 +182,11 @@ static void test_xmad_carry(void)
                  "MOV32I R5, 0xffffffff;\n"
                  "IADD.CC R6, R5, 0x2;\n"              /* 1, carry out */
                  "IADD.X R7, RZ, RZ;\n"                /* 0 + 0 + carry = 1 */
+                 "MOV32I R10, 0x0;\n"                  /* 0x1_00000000 - 0x0_00000001 */
+                 "MOV32I R11, 0x1;\n"
+                 "MOV32I R12, 0x1;\n"
+                 "IADD.CC R13, R10, -R12;\n"           /* 0xffffffff, borrow: carry 0 */
+                 "IADD.X R14, R11, -RZ;\n"             /* 1 + ~0 + 0 = 0 */
                  "I2I.S32.S8 R8, R5;\n"                /* -1 */
                  "I2I.U8.S32.SAT R9, R0;\n"            /* 255 */
                  "EXIT;\n",
@@ -192,6 +197,8 @@ static void test_xmad_carry(void)
     CHECK_EQ(W.r[7][0], 1);
     CHECK_EQ(W.r[8][0], 0xffffffff);
     CHECK_EQ(W.r[9][0], 255);
+    CHECK_EQ(W.r[13][0], 0xffffffff);
+    CHECK_EQ(W.r[14][0], 0);
 }
 
 static void test_conv_round(void)

@@ -1134,10 +1134,13 @@ static int alu(xctx *c)
         uint32_t carry = 0;
         LANES {
             uint64_t ua = (uint32_t)(a[l] << shift), ub = b[l], uc = cv[l];
-            uint64_t s = (o[1].neg ? (uint64_t)(uint32_t)~ua + 1 : ua) +
-                         (o[2].neg ? (uint64_t)(uint32_t)~ub + 1 : ub);
+            /* with .X a negated operand is its one's complement: the carry
+             * in supplies the +1 of a multi-word subtraction */
+            uint64_t one = x ? 0 : 1;
+            uint64_t s = (o[1].neg ? (uint64_t)(uint32_t)~ua + one : ua) +
+                         (o[2].neg ? (uint64_t)(uint32_t)~ub + one : ub);
             if (three)
-                s += o[3].neg ? (uint64_t)(uint32_t)~uc + 1 : uc;
+                s += o[3].neg ? (uint64_t)(uint32_t)~uc + one : uc;
             if (x)
                 s += w->carry >> l & 1;
             if (sat && !three) {

@@ -54,6 +54,8 @@ typedef struct tsampler {
     unsigned levels;          /* mip levels present */
     float border[4];
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
+    uint32_t unorm8[256];     /* bytes8: the float bits of i / 255 */
+    bool ident;               /* swizzle R G B A */
     tlevel lv0;               /* level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
@@ -99,10 +101,17 @@ static uint32_t get_bits(const uint8_t *p, unsigned off, unsigned w)
  * for normalized and float types, integers for SINT/UINT). */
 static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
 {
-    uint32_t c[4] = {0, 0, 0, 0x3f800000u};
+    if (s->bytes8 && s->ident) {
+        for (unsigned k = 0; k < 4; k++)
+            out[k] = s->unorm8[p[k]];
+        return;
+    }
+    /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
+    uint32_t ext[8] = {0, 0, 0, 0, 0, 0x3f800000u, 1, 0x3f800000u};
+    uint32_t *c = ext + 2;
     if (s->bytes8) {
         for (unsigned k = 0; k < 4; k++)
-            c[k] = uf((float)p[k] * s->scale[k]);
+            c[k] = s->unorm8[p[k]];
     }
     for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
         unsigned w = s->f->bits[k];
@@ -130,8 +139,6 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
             break;
         }
     }
-    /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
-    const uint32_t ext[8] = {0, 0, c[0], c[1], c[2], c[3], 1, 0x3f800000u};
     for (unsigned i = 0; i < 4; i++)
         out[i] = ext[s->tic.swizzle[i] & 7];
 }
@@ -213,6 +220,11 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     for (unsigned k = 0; k < 4; k++)
         if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
             s->bytes8 = false;
+    s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
+               s->tic.swizzle[3] == 5;
+    if (s->bytes8)
+        for (unsigned i = 0; i < 256; i++)
+            s->unorm8[i] = uf((float)i * s->scale[0]);
     s->pg_va = UINT64_MAX;
     s->pg_ptr = NULL;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
