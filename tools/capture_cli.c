@@ -14,7 +14,7 @@
 
 static int load_error(const char *path, cg_capture_format f, int rc, const cg_capture_error *e)
 {
-    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE)
+    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE || (rc == CG_ERR_UNSUPPORTED && f == CG_CAPTURE_CMDGPU))
         return cli_error(EXIT_INPUT, "%s: %s at offset %zu (0x%zx): %s", path, cg_capture_format_name(f),
                          e->offset, e->offset, e->msg);
     return cli_error(EXIT_INPUT, "%s: %s: %s", path, cg_capture_format_name(f), cg_strerror(rc));
