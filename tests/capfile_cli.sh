@@ -119,6 +119,19 @@ if command -v script >/dev/null 2>&1; then
     else
         echo "note: the loop took under a second here; no progress line to see"
     fi
+    # a 4 MB listing: the line counts the listing's bytes; the listing is
+    # the same as without a terminal
+    head -c 4000000 /dev/urandom > "$tmp/rnd.bin"
+    "$bin" disasm -f nv "$tmp/rnd.bin" > "$tmp/rnd.a" 2>"$tmp/rnd.err"
+    [ ! -s "$tmp/rnd.err" ] && ok || bad "disasm progress printed to a non-terminal"
+    script -qec "$bin disasm -f nv $tmp/rnd.bin > $tmp/rnd.b" /dev/null > "$tmp/pty2" 2>&1
+    cmp -s "$tmp/rnd.a" "$tmp/rnd.b" && ok || bad "the listing differs under a terminal"
+    if grep -q 'cmdgpu disasm: [0-9]* bytes of listing, [0-9]*/s, [0-9]* s' "$tmp/pty2"; then
+        ok
+        [ "$(tail -c 4 "$tmp/pty2" | od -An -tx1 | tr -d ' ')" = 0d1b5b4b ] && ok || bad "disasm progress not cleared"
+    else
+        echo "note: the listing took under a second here; no progress line to see"
+    fi
 else
     echo "note: no util-linux script: the progress line under a terminal is not tested"
 fi

@@ -2,6 +2,7 @@
  * chosen with --input-format or detected (cg_capture_detect), for
  * `cmdgpu disasm` and `cmdgpu run`. The loaders are library functions
  * (include/cmdgpu/capture.h); this file only wires them to the command. */
+#define _GNU_SOURCE /* fopencookie: the progress of a listing (glibc) */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -162,9 +163,7 @@ int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, c
         cg_capfile_disasm_opts dop = {.json = o->json, .c_name = c->name, .c_num = c->num,
                                       .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
                                       .c_reset = c->reset, .progress = disasm_progress};
-        cli_progress_start("disasm");
         rc = cg_capfile_disasm(cap, &dop, out);
-        cli_progress_stop();
         cg_capfile_free(cap);
         return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
     }
@@ -496,6 +495,36 @@ static void progress_sink(void *user, const cg_trace_event *ev)
         snprintf(unit, sizeof unit, "packets/methods, %" PRIu64 " KiB written by the GPU", prog_bytes >> 10);
         cli_progress_set(prog_events, 0, unit);
     }
+}
+
+/* A listing's progress: the bytes written so far, counted by a stream that
+ * passes everything on to the real one. */
+#if defined(__GLIBC__)
+static ssize_t count_write(void *cookie, const char *buf, size_t n)
+{
+    static uint64_t total;
+    size_t w = fwrite(buf, 1, n, (FILE *)cookie);
+    total += w;
+    cli_progress_set(total, 0, "bytes of listing");
+    return w == n ? (ssize_t)n : -1;
+}
+
+FILE *cli_progress_wrap(FILE *out)
+{
+    if (!prog.on || !out)
+        return out;
+    cookie_io_functions_t io = {.write = count_write};
+    FILE *f = fopencookie(out, "w", io);
+    return f ? f : out;
+}
+#else
+FILE *cli_progress_wrap(FILE *out) { return out; }
+#endif
+
+void cli_progress_unwrap(FILE *wrapped, FILE *out)
+{
+    if (wrapped != out)
+        fclose(wrapped); /* flushes into out; errors show on out */
 }
 
 void cli_progress_attach(cg_device *dev)
