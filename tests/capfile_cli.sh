@@ -10,6 +10,7 @@ build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
 ex=$src/examples
 mkdir -p "$tmp/a" "$tmp/b"
+cd "$tmp/b" # the files replays write (.dump, .png) stay in $tmp
 
 # same FAMILY SCENE NAME [run options...]: run the scene in $tmp/a with
 # --capture, replay it in $tmp/b, and compare stdout and the exit code;
@@ -76,6 +77,14 @@ grep -q '^INDIRECT_BUFFER 0x300000, 0x0, 0x5  # 0x20000c ' "$tmp/out" && ok || b
 expect 0 "disasm --json" -- "$bin" disasm --json "$tmp/rects.cap"
 grep -q '^{"format":"cmdgpu-capture","version":"1.0","family":"nv",' "$tmp/out" && ok || bad "disasm json"
 grep -q '"record":"submit","kind":2,"name":"NV_ACT_SUBMIT"' "$tmp/out" && ok || bad "disasm json: submit"
+
+# the end record: a replay whose final memory differs is reported (exit 1)
+cp "$tmp/rects.cap" "$tmp/bad.cap"
+printf '\231' | dd of="$tmp/bad.cap" bs=1 seek=$(( $(wc -c < "$tmp/rects.cap") - 1 )) conv=notrunc 2>/dev/null
+expect 1 "a different memory hash" -- "$bin" run "$tmp/bad.cap"
+grep -q "^cmdgpu: replay: the replay's results differ from the capture's: .*memory hash \([0-9a-f]*\) (captured 99" "$tmp/err" && ok || bad "memory hash message"
+expect 0 "disasm shows the end record" -- "$bin" disasm "$tmp/rects.cap"
+grep -q '^# end: result 0, 0 fault(s), fault hash cbf29ce484222325, memory hash [0-9a-f]\{16\}$' "$tmp/out" && ok || bad "end line"
 
 # -f: optional, a matching one is fine, another family is an error
 expect 0 "run with a matching -f" -- "$bin" run -f radeon "$tmp/ib_chain.cap"

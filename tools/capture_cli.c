@@ -403,6 +403,7 @@ cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device
         *rc = cli_error(EXIT_INPUT, "out of memory");
         return NULL;
     }
+    cg_capfile_writer_attach(w, dev); /* the final memory's hash for the end record */
     cg_capfile_write_name(w, o->args[0]);
     cg_capfile_write_config(w, CG_CAPCFG_COHERENCY, (uint64_t)cg_device_coherency(dev));
     for (int b = 0; b < CG_BUDGET_COUNT; b++)
@@ -418,6 +419,7 @@ int cli_capture_end(const cli_opts *o, cg_capfile_writer *w, int result, cg_devi
     cg_capfile_end end = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
                           .fault_hash = cg_capfile_fault_hash(dev, 0)};
     cg_capfile_write_end(w, &end);
+    cg_capfile_memhash_attach(dev, NULL);
     int r = cg_capfile_writer_save(w, o->capture);
     cg_capfile_writer_destroy(w);
     if (r != 0)
@@ -425,12 +427,24 @@ int cli_capture_end(const cli_opts *o, cg_capfile_writer *w, int result, cg_devi
     return rc;
 }
 
+static cg_capfile_memhash replay_mh;
+
+void cli_replay_attach(const cli_opts *o, cg_device *dev)
+{
+    cg_capfile_memhash_fini(&replay_mh);
+    if (o->replay && cg_capfile_memhash_init(&replay_mh, o->replay) == 0)
+        cg_capfile_memhash_attach(dev, &replay_mh);
+}
+
 int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc)
 {
     if (!o->replay)
         return rc;
     cg_capfile_end got = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
-                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+                          .fault_hash = cg_capfile_fault_hash(dev, 0),
+                          .mem_hash = replay_mh.done ? replay_mh.hash : 0};
+    cg_capfile_memhash_attach(dev, NULL);
+    cg_capfile_memhash_fini(&replay_mh);
     char msg[256];
     if (cg_capfile_verify(o->replay, &got, msg, sizeof msg) != 0) {
         cli_error(EXIT_FAULT, "replay: %s", msg);

@@ -65,6 +65,7 @@ cg_device *cli_device_create(const cli_opts *o)
     for (int i = 0; i < o->nbudgets; i++)
         cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
     cli_progress_attach(dev);
+    cli_replay_attach(o, dev);
     return dev;
 }
 

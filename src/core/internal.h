@@ -43,7 +43,20 @@ struct cg_device {
     uint64_t cpu_write_seq;  /* numbers CPU writes for coherency messages */
 
     uint64_t budget[CG_BUDGET_COUNT]; /* 0: the default (cg_device_budget) */
+
+    /* The capture's end-of-run hook (src/core/capfile.c): the scene runners
+     * call cg__scene_end before they tear their model down. */
+    void (*scene_end)(void *user, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                      void *ctx);
+    void *scene_end_user;
 };
+
+/* A scene runner's model is about to go: let an attached capture hash the
+ * final memory through peek (reads without faults, traces or cache effects). */
+void cg__scene_end(cg_device *dev, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                   void *ctx);
+/* peek for a GPU address space (ctx: the cg_vas): mapped bytes as memory holds them. */
+int cg__vas_peek(void *vas, uint64_t va, void *dst, size_t n);
 
 /* Zeroed allocation counted in the device's host memory figures. */
 void *cg__alloc(cg_device *dev, size_t n);
