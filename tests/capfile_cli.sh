@@ -92,6 +92,8 @@ expect 2 "run with another -f" -- "$bin" run -f vc4 "$tmp/ib_chain.cap"
 grep -q 'is a cmdgpu capture of family radeon, not vc4' "$tmp/err" && ok || bad "mismatch message"
 expect 0 "--input-format cmdgpu-capture" -- "$bin" run -f nv --input-format cmdgpu-capture "$tmp/fence.cap"
 expect 2 "--capture of a capture" -- "$bin" run "$tmp/fence.cap" --capture "$tmp/x.cap"
+expect 2 "--capture of a ring dump" -- "$bin" run -f radeon "$src/tests/data/captures/radeon_ring_gfx.txt" --capture "$tmp/x.cap"
+grep -q 'is a radeon-ring-dump capture: --capture records scenes' "$tmp/err" && ok || bad "ring dump --capture message"
 
 # errors: an unwritable capture, truncated and corrupt files, a newer version
 expect 3 "unwritable --capture" -- "$bin" run -f radeon "$ex/radeon/ib_chain.s" --capture "$tmp/no/such/dir/x.cap"

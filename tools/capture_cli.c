@@ -580,6 +580,11 @@ int capture_run(const cli_opts *o, const cli_family *fam)
         free(data);
         return rc;
     }
+    if (o->capture && f != CG_CAPTURE_CMDGPU) {
+        free(data);
+        return cli_error(EXIT_USAGE, "run --capture: %s is a %s capture: --capture records scenes", path,
+                         cg_capture_format_name(f));
+    }
     switch (f) {
     case CG_CAPTURE_CMDGPU: rc = run_capfile(o, fam, path, data, size); break;
     case CG_CAPTURE_RADEON_RING_DUMP: rc = run_ringdump(o, path, data, size); break;
