@@ -9,13 +9,23 @@
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 
+static const uint8_t text[12] = {0x00, 0x68, 0x01, 0xc0, 0x40, 0x01, 0, 0, 0x34, 0x12, 0, 0};
+static uint64_t end_mem_hash; /* what build() puts in the end record */
+
+static uint64_t fnv(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
 static uint8_t *build(size_t *size, bool with_end, uint32_t expect)
 {
     cg_capfile_writer *w = NULL;
     CHECK_EQ(cg_capfile_writer_create(CG_FAMILY_RADEON, &w), 0);
     cg_capfile_write_config(w, CG_CAPCFG_RADEON_GEN, CG_RADEON_R600);
     cg_capfile_write_name(w, "hand.s");
-    const uint8_t text[12] = {0x00, 0x68, 0x01, 0xc0, 0x40, 0x01, 0, 0, 0x34, 0x12, 0, 0};
     cg_capfile_write_memory(w, 0x100000, 0, "text", text, sizeof text);
     cg_capfile_action sub = {.type = CG_CAPREC_SUBMIT, .kind = 1, .str1 = "text", .str1_len = 4};
     cg_capfile_action run = {.type = CG_CAPREC_SYNC, .kind = 5};
@@ -24,7 +34,8 @@ static uint8_t *build(size_t *size, bool with_end, uint32_t expect)
     cg_capfile_write_action(w, &run);
     cg_capfile_write_action(w, &chk);
     if (with_end) {
-        cg_capfile_end e = {.result = 0, .faults = 0, .fault_hash = cg_capfile_fault_hash(NULL, 0)};
+        cg_capfile_end e = {.result = 0, .faults = 0, .fault_hash = cg_capfile_fault_hash(NULL, 0),
+                            .mem_hash = end_mem_hash};
         cg_capfile_write_end(w, &e);
     }
     const uint8_t *d;
@@ -44,11 +55,18 @@ static int run_log(const uint8_t *data, size_t size, char **log, size_t *len)
         return rc;
     cg_device *dev = NULL;
     CHECK_EQ(cg_capfile_device(c, &dev), 0);
+    cg_capfile_memhash mh;
+    CHECK_EQ(cg_capfile_memhash_init(&mh, c), 0);
+    cg_capfile_memhash_attach(dev, &mh);
     FILE *f = open_memstream(log, len);
     rc = cg_radeon_capfile_run(c, dev, f);
     fclose(f);
+    /* the ring never writes the section: its final bytes are the captured ones */
+    CHECK(mh.done);
+    CHECK_EQ(mh.hash, fnv(text, sizeof text));
     cg_capfile_end got = {.result = rc, .faults = (uint32_t)cg_fault_count(dev),
-                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+                          .fault_hash = cg_capfile_fault_hash(dev, 0), .mem_hash = mh.hash};
+    cg_capfile_memhash_fini(&mh);
     char msg[256];
     if (rc >= 0 && cg_capfile_verify(c, &got, msg, sizeof msg) != 0)
         rc = 100;
@@ -68,8 +86,8 @@ int main(void)
     /* the first record: config, 12 bytes, key 1 (radeon.gen) = 0 */
     static const uint8_t cfg[20] = {1, 0, 0, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK_MEM(d + 24, cfg, 20);
-    /* name (8 + 6), memory (8 + 18 + 4 + 12), 3 actions (8 + 60 [+ 4]), end (8 + 24) */
-    CHECK_EQ(size, 24 + 20 + 14 + 42 + 72 + 68 + 68 + 32);
+    /* name (8 + 6), memory (8 + 18 + 4 + 12), 3 actions (8 + 60 [+ 4]), end (8 + 32) */
+    CHECK_EQ(size, 24 + 20 + 14 + 42 + 72 + 68 + 68 + 40);
     CHECK(cg_capfile_detect(d, size));
     CHECK_EQ(cg_capfile_peek_family(d, size), CG_FAMILY_RADEON);
     CHECK_EQ(cg_capture_detect(d, size), CG_CAPTURE_CMDGPU);
@@ -138,6 +156,17 @@ int main(void)
         CHECK_EQ(run_log(d, size, &log, &len), 100);
         free(log);
         free(d);
+        end_mem_hash = fnv(text, sizeof text); /* the right final memory hash */
+        d = build(&size, true, 0x1234);
+        CHECK_EQ(run_log(d, size, &log, &len), 0);
+        free(log);
+        free(d);
+        end_mem_hash = 12345; /* another one: the replay differs */
+        d = build(&size, true, 0x1234);
+        CHECK_EQ(run_log(d, size, &log, &len), 100);
+        free(log);
+        free(d);
+        end_mem_hash = 0;
     }
 
     /* hostile input */
@@ -159,7 +188,7 @@ int main(void)
     h[48] = h[49] = h[50] = h[51] = 0xff; /* the name record's length */
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_RANGE);
     CHECK_EQ(e.offset, 48);
-    CHECK_STR(e.msg, "record of 4294967295 bytes runs past the end of the file (288 bytes left)");
+    CHECK_STR(e.msg, "record of 4294967295 bytes runs past the end of the file (296 bytes left)");
     memcpy(h, d, size);
     h[10] = 2; /* major version 2 */
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_UNSUPPORTED);
@@ -188,9 +217,9 @@ int main(void)
         cg_capfile_free(c);
     }
     memcpy(h, d, size);
-    h[size - 8] = 7; /* the end record's action count */
+    h[size - 16] = 7; /* the end record's action count */
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_SYNTAX);
-    CHECK_EQ(e.offset, size - 8);
+    CHECK_EQ(e.offset, size - 16);
     free(h);
     free(d);
     return check_report("test_capfile");

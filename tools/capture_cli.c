@@ -2,6 +2,7 @@
  * chosen with --input-format or detected (cg_capture_detect), for
  * `cmdgpu disasm` and `cmdgpu run`. The loaders are library functions
  * (include/cmdgpu/capture.h); this file only wires them to the command. */
+#define _GNU_SOURCE /* fopencookie: the progress of a listing (glibc) */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 static int load_error(const char *path, cg_capture_format f, int rc, const cg_capture_error *e)
 {
-    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE)
+    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE || (rc == CG_ERR_UNSUPPORTED && f == CG_CAPTURE_CMDGPU))
         return cli_error(EXIT_INPUT, "%s: %s at offset %zu (0x%zx): %s", path, cg_capture_format_name(f),
                          e->offset, e->offset, e->msg);
     return cli_error(EXIT_INPUT, "%s: %s: %s", path, cg_capture_format_name(f), cg_strerror(rc));
@@ -162,9 +163,7 @@ int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, c
         cg_capfile_disasm_opts dop = {.json = o->json, .c_name = c->name, .c_num = c->num,
                                       .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
                                       .c_reset = c->reset, .progress = disasm_progress};
-        cli_progress_start("disasm");
         rc = cg_capfile_disasm(cap, &dop, out);
-        cli_progress_stop();
         cg_capfile_free(cap);
         return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
     }
@@ -404,6 +403,7 @@ cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device
         *rc = cli_error(EXIT_INPUT, "out of memory");
         return NULL;
     }
+    cg_capfile_writer_attach(w, dev); /* the final memory's hash for the end record */
     cg_capfile_write_name(w, o->args[0]);
     cg_capfile_write_config(w, CG_CAPCFG_COHERENCY, (uint64_t)cg_device_coherency(dev));
     for (int b = 0; b < CG_BUDGET_COUNT; b++)
@@ -419,6 +419,7 @@ int cli_capture_end(const cli_opts *o, cg_capfile_writer *w, int result, cg_devi
     cg_capfile_end end = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
                           .fault_hash = cg_capfile_fault_hash(dev, 0)};
     cg_capfile_write_end(w, &end);
+    cg_capfile_memhash_attach(dev, NULL);
     int r = cg_capfile_writer_save(w, o->capture);
     cg_capfile_writer_destroy(w);
     if (r != 0)
@@ -426,12 +427,24 @@ int cli_capture_end(const cli_opts *o, cg_capfile_writer *w, int result, cg_devi
     return rc;
 }
 
+static cg_capfile_memhash replay_mh;
+
+void cli_replay_attach(const cli_opts *o, cg_device *dev)
+{
+    cg_capfile_memhash_fini(&replay_mh);
+    if (o->replay && cg_capfile_memhash_init(&replay_mh, o->replay) == 0)
+        cg_capfile_memhash_attach(dev, &replay_mh);
+}
+
 int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc)
 {
     if (!o->replay)
         return rc;
     cg_capfile_end got = {.result = result, .faults = (uint32_t)cg_fault_count(dev),
-                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+                          .fault_hash = cg_capfile_fault_hash(dev, 0),
+                          .mem_hash = replay_mh.done ? replay_mh.hash : 0};
+    cg_capfile_memhash_attach(dev, NULL);
+    cg_capfile_memhash_fini(&replay_mh);
     char msg[256];
     if (cg_capfile_verify(o->replay, &got, msg, sizeof msg) != 0) {
         cli_error(EXIT_FAULT, "replay: %s", msg);
@@ -498,6 +511,36 @@ static void progress_sink(void *user, const cg_trace_event *ev)
     }
 }
 
+/* A listing's progress: the bytes written so far, counted by a stream that
+ * passes everything on to the real one. */
+#if defined(__GLIBC__)
+static ssize_t count_write(void *cookie, const char *buf, size_t n)
+{
+    static uint64_t total;
+    size_t w = fwrite(buf, 1, n, (FILE *)cookie);
+    total += w;
+    cli_progress_set(total, 0, "bytes of listing");
+    return w == n ? (ssize_t)n : -1;
+}
+
+FILE *cli_progress_wrap(FILE *out)
+{
+    if (!prog.on || !out)
+        return out;
+    cookie_io_functions_t io = {.write = count_write};
+    FILE *f = fopencookie(out, "w", io);
+    return f ? f : out;
+}
+#else
+FILE *cli_progress_wrap(FILE *out) { return out; }
+#endif
+
+void cli_progress_unwrap(FILE *wrapped, FILE *out)
+{
+    if (wrapped != out)
+        fclose(wrapped); /* flushes into out; errors show on out */
+}
+
 void cli_progress_attach(cg_device *dev)
 {
     if (prog.on && dev)
@@ -536,6 +579,11 @@ int capture_run(const cli_opts *o, const cli_family *fam)
     if ((rc = choose(o, path, data, size, &f)) >= 0 || f == CG_CAPTURE_NATIVE) {
         free(data);
         return rc;
+    }
+    if (o->capture && f != CG_CAPTURE_CMDGPU) {
+        free(data);
+        return cli_error(EXIT_USAGE, "run --capture: %s is a %s capture: --capture records scenes", path,
+                         cg_capture_format_name(f));
     }
     switch (f) {
     case CG_CAPTURE_CMDGPU: rc = run_capfile(o, fam, path, data, size); break;

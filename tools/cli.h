@@ -237,6 +237,12 @@ void cli_progress_stop(void);
 /* After a replay (o->replay): compare the results with the capture's end
  * record; a difference is reported on stderr and gives EXIT_FAULT. */
 int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc);
+/* With o->replay: hash the final memory of the capture's ranges (cli_device_create). */
+void cli_replay_attach(const cli_opts *o, cg_device *dev);
+/* With progress on, a stream that passes writes on to `out` and shows the
+ * bytes written so far (else `out` itself); unwrap flushes and closes it. */
+FILE *cli_progress_wrap(FILE *out);
+void cli_progress_unwrap(FILE *wrapped, FILE *out);
 /* With progress on, count the device's trace events (a trace sink). */
 void cli_progress_attach(cg_device *dev);
 

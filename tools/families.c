@@ -65,6 +65,7 @@ cg_device *cli_device_create(const cli_opts *o)
     for (int i = 0; i < o->nbudgets; i++)
         cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
     cli_progress_attach(dev);
+    cli_replay_attach(o, dev);
     return dev;
 }
 
@@ -342,9 +343,13 @@ int cmd_disasm(const cli_opts *o)
         free(data);
         return EXIT_INPUT;
     }
-    rc = capture_disasm(o, fam, o->args[0], data, size, out);
+    cli_progress_start("disasm");
+    FILE *pout = cli_progress_wrap(out);
+    rc = capture_disasm(o, fam, o->args[0], data, size, pout);
     if (rc < 0)
-        rc = fam->disasm(o, data, size, out);
+        rc = fam->disasm(o, data, size, pout);
+    cli_progress_unwrap(pout, out);
+    cli_progress_stop();
     int wrc = cli_close_out(out, o->output);
     rc = wrc != EXIT_OK ? wrc : rc;
     free(data);

@@ -102,6 +102,7 @@ typedef struct cg_capfile_end {
     uint32_t faults;      /* faults the run raised (warnings included) */
     uint64_t fault_hash;  /* cg_capfile_fault_hash of them */
     uint64_t actions;     /* action records before the end record */
+    uint64_t mem_hash;    /* final memory of the memory records' ranges (cg_capfile_memhash); 0: none */
 } cg_capfile_end;
 
 typedef struct cg_capfile {
@@ -149,6 +150,22 @@ CG_API int cg_capfile_device(const cg_capfile *c, cg_device **out);
  * record), 1 when they differ (why in msg). */
 CG_API int cg_capfile_verify(const cg_capfile *c, const cg_capfile_end *got, char *msg, size_t cap);
 
+/* The final contents of the captured ranges: attached to a device before a
+ * scene runs, the runner hashes (FNV-1a 64) the bytes of every range as
+ * memory holds them when the run ends (unmapped pages count as 0xff bytes),
+ * through a read that raises no fault and changes no cache state. */
+typedef struct cg_capfile_memhash {
+    uint64_t *ranges; /* addr, size pairs */
+    size_t n;
+    uint64_t hash;    /* after the run, if done */
+    bool done;
+} cg_capfile_memhash;
+/* The ranges of the capture's memory records. 0 or CG_ERR_NOMEM. */
+CG_API int cg_capfile_memhash_init(cg_capfile_memhash *h, const cg_capfile *c);
+CG_API void cg_capfile_memhash_fini(cg_capfile_memhash *h);
+/* Attach to dev (NULL detaches); h must outlive the run. */
+CG_API void cg_capfile_memhash_attach(cg_device *dev, cg_capfile_memhash *h);
+
 /* ---- writing ----------------------------------------------------------- */
 
 typedef struct cg_capfile_writer cg_capfile_writer;
@@ -161,7 +178,12 @@ CG_API void cg_capfile_write_name(cg_capfile_writer *w, const char *name);
 CG_API void cg_capfile_write_memory(cg_capfile_writer *w, uint64_t addr, uint32_t space,
                                     const char *name, const uint8_t *data, size_t size);
 CG_API void cg_capfile_write_action(cg_capfile_writer *w, const cg_capfile_action *a);
+/* The end record; its mem_hash is the writer's own (cg_capfile_writer_attach)
+ * when attached, else e->mem_hash. */
 CG_API void cg_capfile_write_end(cg_capfile_writer *w, const cg_capfile_end *e);
+/* Hash the final memory of the ranges this writer records (all its memory
+ * records, also those written after this call) when dev's scene ends. */
+CG_API void cg_capfile_writer_attach(cg_capfile_writer *w, cg_device *dev);
 CG_API size_t cg_capfile_writer_actions(const cg_capfile_writer *w);
 CG_API int cg_capfile_writer_bytes(const cg_capfile_writer *w, const uint8_t **data, size_t *size);
 /* Write the file: 0, CG_ERR_IO, CG_ERR_NOMEM. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
 #include "capfile_internal.h"
+#include "internal.h"
 
 static const struct {
     uint32_t code;
@@ -38,6 +39,8 @@ struct cg_capfile_writer {
     size_t len, cap;
     size_t actions;
     bool oom;
+    cg_capfile_memhash mh; /* the memory records' ranges, and the end-of-run hash */
+    size_t mh_cap;
 };
 
 static void put(cg_capfile_writer *w, const void *p, size_t n)
@@ -128,6 +131,7 @@ void cg_capfile_writer_destroy(cg_capfile_writer *w)
     if (!w)
         return;
     free(w->buf);
+    free(w->mh.ranges);
     free(w);
 }
 
@@ -160,6 +164,19 @@ void cg_capfile_write_memory(cg_capfile_writer *w, uint64_t addr, uint32_t space
         w->oom = true;
         return;
     }
+    if (w->mh.n == w->mh_cap) {
+        size_t cap = w->mh_cap ? 2 * w->mh_cap : 16;
+        uint64_t *r = realloc(w->mh.ranges, cap * 2 * sizeof *r);
+        if (!r) {
+            w->oom = true;
+            return;
+        }
+        w->mh.ranges = r;
+        w->mh_cap = cap;
+    }
+    w->mh.ranges[2 * w->mh.n] = addr;
+    w->mh.ranges[2 * w->mh.n + 1] = size;
+    w->mh.n++;
     size_t s = rec_begin(w, CG_CAPREC_MEMORY);
     put64(w, addr);
     put32(w, space);
@@ -206,6 +223,7 @@ void cg_capfile_write_end(cg_capfile_writer *w, const cg_capfile_end *e)
     put32(w, e->faults);
     put64(w, e->fault_hash);
     put64(w, w->actions);
+    put64(w, w->mh.done ? w->mh.hash : e->mem_hash);
     rec_end(w, s);
 }
 
@@ -438,6 +456,7 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
             c->end.faults = rd32(q + 4);
             c->end.fault_hash = rd64(q + 8);
             c->end.actions = rd64(q + 16);
+            c->end.mem_hash = len >= 32 ? rd64(q + 24) : 0;
             if (c->end.actions != c->nact)
                 rc = fail(err, p + 24, CG_ERR_SYNTAX, "the end record counts %llu actions, the "
                           "file has %zu", (unsigned long long)c->end.actions, c->nact);
@@ -536,13 +555,16 @@ int cg_capfile_verify(const cg_capfile *c, const cg_capfile_end *got, char *msg,
     if (!c || !got || !c->has_end)
         return 0;
     const cg_capfile_end *e = &c->end;
-    if (e->result == got->result && e->faults == got->faults && e->fault_hash == got->fault_hash)
+    bool mem_same = !e->mem_hash || !got->mem_hash || e->mem_hash == got->mem_hash;
+    if (e->result == got->result && e->faults == got->faults && e->fault_hash == got->fault_hash &&
+        mem_same)
         return 0;
     if (msg)
         snprintf(msg, cap, "the replay's results differ from the capture's: result %d (captured %d), "
-                 "%u fault(s) (captured %u), fault hash %016llx (captured %016llx)", got->result,
-                 e->result, got->faults, e->faults, (unsigned long long)got->fault_hash,
-                 (unsigned long long)e->fault_hash);
+                 "%u fault(s) (captured %u), fault hash %016llx (captured %016llx), memory hash "
+                 "%016llx (captured %016llx)", got->result, e->result, got->faults, e->faults,
+                 (unsigned long long)got->fault_hash, (unsigned long long)e->fault_hash,
+                 (unsigned long long)got->mem_hash, (unsigned long long)e->mem_hash);
     return 1;
 }
 
@@ -579,4 +601,88 @@ bool cg_capfile_str(const char *s, size_t n, char *buf, size_t cap)
     memcpy(buf, s, n);
     buf[n] = 0;
     return true;
+}
+
+/* ---- the end-of-run memory hash ------------------------------------------ */
+
+static void memhash_run(void *user, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                        void *ctx)
+{
+    cg_capfile_memhash *h = user;
+    uint64_t x = 0xcbf29ce484222325ull;
+    uint8_t buf[4096];
+    for (size_t i = 0; i < h->n; i++) {
+        uint64_t a = h->ranges[2 * i], left = h->ranges[2 * i + 1];
+        while (left) {
+            size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+            if (peek(ctx, a, buf, n) != 0)
+                memset(buf, 0xff, n);
+            for (size_t k = 0; k < n; k++)
+                x = (x ^ buf[k]) * 0x100000001b3ull;
+            a += n;
+            left -= n;
+        }
+    }
+    h->hash = x ? x : 1; /* 0 means "none" in the end record */
+    h->done = true;
+}
+
+void cg__scene_end(cg_device *dev, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                   void *ctx)
+{
+    if (dev && dev->scene_end)
+        dev->scene_end(dev->scene_end_user, peek, ctx);
+}
+
+int cg__vas_peek(void *vas, uint64_t va, void *dst, size_t n)
+{
+    uint8_t *d = dst;
+    while (n) {
+        cg_mapping_info mi;
+        if (cg_vas_lookup(vas, va, &mi) != 0)
+            return CG_ERR_NOENT;
+        uint64_t in = mi.size - (va - mi.va);
+        size_t k = in < n ? (size_t)in : n;
+        if (cg_mem_read(mi.mem, mi.offset + (va - mi.va), d, k) != 0)
+            return CG_ERR_RANGE;
+        d += k, va += k, n -= k;
+    }
+    return 0;
+}
+
+int cg_capfile_memhash_init(cg_capfile_memhash *h, const cg_capfile *c)
+{
+    if (!h || !c)
+        return CG_ERR_INVAL;
+    *h = (cg_capfile_memhash){0};
+    if (c->nmem && !(h->ranges = malloc(c->nmem * 2 * sizeof *h->ranges)))
+        return CG_ERR_NOMEM;
+    for (size_t i = 0; i < c->nmem; i++) {
+        h->ranges[2 * i] = c->mem[i].addr;
+        h->ranges[2 * i + 1] = c->mem[i].size;
+    }
+    h->n = c->nmem;
+    return 0;
+}
+
+void cg_capfile_memhash_fini(cg_capfile_memhash *h)
+{
+    if (h) {
+        free(h->ranges);
+        *h = (cg_capfile_memhash){0};
+    }
+}
+
+void cg_capfile_memhash_attach(cg_device *dev, cg_capfile_memhash *h)
+{
+    if (!dev)
+        return;
+    dev->scene_end = h ? memhash_run : NULL;
+    dev->scene_end_user = h;
+}
+
+void cg_capfile_writer_attach(cg_capfile_writer *w, cg_device *dev)
+{
+    if (w)
+        cg_capfile_memhash_attach(dev, &w->mh);
 }

@@ -207,12 +207,13 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
     if (o->json) {
         fprintf(out, "]");
         if (c->has_end)
-            fprintf(out, ",\"end\":{\"result\":%d,\"faults\":%u,\"fault_hash\":\"%016" PRIx64 "\"}",
-                    c->end.result, c->end.faults, c->end.fault_hash);
+            fprintf(out, ",\"end\":{\"result\":%d,\"faults\":%u,\"fault_hash\":\"%016" PRIx64
+                    "\",\"mem_hash\":\"%016" PRIx64 "\"}", c->end.result, c->end.faults, c->end.fault_hash,
+                    c->end.mem_hash);
         fprintf(out, ",\"bad\":%d}\n", bad);
     } else if (c->has_end) {
-        fprintf(out, "%s# end: result %d, %u fault(s), fault hash %016" PRIx64 "%s\n", cc, c->end.result,
-                c->end.faults, c->end.fault_hash, cr);
+        fprintf(out, "%s# end: result %d, %u fault(s), fault hash %016" PRIx64 ", memory hash %016" PRIx64
+                "%s\n", cc, c->end.result, c->end.faults, c->end.fault_hash, c->end.mem_hash, cr);
     } else {
         fprintf(out, "%s# no end record: the run that wrote it did not finish%s\n", ce, cr);
     }

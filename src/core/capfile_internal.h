@@ -12,4 +12,8 @@ const char *cg_radeon_capfile_action_name(uint32_t kind);
 const char *cg_vc4_capfile_action_name(uint32_t kind);
 const char *cg_nv_capfile_action_name(uint32_t kind);
 
+/* The end-of-run memory read for vc4 (src/vc4/capscene.c): v is the cg_vc4,
+ * addr a bus address (alias bits 31:30 ignored). */
+int vc4_capture_peek(void *v, uint64_t addr, void *dst, size_t n);
+
 #endif

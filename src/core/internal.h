@@ -37,6 +37,11 @@ struct cg_device {
     uint64_t faults_dropped;
     cg_fault_fn fault_fn;
     void *fault_user;
+    /* The capture's end-of-run hook (src/core/capfile.c): the scene runners
+     * call cg__scene_end before they tear their model down. */
+    void (*scene_end)(void *user, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                      void *ctx);
+    void *scene_end_user;
     struct cg_trace_sink sinks[CG_TRACE_MAX_SINKS];
     atomic_int nsinks; /* number of non-empty slots, read without the lock */
 
@@ -65,5 +70,12 @@ void cg__mem_teardown(cg_device *dev);
 
 /* snprintf into a fixed buffer and return it (for messages). */
 #define CG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A scene runner's model is about to go: let an attached capture hash the
+ * final memory through peek (reads without faults, traces or cache effects). */
+void cg__scene_end(cg_device *dev, int (*peek)(void *ctx, uint64_t addr, void *dst, size_t n),
+                   void *ctx);
+/* peek for a GPU address space (ctx: the cg_vas): mapped bytes as memory holds them. */
+int cg__vas_peek(void *vas, uint64_t va, void *dst, size_t n);
 
 #endif

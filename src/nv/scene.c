@@ -278,6 +278,8 @@ int nv_scene_play(cg_device *dev, const char *path, int rc, cg_nv_asm *na, cg_as
         rc = do_act(&s, &na->acts[i]);
     if (s.gpu)
         cg_nv_gpu_finish(s.gpu); /* nothing stays queued; unsatisfiable waits hang */
+    if (s.as) /* a capture hashes the final memory (before --dump files are written) */
+        cg__scene_end(dev, cg__vas_peek, cg_nv_as_vas(s.as));
     for (size_t i = 0; s.gpu && s.as && o && i < o->ndumps; i++) {
         nv_act x = {.kind = NV_ACT_DUMP, .line = (unsigned)i, .a = o->dumps[i].va,
                     .b = o->dumps[i].size};

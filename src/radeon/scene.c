@@ -348,6 +348,7 @@ int cg_radeon_scene_run(const cg_radeon_asm *st, const cg_asm *as, cg_device *de
         if (!(f->flags & CG_FAULT_F_WARNING))
             fails++;
     }
+    cg__scene_end(dev, cg__vas_peek, rd->vas); /* a capture hashes the final memory */
     cg_radeon_drv_destroy(drv);
     cg_radeon_destroy(rd);
     return fails ? 1 : 0;

@@ -113,3 +113,10 @@ int cg_vc4_capfile_run(const cg_capfile *c, cg_device *dev, const cg_vc4_scene_o
     cg_vc4_asm_destroy(st);
     return rc;
 }
+
+int vc4_capture_peek(void *v, uint64_t addr, void *dst, size_t n)
+{
+    if (addr > UINT32_MAX)
+        return CG_ERR_RANGE;
+    return cg_mem_read(cg_vc4_sdram(v), addr & 0x3FFFFFFFu, dst, n);
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scene.h"
+#include "core/capfile_internal.h"
 
 /* The frame buffer as last read out of SDRAM: `.png`, `.expect_hash`, the
  * final hash line and -o all use one copy, one hash and one PNG encoding
@@ -323,6 +324,7 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
             fails++;
     }
     fbc_drop(&fbc);
+    cg__scene_end(dev, vc4_capture_peek, v); /* a capture hashes the final memory */
     cg_vc4_destroy(v);
     return io ? CG_ERR_IO : fails ? 1 : 0;
 }
