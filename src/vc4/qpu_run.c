@@ -1325,6 +1325,9 @@ static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
 
 /* Would the instruction wait on another QPU? Checked before it issues, so a
  * blocked instruction has no effect (no uniform read, no write). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
 static bool blocks(vc4_qpu_state *s, uint64_t ins, uint8_t kind)
 {
     if (kind == K_LDI) {
@@ -1361,13 +1364,19 @@ int vc4_qpu_step(vc4_qpu_state *s)
     uint8_t kind;
     if (fetch(s, addr, &ins, &kind) != 0)
         return CG_ERR_FAULT;
-    if (kind != K_SIGNAL && kind != K_BRANCH && blocks(s, ins, kind)) {
+    /* only a semaphore instruction, or an ALU instruction while some QPU
+     * holds the shared mutex, can block */
+    bool may_block = kind == K_LDI ? VC4_QPU_GET(ins, LDI, unpack) == VC4_QPU_LDI_SEMAPHORE
+                                   : kind == K_ALU && s->units && s->units->mutex_owner >= 0;
+    if (may_block && blocks(s, ins, kind)) {
         s->stalls++;
         s->executed++; /* a stall cycle */
         return VC4_QPU_BLOCKED;
     }
-    s->wait.kind = VC4_QPU_WAIT_NONE;
-    s->wait.detail = 0;
+    if (s->wait.kind) {
+        s->wait.kind = VC4_QPU_WAIT_NONE;
+        s->wait.detail = 0;
+    }
     uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     uint32_t phys_a = 0, phys_b = 0;
     uint8_t accw = 0;
