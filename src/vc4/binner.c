@@ -43,13 +43,14 @@
  * triangle that covers none of its pixels), never misses a covered pixel.
  * Degenerate (zero-area) and culled triangles are not listed. */
 #include <stdlib.h>
-#include "vc4_internal.h"
+#include "gl.h"
 
 #define TILE_STATE_BYTES 48 /* research/vc4.md 1.2 (khrn_prod_4.h) */
 
 void vc4_bin_reset(cg_vc4 *v)
 {
     free(v->bin.tiles);
+    vc4_gl_cache_free(v->bin.glc);
     memset(&v->bin, 0, sizeof v->bin);
 }
 
@@ -195,7 +196,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_fmt = b->ver_fmt;
     }
     if ((tl->ver_nv != b->ver_nv || all) && b->st.nv_valid) {
-        r[0] = VC4_OP_NV_Shader_State;
+        r[0] = b->st.gl ? VC4_OP_GL_Shader_State : VC4_OP_NV_Shader_State;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.nv_record >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -482,10 +483,25 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (indexed && itype > 1)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "index type %u (0 = 8-bit, 1 = 16-bit)",
                          itype);
-    vc4_nv_record nvr;
-    if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0)
+    vc4_nv_record nvr = {0};
+    const vc4_gl_record *glr = NULL;
+    if (b->st.gl) {
+        /* GL mode: the record, then every selected attribute array must
+         * hold the vertices the primitives can name (vc4_validate.c) */
+        if (vc4_gl_cache_reset(&b->glc) != 0)
+            return CG_ERR_NOMEM;
+        if (vc4_gl_cached_record(v, t, b->glc, b->st.nv_record, &glr) != 0)
+            return CG_ERR_FAULT;
+        uint64_t last = indexed ? maxi : (uint64_t)first + count - 1;
+        if (count && last > 0xFFFFFFFFu)
+            return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, addr,
+                             "vertex index %llu does not fit 32 bits", (unsigned long long)last);
+        if (count && vc4_gl_check_attrs(v, t, glr, (uint32_t)last, addr) != 0)
+            return CG_ERR_FAULT;
+    } else if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0) {
         return CG_ERR_FAULT;
-    if (nvr.flags & 4)
+    }
+    if (!glr && (nvr.flags & 4))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, b->st.nv_record,
                          "NV shader record with clipping enabled (flag bit 2): not supported yet");
     uint32_t ntri = tri_count(mode, count);
@@ -538,7 +554,24 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         /* the binner needs only Xs, Ys of each vertex (the renderer reads the
          * rest when it draws) */
         xy32 vx[3];
-        for (int j = 0; j < 3; j++) {
+        int clip = 0;
+        if (glr) {
+            /* the coordinate shader's Xs, Ys; the clipper's decision */
+            vc4_gl_coord gc[3];
+            int rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
+            if (rc)
+                return rc;
+            for (int j = 0; j < 3; j++)
+                vx[j].x = gc[j].x, vx[j].y = gc[j].y;
+            if (glr->flags & 4)
+                clip = vc4_clip_classify(gc);
+            if (clip == 2)
+                return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                                 "triangle %u (vertices %u, %u, %u) crosses the near or far "
+                                 "clipping plane (clipped primitives): not supported yet",
+                                 k, idx[0], idx[1], idx[2]);
+        }
+        for (int j = 0; j < 3 && !glr; j++) {
             uint8_t xy[4];
             int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
                                       (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
@@ -551,7 +584,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             v->stats.prims_binned++;
         int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
                         (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
-        if (area2 == 0 || vc4_tri_culled(cfg, area2)) {
+        if (clip == 1 || area2 == 0 || vc4_tri_culled(cfg, area2)) {
             tile0 = 0;
             continue;
         }
@@ -743,12 +776,16 @@ static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
     return 0;
 }
 
+/* GL_Shader_State: latched like NV_Shader_State (the record is read when
+ * primitives use it: gl.c) */
 static int h_gl_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
-    (void)rec;
-    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                     "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
-                     "supported yet");
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    vc4_latch_state(&b->st, rec);
+    b->ver_nv++;
+    b->ver_all++;
+    return 0;
 }
 
 static int h_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)

@@ -26,7 +26,7 @@
  * 16-lane batch, by the fragment shader on the QPU model. */
 #include <math.h>
 #include <stdlib.h>
-#include "vc4_internal.h"
+#include "gl.h"
 
 #include "qpu.h"
 
@@ -499,13 +499,30 @@ int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_pag
     if (!r->st.nv_valid)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, (uint32_t)t->agent.stream_addr,
                          "primitive before NV_Shader_State");
-    if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
-        return CG_ERR_FAULT;
     vc4_vertex in[3];
-    for (int j = 0; j < 3; j++)
-        if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
-                            pc) != 0)
+    if (r->st.gl) {
+        /* GL mode: the fragment shader from the GL record, the vertices
+         * from the vertex shader (gl.c) */
+        const vc4_gl_record *g;
+        if (!r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+            return CG_ERR_NOMEM;
+        if (vc4_gl_cached_record(v, t, r->glc, r->st.nv_record, &g) != 0)
             return CG_ERR_FAULT;
+        memset(&rs.nv, 0, sizeof rs.nv);
+        rs.nv.flags = g->flags;
+        rs.nv.nvary = g->fs_nvary;
+        rs.nv.code = g->fs_code;
+        rs.nv.unif = g->fs_unif;
+        if (vc4_gl_vertices(v, t, g, idx, r->st.vp_x, r->st.vp_y, r->glc, in) != 0)
+            return CG_ERR_FAULT;
+    } else {
+        if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
+            return CG_ERR_FAULT;
+        for (int j = 0; j < 3; j++)
+            if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
+                                pc) != 0)
+                return CG_ERR_FAULT;
+    }
     int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
                     (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
     static const uint8_t no_cfg[3] = {3, 0x70, 0};
@@ -668,6 +685,9 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     /* vertex bytes: within one list nothing writes memory (the QPU model
      * writes none, the tile buffer is not memory) and the CPU cannot act */
     vc4_page_cache vpc = {NULL, 0};
+    /* GL mode: shaded vertices are kept for the list, for the same reason */
+    if (r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+        return CG_ERR_NOMEM;
     for (uint32_t guard = 0; guard < (1u << 24); guard++) {
         uint8_t it[8] = {0};
         /* a fault here names the item: its address, and its bytes as
@@ -923,6 +943,7 @@ static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Store_Full_Resolution_Tile_Buffer] = h_store_full,
     [VC4_OP_Primitive_List_Format] = h_latch,
     [VC4_OP_NV_Shader_State] = h_latch,
+    [VC4_OP_GL_Shader_State] = h_latch,
     [VC4_OP_Configuration_Bits] = h_config_bits,
     [VC4_OP_Viewport_Offset] = h_latch,
     [VC4_OP_Clip_Window] = h_latch,

@@ -114,8 +114,9 @@ bool vc4_field_enum_value(const vc4_field *f, const char *name, uint64_t *value)
 /* The state the binner copies into tile lists. */
 typedef struct vc4_bin_state {
     uint8_t prim_format;      /* 0x12: triangles, 16-bit index */
-    uint32_t nv_record;       /* NV shader record address */
+    uint32_t nv_record;       /* NV shader record address; with gl: the GL_Shader_State payload */
     bool nv_valid;
+    bool gl;                  /* the shader state is GL_Shader_State (gl.h) */
     uint8_t config[3];
     bool config_valid;
     int16_t vp_x, vp_y;
@@ -157,6 +158,7 @@ typedef struct vc4_binner {
     uint32_t resume_addr; /* address of the record being binned */
     uint32_t resume_prim; /* primitive index inside it */
     uint32_t resume_tile; /* tile index inside the primitive */
+    struct vc4_gl_cache *glc; /* coordinate shader outputs (gl.h), or NULL */
 } vc4_binner;
 
 typedef struct vc4_thread {
@@ -194,6 +196,7 @@ typedef struct vc4_render {
     uint8_t load_rec[7];
     uint8_t load_op;
     bool stored_since_load;
+    struct vc4_gl_cache *glc; /* vertex shader outputs and the record (gl.h), or NULL */
 } vc4_render;
 
 typedef struct vc4_fw_alloc {
@@ -313,7 +316,9 @@ static inline int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
-/* state.c: latch a Primitive_List_Format, NV_Shader_State, Viewport_Offset,
+/* gl.c: free a binner's or renderer's GL cache (NULL: nothing). */
+void vc4_gl_cache_free(struct vc4_gl_cache *c);
+/* state.c: latch a Primitive_List_Format, NV_Shader_State, GL_Shader_State, Viewport_Offset,
  * Clip_Window or Flat_Shade_Flags record into st (others: nothing). */
 void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
 /* fault.c (not v3d.c: the engines do not call up into the dispatcher):
