@@ -909,9 +909,10 @@ static void test_faults(void)
     env_init(&e);
     vc4_qpu_state s;
     CHECK_EQ(run(&e, &s, "nop : nop\nnop : nop : ldtmu0\n", false), CG_ERR_FAULT);
-    check_fault(&e, CG_FAULT_UNSUPPORTED, CODE + 8, "not supported yet: ldtmu0");
+    check_fault(&e, CG_FAULT_HANG, CODE + 8, "ldtmu0 with no TMU0 request outstanding");
+    /* S alone: a general memory lookup at r0 = 0, unmapped */
     CHECK_EQ(run(&e, &s, "mov tmu0s, r0 : nop\n", false), CG_ERR_FAULT);
-    check_fault(&e, CG_FAULT_UNSUPPORTED, CODE, "not supported yet: TMU write");
+    check_fault(&e, CG_FAULT_UNMAPPED, CODE, "no mapping at 0x0");
     CHECK_EQ(run(&e, &s, "nop : nop\nmov r0, vpm : nop\n", false), CG_ERR_FAULT);
     check_fault(&e, CG_FAULT_UNSUPPORTED, CODE + 8, "not supported yet: VPM read");
     CHECK_EQ(run(&e, &s, "mov vpm, r0 : nop\n", false), CG_ERR_FAULT);

@@ -206,10 +206,62 @@ struct vc4_qpu_sems {
     uint8_t count[16];
 };
 
+/* ---- the I/O units one V3D shares between its QPUs ----
+ *
+ * Sources (docs/vc4-gpgpu.md cites each field): VideoCore IV 3D
+ * Architecture Reference Guide (VPM and VCD, TMU, SFU, semaphores; IDENT1's
+ * VPMSZ field "0 => 16K"); maazl/vc4asm share/vc4inc/vc4.qinc (setup word
+ * layouts: vpm_setup, h32/v32/..., vdr_setup_0/1, vdw_setup_0/1, dma_*) and
+ * doc/VideoCoreIV-addendum.html (VDW stride 16 bits; VPM read setups not
+ * queued; TMU FIFO: 8 slots, more than 4 unreliable; tmu_noswap element 0,
+ * any non-zero value). */
+
+#define VC4_VPM_ROWS 256                   /* 16 KiB: IDENT1 VPMSZ = 0 => 16K */
+#define VC4_VPM_WORDS (VC4_VPM_ROWS * 16)  /* a row is 16 32-bit words */
+#define VC4_TMU_FIFO_SLOTS 8               /* requests a QPU may have per TMU */
+#define VC4_TMU_FIFO_SAFE 4                /* more outstanding: a restriction warning */
+
+/* One V3D's shared units. A vc4_qpu_state points at one (vc4_qpu_set_units);
+ * NULL (the default after vc4_qpu_init, and the renderer's fragment
+ * shading) means private units: the state's own semaphores and mutex flag,
+ * and no VPM or VCD DMA (any VPM access faults "unsupported"). Timing model:
+ * a VDR/VDW transfer completes when its address is written, so the busy
+ * registers read 0 and vr_wait/vw_wait never wait; a TMU lookup reads memory
+ * when its request is written (S) and ldtmu pops the oldest result. */
+typedef struct vc4_v3d_units {
+    uint32_t vpm[VC4_VPM_WORDS];  /* word (row * 16 + column), little-endian bytes */
+    vc4_qpu_sems sems;            /* the 16 counting semaphores (0..15) */
+    int mutex_owner;              /* QPU number holding the mutex, -1: free */
+    uint64_t vdr_count, vdw_count; /* DMA transfers done */
+    uint64_t vdr_bytes, vdw_bytes; /* bytes they moved */
+} vc4_v3d_units;
+
+/* Zero the VPM and semaphores, free the mutex. */
+void vc4_v3d_units_init(vc4_v3d_units *u);
+
+/* What a blocked QPU waits on (vc4_qpu_state.wait). */
+enum vc4_qpu_wait_kind {
+    VC4_QPU_WAIT_NONE = 0,
+    VC4_QPU_WAIT_SEM_ACQUIRE, /* detail: semaphore number; its count is 0 */
+    VC4_QPU_WAIT_MUTEX,       /* detail: the QPU number holding the mutex */
+};
+typedef struct vc4_qpu_wait {
+    uint8_t kind;    /* enum vc4_qpu_wait_kind */
+    uint32_t detail;
+} vc4_qpu_wait;
+
+/* vc4_qpu_step's result when the instruction cannot issue now: nothing of
+ * it happened (no uniform read, no write); the same instruction is tried
+ * again at the next step. s->wait says why. */
+#define VC4_QPU_BLOCKED 1
+
 /* General QPU state, for tests and other shader types. */
 typedef struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */
+    /* TMU result FIFOs (ring of VC4_TMU_FIFO_SLOTS per TMU; valid entries
+     * are counted by tmu_n below, so reinit need not clear this) */
+    uint32_t tmu_res[2][VC4_TMU_FIFO_SLOTS][16];
     uint16_t zf, nf, cf;             /* Z, N, C flags, bit i = lane i */
     uint32_t pc;                     /* bus address of the next instruction */
     uint32_t unif;                   /* bus address of the next uniform */
@@ -228,6 +280,25 @@ typedef struct vc4_qpu_state {
     uint64_t prev_phys_a, prev_phys_b; /* physical registers the last instruction wrote */
     uint8_t prev_acc;                /* accumulators (bit n = rn) it wrote */
     bool sbwait_done;
+    /* shared units and identity */
+    vc4_v3d_units *units;            /* NULL: private units (see vc4_v3d_units) */
+    uint32_t qpu_num;                /* QPU_NUMBER reads (0..11 on the Pi) */
+    vc4_qpu_wait wait;               /* set when vc4_qpu_step returns VC4_QPU_BLOCKED */
+    uint64_t stalls;                 /* steps that returned VC4_QPU_BLOCKED (also
+                                      * counted in executed, as stall cycles) */
+    /* VPM general access (VPMVCD_RD_SETUP / VPMVCD_WR_SETUP, this QPU's) */
+    uint32_t vpm_rd_setup, vpm_wr_setup; /* last setup words (for messages) */
+    uint32_t vpm_rd_addr, vpm_wr_addr;   /* the ADDR counters (stride added after each vector) */
+    uint32_t vpm_rd_left;                /* vectors the read setup still delivers */
+    /* VCD DMA setups (this QPU's) */
+    uint32_t vdr_setup, vdr_stride;      /* VDR basic setup (ID 1), extended pitch */
+    uint32_t vdw_setup, vdw_stride;      /* VDW basic setup (ID 2), stride setup (ID 3) */
+    /* TMU request side: coordinates written for the next request */
+    uint32_t tmu_coord[2][3][16];        /* T, R, B per TMU */
+    uint8_t tmu_has[2];                  /* bit 0 T, 1 R, 2 B written since the last S */
+    uint8_t tmu_head[2], tmu_n[2];       /* result FIFO ring: oldest slot, entries */
+    bool tmu_noswap;                     /* a non-zero TMU_NOSWAP write (element 0) */
+    uint64_t tmu_lookups;                /* requests served (direct + texture) */
     /* environment */
     cg_device *dev;
     cg_vas *bus;
@@ -249,9 +320,20 @@ typedef struct vc4_qpu_state {
  * NULL) gives the agent's family and channel; the unit is always "qpu". */
 void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
                   uint32_t code_addr, uint32_t unif_addr, bool strict);
-/* Execute one instruction (or one stall cycle). 0, or CG_ERR_FAULT. */
+/* Attach shared units (NULL: private) and set the QPU number. Call after
+ * vc4_qpu_init. States sharing units need distinct QPU numbers (the mutex
+ * owner is recorded by number). */
+void vc4_qpu_set_units(vc4_qpu_state *s, vc4_v3d_units *units, uint32_t qpu_num);
+/* Execute one instruction (or one stall cycle): 0; VC4_QPU_BLOCKED (the
+ * instruction waits on another QPU: s->wait); or CG_ERR_FAULT. */
 int vc4_qpu_step(vc4_qpu_state *s);
-/* Run until the program ends or `budget` instructions ran (HANG fault). */
+/* Run until the program ends or `budget` instructions ran (HANG fault).
+ * Blocked steps count as stall cycles against the budget (nothing else runs
+ * to end the wait); the HANG message then names the wait
+ * (vc4_qpu_wait_text). */
 int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget);
+/* "semaphore 3 acquire (count 0)", "mutex (held by QPU 2)", or "nothing";
+ * snprintf style. For hang reports. */
+int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap);
 
 #endif

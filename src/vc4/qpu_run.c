@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/mem_internal.h"
-#include "qpu.h"
+#include "qpu_io.h"
 
 #define LANES 16
 #define ALL_LANES 0xffffu
@@ -76,12 +76,13 @@ static inline bool fgreater(uint32_t a, uint32_t b)
 
 /* ---- faults ---- */
 
-static int post(vc4_qpu_state *s, cg_fault_kind kind, bool warning, const char *fmt, va_list ap)
+static int post(vc4_qpu_state *s, cg_fault_kind kind, bool warning, uint64_t gpu_addr,
+                const char *fmt, va_list ap)
 {
     char msg[CG_FAULT_MSG_LEN];
     vsnprintf(msg, sizeof msg, fmt, ap);
     cg_fault f;
-    cg_fault_init(&f, &s->agent, kind, 0, "%s", msg);
+    cg_fault_init(&f, &s->agent, kind, gpu_addr, "%s", msg);
     if (warning)
         f.flags |= CG_FAULT_F_WARNING;
     return cg_fault_raise(s->dev, &f);
@@ -96,7 +97,17 @@ static int fault(vc4_qpu_state *s, cg_fault_kind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    post(s, kind, false, fmt, ap);
+    post(s, kind, false, 0, fmt, ap);
+    va_end(ap);
+    s->ended = true;
+    return CG_ERR_FAULT;
+}
+
+int vc4__qpu_fault(vc4_qpu_state *s, cg_fault_kind kind, uint64_t gpu_addr, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    post(s, kind, false, gpu_addr, fmt, ap);
     va_end(ap);
     s->ended = true;
     return CG_ERR_FAULT;
@@ -112,7 +123,20 @@ static int diag(vc4_qpu_state *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, fmt, ap);
+    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, 0, fmt, ap);
+    va_end(ap);
+    if (s->strict) {
+        s->ended = true;
+        return CG_ERR_FAULT;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+int vc4__qpu_diag(vc4_qpu_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, 0, fmt, ap);
     va_end(ap);
     if (s->strict) {
         s->ended = true;
@@ -164,6 +188,25 @@ void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent 
 {
     memset(s, 0, sizeof *s);
     set_env(s, dev, bus, who, code_addr, unif_addr, strict);
+}
+
+void vc4_qpu_set_units(vc4_qpu_state *s, vc4_v3d_units *units, uint32_t qpu_num)
+{
+    s->units = units;
+    s->qpu_num = qpu_num;
+    s->sems = units ? &units->sems : &s->own_sems;
+}
+
+int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
+{
+    switch (s->wait.kind) {
+    case VC4_QPU_WAIT_SEM_ACQUIRE:
+        return snprintf(buf, cap, "semaphore %u acquire (count 0)", s->wait.detail & 15);
+    case VC4_QPU_WAIT_MUTEX:
+        return snprintf(buf, cap, "mutex (held by QPU %u)", s->wait.detail);
+    default:
+        return snprintf(buf, cap, "nothing");
+    }
 }
 
 /* vc4_qpu_init for a state that ran before: the same zeroed state, but only
@@ -446,6 +489,14 @@ static int read_uniform(vc4_qpu_state *s, uint32_t *out)
     return 0;
 }
 
+int vc4__qpu_uniform(vc4_qpu_state *s, uint32_t *v)
+{
+    uint32_t t[LANES];
+    int rc = read_uniform(s, t);
+    *v = t[0];
+    return rc;
+}
+
 /* Read regfile `file` address n into out (I/O side effects included). */
 static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out, uint64_t ins)
 {
@@ -489,7 +540,8 @@ static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out
             out[i] = (uint32_t)i;
         return 0;
     case VC4_QPU_IO_QPUNUM:
-        memset(out, 0, sizeof(uint32_t) * LANES); /* the model runs everything on QPU 0 */
+        for (int i = 0; i < LANES; i++)
+            out[i] = s->qpu_num; /* 0 unless vc4_qpu_set_units named another */
         return 0;
     case VC4_QPU_IO_XCOORD:
     case VC4_QPU_IO_YCOORD:
@@ -507,14 +559,20 @@ static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out
     case VC4_QPU_IO_MUTEX:
         if (s->mutex_held) /* nothing else can release it: the QPU stalls for good */
             return fault(s, CG_FAULT_HANG, "mutex acquire while this QPU holds the mutex");
+        /* another holder was caught before the instruction issued (blocked) */
         s->mutex_held = true;
+        if (s->units)
+            s->units->mutex_owner = (int)s->qpu_num;
         memset(out, 0, sizeof(uint32_t) * LANES);
         return 0;
     case VC4_QPU_IO_VPM:
-        return fault(s, CG_FAULT_UNSUPPORTED,
-                     "not supported yet: VPM read (r%c%u, %s) at 0x%08x (instruction 0x%016llx)",
-                     file ? 'b' : 'a', n, ri->name[file], (unsigned)(s->agent.stream_addr & 0xffffffffu),
-                     (unsigned long long)ins);
+        (void)ins;
+        if (n == VC4_QPU_R_VPM_READ)
+            return vc4__vpm_read(s, out);
+        /* VPM_LD_BUSY / VPM_ST_BUSY, VPM_LD_WAIT / VPM_ST_WAIT: a DMA
+         * completes when it starts, so never busy and nothing to wait for */
+        memset(out, 0, sizeof(uint32_t) * LANES);
+        return 0;
     default:
         memset(out, 0, sizeof(uint32_t) * LANES);
         return diag(s, "read of reserved register r%c%u", file ? 'b' : 'a', n);
@@ -614,6 +672,8 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
         if (!s->mutex_held)
             return diag(s, "mutex release while the mutex is not held");
         s->mutex_held = false;
+        if (s->units && s->units->mutex_owner == (int)s->qpu_num)
+            s->units->mutex_owner = -1;
         return 0;
     case VC4_QPU_IO_SFU: {
         if (*sfu_started) {
@@ -640,11 +700,21 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
     case VC4_QPU_IO_REVFLAG:
         return fault(s, CG_FAULT_UNSUPPORTED, "not supported yet: write to %s at 0x%08x",
                      ri->name[w->file], addr);
-    default: /* TMU, VPM */
-        return fault(s, CG_FAULT_UNSUPPORTED,
-                     "not supported yet: %s write (%s) at 0x%08x (instruction 0x%016llx)",
-                     ri->kind[w->file] == VC4_QPU_IO_TMU ? "TMU" : "VPM", ri->name[w->file],
-                     addr, (unsigned long long)ins);
+    case VC4_QPU_IO_TMU:
+        return vc4__tmu_write(s, n, w->v, m);
+    case VC4_QPU_IO_VPM:
+        (void)ins;
+        if (n == VC4_QPU_W_VPM_WRITE)
+            return vc4__vpm_write(s, w->v, m);
+        /* setups and DMA addresses take element 0 */
+        if (!(m & 1))
+            return 0;
+        if (n == VC4_QPU_W_VPMVCD_RD_SETUP)
+            return vc4__vpm_setup(s, w->file, w->v[0]);
+        return vc4__vpm_dma(s, w->file, w->v[0]);
+    default:
+        return fault(s, CG_FAULT_UNSUPPORTED, "not supported yet: write to %s at 0x%08x",
+                     ri->name[w->file], addr);
     }
 }
 
@@ -883,6 +953,7 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
         }
         break;
     case VC4_QPU_LDI_SEMAPHORE: {
+        int rc;
         uint32_t n = imm & 15;
         uint8_t *cnt = &s->sems->count[n];
         if (imm & 16) { /* acquire: waits while the count is 0 */
@@ -891,13 +962,15 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
                 return 0;
             }
             (*cnt)--;
-        } else { /* release: a 4-bit counter; at 15 it waits */
-            if (*cnt == 15) {
-                *stalled = true;
-                return 0;
-            }
+        } else { /* release: a 4-bit counter; past 15 is a fault (the Guide
+                  * stalls; nothing in the model could then release it) */
+            if (*cnt == 15)
+                return fault(s, CG_FAULT_BAD_STATE, "semaphore %u release past 15", n);
             (*cnt)++;
         }
+        if ((imm & ~0x1fu) && (rc = diag(s, "semaphore instruction immediate 0x%08x: bits 31:5 "
+                                            "are not 0", imm)))
+            return rc;
         /* "otherwise behaves like a 32-bit load immediate" (Guide, quoted
          * in VC4C OpCodes.h) */
         for (int i = 0; i < LANES; i++)
@@ -1250,6 +1323,33 @@ static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
     return 0;
 }
 
+/* Would the instruction wait on another QPU? Checked before it issues, so a
+ * blocked instruction has no effect (no uniform read, no write). */
+static bool blocks(vc4_qpu_state *s, uint64_t ins, uint8_t kind)
+{
+    if (kind == K_LDI) {
+        uint32_t imm = VC4_QPU_GET(ins, LDI, imm);
+        if (VC4_QPU_GET(ins, LDI, unpack) == VC4_QPU_LDI_SEMAPHORE && (imm & 16) &&
+            s->sems->count[imm & 15] == 0) {
+            s->wait.kind = VC4_QPU_WAIT_SEM_ACQUIRE;
+            s->wait.detail = imm & 15;
+            return true;
+        }
+        return false;
+    }
+    if (kind != K_ALU || !s->units || s->units->mutex_owner < 0 ||
+        s->units->mutex_owner == (int)s->qpu_num)
+        return false;
+    bool simm = VC4_QPU_GET(ins, ALU, sig) == VC4_QPU_SIG_SMALL_IMMEDIATE;
+    if (VC4_QPU_GET(ins, ALU, raddr_a) == VC4_QPU_R_MUTEX_ACQUIRE ||
+        (!simm && VC4_QPU_GET(ins, ALU, raddr_b) == VC4_QPU_R_MUTEX_ACQUIRE)) {
+        s->wait.kind = VC4_QPU_WAIT_MUTEX;
+        s->wait.detail = (uint32_t)s->units->mutex_owner;
+        return true;
+    }
+    return false;
+}
+
 int vc4_qpu_step(vc4_qpu_state *s)
 {
     if (s->ended)
@@ -1261,6 +1361,13 @@ int vc4_qpu_step(vc4_qpu_state *s)
     uint8_t kind;
     if (fetch(s, addr, &ins, &kind) != 0)
         return CG_ERR_FAULT;
+    if (kind != K_SIGNAL && kind != K_BRANCH && blocks(s, ins, kind)) {
+        s->stalls++;
+        s->executed++; /* a stall cycle */
+        return VC4_QPU_BLOCKED;
+    }
+    s->wait.kind = VC4_QPU_WAIT_NONE;
+    s->wait.detail = 0;
     uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     uint32_t phys_a = 0, phys_b = 0;
     uint8_t accw = 0;
@@ -1274,11 +1381,6 @@ int vc4_qpu_step(vc4_qpu_state *s)
     switch (sig) {
     case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
         return fault(s, CG_FAULT_TRAP, "software breakpoint at 0x%08x", addr);
-    case VC4_QPU_SIG_LOAD_TMU0:
-    case VC4_QPU_SIG_LOAD_TMU1:
-        return fault(s, CG_FAULT_UNSUPPORTED,
-                     "not supported yet: %s (load TMU%u result) at 0x%08x",
-                     vc4_qpu_sigs[sig].as, sig - VC4_QPU_SIG_LOAD_TMU0, addr);
     case VC4_QPU_SIG_ALPHA_MASK_LOAD:
         return fault(s, CG_FAULT_UNSUPPORTED, "not supported yet: loadam (alpha-mask load) at 0x%08x",
                      addr);
@@ -1340,6 +1442,12 @@ int vc4_qpu_step(vc4_qpu_state *s)
         if (!fb && (rc = diag(s, "coverage load outside a fragment shader")))
             return rc;
     }
+    if (sig == VC4_QPU_SIG_LOAD_TMU0 || sig == VC4_QPU_SIG_LOAD_TMU1) {
+        /* the oldest result of that TMU lands in r4 for the next instruction */
+        if ((rc = vc4__tmu_pop(s, (int)(sig - VC4_QPU_SIG_LOAD_TMU0), s->acc[4])))
+            return rc;
+        dirty_acc(s, 4);
+    }
     if (s->sfu_wait > 0 && --s->sfu_wait == 0) {
         memcpy(s->acc[4], s->sfu_result, sizeof s->sfu_result);
         dirty_acc(s, 4);
@@ -1374,10 +1482,15 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
     while (!s->ended) {
         if (s->executed - start >= budget) {
             cg_fault f;
+            char what[96] = "";
+            if (s->wait.kind != VC4_QPU_WAIT_NONE) {
+                memcpy(what, "; waits on ", 11);
+                vc4_qpu_wait_text(s, what + 11, sizeof what - 11);
+            }
             cg_fault_init(&f, &s->agent, CG_FAULT_HANG, 0,
                           "budget %s: QPU program did not end within %llu instructions "
-                          "(pc 0x%08x)", cg_budget_name(CG_BUDGET_VC4_QPU_INSNS),
-                          (unsigned long long)budget, s->pc);
+                          "(pc 0x%08x%s)", cg_budget_name(CG_BUDGET_VC4_QPU_INSNS),
+                          (unsigned long long)budget, s->pc, what);
             f.stream_addr = s->pc;
             f.nwords = 0;
             cg_fault_raise(s->dev, &f);
@@ -1385,6 +1498,8 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
             return CG_ERR_FAULT;
         }
         int rc = vc4_qpu_step(s);
+        if (rc == VC4_QPU_BLOCKED)
+            continue; /* alone, nothing ends the wait: the budget will */
         if (rc)
             return rc;
     }
