@@ -115,10 +115,10 @@ int vc4_gl_fetch(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs, cons
         const vc4_gl_attr *a = &r->attr[i];
         unsigned row0 = (cs ? a->cs_off : a->vs_off) / 4u;
         unsigned words = (a->size + 3) / 4;
-        if (row0 + words > VC4_GL_VPM_ROWS)
+        if (row0 + words > VC4_VPM_ROWS)
             return vc4_fault(v, t, CG_FAULT_BAD_STATE, r->addr,
                              "GL attribute %u: VPM rows %u..%u past the VPM's %u", i, row0,
-                             row0 + words - 1, VC4_GL_VPM_ROWS);
+                             row0 + words - 1, VC4_VPM_ROWS);
         for (unsigned l = 0; l < n; l++) {
             uint8_t buf[260];
             uint64_t ad = (uint64_t)a->addr + (uint64_t)idx[l] * a->stride;
@@ -174,15 +174,26 @@ int vc4_gl_cached_record(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t wor
     return 0;
 }
 
-/* Run one shader over n lanes with the VPM image vpm (inputs in, outputs
- * out). */
-static int gl_run(cg_vc4 *v, vc4_thread *t, uint32_t code, uint32_t unif, unsigned n,
-                  uint32_t (*vpm)[16])
+/* Run one shader for a batch on one QPU (QPU number 0) with the cache's
+ * VPM (inputs in, outputs out). Each run costs one unit of the thread's
+ * budget, as a fragment batch does. */
+static int gl_run(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t code, uint32_t unif)
 {
-    (void)n, (void)vpm;
-    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, code,
-                     "GL shader mode: running the shader at 0x%08x (uniforms 0x%08x) needs the "
-                     "QPU's VPM: not supported yet", code, unif);
+    uint64_t *budget = &v->budget[t == &v->th[0] ? 0 : 1];
+    if (*budget == 0)
+        return vc4_fault(v, t, CG_FAULT_HANG, (uint32_t)t->agent.stream_addr,
+                         "budget %s ran out while shading vertices",
+                         cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+    (*budget)--;
+    vc4_qpu_init(&c->qs, v->dev, v->bus, &t->agent, code, unif, v->cfg.qpu_strict);
+    vc4_qpu_set_units(&c->qs, &c->units, 0);
+    if (vc4_qpu_run(&c->qs, v->cfg.qpu_budget) != 0) {
+        t->faulted = true;
+        t->running = false;
+        t->cs |= CG_VC4_CS_ERR;
+        return CG_ERR_FAULT;
+    }
+    return 0;
 }
 
 static unsigned slot(uint32_t idx)
@@ -223,11 +234,11 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
     }
     if (n == 0)
         goto offset;
-    uint32_t(*vpm)[16] = c->vpm;
-    memset(c->vpm, 0, sizeof c->vpm);
+    uint32_t(*vpm)[16] = (uint32_t(*)[16])c->units.vpm;
+    vc4_v3d_units_init(&c->units);
     int rc = vc4_gl_fetch(v, t, r, cs, lanes, n, vpm);
     if (rc == 0)
-        rc = gl_run(v, t, cs ? r->cs.code : r->vs.code, cs ? r->cs.unif : r->vs.unif, n, vpm);
+        rc = gl_run(v, t, c, cs ? r->cs.code : r->vs.code, cs ? r->cs.unif : r->vs.unif);
     if (rc)
         return rc;
     bool ps = (r->flags & 2) != 0;

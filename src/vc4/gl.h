@@ -5,10 +5,10 @@
 #ifndef CMDGPU_VC4_GL_H
 #define CMDGPU_VC4_GL_H
 
+#include "qpu.h"
 #include "vc4_internal.h"
 
 #define VC4_GL_MAX_ATTR 8
-#define VC4_GL_VPM_ROWS 256 /* 16 KiB of VPM (IDENT1 VPMSZ 0): 256 rows of 16 words */
 
 typedef struct vc4_gl_attr {
     uint32_t addr;   /* bus address of vertex 0's bytes */
@@ -75,7 +75,8 @@ typedef struct vc4_gl_cache {
     bool valid[VC4_GL_CACHE];
     vc4_gl_coord coord[VC4_GL_CACHE];
     vc4_vertex vert[VC4_GL_CACHE];
-    uint32_t vpm[VC4_GL_VPM_ROWS][16]; /* the batch's VPM image */
+    vc4_v3d_units units; /* the VPM the VCD fills and the shader reads and writes */
+    vc4_qpu_state qs;    /* the QPU that runs the batch */
     vc4_gl_record rec; /* the record of `word`, when rec_valid */
     bool rec_valid;
 } vc4_gl_cache;

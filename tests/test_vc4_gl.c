@@ -1,0 +1,283 @@
+/* vc4 GL shader mode (src/vc4/gl.c, clip.c): GL shader records and
+ * attribute records, the VCD's fetch into the VPM, coordinate shaders in the
+ * binner, vertex shaders in the renderer, the shaded-vertex formats of Mesa's
+ * emit_coord_end / emit_vert_end, the clipper's discard, and faults.
+ *
+ * The shaders here are written in the QPU syntax of docs/vc4-qpu.md and
+ * assembled at run time. The reference for the pixels is the interpolation
+ * the renderer documents (docs/vc4.md "Renderer"), computed here from the
+ * vertex values the shaders pass on, and the same scene in NV shader mode
+ * (whose shaded vertices are the vertex shader's outputs, byte for byte). */
+#include <math.h>
+#include <stdlib.h>
+#include "check.h"
+#include "vc4_testenv.h"
+#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/vc4_qpu.h"
+
+/* Hard faults from index `from` of the log on. */
+static size_t hard_faults(cg_device *dev, size_t from, bool print)
+{
+    size_t n = 0;
+    for (size_t i = from; i < cg_fault_count(dev); i++) {
+        const cg_fault *f = cg_fault_get(dev, i);
+        if (!(f->flags & CG_FAULT_F_WARNING)) {
+            char line[512];
+            cg_fault_format(f, line, sizeof line);
+            if (print)
+                fprintf(stderr, "%s\n", line);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Assemble `src` (instructions separated by '\n') to bus address addr. */
+static uint32_t put_qpu(cg_vc4 *v, uint32_t addr, const char *src)
+{
+    char line[256], err[256];
+    uint32_t a = addr;
+    while (*src) {
+        size_t n = strcspn(src, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, src);
+        src += n + (src[n] == '\n');
+        uint64_t ins = 0;
+        int rc = cg_vc4_qpu_asm(line, a, &ins, err, sizeof err);
+        CHECK_EQ(rc, 0);
+        if (rc)
+            fprintf(stderr, "%s: %s\n", line, err);
+        uint32_t w[2] = {(uint32_t)ins, (uint32_t)(ins >> 32)};
+        cg_vc4_cpu_write(v, a, w, 8);
+        a += 8;
+    }
+    return a;
+}
+
+/* Copy shaders: read N rows of the VPM (horizontal 32-bit, stride 1, from
+ * row 0: Mesa's 0x00001a00 | N << 20) and write the first M of them back
+ * from row 0 (write setup 0x00001a00). */
+static void put_copy_shader(cg_vc4 *v, uint32_t addr, unsigned nread, unsigned nwrite)
+{
+    char src[2048];
+    int k = snprintf(src, sizeof src, "ldi vr_setup, 0x%08x\nldi vw_setup, 0x00001a00\n",
+                     0x00001a00u | (nread & 15) << 20);
+    for (unsigned i = 0; i < nread; i++)
+        k += snprintf(src + k, sizeof src - (size_t)k, i < nwrite ? "mov r0, vpm\nmov vpm, r0\n"
+                                                                  : "mov r0, vpm\n");
+    snprintf(src + k, sizeof src - (size_t)k, "thrend\nnop\nnop");
+    put_qpu(v, addr, src);
+}
+
+/* The fragment shader: the colour word is the varying's float bits (as
+ * tests/test_vc4_render.c). r5 receives the varying's C value at the end of
+ * the reading instruction (docs/vc4-qpu.md), so the add comes after. */
+static const char fs_vary[] = "mov r0, vary\nfadd tlbc, r0, r5\nthrend\nnop\nnop";
+
+/* One 64x64 tile; STATE (shader state and primitives) is spliced in. */
+static const char *frame =
+    ".section t, 0x10000\n"
+    "BIN: Tile_Binning_Mode_Configuration 0x400000, 0x1000, 0x500000, 1, 1, "
+    "Auto_Init_Tile_State_Data\n"
+    "Start_Tile_Binning\nIncrement_Semaphore\nClip_Window 0, 0, 64, 64\n"
+    "Viewport_Offset 0, 0\nConfiguration_Bits 3, 0\n"
+    "%s\nFlush\nBIN_END:\n"
+    "REND: Wait_On_Semaphore\nClear_Colors 0xFF000000, 0xFFFFFF, 0, 0\n"
+    "Tile_Rendering_Mode_Configuration 0x100000, 64, 64, Frame_Buffer_Color_Format_RGBA8888\n"
+    "Tile_Coordinates 0, 0\nStore_Tile_Buffer_General 0, 0, 0\n"
+    "Tile_Coordinates 0, 0\nBranch_To_Sub_List 0x400000\nStore_Multi_Sample_End\n"
+    "REND_END:\n";
+
+#define FS_ADDR 0x30000u
+#define CS_ADDR 0x30100u
+#define VS_ADDR 0x30200u
+
+/* Run a frame; returns the hard faults. */
+static size_t run_frame(cg_device *dev, cg_vc4 *v, const char *state, const char *data,
+                        bool print)
+{
+    char src[8192];
+    snprintf(src, sizeof src, frame, state);
+    strcat(src, data);
+    put_qpu(v, FS_ADDR, fs_vary);
+    size_t before = cg_fault_count(dev);
+    cg_asm *as = load(v, src);
+    kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
+    kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
+    cg_vc4_wait_idle(v);
+    cg_asm_destroy(as);
+    return hard_faults(dev, before, print);
+}
+
+static void read_fb(cg_vc4 *v, uint32_t *px)
+{
+    for (int i = 0; i < 64 * 64; i++)
+        cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)i * 4, &px[i]);
+}
+
+/* The GL record of the tests: FS varyings 1, the CS reads attributes 0 and
+ * 1 (rows 0-3 clip coordinates, rows 4-7 Xs|Ys, Zs, 1/Wc, varying) and
+ * writes rows 0-6; the VS reads attribute 1 at row 0 and writes rows 0-3. */
+#define GL_RECORD(flags, nattr)                                                          \
+    ".align 16\nGL: .byte " flags ", 0, 0, 1\n.word 0x30000, 0\n"                        \
+    ".half 0\n.byte 2, 16\n.word 0x30200, 0\n"                                           \
+    ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"                                           \
+    ".word CLIPC\n.byte 15, 16, 0, 0\n"                                                  \
+    ".word SHADED\n.byte 15, 16, 0, 16\n"
+
+/* the vertices of tests/test_vc4_render.c test_varyings */
+static const char shaded_data[] =
+    ".align 16\nSHADED: .half 0, 0\n.float 0.5, 1.0, 0.0\n"
+    ".half 64*16, 0\n.float 0.5, 0.5, 1.0\n"
+    ".half 0, 64*16\n.float 0.5, 0.25, 2.0\n"
+    ".align 16\nCLIPC: .float 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1\n";
+
+static void test_gl_equals_nv(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    char data[2048];
+    snprintf(data, sizeof data, "%s%s", GL_RECORD("1", 2), shaded_data);
+    CHECK_EQ(run_frame(dev, v, "GL_Shader_State GL, 2\nVertex_Array_Primitives 4, 3, 0", data,
+                       true), 0);
+    static uint32_t gl[64 * 64], nv[64 * 64];
+    read_fb(v, gl);
+    /* the reference formula (docs/vc4.md): barycentrics from the 12.4 edge
+     * functions, W = 1 / sum(w_i / W_i), V = W * sum(w_i (V_i - V_0) / W_i) + V_0 */
+    int checked = 0, bad = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint32_t px = gl[y * 64 + x];
+            long sx = x * 16 + 8, sy = y * 16 + 8;
+            long e1 = sx * 1024, e2 = sy * 1024, area = 1024L * 1024;
+            long e0 = area - e1 - e2;
+            bool in = e0 > 0 && e1 >= 0 && e2 >= 0;
+            if (!in) {
+                bad += px != 0xFF000000;
+                continue;
+            }
+            double ia = 1.0 / (double)area;
+            double w0 = (double)e0 * ia, w1 = (double)e1 * ia, w2 = (double)e2 * ia;
+            double q = w0 * 1.0 + w1 * 0.5 + w2 * 0.25;
+            float want = (float)((1.0 / q) * (w1 * 1.0 * 0.5 + w2 * 2.0 * 0.25));
+            uint32_t wb;
+            memcpy(&wb, &want, 4);
+            bad += px != wb;
+            checked++;
+        }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(checked, 64 * 63 / 2);
+    /* the same vertices as an NV shaded vertex array */
+    CHECK_EQ(run_frame(dev, v, "NV_Shader_State NV\nVertex_Array_Primitives 4, 3, 0",
+                       ".align 16\nNV: .byte 0, 16, 0, 1\n.word 0x30000, 0, SHADED\n"
+                       ".align 16\nSHADED: .half 0, 0\n.float 0.5, 1.0, 0.0\n"
+                       ".half 64*16, 0\n.float 0.5, 0.5, 1.0\n"
+                       ".half 0, 64*16\n.float 0.5, 0.25, 2.0\n", true), 0);
+    read_fb(v, nv);
+    CHECK(memcmp(gl, nv, sizeof gl) == 0);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+/* Indexed lists reuse shaded vertices; the extended record's stride bits;
+ * clipping enabled: a triangle outside Xc <= Wc is discarded, one inside
+ * drawn. */
+static void test_gl_indexed_clip(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    /* vertices 0-3: a quad covering the tile as two triangles (0,1,2) and
+     * (2,1,3), varying 1.0 (colour word 0x3F800000); vertices 4-6: a
+     * triangle with clip X > W at every vertex (discarded), varying 2.0.
+     * Extended record (GL_Shader_State bit 3): each attribute's stride is
+     * 16 | (word & ~0xFF) = 16 + 256 = 272 bytes, so vertex i is at
+     * base + 272 * i. */
+    const char *state =
+        "GL_Shader_State GLX, 8 + 2\n"
+        "Indexed_Primitive_List Index_Type_16 + Mode_Triangles, 9, IDX, 6";
+    char data[8192];
+    int k = snprintf(data, sizeof data,
+                     ".align 16\nGLX: .byte 5, 0, 0, 1\n.word 0x30000, 0\n"
+                     ".half 0\n.byte 2, 16\n.word 0x30200, 0\n"
+                     ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
+                     ".word CLIPC\n.byte 15, 16, 0, 0\n"
+                     ".word SHADED\n.byte 15, 16, 0, 16\n"
+                     ".org GLX + 100\n.word 0x100, 0x100\n"
+                     ".align 16\nIDX: .half 0, 1, 2, 2, 1, 3, 4, 5, 6\n");
+    static const int xy[7][2] = {{0, 0}, {64, 0}, {0, 64}, {64, 64}, {0, 0}, {64, 0}, {0, 64}};
+    k += snprintf(data + k, sizeof data - (size_t)k, ".align 16\nSHADED:\n");
+    for (int i = 0; i < 7; i++)
+        k += snprintf(data + k, sizeof data - (size_t)k,
+                      ".org SHADED + %d\n.half %d, %d\n.float 0.5, 1.0, %s\n", 272 * i,
+                      xy[i][0] * 16, xy[i][1] * 16, i < 4 ? "1.0" : "2.0");
+    k += snprintf(data + k, sizeof data - (size_t)k, ".align 16\nCLIPC:\n");
+    for (int i = 0; i < 7; i++)
+        k += snprintf(data + k, sizeof data - (size_t)k, ".org CLIPC + %d\n.float %s, 0, 0, 1\n",
+                      272 * i, i < 4 ? "0" : "2");
+    CHECK_EQ(run_frame(dev, v, state, data, true), 0);
+    static uint32_t px[64 * 64];
+    read_fb(v, px);
+    int ones = 0;
+    for (int i = 0; i < 64 * 64; i++)
+        ones += px[i] == 0x3F800000;
+    CHECK_EQ(ones, 64 * 64);
+    if (ones != 64 * 64)
+        fprintf(stderr, "px[0] 0x%08x px[2080] 0x%08x\n", px[0], px[2080]);
+    /* the discarded triangle reached no tile list: one tile, 2 entries */
+    cg_vc4_stats st;
+    cg_vc4_get_stats(v, &st);
+    CHECK_EQ(st.tile_prims, 2);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+/* Faults: a triangle crossing the near plane (clipping needed) is an
+ * explicit unsupported fault; the thread stops and the next frame renders. */
+static void test_gl_faults(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    char data[2048];
+    snprintf(data, sizeof data, "%s%s", GL_RECORD("5", 2),
+             ".align 16\nSHADED: .half 0, 0\n.float 0.5, 1.0, 0.0\n"
+             ".half 64*16, 0\n.float 0.5, 0.5, 1.0\n"
+             ".half 0, 64*16\n.float 0.5, 0.25, 2.0\n"
+             ".align 16\nCLIPC: .float 0, 0, -2, 1, 0, 0, 0, 1, 0, 0, 0, 1\n");
+    CHECK_EQ(run_frame(dev, v, "GL_Shader_State GL, 2\nVertex_Array_Primitives 4, 3, 0", data,
+                       false), 2);
+    /* the binner's fault, then the watchdog ends the render thread, which
+     * waits for a Flush that never came */
+    const cg_fault *f = cg_fault_get(dev, cg_fault_count(dev) - 2);
+    CHECK_EQ(f->kind, CG_FAULT_UNSUPPORTED);
+    CHECK(strstr(f->message, "crosses the near or far clipping plane") != NULL);
+    /* reset both threads; the same scene with the vertex inside renders */
+    cg_vc4_reg_write(v, CG_VC4_CT0CS, 0x8000);
+    cg_vc4_reg_write(v, CG_VC4_CT1CS, 0x8000);
+    snprintf(data, sizeof data, "%s%s", GL_RECORD("5", 2), shaded_data);
+    CHECK_EQ(run_frame(dev, v, "GL_Shader_State GL, 2\nVertex_Array_Primitives 4, 3, 0", data,
+                       true), 0);
+    uint32_t px;
+    cg_vc4_cpu_read32(v, 0x100000 + (10 * 64 + 10) * 4, &px);
+    CHECK(px != 0xFF000000);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+int main(void)
+{
+    test_gl_equals_nv();
+    test_gl_indexed_clip();
+    test_gl_faults();
+    return check_report("test_vc4_gl");
+}
