@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Generate examples/vc4/gl_cube.s: a GL-shader-mode scene (coordinate and
+vertex shaders on the QPU, attributes through the VCD, depth test).
+
+usage: scripts/vc4_gl_scene.py CMDGPU > examples/vc4/gl_cube.s
+
+CMDGPU is a built `cmdgpu` binary: the QPU programs below are assembled with
+`cmdgpu asm -f vc4-qpu` and written as .word lines with their text as
+comments. The matrix and vertex values are computed here (plain float
+arithmetic, printed with repr so the .s holds the exact single-precision
+values the script chose)."""
+import math, struct, subprocess, sys, tempfile, os
+
+W = H = 256          # frame, pixels (4 x 4 tiles)
+TILES = W // 64
+
+VS = """ldi vr_setup, 0x00601a00
+ldi vw_setup, 0x00001a00
+mov ra0, vpm
+mov ra1, vpm
+mov ra2, vpm
+mov ra3, vpm
+mov ra4, vpm
+mov ra5, vpm
+{xform}
+nop
+mov sfu_recip, ra9
+nop
+nop
+mov ra10, r4
+fmul r0, ra6, unif
+fmul r0, r0, ra10
+ftoi ra11, r0
+fmul r0, ra7, unif
+fmul r0, r0, ra10
+ftoi r1, r0
+shl r0, ra11, -16
+shr r0, r0, -16
+shl r1, r1, -16
+or vpm, r0, r1
+fmul r0, ra8, unif
+fmul r0, r0, ra10
+fadd vpm, r0, unif
+mov vpm, ra10
+mov vpm, ra3
+mov vpm, ra4
+mov vpm, ra5;  thrend
+nop
+nop"""
+
+CS = """ldi vr_setup, 0x00301a00
+ldi vw_setup, 0x00001a00
+mov ra0, vpm
+mov ra1, vpm
+mov ra2, vpm
+{xform}
+nop
+mov sfu_recip, ra9
+mov vpm, ra6
+mov vpm, ra7
+mov ra10, r4
+mov vpm, ra8
+mov vpm, ra9
+fmul r0, ra6, unif
+fmul r0, r0, ra10
+ftoi ra11, r0
+fmul r0, ra7, unif
+fmul r0, r0, ra10
+ftoi r1, r0
+shl r0, ra11, -16
+shr r0, r0, -16
+shl r1, r1, -16
+or vpm, r0, r1
+fmul r0, ra8, unif
+fmul r0, r0, ra10
+fadd vpm, r0, unif
+mov vpm, ra10;  thrend
+nop
+nop"""
+
+# one clip coordinate per matrix row: ra6..ra9 = row . (x, y, z, 1)
+XFORM = "\n".join(
+    "fmul r0, ra0, unif\nfmul r1, ra1, unif\nfadd r0, r0, r1\nfmul r1, ra2, unif\n"
+    "fadd r0, r0, r1\nfadd ra%d, r0, unif" % (6 + i) for i in range(4))
+
+FS = """mov r0, vary
+fadd r0, r0, r5
+mov r1, vary
+fadd r1, r1, r5
+mov r2, vary
+fadd r2, r2, r5
+ldi r3, 0xff000000
+fmul r3.8csf, r0, f1.0
+fmul r3.8bsf, r1, f1.0
+fmul r3.8asf, r2, f1.0
+mov tlbz, rb15
+mov tlbc, r3;  thrend
+nop
+nop"""
+
+
+def qpu(cmdgpu, text):
+    with tempfile.TemporaryDirectory() as d:
+        src, out = os.path.join(d, "p.s"), os.path.join(d, "p.bin")
+        with open(src, "w") as f:
+            f.write(text + "\n")
+        subprocess.run([cmdgpu, "asm", "-f", "vc4-qpu", src, "-o", out], check=True)
+        data = open(out, "rb").read()
+    lines = text.split("\n")
+    assert len(data) == 8 * len(lines)
+    res = []
+    for i, l in enumerate(lines):
+        lo, hi = struct.unpack_from("<II", data, 8 * i)
+        res.append("     .word 0x%08x, 0x%08x    // %s" % (lo, hi, l))
+    return "\n".join(res)
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def matmul(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
+
+
+def main():
+    cmdgpu = sys.argv[1]
+    ax, ay = math.radians(25.0), math.radians(35.0)
+    rx = [[1, 0, 0, 0], [0, math.cos(ax), -math.sin(ax), 0], [0, math.sin(ax), math.cos(ax), 0],
+          [0, 0, 0, 1]]
+    ry = [[math.cos(ay), 0, math.sin(ay), 0], [0, 1, 0, 0], [-math.sin(ay), 0, math.cos(ay), 0],
+          [0, 0, 0, 1]]
+    view = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, -5.0], [0, 0, 0, 1]]
+    n, fa, fov = 1.0, 10.0, math.radians(45.0)
+    t = 1.0 / math.tan(fov / 2)
+    proj = [[t, 0, 0, 0], [0, t, 0, 0], [0, 0, (fa + n) / (n - fa), 2 * fa * n / (n - fa)],
+            [0, 0, -1, 0]]
+    mvp = matmul(proj, matmul(view, matmul(rx, ry)))
+    unif = [f32(mvp[i][j]) for i in range(4) for j in range(4)]
+    unif += [W / 2 * 16.0, -H / 2 * 16.0, 0.5, 0.5]  # Xs, Ys scale; Zs scale, offset
+
+    # cube: 6 faces x 4 corners, per-face colours shaded by corner
+    faces = [((1, 0, 0), (0, 1, 0), (0, 0, 1), (1.0, 0.25, 0.2)),
+             ((-1, 0, 0), (0, 1, 0), (0, 0, 1), (0.2, 0.8, 0.3)),
+             ((0, 1, 0), (1, 0, 0), (0, 0, 1), (0.25, 0.45, 1.0)),
+             ((0, -1, 0), (1, 0, 0), (0, 0, 1), (1.0, 0.85, 0.2)),
+             ((0, 0, 1), (1, 0, 0), (0, 1, 0), (0.9, 0.3, 0.9)),
+             ((0, 0, -1), (1, 0, 0), (0, 1, 0), (0.2, 0.9, 0.9))]
+    verts, idx = [], []
+    for nrm, u, v, col in faces:
+        base = len(verts)
+        for k, (su, sv) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+            p = [nrm[i] + su * u[i] + sv * v[i] for i in range(3)]
+            shade = 0.55 + 0.15 * k
+            verts.append(p + [min(1.0, c * shade) for c in col])
+        idx += [base, base + 1, base + 2, base + 2, base + 1, base + 3]
+    # a ground plane through the cube (y = -0.3), grey to white: the depth
+    # test cuts the cube where the plane passes through it
+    base = len(verts)
+    for k, (x, z) in enumerate(((-2.2, -2.2), (2.2, -2.2), (-2.2, 2.2), (2.2, 2.2))):
+        g = 0.35 + 0.2 * k
+        verts.append([x, -0.3, z, g, g, g])
+    idx += [base, base + 1, base + 2, base + 2, base + 1, base + 3]
+    nverts = len(verts)
+
+    out = []
+    o = out.append
+    o("// GENERATED by scripts/vc4_gl_scene.py (see docs/vc4.md \"GL shader mode\"):")
+    o("// a cube and a ground plane through it, drawn in GL shader mode. Each")
+    o("// vertex is a model position (x, y, z) and a colour (r, g, b); the")
+    o("// coordinate shader (binner) and the vertex shader (renderer) multiply")
+    o("// the position by a model-view-projection matrix from their uniforms")
+    o("// (rotate X 25 deg * rotate Y 35 deg, move 5 back, 45 deg perspective,")
+    o("// near 1, far 10), divide by Wc (SFU recip) and write the shaded vertex")
+    o("// Mesa's emit_coord_end / emit_vert_end write; the fragment shader packs")
+    o("// the interpolated colour and writes Z: the depth test (LT) hides what")
+    o("// lies behind. %dx%d, RGBA8888 at 0x00100000." % (W, H))
+    o("//   cmdgpu run -f vc4 examples/vc4/gl_cube.s -o gl_cube.png")
+    o(".section text, 0x00010000")
+    o("BIN:")
+    o("     Tile_Binning_Mode_Configuration 0x00400000, 0x8000, 0x00500000, %d, %d, "
+      "Auto_Init_Tile_State_Data" % (TILES, TILES))
+    o("     Start_Tile_Binning")
+    o("     Increment_Semaphore")
+    o("     Clip_Window 0, 0, %d, %d" % (W, H))
+    o("     Configuration_Bits Enable_Forward_Facing_Primitive + "
+      "Enable_Reverse_Facing_Primitive, Depth_Test_Function_LT + Z_Updates_Enable")
+    o("     Viewport_Offset %d, %d    // the frame's centre, 12.4" % (W / 2 * 16, H / 2 * 16))
+    o("     GL_Shader_State GL_REC, 2")
+    o("     Indexed_Primitive_List Index_Type_16 + Mode_Triangles, %d, IDX, %d"
+      % (len(idx), nverts - 1))
+    o("     Flush")
+    o("BIN_END:")
+    o("REND:")
+    o("     Wait_On_Semaphore")
+    o("     Clear_Colors 0xFF202830, 0xFFFFFF, 0, 0")
+    o("     Tile_Rendering_Mode_Configuration 0x00100000, %d, %d, "
+      "Frame_Buffer_Color_Format_RGBA8888" % (W, H))
+    o("     Tile_Coordinates 0, 0")
+    o("     Store_Tile_Buffer_General 0, 0, 0")
+    for y in range(TILES):
+        for x in range(TILES):
+            o("     Tile_Coordinates %d, %d" % (x, y))
+            o("     Branch_To_Sub_List 0x%08x" % (0x400000 + (y * TILES + x) * 32))
+            last = x == TILES - 1 and y == TILES - 1
+            o("     Store_Multi_Sample%s" % ("_End" if last else ""))
+    o("REND_END:")
+    o("")
+    o(".align 16")
+    o("GL_REC:  // flags: FS single-threaded, clipping enabled; FS varyings 3")
+    o("     .byte 5, 0, 0, 3")
+    o("     .word FS, 0")
+    o("     .half 0")
+    o("     .byte 3, 24    // VS: attributes 0 and 1, 24 bytes")
+    o("     .word VS, UNIF")
+    o("     .half 0")
+    o("     .byte 1, 12    // CS: attribute 0, 12 bytes")
+    o("     .word CS, UNIF")
+    o("     .word VERTS")
+    o("     .byte 11, 24, 0, 0     // position: 12 bytes, stride 24, VPM rows 0-2")
+    o("     .word VERTS + 12")
+    o("     .byte 11, 24, 12, 0    // colour: 12 bytes, VS VPM rows 3-5")
+    o(".align 16")
+    o("UNIF:  // the matrix row by row, then Xs, Ys scale (1/16 pixel), Zs scale, offset")
+    for i in range(0, len(unif), 4):
+        o("     .float " + ", ".join(repr(x) for x in unif[i:i + 4]))
+    o(".align 16")
+    o("VERTS:  // x, y, z, r, g, b")
+    for vv in verts:
+        o("     .float " + ", ".join(repr(f32(x)) for x in vv))
+    o(".align 16")
+    o("IDX:")
+    for i in range(0, len(idx), 6):
+        o("     .half " + ", ".join(str(x) for x in idx[i:i + 6]))
+    for name, text in (("VS", VS.format(xform=XFORM)), ("CS", CS.format(xform=XFORM)),
+                       ("FS", FS)):
+        o(".align 16")
+        o(name + ":")
+        o(qpu(cmdgpu, text))
+    o("")
+    o("// ---- the scene ----")
+    o(".kick 0, BIN, BIN_END")
+    o(".kick 1, REND, REND_END")
+    o(".wait bfc, 1")
+    o(".wait rfc, 1")
+    o(".png \"gl_cube.png\", 0x00100000, %d, %d, %d, 32" % (W, H, W * 4))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
