@@ -3,7 +3,8 @@
 # (coordinate and vertex shaders on the QPU, depth test) renders with no
 # fault to the golden pixel hash, and its image round-trips through
 # asm/disasm. tests/test_vc4_gl.c checks the same frame per pixel against
-# an independent reference.
+# an independent reference. examples/vc4/gl_textured.s: the same geometry
+# textured (pixel hash).
 build=$1 src=$2
 source "$src/tests/lib/cli_test.bash"
 
@@ -16,4 +17,11 @@ expect 0 "asm gl_cube" -- "$bin" asm -f vc4 -o "$tmp/c.bin" "$src/examples/vc4/g
 expect 0 "disasm gl_cube" -- "$bin" disasm -f vc4 -o "$tmp/c.dis" "$tmp/c.bin"
 expect 0 "re-asm gl_cube" -- "$bin" asm -f vc4 -o "$tmp/c2.bin" "$tmp/c.dis"
 cmp -s "$tmp/c.bin" "$tmp/c2.bin" && ok || bad "round trip gl_cube"
+
+# the textured scene (wip-vc4-tmu's sampler through the QPU's TMU FIFO):
+# a mipmapped T-format texture on the cube, a raster one on the plane
+(cd "$tmp" && "$bin" run -f vc4 -o "$tmp/tex.png" "$src/examples/vc4/gl_textured.s") >"$tmp/run2" 2>&1
+[ $? = 0 ] && ok || { bad "run gl_textured"; cat "$tmp/run2"; }
+grep -q 'png gl_textured.png: 256x256, pixel hash 8c2d3962576c4be4' "$tmp/run2" && ok || { bad "gl_textured hash"; cat "$tmp/run2"; }
+grep -qi 'fault' "$tmp/run2" && bad "gl_textured faults" || ok
 finish vc4_gl_cli

@@ -5,9 +5,9 @@
 // the position by a model-view-projection matrix from their uniforms
 // (rotate X 25 deg * rotate Y 35 deg, move 5 back, 45 deg perspective,
 // near 1, far 10), divide by Wc (SFU recip) and write the shaded vertex
-// Mesa's emit_coord_end / emit_vert_end write; the fragment shader packs
-// the interpolated colour and writes Z: the depth test (LT) hides what
-// lies behind. 256x256, RGBA8888 at 0x00100000.
+// Mesa's emit_coord_end / emit_vert_end write; the fragment shader
+// packs the interpolated colour and writes Z: the depth test (LT) hides
+// what lies behind. 256x256, RGBA8888 at 0x00100000.
 //   cmdgpu run -f vc4 examples/vc4/gl_cube.s -o gl_cube.png
 .section text, 0x00010000
 BIN:
