@@ -274,6 +274,103 @@ static void test_gl_faults(void)
     cg_device_destroy(dev);
 }
 
+/* Points and lines (GL ES 2.0 rules, docs/vc4.md "Points and lines"): a
+ * point covers the pixels whose centres lie in the square of its size
+ * centred on it, a line those in the parallelogram of its width offset in
+ * the minor direction, both half-open (left and top boundaries in, right
+ * and bottom out). NV mode, Point_size / Line_width records; then GL mode
+ * with per-vertex point sizes from the shaders. Every pixel of the frame is
+ * compared with that rule. */
+static bool in_point(double px, double py, double cx, double cy, double size)
+{
+    return px >= cx - size / 2 && px < cx + size / 2 && py >= cy - size / 2 &&
+           py < cy + size / 2;
+}
+
+/* x-major line from (x0, y0) to (x1, y1), x0 < x1, width w */
+static bool in_xline(double px, double py, double x0, double y0, double x1, double y1, double w)
+{
+    if (px < x0 || px >= x1)
+        return false;
+    double yl = y0 + (y1 - y0) * (px - x0) / (x1 - x0);
+    return py >= yl - w / 2 && py < yl + w / 2;
+}
+
+static void test_points_lines(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    /* ldi tlbc, 0xFFFFFFFF; thrend; nop; nop */
+    put_qpu(v, 0x30300, "ldi tlbc, 0xffffffff\nthrend\nnop\nnop");
+    /* points at pixel centres (10.5, 10.5) size 4 and (30.25, 50.75) size 5;
+     * then a line of width 1 from (4, 20.5) to (40, 20.5) and one of width 3
+     * from (10, 40) to (50, 60) */
+    const char *state =
+        "NV_Shader_State NVP\nPoint_Size 0x40800000\nVertex_Array_Primitives 0, 1, 0\n"
+        "Point_Size 0x40a00000\nVertex_Array_Primitives 0, 1, 1\n"
+        "Line_Width 0x3f800000\nVertex_Array_Primitives 1, 2, 2\n"
+        "Line_Width 0x40400000\nVertex_Array_Primitives 3, 2, 4";
+    const char *data =
+        ".align 16\nNVP: .byte 0, 12, 0, 0\n.word 0x30300, 0, VD\n"
+        ".align 16\nVD: .half 168, 168\n.float 0.5, 1\n"
+        ".half 484, 812\n.float 0.5, 1\n"
+        ".half 64, 328\n.float 0.5, 1\n.half 640, 328\n.float 0.5, 1\n"
+        ".half 160, 640\n.float 0.5, 1\n.half 800, 960\n.float 0.5, 1\n";
+    CHECK_EQ(run_frame(dev, v, state, data, true), 0);
+    int bad = 0, lit = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            double px = x + 0.5, py = y + 0.5;
+            bool want = in_point(px, py, 10.5, 10.5, 4) || in_point(px, py, 30.25, 50.75, 5) ||
+                        in_xline(px, py, 4, 20.5, 40, 20.5, 1) ||
+                        in_xline(px, py, 10, 40, 50, 60, 3);
+            uint32_t got;
+            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+            if (got != (want ? 0xFFFFFFFFu : 0xFF000000u) && bad++ < 5)
+                fprintf(stderr, "points/lines pixel %d,%d: 0x%08x, want %s\n", x, y, got,
+                        want ? "lit" : "clear");
+            lit += want;
+        }
+    CHECK_EQ(bad, 0);
+    /* 16 + 25 (the second point's square [27.75, 32.75) x [48.25, 53.25)
+     * holds centres 28..32 x 48..52) + 36 + 40 columns of 3, less the 15
+     * pixels where the wide line crosses the second point */
+    CHECK_EQ(lit, 16 + 25 + 36 + 120 - 15);
+    /* GL mode, point size in the shaded vertex (record flag bit 1): the
+     * coordinate shader copies Xc..Wc, Xs|Ys, Zs, 1/Wc, size; the vertex
+     * shader Xs|Ys, Zs, 1/Wc, size, varying */
+    put_copy_shader(v, CS_ADDR, 8, 8);
+    put_copy_shader(v, VS_ADDR, 5, 5);
+    cg_vc4_reg_write(v, CG_VC4_CT0CS, 0x8000);
+    cg_vc4_reg_write(v, CG_VC4_CT1CS, 0x8000);
+    CHECK_EQ(run_frame(dev, v, "GL_Shader_State GLP, 2\nVertex_Array_Primitives 0, 2, 0",
+                       ".align 16\nGLP: .byte 3, 0, 0, 1\n.word 0x30000, 0\n"
+                       ".half 0\n.byte 2, 20\n.word 0x30200, 0\n"
+                       ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
+                       ".word CLP\n.byte 15, 16, 0, 0\n"
+                       ".word SHP\n.byte 19, 20, 0, 16\n"
+                       ".align 16\nCLP: .float 0, 0, 0, 1, 0, 0, 0, 1\n"
+                       ".align 16\nSHP: .half 168, 168\n.float 0.5, 1, 3, 1\n"
+                       ".half 648, 648\n.float 0.5, 1, 6, 1\n", true), 0);
+    bad = lit = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            double px = x + 0.5, py = y + 0.5;
+            bool want = in_point(px, py, 10.5, 10.5, 3) || in_point(px, py, 40.5, 40.5, 6);
+            uint32_t got;
+            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+            /* the varying is 1.0: colour word 0x3F800000 */
+            bad += got != (want ? 0x3F800000u : 0xFF000000u);
+            lit += want;
+        }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(lit, 9 + 36);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
 /* examples/vc4/gl_cube.s against a reference computed here in double
  * precision from the scene's own uniforms and vertices: project each
  * vertex with the matrix, find per pixel centre the nearest covering
@@ -416,6 +513,7 @@ int main(void)
     test_gl_equals_nv();
     test_gl_indexed_clip();
     test_gl_faults();
+    test_points_lines();
     test_gl_cube_example();
     return check_report("test_vc4_gl");
 }

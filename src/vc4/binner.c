@@ -438,6 +438,80 @@ static uint32_t tri_count(unsigned mode, uint32_t n)
     return n >= 3 ? n - 2 : 0;
 }
 
+/* Points and lines (modes 0-3, GL's): the k-th primitive's vertex numbers. */
+static void pl_of(unsigned mode, uint32_t k, uint32_t count, uint32_t out[3])
+{
+    if (mode == 0)
+        out[0] = k, out[1] = k;
+    else if (mode == 1)
+        out[0] = 2 * k, out[1] = 2 * k + 1;
+    else if (mode == 2) /* loop: the last segment closes it */
+        out[0] = k, out[1] = k + 1 < count ? k + 1 : 0;
+    else
+        out[0] = k, out[1] = k + 1;
+    out[2] = out[1];
+}
+
+static uint32_t pl_count(unsigned mode, uint32_t n)
+{
+    if (mode == 0)
+        return n;
+    if (mode == 1)
+        return n / 2;
+    if (mode == 2)
+        return n >= 2 ? n : 0;
+    return n >= 2 ? n - 1 : 0;
+}
+
+/* One point or line into one tile, in the absolute coding 0x81 + u16 per
+ * vertex; Point_size / Line_width first when the list lacks them. 0, 1 (out
+ * of memory, nothing written). */
+static int bin_pl_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool line,
+                       const uint32_t idx[2])
+{
+    vc4_binner *b = &v->bin;
+    bool size_new = line ? tl->ver_lw != b->ver_lw && b->st.lw_valid
+                         : tl->ver_ps != b->ver_ps && b->st.ps_valid;
+    bool current = tl->ver_all == b->ver_all;
+    unsigned need = (current ? 0 : state_need(b, tl)) + (size_new ? 6 : 0) + 2 + 5 + 1;
+    uint32_t nb = blocks_for(b, tl, need);
+    if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
+        return 1;
+    int rc = current ? 0 : write_state(v, t, tl, false);
+    if (rc)
+        return rc;
+    if (size_new) {
+        uint8_t r[5];
+        r[0] = line ? VC4_OP_Line_width : VC4_OP_Point_size;
+        uint32_t bits = line ? b->st.lw_bits : b->st.ps_bits;
+        for (int k = 0; k < 4; k++)
+            r[1 + k] = (uint8_t)(bits >> (8 * k));
+        if ((rc = put_state(v, t, tl, r, 5)))
+            return rc;
+        if (line)
+            tl->ver_lw = b->ver_lw;
+        else
+            tl->ver_ps = b->ver_ps;
+    }
+    if (!tl->in_compressed) {
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
+        if ((rc = put(v, t, tl, &open, 1, true)))
+            return rc;
+        tl->first = true;
+    }
+    if (idx[0] > 0xFFFF || (line && idx[1] > 0xFFFF))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, 0,
+                         "binner: vertex index above 65535 needs 32-bit index lists: not "
+                         "supported yet");
+    uint8_t code[5] = {0x81, (uint8_t)idx[0], (uint8_t)(idx[0] >> 8), (uint8_t)idx[1],
+                       (uint8_t)(idx[1] >> 8)};
+    if ((rc = put(v, t, tl, code, line ? 5 : 3, true)))
+        return rc;
+    tl->written = true;
+    v->stats.tile_prims++;
+    return 0;
+}
+
 /* Facing and culling from Configuration_Bits (research/vc4.md 1: [0] front,
  * [1] back, [2] clockwise). Screen Y grows downwards (the seed's triangle
  * has its apex at y = 32); area2 < 0 is counter-clockwise as seen, which is
@@ -452,6 +526,82 @@ bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2)
 typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
+
+/* A point or line: every tile its box meets (the box of the square of the
+ * point size, or of the segment widened by half the line width, clipped to
+ * the clip window and the frame). 0, 1 (out of memory: resume state set), or
+ * a fault. */
+static int bin_pl(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned mode, uint32_t k,
+                  const uint32_t idx[3], const xy32 vx[3], const vc4_gl_record *glr,
+                  const vc4_nv_record *nvr, vc4_page_cache *vpc, int64_t cx0, int64_t cy0,
+                  int64_t cx1, int64_t cy1, int clip, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    if (clip == 1)
+        return 0;
+    bool line = mode != 0;
+    float size;
+    if (!line && ((glr ? glr->flags : nvr->flags) & 2)) {
+        /* the shaded vertex's point size: the coordinate shader's row 7, or
+         * the NV shaded vertex's word after 1/Wc */
+        if (glr) {
+            size = b->pl_psize;
+        } else {
+            uint8_t w[4];
+            int rc = vc4_vertex_bytes(v, &t->agent, nvr, idx[0], ((nvr->flags & 8) ? 16 : 0) + 12,
+                                      w, 4, vpc);
+            if (rc)
+                return rc;
+            size = vc4_f32(vc4_le32(w));
+        }
+    } else {
+        size = vc4_f32(line ? b->st.lw_bits : b->st.ps_bits);
+        if (line ? !b->st.lw_valid : !b->st.ps_valid)
+            size = 1.0f;
+    }
+    if (!(size >= 1.0f)) /* as the renderer: GL ES 2.0's minimum size 1 */
+        size = 1.0f;
+    if (size > 2048.0f)
+        size = 2048.0f;
+    int64_t h = (int64_t)(size * 8.0f + 0.5f); /* half the size, 1/16 pixel */
+    int64_t minx = vx[0].x < vx[1].x ? vx[0].x : vx[1].x;
+    int64_t maxx = vx[0].x < vx[1].x ? vx[1].x : vx[0].x;
+    int64_t miny = vx[0].y < vx[1].y ? vx[0].y : vx[1].y;
+    int64_t maxy = vx[0].y < vx[1].y ? vx[1].y : vx[0].y;
+    minx -= h, maxx += h, miny -= h, maxy += h;
+    int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+    int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+    if (px0 < cx0) px0 = cx0;
+    if (py0 < cy0) py0 = cy0;
+    if (px1 > cx1 - 1) px1 = cx1 - 1;
+    if (py1 > cy1 - 1) py1 = cy1 - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+    uint32_t tix = 0;
+    for (int64_t ty = py0 / VC4_TILE; ty <= py1 / VC4_TILE; ty++)
+        for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
+            if (tix < tile0)
+                continue;
+            if (v->budget[0] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                                 "budget %s ran out while binning primitives",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+            v->budget[0]--;
+            int rc = bin_pl_tile(v, t, &b->tiles[ty * b->tw + tx], line, idx);
+            if (rc == 1) {
+                b->oom = true;
+                b->resume_addr = addr;
+                b->resume_prim = k;
+                b->resume_tile = tix;
+                v->bmoom = true;
+                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+                return 1;
+            }
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
 
 static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
@@ -476,10 +626,18 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     uint32_t iaddr =
         indexed ? VC4_ADDR(pl, Indexed_Primitive_List, Address_of_Indices_List) : 0;
     uint32_t maxi = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index) : 0;
-    if (mode < 4 || mode > 6)
+    if (mode > 6)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "primitive mode %u (points/lines; mode 4-6 are triangles): not supported "
-                         "yet%s", mode, mode > 6 ? " (and not a valid mode)" : "");
+                         "primitive mode %u (0-3 points and lines, 4-6 triangles): not supported "
+                         "yet (and not a valid mode)", mode);
+    /* the tile lists' format follows the primitives: 16-bit index points
+     * (0x10), lines (0x11) or triangles (0x12) */
+    uint8_t fmt = mode == 0 ? 0x10 : mode < 4 ? 0x11 : 0x12;
+    if (b->st.prim_format != fmt) {
+        b->st.prim_format = fmt;
+        b->ver_fmt++;
+        b->ver_all++;
+    }
     if (indexed && itype > 1)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "index type %u (0 = 8-bit, 1 = 16-bit)",
                          itype);
@@ -504,7 +662,8 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (!glr && (nvr.flags & 4))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, b->st.nv_record,
                          "NV shader record with clipping enabled (flag bit 2): not supported yet");
-    uint32_t ntri = tri_count(mode, count);
+    bool ptl = mode < 4; /* points or lines */
+    uint32_t ntri = ptl ? pl_count(mode, count) : tri_count(mode, count);
     uint32_t k0 = 0, tile0 = 0;
     if (b->oom && b->resume_addr == addr) {
         k0 = b->resume_prim;
@@ -526,7 +685,10 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
-        tri_of(mode, k, vn);
+        if (ptl)
+            pl_of(mode, k, count, vn);
+        else
+            tri_of(mode, k, vn);
         for (int j = 0; j < 3; j++) {
             if (indexed) {
                 uint8_t ib[2] = {0, 0};
@@ -563,6 +725,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 return rc;
             for (int j = 0; j < 3; j++)
                 vx[j].x = gc[j].x, vx[j].y = gc[j].y;
+            b->pl_psize = gc[0].psize;
             if (glr->flags & 4)
                 clip = vc4_clip_classify(gc);
             if (clip == 2)
@@ -582,6 +745,14 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         if (tile0 == 0)
             v->stats.prims_binned++;
+        if (ptl) {
+            int rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1,
+                            clip, tile0);
+            if (rc)
+                return rc;
+            tile0 = 0;
+            continue;
+        }
         int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
                         (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
         if (clip == 1 || area2 == 0 || vc4_tri_culled(cfg, area2)) {
@@ -778,6 +949,23 @@ static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 
 /* GL_Shader_State: latched like NV_Shader_State (the record is read when
  * primitives use it: gl.c) */
+/* Point_size / Line_width: state the tile lists get before points / lines */
+static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    if (rec[0] == VC4_OP_Point_size) {
+        b->st.ps_bits = vc4_le32(rec + 1);
+        b->st.ps_valid = true;
+        b->ver_ps++;
+    } else {
+        b->st.lw_bits = vc4_le32(rec + 1);
+        b->st.lw_valid = true;
+        b->ver_lw++;
+    }
+    return 0;
+}
+
 static int h_gl_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     (void)t, (void)addr;
@@ -811,8 +999,8 @@ static const vc4_bin_fn bin_handlers[256] = {
     [VC4_OP_Clip_Window] = h_latch,
     [VC4_OP_Flat_Shade_Flags] = h_latch,
     [VC4_OP_Primitive_List_Format] = h_accept,
-    [VC4_OP_Point_size] = h_accept,
-    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_Point_size] = h_size,
+    [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
     [VC4_OP_Depth_Offset] = h_accept,
     [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,

@@ -254,11 +254,13 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
             for (int k = 0; k < 4; k++)
                 g->clip[k] = vc4_f32(vpm[k][l]);
             g->x = xs, g->y = ys, g->z = z, g->inv_w = iw;
+            g->psize = ps ? vc4_f32(vpm[7][l]) : 0.0f;
             c->coord[s] = *g;
         } else {
             vc4_vertex *x = &vx[l];
             memset(x, 0, sizeof *x);
             x->x = xs, x->y = ys, x->z = z, x->inv_w = iw;
+            x->psize = ps ? vc4_f32(vpm[3][l]) : 0.0f;
             unsigned vo0 = 3 + (ps ? 1 : 0);
             unsigned nv = r->fs_nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->fs_nvary;
             for (unsigned k = 0; k < nv; k++)

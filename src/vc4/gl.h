@@ -63,6 +63,7 @@ typedef struct vc4_gl_coord {
     float clip[4];  /* Xc Yc Zc Wc */
     int32_t x, y;   /* 12.4, viewport offset applied */
     float z, inv_w;
+    float psize;    /* point size (record flag bit 1), else 0 */
 } vc4_gl_coord;
 
 /* A cache of shaded vertices, keyed by index, valid for one shader state
