@@ -280,6 +280,50 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
     return 0;
 }
 
+/* A clipped triangle into one tile: Clipped_Primitive_With_Compressed_
+ * Primitive_List naming its block, which opens a compressed list. 0, 1
+ * (out of memory, nothing written). */
+static int bin_clip_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, uint32_t block)
+{
+    vc4_binner *b = &v->bin;
+    bool current = tl->ver_all == b->ver_all;
+    unsigned need = (current ? 0 : state_need(b, tl)) + 1 + 5 + 1;
+    uint32_t nb = blocks_for(b, tl, need);
+    if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
+        return 1;
+    int rc = current ? 0 : write_state(v, t, tl, false);
+    if (rc)
+        return rc;
+    uint8_t r[5] = {VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List, (uint8_t)block,
+                    (uint8_t)(block >> 8), (uint8_t)(block >> 16), (uint8_t)(block >> 24)};
+    if ((rc = put_state(v, t, tl, r, 5)))
+        return rc;
+    tl->in_compressed = true; /* the record opens a compressed list */
+    tl->first = true;
+    tl->written = true;
+    v->stats.tile_prims++;
+    return 0;
+}
+
+/* Room for a clipped-primitive block of n bytes: its address, 0 when the
+ * pool is out (nothing taken that is not kept for the next block). */
+static uint32_t clip_alloc(cg_vc4 *v, uint32_t n)
+{
+    vc4_binner *b = &v->bin;
+    n = (n + 31) & ~31u;
+    while (b->clip_end - b->clip_cur < n) {
+        uint32_t blk;
+        if (take_block(v, &blk) != 0)
+            return 0;
+        if (blk != b->clip_end)
+            b->clip_cur = blk; /* not contiguous (overspill): start again there */
+        b->clip_end = blk + b->block;
+    }
+    uint32_t a = b->clip_cur;
+    b->clip_cur += n;
+    return a;
+}
+
 static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
@@ -350,6 +394,7 @@ static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
     b->ver_fmt = b->ver_nv = b->ver_cfg = b->ver_vp = b->ver_clip = b->ver_flat = 1;
     b->ver_all = 1;
     b->st.prim_format = 0x12;
+    b->clip_cur = b->clip_end = 0;
     for (size_t i = 0; i < n; i++) {
         vc4_tile_list *tl = &tiles[i];
         tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
@@ -526,6 +571,100 @@ bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2)
 typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
+
+/* A triangle crossing the near or far plane: cut in clip space
+ * (vc4_clip_near_far), the polygon placed on screen with the clipper's
+ * scaling, written once as a clipped-primitive block (gl.h) and listed
+ * with Clipped_Primitive records in every tile the polygon's box meets.
+ * 0, 1 (out of memory: resume state set), or a fault. */
+static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, const uint32_t idx[3],
+                       const vc4_gl_coord gc[3], const uint8_t *cfg, int64_t cx0, int64_t cy0,
+                       int64_t cx1, int64_t cy1, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    vc4_clip_vertex poly[VC4_CLIP_MAX];
+    int n = vc4_clip_near_far(gc, poly);
+    if (n == 0)
+        return 0;
+    if (!b->clip_xy_valid || !b->clip_z_valid)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "triangle %u crosses the near or far plane: clipping needs "
+                         "Clipper_XY_Scaling and Clipper_Z_Scale_and_Offset first", k);
+    uint8_t blk[VC4_CLIP_BLOCK(VC4_CLIP_MAX)];
+    int64_t sx[VC4_CLIP_MAX], sy[VC4_CLIP_MAX];
+    vc4_bits_set(blk, 0, 32, (uint32_t)n);
+    for (int j = 0; j < 3; j++)
+        vc4_bits_set(blk, 32 + 32 * (unsigned)j, 32, idx[j]);
+    for (int j = 0; j < n; j++) {
+        float iw = 1.0f / poly[j].c[3];
+        float fx = poly[j].c[0] * iw * b->clip_sx, fy = poly[j].c[1] * iw * b->clip_sy;
+        /* 12.4 screen coordinates saturate at the 16 bits the shaded vertex
+         * format has */
+        int32_t x = !(fx > -32768.0f) ? -32768 : fx > 32767.0f ? 32767 : (int32_t)fx;
+        int32_t y = !(fy > -32768.0f) ? -32768 : fy > 32767.0f ? 32767 : (int32_t)fy;
+        uint32_t w[7] = {(uint32_t)x, (uint32_t)y,
+                         vc4_u32f(poly[j].c[2] * iw * b->clip_zs + b->clip_zo), vc4_u32f(iw),
+                         vc4_u32f(poly[j].b[0]), vc4_u32f(poly[j].b[1]), vc4_u32f(poly[j].b[2])};
+        for (int q = 0; q < 7; q++)
+            vc4_bits_set(blk, 128 + 224 * (unsigned)j + 32 * (unsigned)q, 32, w[q]);
+        sx[j] = (int64_t)x + b->st.vp_x;
+        sy[j] = (int64_t)y + b->st.vp_y;
+    }
+    int64_t area2 = 0, minx = sx[0], maxx = sx[0], miny = sy[0], maxy = sy[0];
+    for (int j = 0; j < n; j++) {
+        int q = (j + 1) % n;
+        area2 += sx[j] * sy[q] - sx[q] * sy[j];
+        minx = sx[j] < minx ? sx[j] : minx, maxx = sx[j] > maxx ? sx[j] : maxx;
+        miny = sy[j] < miny ? sy[j] : miny, maxy = sy[j] > maxy ? sy[j] : maxy;
+    }
+    if (area2 == 0 || vc4_tri_culled(cfg, area2))
+        return 0;
+    int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+    int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+    if (px0 < cx0) px0 = cx0;
+    if (py0 < cy0) py0 = cy0;
+    if (px1 > cx1 - 1) px1 = cx1 - 1;
+    if (py1 > cy1 - 1) py1 = cy1 - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+    uint32_t size = VC4_CLIP_BLOCK((uint32_t)n);
+    uint32_t ba = clip_alloc(v, size);
+    if (ba == 0 || (ba & 7)) {
+        b->oom = true;
+        b->resume_addr = addr;
+        b->resume_prim = k;
+        b->resume_tile = tile0;
+        v->bmoom = true;
+        vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+        return 1;
+    }
+    if (wr(v, t, ba, blk, size) != 0)
+        return CG_ERR_FAULT;
+    uint32_t tix = 0;
+    for (int64_t ty = py0 / VC4_TILE; ty <= py1 / VC4_TILE; ty++)
+        for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
+            if (tix < tile0)
+                continue;
+            if (v->budget[0] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                                 "budget %s ran out while binning primitives",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+            v->budget[0]--;
+            int rc = bin_clip_tile(v, t, &b->tiles[ty * b->tw + tx], ba);
+            if (rc == 1) {
+                b->oom = true;
+                b->resume_addr = addr;
+                b->resume_prim = k;
+                b->resume_tile = tix;
+                v->bmoom = true;
+                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+                return 1;
+            }
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
 
 /* A point or line: every tile its box meets (the box of the square of the
  * point size, or of the segment widened by half the line width, clipped to
@@ -717,9 +856,9 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
          * rest when it draws) */
         xy32 vx[3];
         int clip = 0;
+        vc4_gl_coord gc[3];
         if (glr) {
             /* the coordinate shader's Xs, Ys; the clipper's decision */
-            vc4_gl_coord gc[3];
             int rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
             if (rc)
                 return rc;
@@ -728,11 +867,10 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             b->pl_psize = gc[0].psize;
             if (glr->flags & 4)
                 clip = vc4_clip_classify(gc);
-            if (clip == 2)
+            if (clip == 2 && ptl)
                 return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                                 "triangle %u (vertices %u, %u, %u) crosses the near or far "
-                                 "clipping plane (clipped primitives): not supported yet",
-                                 k, idx[0], idx[1], idx[2]);
+                                 "%s %u crosses the near or far clipping plane: not supported "
+                                 "yet", mode == 0 ? "point" : "line", k);
         }
         for (int j = 0; j < 3 && !glr; j++) {
             uint8_t xy[4];
@@ -745,6 +883,13 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         if (tile0 == 0)
             v->stats.prims_binned++;
+        if (clip == 2) {
+            int rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0);
+            if (rc)
+                return rc;
+            tile0 = 0;
+            continue;
+        }
         if (ptl) {
             int rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1,
                             clip, tile0);
@@ -949,6 +1094,23 @@ static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 
 /* GL_Shader_State: latched like NV_Shader_State (the record is read when
  * primitives use it: gl.c) */
+/* Clipper_XY_Scaling, Clipper_Z_Scale_and_Offset: what the clipper needs
+ * to place the vertices it makes (the shaders scale their own) */
+static int h_clipper(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    float a = vc4_f32(vc4_le32(rec + 1)), c = vc4_f32(vc4_le32(rec + 5));
+    if (rec[0] == VC4_OP_Clipper_XY_Scaling) {
+        b->clip_sx = a, b->clip_sy = c;
+        b->clip_xy_valid = true;
+    } else {
+        b->clip_zs = a, b->clip_zo = c;
+        b->clip_z_valid = true;
+    }
+    return 0;
+}
+
 /* Point_size / Line_width: state the tile lists get before points / lines */
 static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
@@ -1004,8 +1166,8 @@ static const vc4_bin_fn bin_handlers[256] = {
     [VC4_OP_RHT_X_boundary] = h_accept,
     [VC4_OP_Depth_Offset] = h_accept,
     [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
-    [VC4_OP_Clipper_XY_Scaling] = h_accept,
-    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_accept,
+    [VC4_OP_Clipper_XY_Scaling] = h_clipper,
+    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_clipper,
     [VC4_OP_GL_Shader_State] = h_gl_state,
 };
 

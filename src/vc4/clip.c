@@ -8,9 +8,11 @@
  * clipper clips only primitives that cross the guard band or the near and
  * far planes. A triangle with all vertices outside one plane is discarded.
  * A triangle crossing Zc = -Wc or Zc = Wc, or with a vertex at Wc <= 0,
- * needs new vertices (the hardware writes them into the tile lists behind
- * Clipped_Primitive records, in a layout no source the model has states),
- * which the caller reports. docs/vc4.md "GL shader mode". */
+ * needs new vertices: vc4_clip_near_far cuts it against both planes in
+ * clip space (Sutherland-Hodgman), each new vertex given by its clip
+ * coordinates and its barycentric weights on the original triangle, so its
+ * varyings are the same weights of the vertex shader's (attributes are
+ * linear in clip space). docs/vc4.md "GL shader mode". */
 #include "gl.h"
 
 int vc4_clip_classify(const vc4_gl_coord c[3])
@@ -31,4 +33,50 @@ int vc4_clip_classify(const vc4_gl_coord c[3])
     if (out[0] & out[1] & out[2])
         return 1;
     return needs ? 2 : 0;
+}
+
+/* distance to the near (z + w >= 0) and far (w - z >= 0) planes */
+static double plane(const vc4_clip_vertex *v, int p)
+{
+    return p == 0 ? (double)v->c[2] + v->c[3] : (double)v->c[3] - v->c[2];
+}
+
+int vc4_clip_near_far(const vc4_gl_coord c[3], vc4_clip_vertex out[VC4_CLIP_MAX])
+{
+    vc4_clip_vertex a[VC4_CLIP_MAX], *in = a, *res = out;
+    int n = 3;
+    for (int j = 0; j < 3; j++) {
+        for (int k = 0; k < 4; k++)
+            a[j].c[k] = c[j].clip[k];
+        for (int k = 0; k < 3; k++)
+            a[j].b[k] = j == k ? 1.0f : 0.0f;
+    }
+    for (int p = 0; p < 2; p++) {
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+            const vc4_clip_vertex *u = &in[j], *w = &in[(j + 1) % n];
+            double du = plane(u, p), dw = plane(w, p);
+            if (du >= 0 && m < VC4_CLIP_MAX)
+                res[m++] = *u;
+            if ((du >= 0) != (dw >= 0) && m < VC4_CLIP_MAX) {
+                double t = du / (du - dw);
+                vc4_clip_vertex *x = &res[m++];
+                for (int k = 0; k < 4; k++)
+                    x->c[k] = (float)(u->c[k] + t * (w->c[k] - u->c[k]));
+                for (int k = 0; k < 3; k++)
+                    x->b[k] = (float)(u->b[k] + t * (w->b[k] - u->b[k]));
+            }
+        }
+        n = m;
+        vc4_clip_vertex *tmp = in;
+        in = res;
+        res = tmp;
+    }
+    /* after two passes the result is back in `a`'s partner: copy to out */
+    if (in != out)
+        memcpy(out, in, sizeof(vc4_clip_vertex) * (size_t)n);
+    for (int j = 0; j < n; j++)
+        if (!(out[j].c[3] > 0.0f))
+            return 0; /* only W = 0 with Z = 0 reaches here: nothing to draw */
+    return n >= 3 ? n : 0;
 }

@@ -103,4 +103,23 @@ int vc4_gl_vertices(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, const uint
  * clipping). */
 int vc4_clip_classify(const vc4_gl_coord c[3]);
 
+/* A vertex of a clipped polygon: clip coordinates and the barycentric
+ * weights on the original triangle's vertices. */
+#define VC4_CLIP_MAX 8
+typedef struct vc4_clip_vertex {
+    float c[4]; /* Xc Yc Zc Wc */
+    float b[3];
+} vc4_clip_vertex;
+/* Cut a triangle against the near and far planes: the polygon's vertices
+ * (3..5), or 0 when nothing is left. */
+int vc4_clip_near_far(const vc4_gl_coord c[3], vc4_clip_vertex out[VC4_CLIP_MAX]);
+
+/* The model's clipped-primitive block (the hardware's layout is not
+ * known): what a Clipped_Primitive_With_Compressed_Primitive_List record's
+ * address points at, written by the binner into the tile allocation
+ * memory. u32 vertex count n (3..5), u32 x 3 the original triangle's
+ * indices, then per vertex s32 Xs, s32 Ys (12.4, without the viewport
+ * offset), f32 Zs, f32 1/Wc, f32 x 3 barycentric weights: 16 + 28 n bytes. */
+#define VC4_CLIP_BLOCK(n) (16u + 28u * (n))
+
 #endif

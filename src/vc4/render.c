@@ -1067,6 +1067,57 @@ static int h_compressed(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *
     return compressed_list(v, t, addr + 1, next);
 }
 
+/* Clipped_Primitive_With_Compressed_Primitive_List: the clipped triangle of
+ * the block at its address (gl.h VC4_CLIP_BLOCK: the original vertices'
+ * indices, the polygon's screen positions, Zs, 1/Wc and barycentric
+ * weights; its varyings are those weights of the vertex shader's), drawn
+ * as a fan, then the compressed list that follows the record. */
+static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                     uint32_t *next)
+{
+    vc4_render *r = v->rend;
+    uint32_t a = VC4_ADDR(rec + 1, Clipped_Primitive_With_Compressed_Primitive_List,
+                          Clipped_Primitive_Address);
+    int rc = need_tile(v, t, addr, "a clipped primitive");
+    if (rc)
+        return rc;
+    uint8_t blk[VC4_CLIP_BLOCK(VC4_CLIP_MAX)];
+    if (vc4_bus_read(v->bus, a, blk, 16, &t->agent) != 0)
+        return CG_ERR_FAULT;
+    uint32_t n = vc4_le32(blk);
+    if (n < 3 || n > 5)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, a,
+                         "clipped primitive at 0x%08x has %u vertices (3..5)", a, n);
+    if (vc4_bus_read(v->bus, (uint64_t)a + 16, blk + 16, 28 * n, &t->agent) != 0)
+        return CG_ERR_FAULT;
+    uint32_t idx[3] = {vc4_le32(blk + 4), vc4_le32(blk + 8), vc4_le32(blk + 12)};
+    raster rs;
+    vc4_vertex in[3], p[5];
+    if (!r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+        return CG_ERR_NOMEM;
+    if ((rc = fetch_vertices(v, t, &rs, idx, 3, in, NULL)))
+        return rc;
+    uint32_t nv = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    for (uint32_t j = 0; j < n; j++) {
+        const uint8_t *q = blk + 16 + 28 * j;
+        float bw[3] = {vc4_f32(vc4_le32(q + 16)), vc4_f32(vc4_le32(q + 20)),
+                       vc4_f32(vc4_le32(q + 24))};
+        memset(&p[j], 0, sizeof p[j]);
+        p[j].x = (int32_t)vc4_le32(q) + r->st.vp_x;
+        p[j].y = (int32_t)vc4_le32(q + 4) + r->st.vp_y;
+        p[j].z = vc4_f32(vc4_le32(q + 8));
+        p[j].inv_w = vc4_f32(vc4_le32(q + 12));
+        for (uint32_t k = 0; k < nv; k++)
+            p[j].vary[k] = bw[0] * in[0].vary[k] + bw[1] * in[1].vary[k] + bw[2] * in[2].vary[k];
+    }
+    for (uint32_t j = 1; j + 1 < n; j++) {
+        vc4_vertex tri[3] = {p[0], p[j], p[j + 1]};
+        if ((rc = draw_triangle(v, t, &rs, tri, true)))
+            return rc;
+    }
+    return compressed_list(v, t, addr + 5, next);
+}
+
 static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Tile_Rendering_Mode_Configuration] = h_rend_config,
     [VC4_OP_Clear_Colors] = h_clear,
@@ -1090,6 +1141,7 @@ static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Depth_Offset] = h_accept,
     [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
     [VC4_OP_Compressed_Primitive_List] = h_compressed,
+    [VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List] = h_clipped,
 };
 
 int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,

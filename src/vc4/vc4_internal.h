@@ -164,6 +164,12 @@ typedef struct vc4_binner {
     struct vc4_gl_cache *glc; /* coordinate shader outputs (gl.h), or NULL */
     uint32_t ver_ps, ver_lw;  /* Point_size, Line_width (not in ver_all: only points/lines need them) */
     float pl_psize;           /* the coordinate shader's point size of the point being binned */
+    /* the clipper: Clipper_XY_Scaling (half width, height in 1/16 pixel),
+     * Clipper_Z_Scale_and_Offset; clipped-primitive blocks go to
+     * [clip_cur, clip_end) of the pool */
+    float clip_sx, clip_sy, clip_zs, clip_zo;
+    bool clip_xy_valid, clip_z_valid;
+    uint32_t clip_cur, clip_end;
 } vc4_binner;
 
 typedef struct vc4_thread {
