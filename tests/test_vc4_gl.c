@@ -487,6 +487,73 @@ static void test_points_lines(void)
     cg_device_destroy(dev);
 }
 
+/* Render to texture: a frame stored in T-format by
+ * Store_Tile_Buffer_General (and in raster to the frame buffer) is sampled
+ * by the next frame's fragment shader through TMU0 at every pixel centre
+ * (nearest): the second frame must equal the first word for word, so the
+ * renderer's T-format store and the TMU's T-format layout agree. */
+static void test_render_to_texture(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    /* frame 1: the GL triangle of test_gl_equals_nv over a clear colour;
+     * Store_Tile_Buffer_General: colour, T-format, keep the buffer (no
+     * clear), to 0x200000 */
+    char src[8192];
+    snprintf(src, sizeof src, "%s%s%s",
+             ".section t, 0x10000\n"
+             "BIN: Tile_Binning_Mode_Configuration 0x400000, 0x1000, 0x500000, 1, 1, "
+             "Auto_Init_Tile_State_Data\nStart_Tile_Binning\nIncrement_Semaphore\n"
+             "Clip_Window 0, 0, 64, 64\nViewport_Offset 0, 0\nConfiguration_Bits 3, 0\n"
+             "GL_Shader_State GL, 2\nVertex_Array_Primitives 4, 3, 0\nFlush\nBIN_END:\n"
+             "REND: Wait_On_Semaphore\nClear_Colors 0xFF3060C0, 0xFFFFFF, 0, 0\n"
+             "Tile_Rendering_Mode_Configuration 0x100000, 64, 64, "
+             "Frame_Buffer_Color_Format_RGBA8888\n"
+             "Tile_Coordinates 0, 0\nStore_Tile_Buffer_General 0, 0, 0\n"
+             "Tile_Coordinates 0, 0\nBranch_To_Sub_List 0x400000\n"
+             "Store_Tile_Buffer_General 0x6011, 0x00200000, 0\nStore_Multi_Sample_End\n"
+             "REND_END:\n",
+             GL_RECORD("1", 2), shaded_data);
+    put_qpu(v, FS_ADDR, fs_vary);
+    cg_asm *as = load(v, src);
+    kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
+    kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
+    cg_vc4_wait_idle(v);
+    cg_asm_destroy(as);
+    CHECK_EQ(hard_faults(dev, 0, true), 0);
+    static uint32_t first[64 * 64], second[64 * 64];
+    read_fb(v, first);
+    /* frame 2: a quad over the tile, varyings s, t = 0..1; the fragment
+     * shader samples the 64x64 RGBA8888 T-format texture at 0x200000
+     * (P0 = 0x200000, P1 = 64 x 64, nearest / nearest, repeat) */
+    put_qpu(v, 0x30400,
+            "mov r0, vary\nfadd r0, r0, r5\nmov r1, vary\nfadd r1, r1, r5\n"
+            "mov t0t, r1\nmov t0s, r0\nnop; ldtmu0\nnop\nmov tlbc, r4; thrend\nnop\nnop");
+    CHECK_EQ(run_frame(dev, v, "NV_Shader_State NVT\nVertex_Array_Primitives 4, 6, 0",
+                       ".align 16\nNVT: .byte 0, 20, 0, 2\n.word 0x30400, TU, VT\n"
+                       "TU: .word 0x00200000, 0x04004090\n"
+                       ".align 16\nVT: .half 0, 0\n.float 0.5, 1, 0, 0\n"
+                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n"
+                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+                       ".half 1024, 1024\n.float 0.5, 1, 1, 1\n"
+                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n",
+                       true), 0);
+    read_fb(v, second);
+    int diff = 0;
+    for (int i = 0; i < 64 * 64; i++)
+        if (first[i] != second[i] && diff++ < 5)
+            fprintf(stderr, "render to texture: pixel %d,%d 0x%08x, sampled 0x%08x\n", i % 64,
+                    i / 64, first[i], second[i]);
+    CHECK_EQ(diff, 0);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
 /* examples/vc4/gl_cube.s against a reference computed here in double
  * precision from the scene's own uniforms and vertices: project each
  * vertex with the matrix, find per pixel centre the nearest covering
@@ -631,6 +698,7 @@ int main(void)
     test_gl_faults();
     test_points_lines();
     test_gl_clip_near();
+    test_render_to_texture();
     test_gl_cube_example();
     return check_report("test_vc4_gl");
 }
