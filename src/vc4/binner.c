@@ -795,6 +795,12 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                              "vertex index %llu does not fit 32 bits", (unsigned long long)last);
         if (count && vc4_gl_check_attrs(v, t, glr, (uint32_t)last, addr) != 0)
             return CG_ERR_FAULT;
+        if (!indexed && count) {
+            /* a vertex array: batches run ahead over its next vertices */
+            b->glc->ahead = true;
+            b->glc->ahead_lo = first;
+            b->glc->ahead_hi = (uint32_t)last;
+        }
     } else if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0) {
         return CG_ERR_FAULT;
     }

@@ -149,6 +149,7 @@ int vc4_gl_cache_reset(vc4_gl_cache **cp)
         memset(c->valid, 0, sizeof c->valid);
     c->any = false;
     c->rec_valid = false;
+    c->ahead = false;
     return 0;
 }
 
@@ -198,7 +199,7 @@ static int gl_run(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t code, uint
 
 static unsigned slot(uint32_t idx)
 {
-    return (idx * 2654435761u) >> 26; /* 64 slots */
+    return idx & (VC4_GL_CACHE - 1); /* consecutive vertices in distinct slots */
 }
 
 /* Shade the vertices of idx[3] the cache lacks and give all three (cs:
@@ -211,7 +212,7 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
         memset(c->valid, 0, sizeof c->valid);
         c->word = r->word;
     }
-    uint32_t lanes[3];
+    uint32_t lanes[16];
     int lane_of[3];
     unsigned n = 0;
     for (int j = 0; j < 3; j++) {
@@ -234,6 +235,17 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
     }
     if (n == 0)
         goto offset;
+    if (c->ahead) {
+        /* fill the batch with the array's next vertices the cache lacks */
+        uint32_t last = lanes[0];
+        for (unsigned k = 1; k < n; k++)
+            last = lanes[k] > last ? lanes[k] : last;
+        for (uint32_t i = last + 1; n < 16 && i <= c->ahead_hi && i > last; i++) {
+            unsigned sl = slot(i);
+            if (!(c->valid[sl] && c->idx[sl] == i))
+                lanes[n++] = i;
+        }
+    }
     uint32_t(*vpm)[16] = (uint32_t(*)[16])c->units.vpm;
     vc4_v3d_units_init(&c->units);
     int rc = vc4_gl_fetch(v, t, r, cs, lanes, n, vpm);
@@ -242,8 +254,8 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
     if (rc)
         return rc;
     bool ps = (r->flags & 2) != 0;
-    vc4_gl_coord gc[3];
-    vc4_vertex vx[3];
+    vc4_gl_coord gc[16];
+    vc4_vertex vx[16];
     for (unsigned l = 0; l < n; l++) {
         unsigned o = cs ? 4 : 0;
         int32_t xs = (int16_t)(vpm[o][l] & 0xFFFF), ys = (int16_t)(vpm[o][l] >> 16);

@@ -80,6 +80,12 @@ typedef struct vc4_gl_cache {
     vc4_qpu_state qs;    /* the QPU that runs the batch */
     vc4_gl_record rec; /* the record of `word`, when rec_valid */
     bool rec_valid;
+    /* a vertex array's vertices [ahead_lo, ahead_hi]: a batch that shades
+     * vertex i also takes the next ones, up to 16 lanes (the hardware
+     * batches consecutive vertices of an array); set by the binner per
+     * Vertex_Array_Primitives record, cleared by vc4_gl_cache_reset */
+    bool ahead;
+    uint32_t ahead_lo, ahead_hi;
 } vc4_gl_cache;
 /* Forget every entry (memory may have changed); *c may be NULL: it is
  * allocated. 0 or CG_ERR_NOMEM. */
