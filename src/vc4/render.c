@@ -1103,8 +1103,13 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         float bw[3] = {vc4_f32(vc4_le32(q + 16)), vc4_f32(vc4_le32(q + 20)),
                        vc4_f32(vc4_le32(q + 24))};
         memset(&p[j], 0, sizeof p[j]);
-        p[j].x = (int32_t)vc4_le32(q) + r->st.vp_x;
-        p[j].y = (int32_t)vc4_le32(q + 4) + r->st.vp_y;
+        /* the binner saturates them to 16 bits; a hostile block is held
+         * to the same range */
+        int32_t bx = (int32_t)vc4_le32(q), by = (int32_t)vc4_le32(q + 4);
+        bx = bx < -32768 ? -32768 : bx > 32767 ? 32767 : bx;
+        by = by < -32768 ? -32768 : by > 32767 ? 32767 : by;
+        p[j].x = bx + r->st.vp_x;
+        p[j].y = by + r->st.vp_y;
         p[j].z = vc4_f32(vc4_le32(q + 8));
         p[j].inv_w = vc4_f32(vc4_le32(q + 12));
         for (uint32_t k = 0; k < nv; k++)
