@@ -411,11 +411,87 @@ static void test_shaders(void)
     REJECT("tmu", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x10020e27\n" THREND NOP NOP, NULL,
            {"not-supported", 0, 0x10020e27,
-            "shader1 ip 0: texture unit writes (t0s) are not supported yet"});
+            "shader1 ip 0: direct TMU0 read (a write to t0s with no parameters before it): "
+            "clamped UBO loads are not supported yet"});
     REJECT("unif_addr", NULL, NULL, NULL, NULL,
            ".section shader1, 0\n.word 0x159e7000, 0x10020a27\n" THREND NOP NOP, NULL,
            {"not-supported", 0, 0x10020a27,
             "shader1 ip 0: uniforms address writes are not supported yet"});
+}
+
+/* Texture samples (vc4_validate.c reloc_tex): the FS writes t0t then t0s
+ * (p0 and p1 from its uniforms), loads r4 and writes it to the TLB. Its
+ * uniforms: the texture's BO index, then p0, p1; `where` of a texture rule
+ * is a byte offset in `uniforms` (p0 is at 4, the BO index at 0). */
+#define TEX_FS ".section shader0, 0\n.word 0x159e7000, 0x10020e67\n.word 0x159e7240, 0x10020e27\n" \
+               ".word 0x009e7000, 0xa00009e7\n.word 0x159e7900, 0x10020ba7\n" THREND NOP SBDONE
+static const char TEX_BOS[] = ".section bo2, 0\n.float 0, 0, 0, 1, 0, 0, 0, 1, 0\n"
+                              ".section bo3, 0\n.half 0, 1, 2\n.section bo4, 0\n.org %s\n";
+
+static const char *tex_bos(const char *size)
+{
+    static char b[2][512];
+    static int k;
+    char *o = b[k++ & 1];
+    snprintf(o, sizeof b[0], TEX_BOS, size);
+    return o;
+}
+
+static void test_textures(void)
+{
+    /* 16x16 RGBA8888 is LT (16 <= 4 utiles of 4 pixels): 16 * 16 * 4 bytes */
+    ACCEPT("tex lt", NULL, NULL, ".section uniforms, 0\n.word 4, 0, 0x01001000\n", TEX_FS, NULL,
+           tex_bos("1024"));
+    REJECT("tex lt short", NULL, NULL, ".section uniforms, 0\n.word 4, 0, 0x01001000\n",
+           TEX_FS, NULL, tex_bos("1020"),
+           {"tex-size", 4, 0,
+            "record 0 FS texture sample 0: 16x16 LT texture at offset 0x0 needs 1024 bytes, BO "
+            "4 has 1020"});
+    /* 64x64 RGBA8888 is T (32 x 32-pixel tiles): 16384 bytes; mip level 1
+     * (32x32, still T) needs 4096 bytes below the base */
+    ACCEPT("tex t mip", NULL, NULL, ".section uniforms, 0\n.word 4, 0x1001, 0x04004000\n",
+           TEX_FS, NULL, tex_bos("20480"));
+    REJECT("tex t mip below", NULL, NULL, ".section uniforms, 0\n.word 4, 0x1, 0x04004000\n",
+           TEX_FS, NULL, tex_bos("20480"),
+           {"tex-miplevel", 4, 1,
+            "record 0 FS texture sample 0: mip level 1 (32x32, 4096 bytes) runs below the "
+            "start of BO 4 (0 bytes left before the level above)"});
+    REJECT("tex t short", NULL, NULL, ".section uniforms, 0\n.word 4, 0x1001, 0x04004000\n",
+           TEX_FS, NULL, tex_bos("20479"),
+           {"tex-size", 4, 0x1001,
+            "record 0 FS texture sample 0: 64x64 T texture at offset 0x1000 needs 16384 bytes, "
+            "BO 4 has 20479"});
+    /* types the kernel refuses: BW1 (12), and type bit 4 from p1 (17, YUV422R) */
+    REJECT("tex bw1", NULL, NULL, ".section uniforms, 0\n.word 4, 0xc0, 0x01001000\n", TEX_FS,
+           NULL, tex_bos("1024"),
+           {"tex-type", 4, 0xc0,
+            "record 0 FS texture sample 0: texture type 12 (BW1) is not allowed"});
+    REJECT("tex yuv", NULL, NULL, ".section uniforms, 0\n.word 4, 0x10, 0x81001000\n", TEX_FS,
+           NULL, tex_bos("1024"),
+           {"tex-type", 4, 0x10,
+            "record 0 FS texture sample 0: texture type 17 (YUV422R) is not allowed"});
+    /* cube map mode without a stride in p2/p3 */
+    REJECT("tex cube", NULL, NULL, ".section uniforms, 0\n.word 4, 0x200, 0x01001000\n",
+           TEX_FS, NULL, tex_bos("1024"),
+           {"tex-cube-stride", 4, 0x200,
+            "record 0 FS texture sample 0: cube map stride not set"});
+    REJECT("tex bo", NULL, NULL, ".section uniforms, 0\n.word 9, 0, 0x01001000\n", TEX_FS,
+           NULL, tex_bos("1024"),
+           {"tex-bo", 0, 9,
+            "record 0 FS texture sample 0: BO index 9 is past the BO list (5)"});
+    REJECT("tex shader bo", NULL, NULL, ".section uniforms, 0\n.word 1, 0, 0x01001000\n",
+           TEX_FS, NULL, tex_bos("1024"),
+           {"tex-bo", 0, 1, "record 0 FS texture sample 0: BO 1 is a shader BO"});
+    /* the uniforms hold the BO index and p0 but not p1 */
+    REJECT("tex uniforms", NULL, NULL, ".section uniforms, 0\n.word 4, 0\n", TEX_FS, NULL,
+           tex_bos("1024"),
+           {"uniforms-overflow", 24, 12,
+            "record 0: the FS reads 12 bytes of uniforms, 8 left"});
+    /* mov t0t, unif: a uniform read in the instruction that sets up the TMU */
+    REJECT("tex unif read", NULL, NULL, NULL,
+           ".section shader0, 0\n.word 0x15827d80, 0x10020e67\n" THREND NOP SBDONE, NULL, NULL,
+           {"shader-tmu", 0, 0x10020e67,
+            "shader0 ip 0: uniform read in the same instruction as texture setup"});
 }
 
 static void test_branches(void)
@@ -595,6 +671,7 @@ int main(void)
     test_primitives();
     test_records();
     test_shaders();
+    test_textures();
     test_branches();
     test_threads();
     test_many();

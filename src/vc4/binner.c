@@ -43,13 +43,14 @@
  * triangle that covers none of its pixels), never misses a covered pixel.
  * Degenerate (zero-area) and culled triangles are not listed. */
 #include <stdlib.h>
-#include "vc4_internal.h"
+#include "gl.h"
 
 #define TILE_STATE_BYTES 48 /* research/vc4.md 1.2 (khrn_prod_4.h) */
 
 void vc4_bin_reset(cg_vc4 *v)
 {
     free(v->bin.tiles);
+    vc4_gl_cache_free(v->bin.glc);
     memset(&v->bin, 0, sizeof v->bin);
 }
 
@@ -195,7 +196,7 @@ static int write_state(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool all)
         tl->ver_fmt = b->ver_fmt;
     }
     if ((tl->ver_nv != b->ver_nv || all) && b->st.nv_valid) {
-        r[0] = VC4_OP_NV_Shader_State;
+        r[0] = b->st.gl ? VC4_OP_GL_Shader_State : VC4_OP_NV_Shader_State;
         for (int k = 0; k < 4; k++)
             r[1 + k] = (uint8_t)(b->st.nv_record >> (8 * k));
         if ((rc = put_state(v, t, tl, r, 5)))
@@ -279,6 +280,50 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
     return 0;
 }
 
+/* A clipped triangle into one tile: Clipped_Primitive_With_Compressed_
+ * Primitive_List naming its block, which opens a compressed list. 0, 1
+ * (out of memory, nothing written). */
+static int bin_clip_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, uint32_t block)
+{
+    vc4_binner *b = &v->bin;
+    bool current = tl->ver_all == b->ver_all;
+    unsigned need = (current ? 0 : state_need(b, tl)) + 1 + 5 + 1;
+    uint32_t nb = blocks_for(b, tl, need);
+    if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
+        return 1;
+    int rc = current ? 0 : write_state(v, t, tl, false);
+    if (rc)
+        return rc;
+    uint8_t r[5] = {VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List, (uint8_t)block,
+                    (uint8_t)(block >> 8), (uint8_t)(block >> 16), (uint8_t)(block >> 24)};
+    if ((rc = put_state(v, t, tl, r, 5)))
+        return rc;
+    tl->in_compressed = true; /* the record opens a compressed list */
+    tl->first = true;
+    tl->written = true;
+    v->stats.tile_prims++;
+    return 0;
+}
+
+/* Room for a clipped-primitive block of n bytes: its address, 0 when the
+ * pool is out (nothing taken that is not kept for the next block). */
+static uint32_t clip_alloc(cg_vc4 *v, uint32_t n)
+{
+    vc4_binner *b = &v->bin;
+    n = (n + 31) & ~31u;
+    while (b->clip_end - b->clip_cur < n) {
+        uint32_t blk;
+        if (take_block(v, &blk) != 0)
+            return 0;
+        if (blk != b->clip_end)
+            b->clip_cur = blk; /* not contiguous (overspill): start again there */
+        b->clip_end = blk + b->block;
+    }
+    uint32_t a = b->clip_cur;
+    b->clip_cur += n;
+    return a;
+}
+
 static int bin_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
@@ -349,6 +394,7 @@ static int bin_start(cg_vc4 *v, vc4_thread *t, uint32_t addr)
     b->ver_fmt = b->ver_nv = b->ver_cfg = b->ver_vp = b->ver_clip = b->ver_flat = 1;
     b->ver_all = 1;
     b->st.prim_format = 0x12;
+    b->clip_cur = b->clip_end = 0;
     for (size_t i = 0; i < n; i++) {
         vc4_tile_list *tl = &tiles[i];
         tl->cur = b->alloc_addr + (uint32_t)i * b->init_block;
@@ -437,6 +483,80 @@ static uint32_t tri_count(unsigned mode, uint32_t n)
     return n >= 3 ? n - 2 : 0;
 }
 
+/* Points and lines (modes 0-3, GL's): the k-th primitive's vertex numbers. */
+static void pl_of(unsigned mode, uint32_t k, uint32_t count, uint32_t out[3])
+{
+    if (mode == 0)
+        out[0] = k, out[1] = k;
+    else if (mode == 1)
+        out[0] = 2 * k, out[1] = 2 * k + 1;
+    else if (mode == 2) /* loop: the last segment closes it */
+        out[0] = k, out[1] = k + 1 < count ? k + 1 : 0;
+    else
+        out[0] = k, out[1] = k + 1;
+    out[2] = out[1];
+}
+
+static uint32_t pl_count(unsigned mode, uint32_t n)
+{
+    if (mode == 0)
+        return n;
+    if (mode == 1)
+        return n / 2;
+    if (mode == 2)
+        return n >= 2 ? n : 0;
+    return n >= 2 ? n - 1 : 0;
+}
+
+/* One point or line into one tile, in the absolute coding 0x81 + u16 per
+ * vertex; Point_size / Line_width first when the list lacks them. 0, 1 (out
+ * of memory, nothing written). */
+static int bin_pl_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool line,
+                       const uint32_t idx[2])
+{
+    vc4_binner *b = &v->bin;
+    bool size_new = line ? tl->ver_lw != b->ver_lw && b->st.lw_valid
+                         : tl->ver_ps != b->ver_ps && b->st.ps_valid;
+    bool current = tl->ver_all == b->ver_all;
+    unsigned need = (current ? 0 : state_need(b, tl)) + (size_new ? 6 : 0) + 2 + 5 + 1;
+    uint32_t nb = blocks_for(b, tl, need);
+    if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
+        return 1;
+    int rc = current ? 0 : write_state(v, t, tl, false);
+    if (rc)
+        return rc;
+    if (size_new) {
+        uint8_t r[5];
+        r[0] = line ? VC4_OP_Line_width : VC4_OP_Point_size;
+        uint32_t bits = line ? b->st.lw_bits : b->st.ps_bits;
+        for (int k = 0; k < 4; k++)
+            r[1 + k] = (uint8_t)(bits >> (8 * k));
+        if ((rc = put_state(v, t, tl, r, 5)))
+            return rc;
+        if (line)
+            tl->ver_lw = b->ver_lw;
+        else
+            tl->ver_ps = b->ver_ps;
+    }
+    if (!tl->in_compressed) {
+        static const uint8_t open = VC4_OP_Compressed_Primitive_List;
+        if ((rc = put(v, t, tl, &open, 1, true)))
+            return rc;
+        tl->first = true;
+    }
+    if (idx[0] > 0xFFFF || (line && idx[1] > 0xFFFF))
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, 0,
+                         "binner: vertex index above 65535 needs 32-bit index lists: not "
+                         "supported yet");
+    uint8_t code[5] = {0x81, (uint8_t)idx[0], (uint8_t)(idx[0] >> 8), (uint8_t)idx[1],
+                       (uint8_t)(idx[1] >> 8)};
+    if ((rc = put(v, t, tl, code, line ? 5 : 3, true)))
+        return rc;
+    tl->written = true;
+    v->stats.tile_prims++;
+    return 0;
+}
+
 /* Facing and culling from Configuration_Bits (research/vc4.md 1: [0] front,
  * [1] back, [2] clockwise). Screen Y grows downwards (the seed's triangle
  * has its apex at y = 32); area2 < 0 is counter-clockwise as seen, which is
@@ -451,6 +571,176 @@ bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2)
 typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
+
+/* A triangle crossing the near or far plane: cut in clip space
+ * (vc4_clip_near_far), the polygon placed on screen with the clipper's
+ * scaling, written once as a clipped-primitive block (gl.h) and listed
+ * with Clipped_Primitive records in every tile the polygon's box meets.
+ * 0, 1 (out of memory: resume state set), or a fault. */
+static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, const uint32_t idx[3],
+                       const vc4_gl_coord gc[3], const uint8_t *cfg, int64_t cx0, int64_t cy0,
+                       int64_t cx1, int64_t cy1, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    vc4_clip_vertex poly[VC4_CLIP_MAX];
+    int n = vc4_clip_near_far(gc, poly);
+    if (n == 0)
+        return 0;
+    if (!b->clip_xy_valid || !b->clip_z_valid)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
+                         "triangle %u crosses the near or far plane: clipping needs "
+                         "Clipper_XY_Scaling and Clipper_Z_Scale_and_Offset first", k);
+    uint8_t blk[VC4_CLIP_BLOCK(VC4_CLIP_MAX)];
+    int64_t sx[VC4_CLIP_MAX], sy[VC4_CLIP_MAX];
+    vc4_bits_set(blk, 0, 32, (uint32_t)n);
+    for (int j = 0; j < 3; j++)
+        vc4_bits_set(blk, 32 + 32 * (unsigned)j, 32, idx[j]);
+    for (int j = 0; j < n; j++) {
+        float iw = 1.0f / poly[j].c[3];
+        float fx = poly[j].c[0] * iw * b->clip_sx, fy = poly[j].c[1] * iw * b->clip_sy;
+        /* 12.4 screen coordinates saturate at the 16 bits the shaded vertex
+         * format has */
+        int32_t x = !(fx > -32768.0f) ? -32768 : fx > 32767.0f ? 32767 : (int32_t)fx;
+        int32_t y = !(fy > -32768.0f) ? -32768 : fy > 32767.0f ? 32767 : (int32_t)fy;
+        uint32_t w[7] = {(uint32_t)x, (uint32_t)y,
+                         vc4_u32f(poly[j].c[2] * iw * b->clip_zs + b->clip_zo), vc4_u32f(iw),
+                         vc4_u32f(poly[j].b[0]), vc4_u32f(poly[j].b[1]), vc4_u32f(poly[j].b[2])};
+        for (int q = 0; q < 7; q++)
+            vc4_bits_set(blk, 128 + 224 * (unsigned)j + 32 * (unsigned)q, 32, w[q]);
+        sx[j] = (int64_t)x + b->st.vp_x;
+        sy[j] = (int64_t)y + b->st.vp_y;
+    }
+    int64_t area2 = 0, minx = sx[0], maxx = sx[0], miny = sy[0], maxy = sy[0];
+    for (int j = 0; j < n; j++) {
+        int q = (j + 1) % n;
+        area2 += sx[j] * sy[q] - sx[q] * sy[j];
+        minx = sx[j] < minx ? sx[j] : minx, maxx = sx[j] > maxx ? sx[j] : maxx;
+        miny = sy[j] < miny ? sy[j] : miny, maxy = sy[j] > maxy ? sy[j] : maxy;
+    }
+    if (area2 == 0 || vc4_tri_culled(cfg, area2))
+        return 0;
+    int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+    int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+    if (px0 < cx0) px0 = cx0;
+    if (py0 < cy0) py0 = cy0;
+    if (px1 > cx1 - 1) px1 = cx1 - 1;
+    if (py1 > cy1 - 1) py1 = cy1 - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+    uint32_t size = VC4_CLIP_BLOCK((uint32_t)n);
+    uint32_t ba = clip_alloc(v, size);
+    if (ba == 0 || (ba & 7)) {
+        b->oom = true;
+        b->resume_addr = addr;
+        b->resume_prim = k;
+        b->resume_tile = tile0;
+        v->bmoom = true;
+        vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+        return 1;
+    }
+    if (wr(v, t, ba, blk, size) != 0)
+        return CG_ERR_FAULT;
+    uint32_t tix = 0;
+    for (int64_t ty = py0 / VC4_TILE; ty <= py1 / VC4_TILE; ty++)
+        for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
+            if (tix < tile0)
+                continue;
+            if (v->budget[0] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                                 "budget %s ran out while binning primitives",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+            v->budget[0]--;
+            int rc = bin_clip_tile(v, t, &b->tiles[ty * b->tw + tx], ba);
+            if (rc == 1) {
+                b->oom = true;
+                b->resume_addr = addr;
+                b->resume_prim = k;
+                b->resume_tile = tix;
+                v->bmoom = true;
+                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+                return 1;
+            }
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+/* A point or line: every tile its box meets (the box of the square of the
+ * point size, or of the segment widened by half the line width, clipped to
+ * the clip window and the frame). 0, 1 (out of memory: resume state set), or
+ * a fault. */
+static int bin_pl(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned mode, uint32_t k,
+                  const uint32_t idx[3], const xy32 vx[3], const vc4_gl_record *glr,
+                  const vc4_nv_record *nvr, vc4_page_cache *vpc, int64_t cx0, int64_t cy0,
+                  int64_t cx1, int64_t cy1, int clip, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    if (clip == 1)
+        return 0;
+    bool line = mode != 0;
+    float size;
+    if (!line && ((glr ? glr->flags : nvr->flags) & 2)) {
+        /* the shaded vertex's point size: the coordinate shader's row 7, or
+         * the NV shaded vertex's word after 1/Wc */
+        if (glr) {
+            size = b->pl_psize;
+        } else {
+            uint8_t w[4];
+            int rc = vc4_vertex_bytes(v, &t->agent, nvr, idx[0], ((nvr->flags & 8) ? 16 : 0) + 12,
+                                      w, 4, vpc);
+            if (rc)
+                return rc;
+            size = vc4_f32(vc4_le32(w));
+        }
+    } else {
+        size = vc4_f32(line ? b->st.lw_bits : b->st.ps_bits);
+        if (line ? !b->st.lw_valid : !b->st.ps_valid)
+            size = 1.0f;
+    }
+    if (!(size >= 1.0f)) /* as the renderer: GL ES 2.0's minimum size 1 */
+        size = 1.0f;
+    if (size > 2048.0f)
+        size = 2048.0f;
+    int64_t h = (int64_t)(size * 8.0f + 0.5f); /* half the size, 1/16 pixel */
+    int64_t minx = vx[0].x < vx[1].x ? vx[0].x : vx[1].x;
+    int64_t maxx = vx[0].x < vx[1].x ? vx[1].x : vx[0].x;
+    int64_t miny = vx[0].y < vx[1].y ? vx[0].y : vx[1].y;
+    int64_t maxy = vx[0].y < vx[1].y ? vx[1].y : vx[0].y;
+    minx -= h, maxx += h, miny -= h, maxy += h;
+    int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+    int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+    if (px0 < cx0) px0 = cx0;
+    if (py0 < cy0) py0 = cy0;
+    if (px1 > cx1 - 1) px1 = cx1 - 1;
+    if (py1 > cy1 - 1) py1 = cy1 - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+    uint32_t tix = 0;
+    for (int64_t ty = py0 / VC4_TILE; ty <= py1 / VC4_TILE; ty++)
+        for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
+            if (tix < tile0)
+                continue;
+            if (v->budget[0] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, addr,
+                                 "budget %s ran out while binning primitives",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+            v->budget[0]--;
+            int rc = bin_pl_tile(v, t, &b->tiles[ty * b->tw + tx], line, idx);
+            if (rc == 1) {
+                b->oom = true;
+                b->resume_addr = addr;
+                b->resume_prim = k;
+                b->resume_tile = tix;
+                v->bmoom = true;
+                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+                return 1;
+            }
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
 
 static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
@@ -475,20 +765,50 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     uint32_t iaddr =
         indexed ? VC4_ADDR(pl, Indexed_Primitive_List, Address_of_Indices_List) : 0;
     uint32_t maxi = indexed ? (uint32_t)VC4_GET(pl, Indexed_Primitive_List, Maximum_Index) : 0;
-    if (mode < 4 || mode > 6)
+    if (mode > 6)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "primitive mode %u (points/lines; mode 4-6 are triangles): not supported "
-                         "yet%s", mode, mode > 6 ? " (and not a valid mode)" : "");
+                         "primitive mode %u (0-3 points and lines, 4-6 triangles): not supported "
+                         "yet (and not a valid mode)", mode);
+    /* the tile lists' format follows the primitives: 16-bit index points
+     * (0x10), lines (0x11) or triangles (0x12) */
+    uint8_t fmt = mode == 0 ? 0x10 : mode < 4 ? 0x11 : 0x12;
+    if (b->st.prim_format != fmt) {
+        b->st.prim_format = fmt;
+        b->ver_fmt++;
+        b->ver_all++;
+    }
     if (indexed && itype > 1)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "index type %u (0 = 8-bit, 1 = 16-bit)",
                          itype);
-    vc4_nv_record nvr;
-    if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0)
+    vc4_nv_record nvr = {0};
+    const vc4_gl_record *glr = NULL;
+    if (b->st.gl) {
+        /* GL mode: the record, then every selected attribute array must
+         * hold the vertices the primitives can name (vc4_validate.c) */
+        if (vc4_gl_cache_reset(&b->glc) != 0)
+            return CG_ERR_NOMEM;
+        if (vc4_gl_cached_record(v, t, b->glc, b->st.nv_record, &glr) != 0)
+            return CG_ERR_FAULT;
+        uint64_t last = indexed ? maxi : (uint64_t)first + count - 1;
+        if (count && last > 0xFFFFFFFFu)
+            return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, addr,
+                             "vertex index %llu does not fit 32 bits", (unsigned long long)last);
+        if (count && vc4_gl_check_attrs(v, t, glr, (uint32_t)last, addr) != 0)
+            return CG_ERR_FAULT;
+        if (!indexed && count) {
+            /* a vertex array: batches run ahead over its next vertices */
+            b->glc->ahead = true;
+            b->glc->ahead_lo = first;
+            b->glc->ahead_hi = (uint32_t)last;
+        }
+    } else if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0) {
         return CG_ERR_FAULT;
-    if (nvr.flags & 4)
+    }
+    if (!glr && (nvr.flags & 4))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, b->st.nv_record,
                          "NV shader record with clipping enabled (flag bit 2): not supported yet");
-    uint32_t ntri = tri_count(mode, count);
+    bool ptl = mode < 4; /* points or lines */
+    uint32_t ntri = ptl ? pl_count(mode, count) : tri_count(mode, count);
     uint32_t k0 = 0, tile0 = 0;
     if (b->oom && b->resume_addr == addr) {
         k0 = b->resume_prim;
@@ -510,7 +830,10 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
-        tri_of(mode, k, vn);
+        if (ptl)
+            pl_of(mode, k, count, vn);
+        else
+            tri_of(mode, k, vn);
         for (int j = 0; j < 3; j++) {
             if (indexed) {
                 uint8_t ib[2] = {0, 0};
@@ -538,7 +861,24 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         /* the binner needs only Xs, Ys of each vertex (the renderer reads the
          * rest when it draws) */
         xy32 vx[3];
-        for (int j = 0; j < 3; j++) {
+        int clip = 0;
+        vc4_gl_coord gc[3];
+        if (glr) {
+            /* the coordinate shader's Xs, Ys; the clipper's decision */
+            int rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
+            if (rc)
+                return rc;
+            for (int j = 0; j < 3; j++)
+                vx[j].x = gc[j].x, vx[j].y = gc[j].y;
+            b->pl_psize = gc[0].psize;
+            if (glr->flags & 4)
+                clip = vc4_clip_classify(gc);
+            if (clip == 2 && ptl)
+                return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                                 "%s %u crosses the near or far clipping plane: not supported "
+                                 "yet", mode == 0 ? "point" : "line", k);
+        }
+        for (int j = 0; j < 3 && !glr; j++) {
             uint8_t xy[4];
             int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
                                       (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
@@ -549,9 +889,24 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         if (tile0 == 0)
             v->stats.prims_binned++;
+        if (clip == 2) {
+            int rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0);
+            if (rc)
+                return rc;
+            tile0 = 0;
+            continue;
+        }
+        if (ptl) {
+            int rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1,
+                            clip, tile0);
+            if (rc)
+                return rc;
+            tile0 = 0;
+            continue;
+        }
         int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
                         (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
-        if (area2 == 0 || vc4_tri_culled(cfg, area2)) {
+        if (clip == 1 || area2 == 0 || vc4_tri_culled(cfg, area2)) {
             tile0 = 0;
             continue;
         }
@@ -743,12 +1098,50 @@ static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
     return 0;
 }
 
+/* GL_Shader_State: latched like NV_Shader_State (the record is read when
+ * primitives use it: gl.c) */
+/* Clipper_XY_Scaling, Clipper_Z_Scale_and_Offset: what the clipper needs
+ * to place the vertices it makes (the shaders scale their own) */
+static int h_clipper(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    float a = vc4_f32(vc4_le32(rec + 1)), c = vc4_f32(vc4_le32(rec + 5));
+    if (rec[0] == VC4_OP_Clipper_XY_Scaling) {
+        b->clip_sx = a, b->clip_sy = c;
+        b->clip_xy_valid = true;
+    } else {
+        b->clip_zs = a, b->clip_zo = c;
+        b->clip_z_valid = true;
+    }
+    return 0;
+}
+
+/* Point_size / Line_width: state the tile lists get before points / lines */
+static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    if (rec[0] == VC4_OP_Point_size) {
+        b->st.ps_bits = vc4_le32(rec + 1);
+        b->st.ps_valid = true;
+        b->ver_ps++;
+    } else {
+        b->st.lw_bits = vc4_le32(rec + 1);
+        b->st.lw_valid = true;
+        b->ver_lw++;
+    }
+    return 0;
+}
+
 static int h_gl_state(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
-    (void)rec;
-    return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                     "GL_Shader_State (vertex and coordinate shaders on the QPU, VPM): not "
-                     "supported yet");
+    (void)t, (void)addr;
+    vc4_binner *b = &v->bin;
+    vc4_latch_state(&b->st, rec);
+    b->ver_nv++;
+    b->ver_all++;
+    return 0;
 }
 
 static int h_config(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
@@ -774,13 +1167,13 @@ static const vc4_bin_fn bin_handlers[256] = {
     [VC4_OP_Clip_Window] = h_latch,
     [VC4_OP_Flat_Shade_Flags] = h_latch,
     [VC4_OP_Primitive_List_Format] = h_accept,
-    [VC4_OP_Point_size] = h_accept,
-    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_Point_size] = h_size,
+    [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
     [VC4_OP_Depth_Offset] = h_accept,
     [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
-    [VC4_OP_Clipper_XY_Scaling] = h_accept,
-    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_accept,
+    [VC4_OP_Clipper_XY_Scaling] = h_clipper,
+    [VC4_OP_Clipper_Z_Scale_and_Offset] = h_clipper,
     [VC4_OP_GL_Shader_State] = h_gl_state,
 };
 

@@ -31,10 +31,21 @@
 
 /* ---- shader BOs: vc4_validate_shaders.c vc4_validate_shader() ---------- */
 
+/* A texture sample (vc4_validate_shaders.c vc4_texture_sample_info): the
+ * byte offsets in the shader's uniforms of the parameters p0..p3 its TMU
+ * writes consumed (~0: none). */
+typedef struct tex_sample {
+    uint32_t p_off[4];
+} tex_sample;
+#define MAX_TEX_SAMPLES 64 /* per shader; more is a not-supported report */
+
 typedef struct shader_info {
     bool valid;         /* no violation: the kernel would have created the BO */
     bool threaded;      /* a thread switch signal */
-    uint32_t uniforms;  /* bytes of uniforms it reads (uniforms_src_size, no textures) */
+    uint32_t uniforms;  /* bytes of uniforms it reads (uniforms_size; the
+                         * submit holds 4 more per texture sample: its BO index) */
+    uint32_t nsamples;
+    tex_sample samples[MAX_TEX_SAMPLES];
 } shader_info;
 
 typedef struct shader_walk {
@@ -45,6 +56,10 @@ typedef struct shader_walk {
     uint32_t max_ip;      /* the instruction after the last one the program runs */
     uint8_t *target;      /* branch-target flags, one per instruction */
     size_t before;        /* violations before this shader */
+    shader_info *info;
+    bool needs_unif_update; /* a branch target with no uniforms address reset yet */
+    uint32_t tmu_count[2];  /* parameters written to each TMU since its last submit */
+    tex_sample tmu_setup[2];
 } shader_walk;
 
 static uint64_t ins_at(const shader_walk *w, uint32_t ip)
@@ -126,9 +141,62 @@ static void shader_branches(shader_walk *w)
     }
 }
 
+/* check_tmu_write(): a write to a TMU's S, T, R or B register. Each
+ * parameter of a texture sample is one uniform the TMU reads (p0..p3, in
+ * the order of the writes); the write to S submits the sample. A write to
+ * S with no parameter before it is a direct (general memory) read, which
+ * the kernel accepts only as an add of a uniform (the UBO base) to an
+ * offset clamped with min; that clamp tracking is not modelled. */
+static void shader_tmu_write(shader_walk *w, uint32_t ip, uint64_t ins, uint32_t waddr,
+                             bool is_mul)
+{
+    char msg[128];
+    int tmu = waddr > VC4_QPU_W_TMU0_B;
+    bool submit = waddr == VC4_QPU_W_TMU0_S || waddr == VC4_QPU_W_TMU1_S;
+    uint32_t sig = QF(ins, ALU, sig);
+    uint32_t ra = QF(ins, ALU, raddr_a), rb = QF(ins, ALU, raddr_b);
+    if (submit && w->tmu_count[tmu] == 0) {
+        snprintf(msg, sizeof msg, "direct TMU%d read (a write to t%ds with no parameters "
+                 "before it): clamped UBO loads are not supported yet", tmu, tmu);
+        shader_violation(w, "not-supported", ip, ins, msg);
+        (void)is_mul;
+        return;
+    }
+    if (ra == VC4_QPU_R_UNIFORM_READ ||
+        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && rb == VC4_QPU_R_UNIFORM_READ)) {
+        shader_violation(w, "shader-tmu", ip, ins,
+                         "uniform read in the same instruction as texture setup");
+        return;
+    }
+    if (w->tmu_count[tmu] >= 4) {
+        snprintf(msg, sizeof msg, "TMU%d got too many parameters before dispatch", tmu);
+        shader_violation(w, "shader-tmu", ip, ins, msg);
+        return;
+    }
+    if (w->needs_unif_update) {
+        shader_violation(w, "shader-uniform-address", ip, ins,
+                         "texturing with an undefined uniform address (after a branch target)");
+        return;
+    }
+    w->tmu_setup[tmu].p_off[w->tmu_count[tmu]++] = w->info->uniforms;
+    w->info->uniforms += 4;
+    if (!submit)
+        return;
+    if (w->info->nsamples >= MAX_TEX_SAMPLES) {
+        snprintf(msg, sizeof msg, "more than %u texture samples in one shader: not supported "
+                 "yet", MAX_TEX_SAMPLES);
+        shader_violation(w, "not-supported", ip, ins, msg);
+    } else {
+        w->info->samples[w->info->nsamples++] = w->tmu_setup[tmu];
+    }
+    for (int i = 0; i < 4; i++)
+        w->tmu_setup[tmu].p_off[i] = ~0u;
+    w->tmu_count[tmu] = 0;
+}
+
 /* check_reg_write() for one ALU's write address. */
 static void shader_write(shader_walk *w, uint32_t ip, uint64_t ins, uint32_t waddr, bool is_b,
-                         bool *upper)
+                         bool *upper, bool is_mul)
 {
     char msg[128];
     const char *name = vc4_qpu_waddrs[waddr].as[is_b] ? vc4_qpu_waddrs[waddr].as[is_b] : "?";
@@ -160,10 +228,7 @@ static void shader_write(shader_walk *w, uint32_t ip, uint64_t ins, uint32_t wad
     case VC4_QPU_W_TMU0_S: case VC4_QPU_W_TMU0_T: case VC4_QPU_W_TMU0_R:
     case VC4_QPU_W_TMU0_B: case VC4_QPU_W_TMU1_S: case VC4_QPU_W_TMU1_T:
     case VC4_QPU_W_TMU1_R: case VC4_QPU_W_TMU1_B:
-        /* check_tmu_write(): texture samples and clamped direct reads,
-         * relocated through the uniform stream by reloc_tex() */
-        snprintf(msg, sizeof msg, "texture unit writes (%s) are not supported yet", name);
-        shader_violation(w, "not-supported", ip, ins, msg);
+        shader_tmu_write(w, ip, ins, waddr, is_mul);
         break;
     default: /* accumulators, TLB, VPM set-up and data, SFU, nop: harmless */
         break;
@@ -173,8 +238,12 @@ static void shader_write(shader_walk *w, uint32_t ip, uint64_t ins, uint32_t wad
 static shader_info shader_check(cg_check_report *r, uint32_t bo, const uint8_t *code,
                                 uint32_t size)
 {
-    shader_info info = {0};
-    shader_walk w = {.r = r, .bo = bo, .code = code, .nins = size / 8, .before = r->n + r->dropped};
+    static const shader_info zero;
+    shader_info info = zero;
+    shader_walk w = {.r = r, .bo = bo, .code = code, .nins = size / 8, .before = r->n + r->dropped,
+                     .info = &info};
+    for (int i = 0; i < 4; i++)
+        w.tmu_setup[0].p_off[i] = w.tmu_setup[1].p_off[i] = ~0u;
     w.max_ip = w.nins;
     w.target = calloc(w.nins ? w.nins : 1, 1);
     if (!w.target) {
@@ -206,8 +275,9 @@ static shader_info shader_check(cg_check_report *r, uint32_t bo, const uint8_t *
         case VC4_QPU_SIG_THREAD_SWITCH:
         case VC4_QPU_SIG_LAST_THREAD_SWITCH: {
             bool ws = QF(ins, ALU, ws);
-            shader_write(&w, ip, ins, QF(ins, ALU, waddr_add), ws, &upper);
-            shader_write(&w, ip, ins, QF(ins, ALU, waddr_mul), !ws, &upper);
+            w.needs_unif_update = needs_unif_update;
+            shader_write(&w, ip, ins, QF(ins, ALU, waddr_add), ws, &upper, false);
+            shader_write(&w, ip, ins, QF(ins, ALU, waddr_mul), !ws, &upper, true);
             /* check_instruction_reads(): one uniform per instruction that
              * reads unif (raddr_b is a small immediate with that signal) */
             uint32_t ra = QF(ins, ALU, raddr_a), rb = QF(ins, ALU, raddr_b);
@@ -236,8 +306,9 @@ static shader_info shader_check(cg_check_report *r, uint32_t bo, const uint8_t *
         }
         case VC4_QPU_SIG_LOAD_IMMEDIATE: {
             bool ws = QF(ins, LDI, ws);
-            shader_write(&w, ip, ins, QF(ins, LDI, waddr_add), ws, &upper);
-            shader_write(&w, ip, ins, QF(ins, LDI, waddr_mul), !ws, &upper);
+            w.needs_unif_update = needs_unif_update;
+            shader_write(&w, ip, ins, QF(ins, LDI, waddr_add), ws, &upper, false);
+            shader_write(&w, ip, ins, QF(ins, LDI, waddr_mul), !ws, &upper, true);
             break;
         }
         case VC4_QPU_SIG_BRANCH:
@@ -552,6 +623,115 @@ static void bin_cl_check(checker *c)
                      "the bin CL must end with Increment_Semaphore, Flush");
 }
 
+/* ---- texture samples: vc4_validate.c reloc_tex() -----------------------
+ * Parameter fields (Mesa src/gallium/drivers/vc4/kernel/vc4_packet.h): p0
+ * offset [31:12], cube map mode [9], type [7:4], mip levels [3:0]; p1 type
+ * bit 4 [31], height [30:20], width [18:8] (0 = 2048); p2/p3 parameter type
+ * [31:30] (1 = cube map stride, [29:12]). */
+
+static uint32_t utile_w(uint32_t cpp) { return cpp == 4 ? 4 : cpp == 8 ? 2 : 8; }
+static uint32_t utile_h(uint32_t cpp) { return cpp == 1 ? 8 : 4; }
+static bool size_is_lt(uint32_t w, uint32_t h, uint32_t cpp)
+{
+    return w <= 4 * utile_w(cpp) || h <= 4 * utile_h(cpp);
+}
+static uint32_t round_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
+
+/* bytes of a width x height level in tiling 0 linear, 1 T, 2 LT */
+static uint64_t level_bytes(uint32_t w, uint32_t h, uint32_t cpp, int tiling)
+{
+    uint32_t uw = utile_w(cpp), uh = utile_h(cpp);
+    uint64_t aw = tiling == 1 ? round_up(w, uw * 8) : round_up(w, uw);
+    uint64_t ah = tiling == 1 ? round_up(h, uh * 8) : tiling == 2 ? round_up(h, uh) : h;
+    return aw * cpp * ah;
+}
+
+/* One texture sample of record `rec`'s shader `who`, whose uniforms start
+ * at byte `unif` of the uniforms section: `where` is a byte offset there. */
+static void tex_check(checker *c, uint32_t rec, const char *who, const shader_info *sh,
+                      uint32_t ts, uint32_t unif)
+{
+    const cg_vc4_submit *s = c->s;
+    const uint8_t *u = s->uniforms + unif;
+    uint32_t hw = unif + 4 * ts, data = unif + 4 * sh->nsamples;
+    uint32_t handle = vc4_le32(u + 4 * ts), p[4];
+    for (int j = 0; j < 4; j++)
+        p[j] = sh->samples[ts].p_off[j] != ~0u ? vc4_le32(s->uniforms + data +
+                                                          sh->samples[ts].p_off[j]) : 0;
+    uint32_t p0w = data + sh->samples[ts].p_off[0];
+    char what[64];
+    snprintf(what, sizeof what, "record %u %s texture sample %u", rec, who, ts);
+    if (!use_bo(c, "tex-bo", hw, handle, handle, what))
+        return;
+    uint32_t bsize = s->bo[handle].size;
+    uint32_t offset = p[0] & 0xFFFFF000u, mip = p[0] & 15;
+    uint32_t width = (p[1] >> 8) & 0x7FF, height = (p[1] >> 20) & 0x7FF;
+    if (!width)
+        width = 2048;
+    if (!height)
+        height = 2048;
+    uint32_t cms = 0;
+    if (p[0] & (1u << 9)) {
+        if (p[2] >> 30 == 1)
+            cms = p[2] & 0x3FFFF000u;
+        if (p[3] >> 30 == 1) {
+            if (cms) {
+                cg_check_add(c->r, "tex-cube-stride", p0w, p[0],
+                             "%s: cube map stride set twice", what);
+                return;
+            }
+            cms = p[3] & 0x3FFFF000u;
+        }
+        if (!cms) {
+            cg_check_add(c->r, "tex-cube-stride", p0w, p[0], "%s: cube map stride not set",
+                         what);
+            return;
+        }
+    }
+    uint32_t type = ((p[0] >> 4) & 15) | (p[1] >> 31) << 4, cpp;
+    switch (type) {
+    case 0: case 1: case 16: cpp = 4; break;            /* RGBA8888 RGBX8888 RGBA32R */
+    case 2: case 3: case 4: case 7: case 9: case 11: cpp = 2; break; /* 4444 5551 565 LA S16F S16 */
+    case 5: case 6: case 10: cpp = 1; break;            /* LUMINANCE ALPHA S8 */
+    case 8: cpp = 8; width = (width + 3) >> 2; height = (height + 3) >> 2; break; /* ETC1 */
+    default: {
+        static const char *const names[18] = {
+            "RGBA8888", "RGBX8888", "RGBA4444", "RGBA5551", "RGB565", "LUMINANCE", "ALPHA",
+            "LUMALPHA", "ETC1", "S16F", "S8", "S16", "BW1", "A4", "A1", "RGBA64", "RGBA32R",
+            "YUV422R"};
+        cg_check_add(c->r, "tex-type", p0w, p[0], "%s: texture type %u (%s) is not allowed",
+                     what, type, type < 18 ? names[type] : "reserved");
+        return;
+    }
+    }
+    int tiling = type == 16 ? 0 : size_is_lt(width, height, cpp) ? 2 : 1;
+    uint64_t base = (uint64_t)offset + (uint64_t)cms * 5;
+    uint64_t sz = level_bytes(width, height, cpp, tiling);
+    if (base + sz > bsize) {
+        cg_check_add(c->r, "tex-size", p0w, p[0],
+                     "%s: %ux%u %s texture at offset 0x%llx needs %llu bytes, BO %u has %u",
+                     what, width, height, tiling == 0 ? "linear" : tiling == 1 ? "T" : "LT",
+                     (unsigned long long)base, (unsigned long long)sz, handle, bsize);
+        return;
+    }
+    /* the mip levels lie below the base level, smallest first */
+    uint32_t off = offset;
+    for (uint32_t l = 1; l <= mip; l++) {
+        uint32_t lw = width >> l ? width >> l : 1, lh = height >> l ? height >> l : 1;
+        if (tiling == 1 && size_is_lt(lw, lh, cpp))
+            tiling = 2;
+        uint64_t ls = level_bytes(lw, lh, cpp, tiling);
+        if (off < ls) {
+            cg_check_add(c->r, "tex-miplevel", p0w, p[0],
+                         "%s: mip level %u (%ux%u, %llu bytes) runs below the start of BO %u "
+                         "(%u bytes left before the level above)", what, l, lw, lh,
+                         (unsigned long long)ls, handle, off);
+            return;
+        }
+        off -= (uint32_t)ls;
+    }
+}
+
 /* ---- shader records: vc4_validate.c validate_gl_shader_rec() ------------ */
 
 static void shader_recs_check(checker *c)
@@ -634,13 +814,18 @@ static void shader_recs_check(checker *c)
                              code_name[k], o);
             if (!sh[k])
                 continue;
-            if (sh[k]->uniforms > s->uniforms_size - unif) {
-                cg_check_add(r, "uniforms-overflow", ppos + code_off[k] + 4, sh[k]->uniforms,
+            /* uniforms_src_size: a BO index per texture sample, then the
+             * uniforms */
+            uint32_t src = sh[k]->uniforms + 4 * sh[k]->nsamples;
+            if (src > s->uniforms_size - unif) {
+                cg_check_add(r, "uniforms-overflow", ppos + code_off[k] + 4, src,
                              "record %u: the %s reads %u bytes of uniforms, %u left", i,
-                             code_name[k], sh[k]->uniforms, s->uniforms_size - unif);
+                             code_name[k], src, s->uniforms_size - unif);
                 unif = s->uniforms_size;
             } else {
-                unif += sh[k]->uniforms;
+                for (uint32_t ts = 0; ts < sh[k]->nsamples; ts++)
+                    tex_check(c, i, code_name[k], sh[k], ts, unif);
+                unif += src;
             }
         }
         for (uint32_t a = 0; a < nattr; a++) {

@@ -26,7 +26,7 @@
  * 16-lane batch, by the fragment shader on the QPU model. */
 #include <math.h>
 #include <stdlib.h>
-#include "vc4_internal.h"
+#include "gl.h"
 
 #include "qpu.h"
 
@@ -490,34 +490,138 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_page_cache *pc)
+/* The shader state's fragment shader (rs->nv) and the shaded vertices of
+ * idx[0..n). */
+static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t *idx, unsigned n,
+                          vc4_vertex *in, vc4_page_cache *pc)
 {
     vc4_render *r = v->rend;
-    raster rs;
+    raster *rsp = rs_;
+#define rs (*rsp)
     /* faults name the compressed-list item being drawn (compressed_list
      * keeps it in the agent), as the record's address names a record */
     if (!r->st.nv_valid)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, (uint32_t)t->agent.stream_addr,
                          "primitive before NV_Shader_State");
-    if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
-        return CG_ERR_FAULT;
-    vc4_vertex in[3];
-    for (int j = 0; j < 3; j++)
-        if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
-                            pc) != 0)
+    if (r->st.gl) {
+        /* GL mode: the fragment shader from the GL record, the vertices
+         * from the vertex shader (gl.c) */
+        const vc4_gl_record *g;
+        if (!r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+            return CG_ERR_NOMEM;
+        if (vc4_gl_cached_record(v, t, r->glc, r->st.nv_record, &g) != 0)
             return CG_ERR_FAULT;
+        memset(&rs.nv, 0, sizeof rs.nv);
+        rs.nv.flags = g->flags;
+        rs.nv.nvary = g->fs_nvary;
+        rs.nv.code = g->fs_code;
+        rs.nv.unif = g->fs_unif;
+        uint32_t i3[3] = {idx[0], idx[n > 1 ? 1 : 0], idx[n > 2 ? 2 : 0]};
+        vc4_vertex o3[3];
+        if (vc4_gl_vertices(v, t, g, i3, r->st.vp_x, r->st.vp_y, r->glc, o3) != 0)
+            return CG_ERR_FAULT;
+        for (unsigned j = 0; j < n; j++)
+            in[j] = o3[j];
+    } else {
+        if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
+            return CG_ERR_FAULT;
+        for (unsigned j = 0; j < n; j++)
+            if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
+                                pc) != 0)
+                return CG_ERR_FAULT;
+    }
+#undef rs
+    return 0;
+}
+
+static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_vertex in[3],
+                         bool cull);
+
+int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_page_cache *pc)
+{
+    raster rs;
+    vc4_vertex in[3];
+    int rc = fetch_vertices(v, t, &rs, idx, 3, in, pc);
+    return rc ? rc : draw_triangle(v, t, &rs, in, true);
+}
+
+/* Points and lines become two triangles each (GL ES 2.0 rasterisation,
+ * docs/vc4.md "Points and lines"): never culled, always front-facing. */
+static int draw_quad(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex q[4])
+{
+    vc4_vertex a[3] = {q[0], q[1], q[2]}, b[3] = {q[2], q[1], q[3]};
+    int rc = draw_triangle(v, t, rs, a, false);
+    return rc ? rc : draw_triangle(v, t, rs, b, false);
+}
+
+static float point_size_of(const vc4_render *r, const vc4_vertex *x, uint8_t flags)
+{
+    float s = (flags & 2) ? x->psize : r->point_size;
+    if (!(s >= 1.0f))
+        s = 1.0f; /* ES 2.0: the aliased point size range starts at 1 (NaN too) */
+    return s > 2048.0f ? 2048.0f : s;
+}
+
+int vc4_render_point(cg_vc4 *v, vc4_thread *t, uint32_t idx, vc4_page_cache *pc)
+{
+    raster rs;
+    vc4_vertex p;
+    int rc = fetch_vertices(v, t, &rs, &idx, 1, &p, pc);
+    if (rc)
+        return rc;
+    /* a square of side s centred on the vertex: half side in 1/16 pixel */
+    int32_t h = (int32_t)(point_size_of(v->rend, &p, rs.nv.flags) * 8.0f + 0.5f);
+    vc4_vertex q[4] = {p, p, p, p};
+    q[0].x -= h, q[0].y -= h;
+    q[1].x += h, q[1].y -= h;
+    q[2].x -= h, q[2].y += h;
+    q[3].x += h, q[3].y += h;
+    return draw_quad(v, t, &rs, q);
+}
+
+int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_cache *pc)
+{
+    raster rs;
+    vc4_vertex e[2];
+    int rc = fetch_vertices(v, t, &rs, idx, 2, e, pc);
+    if (rc)
+        return rc;
+    float w = v->rend->line_width;
+    if (!(w >= 1.0f))
+        w = 1.0f;
+    if (w > 2048.0f)
+        w = 2048.0f;
+    int32_t h = (int32_t)(w * 8.0f + 0.5f);
+    int64_t dx = (int64_t)e[1].x - e[0].x, dy = (int64_t)e[1].y - e[0].y;
+    bool xmajor = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
+    /* ES 2.0 wide lines: offset in the minor direction by +-w/2 (columns of
+     * w fragments for an x-major line) */
+    int32_t ox = xmajor ? 0 : h, oy = xmajor ? h : 0;
+    vc4_vertex q[4] = {e[0], e[0], e[1], e[1]};
+    q[0].x -= ox, q[0].y -= oy;
+    q[1].x += ox, q[1].y += oy;
+    q[2].x -= ox, q[2].y -= oy;
+    q[3].x += ox, q[3].y += oy;
+    return draw_quad(v, t, &rs, q);
+}
+
+static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_vertex in[3],
+                         bool cull)
+{
+    vc4_render *r = v->rend;
+    raster rs = *rsp_in;
     int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
                     (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
     static const uint8_t no_cfg[3] = {3, 0x70, 0};
     if (!r->st.config_valid)
         memcpy(r->st.config, no_cfg, 3);
-    if (area2 == 0 || vc4_tri_culled(r->st.config, area2))
+    if (area2 == 0 || (cull && vc4_tri_culled(r->st.config, area2)))
         return 0;
     {
         /* as in vc4_tri_culled: area2 < 0 is counter-clockwise on screen */
         bool ccw = area2 < 0;
         bool front = (r->st.config[0] & 4) ? !ccw : ccw;
-        rs.reverse = !front;
+        rs.reverse = cull && !front;
     }
     rs.vx[0] = in[0];
     rs.vx[1] = area2 > 0 ? in[1] : in[2];
@@ -668,6 +772,9 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     /* vertex bytes: within one list nothing writes memory (the QPU model
      * writes none, the tile buffer is not memory) and the CPU cannot act */
     vc4_page_cache vpc = {NULL, 0};
+    /* GL mode: shaded vertices are kept for the list, for the same reason */
+    if (r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+        return CG_ERR_NOMEM;
     for (uint32_t guard = 0; guard < (1u << 24); guard++) {
         uint8_t it[8] = {0};
         /* a fault here names the item: its address, and its bytes as
@@ -678,6 +785,43 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
             return CG_ERR_FAULT;
         t->agent.words[0] = it[0];
         t->agent.nwords = 1;
+        if (r->st.prim_format == 0x10 || r->st.prim_format == 0x11) {
+            /* points / lines, 16-bit indices: escape, relative branch, and
+             * the absolute coding 0x81 + u16 per vertex (Broadcom's
+             * control-list debugger, docs/vc4.md "Points and lines") */
+            bool line = r->st.prim_format == 0x11;
+            unsigned psz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : line ? 5 : 3;
+            if (it[0] != 0x80 && it[0] != 0x81 && it[0] != 0x82)
+                return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
+                                 "%s item 0x%02x (only the absolute coding 0x81 is known): not "
+                                 "supported yet", line ? "line" : "point", it[0]);
+            if (psz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
+                return CG_ERR_FAULT;
+            t->agent.words[0] = vc4_le32(it);
+            t->agent.words[1] = vc4_le32(it + 4);
+            t->agent.nwords = psz > 4 ? 2 : 1;
+            if (it[0] == 0x80) {
+                *next = p + 1;
+                return 0;
+            }
+            if (v->budget[1] == 0)
+                return vc4_fault(v, t, CG_FAULT_HANG, p,
+                                 "budget %s ran out in a compressed primitive list",
+                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+            v->budget[1]--;
+            if (it[0] == 0x82) {
+                p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
+                continue;
+            }
+            uint32_t pi[2] = {vc4_le16(it + 1), vc4_le16(it + 3)};
+            int rc = need_tile(v, t, p, "a primitive");
+            if (rc == 0)
+                rc = line ? vc4_render_line(v, t, pi, &vpc) : vc4_render_point(v, t, pi[0], &vpc);
+            if (rc)
+                return rc;
+            p += psz;
+            continue;
+        }
         unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
                       : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
         if (sz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
@@ -896,7 +1040,19 @@ static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, 
     return 0;
 }
 
-/* point size, line width, RHT boundary, depth offset, Z planes */
+/* Point_size, Line_width: kept for points and lines */
+static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
+{
+    (void)t, (void)addr, (void)next;
+    float f = vc4_f32(vc4_le32(rec + 1));
+    if (rec[0] == VC4_OP_Point_size)
+        v->rend->point_size = f;
+    else
+        v->rend->line_width = f;
+    return 0;
+}
+
+/* RHT boundary, depth offset, Z planes */
 static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                     uint32_t *next)
 {
@@ -911,6 +1067,62 @@ static int h_compressed(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *
     return compressed_list(v, t, addr + 1, next);
 }
 
+/* Clipped_Primitive_With_Compressed_Primitive_List: the clipped triangle of
+ * the block at its address (gl.h VC4_CLIP_BLOCK: the original vertices'
+ * indices, the polygon's screen positions, Zs, 1/Wc and barycentric
+ * weights; its varyings are those weights of the vertex shader's), drawn
+ * as a fan, then the compressed list that follows the record. */
+static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                     uint32_t *next)
+{
+    vc4_render *r = v->rend;
+    uint32_t a = VC4_ADDR(rec + 1, Clipped_Primitive_With_Compressed_Primitive_List,
+                          Clipped_Primitive_Address);
+    int rc = need_tile(v, t, addr, "a clipped primitive");
+    if (rc)
+        return rc;
+    uint8_t blk[VC4_CLIP_BLOCK(VC4_CLIP_MAX)];
+    if (vc4_bus_read(v->bus, a, blk, 16, &t->agent) != 0)
+        return CG_ERR_FAULT;
+    uint32_t n = vc4_le32(blk);
+    if (n < 3 || n > 5)
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, a,
+                         "clipped primitive at 0x%08x has %u vertices (3..5)", a, n);
+    if (vc4_bus_read(v->bus, (uint64_t)a + 16, blk + 16, 28 * n, &t->agent) != 0)
+        return CG_ERR_FAULT;
+    uint32_t idx[3] = {vc4_le32(blk + 4), vc4_le32(blk + 8), vc4_le32(blk + 12)};
+    raster rs;
+    vc4_vertex in[3], p[5];
+    if (!r->glc && vc4_gl_cache_reset(&r->glc) != 0)
+        return CG_ERR_NOMEM;
+    if ((rc = fetch_vertices(v, t, &rs, idx, 3, in, NULL)))
+        return rc;
+    uint32_t nv = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    for (uint32_t j = 0; j < n; j++) {
+        const uint8_t *q = blk + 16 + 28 * j;
+        float bw[3] = {vc4_f32(vc4_le32(q + 16)), vc4_f32(vc4_le32(q + 20)),
+                       vc4_f32(vc4_le32(q + 24))};
+        memset(&p[j], 0, sizeof p[j]);
+        /* the binner saturates them to 16 bits; a hostile block is held
+         * to the same range */
+        int32_t bx = (int32_t)vc4_le32(q), by = (int32_t)vc4_le32(q + 4);
+        bx = bx < -32768 ? -32768 : bx > 32767 ? 32767 : bx;
+        by = by < -32768 ? -32768 : by > 32767 ? 32767 : by;
+        p[j].x = bx + r->st.vp_x;
+        p[j].y = by + r->st.vp_y;
+        p[j].z = vc4_f32(vc4_le32(q + 8));
+        p[j].inv_w = vc4_f32(vc4_le32(q + 12));
+        for (uint32_t k = 0; k < nv; k++)
+            p[j].vary[k] = bw[0] * in[0].vary[k] + bw[1] * in[1].vary[k] + bw[2] * in[2].vary[k];
+    }
+    for (uint32_t j = 1; j + 1 < n; j++) {
+        vc4_vertex tri[3] = {p[0], p[j], p[j + 1]};
+        if ((rc = draw_triangle(v, t, &rs, tri, true)))
+            return rc;
+    }
+    return compressed_list(v, t, addr + 5, next);
+}
+
 static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Tile_Rendering_Mode_Configuration] = h_rend_config,
     [VC4_OP_Clear_Colors] = h_clear,
@@ -923,16 +1135,18 @@ static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Store_Full_Resolution_Tile_Buffer] = h_store_full,
     [VC4_OP_Primitive_List_Format] = h_latch,
     [VC4_OP_NV_Shader_State] = h_latch,
+    [VC4_OP_GL_Shader_State] = h_latch,
     [VC4_OP_Configuration_Bits] = h_config_bits,
     [VC4_OP_Viewport_Offset] = h_latch,
     [VC4_OP_Clip_Window] = h_latch,
     [VC4_OP_Flat_Shade_Flags] = h_latch,
-    [VC4_OP_Point_size] = h_accept,
-    [VC4_OP_Line_width] = h_accept,
+    [VC4_OP_Point_size] = h_size,
+    [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
     [VC4_OP_Depth_Offset] = h_accept,
     [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
     [VC4_OP_Compressed_Primitive_List] = h_compressed,
+    [VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List] = h_clipped,
 };
 
 int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,

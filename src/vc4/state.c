@@ -20,6 +20,16 @@ static void l_nv_state(vc4_bin_state *st, const uint8_t *pl)
 {
     st->nv_record = VC4_ADDR(pl, NV_Shader_State, Shader_Record_Address);
     st->nv_valid = true;
+    st->gl = false;
+}
+
+/* GL_Shader_State: the whole payload word (address, extended bit, number
+ * of attribute arrays), as the binner copies it into tile lists */
+static void l_gl_state(vc4_bin_state *st, const uint8_t *pl)
+{
+    st->nv_record = vc4_le32(pl);
+    st->nv_valid = true;
+    st->gl = true;
 }
 
 static void l_viewport(vc4_bin_state *st, const uint8_t *pl)
@@ -47,6 +57,7 @@ static void l_flat(vc4_bin_state *st, const uint8_t *pl)
 static const vc4_latch_fn latchers[256] = {
     [VC4_OP_Primitive_List_Format] = l_prim_format,
     [VC4_OP_NV_Shader_State] = l_nv_state,
+    [VC4_OP_GL_Shader_State] = l_gl_state,
     [VC4_OP_Viewport_Offset] = l_viewport,
     [VC4_OP_Clip_Window] = l_clip_window,
     [VC4_OP_Flat_Shade_Flags] = l_flat,

@@ -82,7 +82,9 @@ void cg_vc4_destroy(cg_vc4 *v)
     if (!v)
         return;
     free(v->bin.tiles);
+    vc4_gl_cache_free(v->bin.glc);
     if (v->rend) {
+        vc4_gl_cache_free(v->rend->glc);
         free(v->rend->batch);
         vc4_qpu_cache_destroy(v->rend->qcache);
     }

@@ -114,8 +114,9 @@ bool vc4_field_enum_value(const vc4_field *f, const char *name, uint64_t *value)
 /* The state the binner copies into tile lists. */
 typedef struct vc4_bin_state {
     uint8_t prim_format;      /* 0x12: triangles, 16-bit index */
-    uint32_t nv_record;       /* NV shader record address */
+    uint32_t nv_record;       /* NV shader record address; with gl: the GL_Shader_State payload */
     bool nv_valid;
+    bool gl;                  /* the shader state is GL_Shader_State (gl.h) */
     uint8_t config[3];
     bool config_valid;
     int16_t vp_x, vp_y;
@@ -124,6 +125,8 @@ typedef struct vc4_bin_state {
     bool clip_valid;
     uint32_t flat_flags;
     bool flat_valid;
+    uint32_t ps_bits, lw_bits; /* Point_size, Line_width (float bits) */
+    bool ps_valid, lw_valid;
 } vc4_bin_state;
 
 typedef struct vc4_tile_list {
@@ -134,6 +137,7 @@ typedef struct vc4_tile_list {
     bool first;            /* next triangle needs an absolute coding */
     uint32_t ver_fmt, ver_nv, ver_cfg, ver_vp, ver_clip, ver_flat; /* state versions written */
     uint32_t ver_all;      /* the binner's ver_all when all of its state was last written */
+    uint32_t ver_ps, ver_lw; /* Point_size, Line_width versions written (before points/lines) */
     /* host bytes of the bus range [hp_lo, hp_hi) the list writes into,
      * valid while hp_gen == the binner's gen (binner.c tl_write) */
     uint8_t *hp;
@@ -157,6 +161,15 @@ typedef struct vc4_binner {
     uint32_t resume_addr; /* address of the record being binned */
     uint32_t resume_prim; /* primitive index inside it */
     uint32_t resume_tile; /* tile index inside the primitive */
+    struct vc4_gl_cache *glc; /* coordinate shader outputs (gl.h), or NULL */
+    uint32_t ver_ps, ver_lw;  /* Point_size, Line_width (not in ver_all: only points/lines need them) */
+    float pl_psize;           /* the coordinate shader's point size of the point being binned */
+    /* the clipper: Clipper_XY_Scaling (half width, height in 1/16 pixel),
+     * Clipper_Z_Scale_and_Offset; clipped-primitive blocks go to
+     * [clip_cur, clip_end) of the pool */
+    float clip_sx, clip_sy, clip_zs, clip_zo;
+    bool clip_xy_valid, clip_z_valid;
+    uint32_t clip_cur, clip_end;
 } vc4_binner;
 
 typedef struct vc4_thread {
@@ -194,6 +207,8 @@ typedef struct vc4_render {
     uint8_t load_rec[7];
     uint8_t load_op;
     bool stored_since_load;
+    struct vc4_gl_cache *glc; /* vertex shader outputs and the record (gl.h), or NULL */
+    float point_size, line_width; /* Point_size, Line_width (0: never set, taken as 1) */
 } vc4_render;
 
 typedef struct vc4_fw_alloc {
@@ -279,10 +294,14 @@ int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
 bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2);
 /* Rasterise one triangle (vertex indices) into the current tile. */
 int vc4_render_triangle(cg_vc4 *v, vc4_thread *t, const uint32_t idx[3], vc4_page_cache *pc);
+/* A point / a line (GL ES 2.0 rules, docs/vc4.md "Points and lines"). */
+int vc4_render_point(cg_vc4 *v, vc4_thread *t, uint32_t idx, vc4_page_cache *pc);
+int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_cache *pc);
 /* Read a shaded vertex of the current NV record. */
 typedef struct vc4_vertex {
     int32_t x, y; /* 12.4, viewport offset applied */
     float z, inv_w;
+    float psize;  /* point size, when the shaded vertex has one (flag bit 1) */
     float vary[VC4_MAX_VARY];
 } vc4_vertex;
 typedef struct vc4_nv_record {
@@ -314,7 +333,9 @@ static inline int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_
 /* pc may be NULL. */
 int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                     int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
-/* state.c: latch a Primitive_List_Format, NV_Shader_State, Viewport_Offset,
+/* gl.c: free a binner's or renderer's GL cache (NULL: nothing). */
+void vc4_gl_cache_free(struct vc4_gl_cache *c);
+/* state.c: latch a Primitive_List_Format, NV_Shader_State, GL_Shader_State, Viewport_Offset,
  * Clip_Window or Flat_Shade_Flags record into st (others: nothing). */
 void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
 /* fault.c (not v3d.c: the engines do not call up into the dispatcher):

@@ -56,6 +56,7 @@ int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint
     o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
     o->z = vc4_f32(vc4_le32(buf + off + 4));
     o->inv_w = vc4_f32(vc4_le32(buf + off + 8));
+    o->psize = (r->flags & 2) ? vc4_f32(vc4_le32(buf + off + 12)) : 0.0f;
     uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
     for (uint32_t i = 0; i < nv; i++)
         o->vary[i] = vc4_f32(vc4_le32(buf + vo + 4 * i));
