@@ -45,7 +45,8 @@ fadd vpm, r0, unif
 mov vpm, ra10
 mov vpm, ra3
 mov vpm, ra4
-mov vpm, ra5;  thrend
+mov vpm, ra5
+nop;  thrend
 nop
 nop"""
 
@@ -75,7 +76,8 @@ or vpm, r0, r1
 fmul r0, ra8, unif
 fmul r0, r0, ra10
 fadd vpm, r0, unif
-mov vpm, ra10;  thrend
+mov vpm, ra10
+nop;  thrend
 nop
 nop"""
 

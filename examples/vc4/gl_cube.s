@@ -192,7 +192,8 @@ VS:
      .word 0x152a7d80, 0x10020c27    // mov vpm, ra10
      .word 0x150e7d80, 0x10020c27    // mov vpm, ra3
      .word 0x15127d80, 0x10020c27    // mov vpm, ra4
-     .word 0x15167d80, 0x30020c27    // mov vpm, ra5;  thrend
+     .word 0x15167d80, 0x10020c27    // mov vpm, ra5
+     .word 0x009e7000, 0x300009e7    // nop;  thrend
      .word 0x009e7000, 0x100009e7    // nop
      .word 0x009e7000, 0x100009e7    // nop
 .align 16
@@ -246,7 +247,8 @@ CS:
      .word 0x20220037, 0x100049e0    // fmul r0, ra8, unif
      .word 0x202a7006, 0x100049e0    // fmul r0, r0, ra10
      .word 0x01827180, 0x10020c27    // fadd vpm, r0, unif
-     .word 0x152a7d80, 0x30020c27    // mov vpm, ra10;  thrend
+     .word 0x152a7d80, 0x10020c27    // mov vpm, ra10
+     .word 0x009e7000, 0x300009e7    // nop;  thrend
      .word 0x009e7000, 0x100009e7    // nop
      .word 0x009e7000, 0x100009e7    // nop
 .align 16
