@@ -24,4 +24,13 @@ cmp -s "$tmp/c.bin" "$tmp/c2.bin" && ok || bad "round trip gl_cube"
 [ $? = 0 ] && ok || { bad "run gl_textured"; cat "$tmp/run2"; }
 grep -q 'png gl_textured.png: 256x256, pixel hash 8c2d3962576c4be4' "$tmp/run2" && ok || { bad "gl_textured hash"; cat "$tmp/run2"; }
 grep -qi 'fault' "$tmp/run2" && bad "gl_textured faults" || ok
+# -o writes the frame the scene names when it allocated none through the
+# mailbox: the same bytes as its own .png (a first version wrote an empty
+# file and exited 0)
+cmp -s "$tmp/tex.png" "$tmp/gl_textured.png" && ok || bad "-o is the scene's .png frame"
+[ -s "$tmp/cube.png" ] && ok || bad "gl_cube -o is empty"
+# a scene with no frame at all: -o is an output error (exit 3), no file left
+printf '.section text, 0x00010000\n    NOP\n' > "$tmp/nofb.s"
+expect 3 "-o without a frame buffer" -- "$bin" run -f vc4 -o "$tmp/nofb.png" "$tmp/nofb.s"
+[ -e "$tmp/nofb.png" ] && bad "empty -o file left behind" || ok
 finish vc4_gl_cli

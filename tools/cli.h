@@ -109,6 +109,9 @@ FILE *cli_open_out(const char *path, const char *mode);
 /* Close (or flush stdout): EXIT_OK, or EXIT_INPUT with a message naming
  * `what` when anything written could not be. */
 int cli_close_out(FILE *f, const char *what);
+/* After a failed run: remove an image file the command created empty to
+ * check it was writable (never a device, pipe or a file with content). */
+void cli_drop_empty_output(const char *path);
 /* A number option: decimal or 0x hex, no sign, no octal-looking leading 0,
  * no overflow. 0 or -1. */
 int cli_parse_u64(const char *text, uint64_t *out);

@@ -145,6 +145,14 @@ FILE *cli_open_out(const char *path, const char *mode)
     return f;
 }
 
+void cli_drop_empty_output(const char *path)
+{
+    struct stat st;
+    if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size == 0)
+        remove(path);
+}
+
 int cli_close_out(FILE *f, const char *what)
 {
     if (!f)

@@ -316,6 +316,8 @@ int nv_run(const cli_opts *o)
                 "why)\n", o->output);
     cg_device_destroy(dev);
     free(text);
+    if (rc != 0 || xrc != EXIT_OK)
+        cli_drop_empty_output(o->output);
     if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO || xrc == EXIT_INPUT)
         return EXIT_INPUT; /* an output the scene or a flag asked for was not written */
     return rc == 0 && xrc == EXIT_OK ? EXIT_OK : EXIT_FAULT;

@@ -91,6 +91,8 @@ int vc4_run(const cli_opts *o)
     cg_vc4_hang_recorder_destroy(sc.hang);
     rc = cli_capture_end(o, cw, sc.result, dev, rc);
     rc = cli_replay_check(o, sc.result, dev, rc);
+    if (rc != EXIT_OK)
+        cli_drop_empty_output(o->output);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

@@ -116,6 +116,11 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
         return rc;
     int fails = 0;
     bool io = false; /* an output file could not be written: CG_ERR_IO */
+    /* The last frame a `.png`/`.expect_hash` named explicitly: what -o
+     * writes when the scene allocated no frame buffer through the mailbox
+     * (GL scenes render to a buffer of their own). */
+    cg_vc4_fb named_fb = {0};
+    bool have_named_fb = false;
     fb_cache fbc = {0};
     size_t faults_before = cg_fault_count(dev);
     for (size_t i = 0; i < cg_asm_section_count(as); i++) {
@@ -249,6 +254,8 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
             if (a->n == 5) {
                 fb.bus_addr = (uint32_t)a->a, fb.width = (uint32_t)a->b, fb.height = (uint32_t)a->c;
                 fb.pitch = (uint32_t)a->d, fb.depth = (uint32_t)a->e;
+                named_fb = fb;
+                have_named_fb = true;
             } else if (cg_vc4_framebuffer(v, &fb) != 0) {
                 fprintf(log, "FAIL %s: no framebuffer was allocated\n",
                         a->kind == VA_PNG ? ".png" : ".expect_hash");
@@ -289,7 +296,8 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
         }
     }
     cg_vc4_fb fb;
-    if (cg_vc4_framebuffer(v, &fb) == 0) {
+    bool have_fb = cg_vc4_framebuffer(v, &fb) == 0;
+    if (have_fb) {
         uint64_t h = 0;
         if (fbc_hash(&fbc, v, &fb, &h) == 0) {
             fprintf(log, "framebuffer 0x%08x %ux%ux%u pitch %u: pixel hash %016" PRIx64 "\n",
@@ -297,6 +305,15 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
             if (o->fb_hash)
                 *o->fb_hash = h;
         }
+    } else if (have_named_fb) {
+        fb = named_fb;
+        have_fb = true;
+    } else if (o->png) {
+        fprintf(log, "FAIL %s: the scene allocated no frame buffer (mailbox) and named none "
+                     "(.png ADDR, W, H, PITCH, DEPTH): nothing to write\n", o->png);
+        io = true;
+    }
+    if (have_fb) {
         if (o->png) {
             int r = fbc_png(&fbc, v, &fb, o->png);
             fprintf(log, "%swrote %s%s%s\n", r ? "FAIL " : "", o->png, r ? ": " : "",
