@@ -12,6 +12,7 @@
  * codes), SET_DEPTH_FUNC (OGL 0x200 + func, D3D 1-based). */
 #include <math.h>
 #include <string.h>
+#include "core/half.h"
 #include "pipeline.h"
 
 /* ---- enums ---------------------------------------------------------------- */
@@ -152,19 +153,6 @@ static void set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
     }
 }
 
-static float half_to_float(uint32_t h)
-{
-    uint32_t m = h & 0x3FF, e = (h >> 10) & 31;
-    float f;
-    if (e == 0)
-        f = ldexpf((float)m, -24);
-    else if (e == 31)
-        f = m ? NAN : INFINITY;
-    else
-        f = ldexpf((float)(m | 0x400), (int)e - 25);
-    return (h & 0x8000) ? -f : f;
-}
-
 static uint32_t fbits(float f)
 {
     uint32_t u;
@@ -192,7 +180,7 @@ void nv_color_unpack(const nv3d_ct_format *f, const uint8_t *px, float rgba[4])
         if (f->type == NV3D_CH_UNORM) {
             rgba[c] = (float)((double)v / (double)((1ull << f->bits[c]) - 1));
         } else if (f->bits[c] == 16) {
-            rgba[c] = half_to_float((uint32_t)v);
+            rgba[c] = cg__half_to_float((uint32_t)v);
         } else {
             uint32_t u = (uint32_t)v;
             memcpy(&rgba[c], &u, 4);

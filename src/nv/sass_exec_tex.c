@@ -6,6 +6,7 @@
  * docs/nv-sass-exec.md. */
 #include <math.h>
 #include <string.h>
+#include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv_internal.h"
 #include "sass_exec_internal.h"
@@ -60,19 +61,6 @@ typedef struct tsampler {
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
 } tsampler;
-
-static float half_float(uint32_t h)
-{
-    unsigned e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 1024), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
 
 static inline float fl(uint32_t u)
 {
@@ -135,7 +123,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
             c[k] = v;
             break;
         default: /* float */
-            c[k] = w == 32 ? v : uf(half_float(v));
+            c[k] = w == 32 ? v : uf(cg__half_to_float(v));
             break;
         }
     }

@@ -62,6 +62,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv_internal.h"
 
@@ -419,19 +420,6 @@ static uint32_t get_bits(const uint8_t *p, unsigned off, unsigned w)
     return (uint32_t)((v >> shift) & ((1ull << w) - 1));
 }
 
-static float half_to_float(uint32_t h)
-{
-    unsigned e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 1024), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
 /* RGBA8 output of a value in [0, 1]; below 0 and NaN give 0. */
 static uint8_t float_to_u8(float f)
 {
@@ -498,7 +486,7 @@ static uint8_t comp_to_u8(uint32_t v, unsigned w, unsigned type)
     case TY_UINT:
         return (uint8_t)(v > 255 ? 255 : v);
     default: /* TY_FLOAT, 16 or 32 bits (type_ok) */
-        return float_to_u8(w == 32 ? word_float(v) : half_to_float(v));
+        return float_to_u8(w == 32 ? word_float(v) : cg__half_to_float(v));
     }
 }
 

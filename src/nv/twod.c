@@ -28,6 +28,7 @@
  * ROP, BLEND and premultiplied modes are not supported yet. */
 #include <math.h>
 #include <string.h>
+#include "core/half.h"
 #include "fields.h"
 #include "nv_internal.h"
 
@@ -51,14 +52,6 @@ static unsigned fmt_bpp(uint32_t fmt)
     case 0xC0: return 16;            /* RF32_GF32_BF32_AF32 */
     default: return 0;
     }
-}
-
-static float half_to_float(uint16_t h)
-{
-    unsigned e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                        : ldexpf((float)(m | 1024), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
 }
 
 static uint16_t float_to_half(float f)
@@ -110,7 +103,7 @@ static void decode(uint32_t fmt, const uint8_t *p, float c[4])
     case 0xF3: c[0] = unorm(p[0], 8), c[1] = c[2] = 0; break;
     case 0xCA:
         for (int i = 0; i < 4; i++)
-            c[i] = half_to_float((uint16_t)(p[2 * i] | p[2 * i + 1] << 8));
+            c[i] = cg__half_to_float((uint16_t)(p[2 * i] | p[2 * i + 1] << 8));
         break;
     default: memcpy(c, p, 16); break; /* 0xC0 */
     }

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/half.h"
 #include "tmu.h"
 
 /* ---- the type table ---------------------------------------------------- */
@@ -238,19 +239,6 @@ uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, 
 }
 
 /* ---- half floats ------------------------------------------------------- */
-
-static float half_to_float(uint16_t h)
-{
-    unsigned e = (h >> 10) & 31, m = h & 1023;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 1024), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
 
 /* round to nearest even */
 static uint16_t float_to_half(float f)
@@ -559,7 +547,7 @@ static uint32_t blend_halves(const texel *c, const unsigned *wgt, unsigned n, bo
         float acc = 0, total = 0;
         for (unsigned i = 0; i < n; i++) {
             uint16_t h = (uint16_t)(((hi ? c[i].hi : c[i].lo) >> (16 * k)) & 0xffff);
-            acc += half_to_float(h) * (float)wgt[i];
+            acc += cg__half_to_float(h) * (float)wgt[i];
             total += (float)wgt[i];
         }
         r |= (uint32_t)float_to_half(total > 0 ? acc / total : 0) << (16 * k);
