@@ -156,7 +156,7 @@ static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap,
         return rc == 0 ? 0 : rc == CG_ERR_FAULT ? 1 : rc;
     }
     if (cap && strcmp(fam, "vc4") == 0) {
-        cg_vc4_scene_opts so = {.png = png, .out_dir = dir};
+        cg_vc4_scene_opts so = {.png = png, .out_dir = dir, .png_optional = true};
         return cg_vc4_capfile_run(cap, dev, &so, log);
     }
     if (cap)
@@ -169,7 +169,7 @@ static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap,
             cg_vc4_asm_destroy(st);
             return CG_ERR_SYNTAX;
         }
-        cg_vc4_scene_opts so = {.png = png, .out_dir = dir};
+        cg_vc4_scene_opts so = {.png = png, .out_dir = dir, .png_optional = true};
         if (rc == 0)
             rc = cg_vc4_scene_run(st, as, dev, &so, log);
         cg_asm_destroy(as);

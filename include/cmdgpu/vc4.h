@@ -268,6 +268,10 @@ typedef struct cg_vc4_scene_opts {
     const char *png;     /* write the firmware framebuffer here at the end (NULL: no) */
     const char *out_dir; /* directory for .png files (NULL: current) */
     uint64_t *fb_hash;   /* if not NULL: pixel hash of the final framebuffer */
+    /* png when the scene allocated no framebuffer through the mailbox: the
+     * last frame a .png/.expect_hash named; with neither, the run fails
+     * with CG_ERR_IO unless png_optional (then nothing is written). */
+    bool png_optional;
 } cg_vc4_scene_opts;
 /* Load every section at its bus address through the ARM view, then play the
  * scene's directives, logging each to `log`. Returns 0, 1 when a check or

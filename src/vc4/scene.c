@@ -308,7 +308,7 @@ int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
     } else if (have_named_fb) {
         fb = named_fb;
         have_fb = true;
-    } else if (o->png) {
+    } else if (o->png && !o->png_optional) {
         fprintf(log, "FAIL %s: the scene allocated no frame buffer (mailbox) and named none "
                      "(.png ADDR, W, H, PITCH, DEPTH): nothing to write\n", o->png);
         io = true;
