@@ -355,7 +355,8 @@ static void lines_free(cg_mem *m)
 {
     cg__free(m->dev, m->lines, m->lines_cap * sizeof(*m->lines));
     m->lines = NULL;
-    m->lines_cap = m->nlines = m->ntombs = m->ndirty = 0;
+    m->lines_cap = m->ntombs = m->ndirty = 0;
+    m->nlines = 0;
 }
 
 static void lines_trim(cg_mem *m)
