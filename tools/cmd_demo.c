@@ -205,10 +205,10 @@ static int demo_nv_upload_copy(demo_ctx *d) { return demo_nv_scene(d, "upload_co
 static int demo_nv_blit(demo_ctx *d) { return demo_nv_scene(d, "blit.s"); }
 static int demo_nv_rects(demo_ctx *d) { return demo_nv_scene(d, "rects.s"); }
 
-/* nv: seed 000's textured square (examples/nv/textured_square.s). Draws are
- * recorded and decoded, not rasterised: the draw records go to
- * square_draws.json, each texture a draw reaches to square_tic_N.png, and
- * the log gets one line per draw and per texture. */
+/* nv: seed 000's textured square (examples/nv/textured_square.s). The draw
+ * renders into render target 0 (square_rt.png, by the scene's .png); its
+ * record goes to square_draws.json, each texture it reaches to
+ * square_tic_N.png, and the log gets one line per draw and per texture. */
 typedef struct square_ctx {
     demo_ctx *d;
     FILE *json;
@@ -222,8 +222,8 @@ static void square_draw(void *user, const cg_nv_draw *dr)
     fputs(c->ndraws++ ? ",\n" : "\n", c->json);
     cg_nv_draw_print_json(c->json, dr);
     const char *topo = cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", dr->topology);
-    fprintf(c->d->log, "  draw %llu: %s, vertices %u..%u, %zu fetched, %zu texture(s), "
-            "recorded (not rasterised)\n", (unsigned long long)dr->seq, topo ? topo : "?",
+    fprintf(c->d->log, "  draw %llu: %s, vertices %u..%u, %zu fetched, %zu texture(s)\n",
+            (unsigned long long)dr->seq, topo ? topo : "?",
             dr->first, dr->first + dr->count - 1, dr->nvertices, dr->ntextures);
     for (size_t i = 0; i < dr->ntextures; i++) {
         const cg_nv_tex_binding *t = &dr->textures[i];
@@ -258,7 +258,7 @@ static int demo_nv_square(demo_ctx *d)
         cg_device_destroy(dev);
         return -1;
     }
-    fprintf(d->log, "nv/textured_square.s (seed 000: macro, TIC/TSC, vertex fetch, clear)\n");
+    fprintf(d->log, "nv/textured_square.s (seed 000: macro, TIC/TSC, vertex fetch, clear, shaders, draw)\n");
     fputs("{\"draws\":[", c.json);
     cg_nv_scene_opts o = {.log = d->log, .out_dir = d->dir};
     int rc = cg_nv_scene_run_draws(dev, path, NULL, 0, &o, square_draw, &c);

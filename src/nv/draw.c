@@ -1,10 +1,11 @@
 /* nv: MAXWELL_B (B197) draws: BEGIN/END, the draw methods, vertex and index
  * fetch, draw records. See threed.h and docs/nv-draws.md.
  *
- * A draw is recorded, not rasterised: every vertex it names is fetched
- * through the channel's address space (engine accesses: an unmapped byte
- * faults and stops the channel), every attribute is decoded as a vertex
- * shader would receive it, and the record goes to the draw callback.
+ * Every vertex a draw names is fetched through the channel's address space
+ * (engine accesses: an unmapped byte faults and stops the channel), every
+ * attribute is decoded as a vertex shader receives it, the record goes to
+ * the draw callback, and the 3D pipeline (pipeline.c) renders the draw
+ * when a vertex program is set up.
  *
  * Sources: NVIDIA open-gpu-doc classes/3d/clb197.h (method offsets, fields,
  * COMPONENT_BIT_WIDTHS and NUMERICAL_TYPE codes), Mesa src/nouveau/vulkan/
