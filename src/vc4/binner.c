@@ -280,6 +280,37 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
     return 0;
 }
 
+/* The thread budget: one unit per primitive and per tile entry. True (and
+ * nothing taken) when it is spent; bin_budget_fault then ends the thread. */
+static inline bool bin_budget_spent(cg_vc4 *v)
+{
+    if (v->budget[0] == 0)
+        return true;
+    v->budget[0]--;
+    return false;
+}
+
+static int bin_budget_fault(cg_vc4 *v, vc4_thread *t, uint32_t addr)
+{
+    return vc4_fault(v, t, CG_FAULT_HANG, addr, "budget %s ran out while binning primitives",
+                     cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
+}
+
+/* Binning memory ran out at primitive k of the record at addr, before tile
+ * entry `tile`: remember where to resume once the CPU gives more memory,
+ * raise OUTOMEM. Returns 1 (the binner waits). */
+static int bin_oom(cg_vc4 *v, uint32_t addr, uint32_t k, uint32_t tile)
+{
+    vc4_binner *b = &v->bin;
+    b->oom = true;
+    b->resume_addr = addr;
+    b->resume_prim = k;
+    b->resume_tile = tile;
+    v->bmoom = true;
+    vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
+    return 1;
+}
+
 /* A clipped triangle into one tile: Clipped_Primitive_With_Compressed_
  * Primitive_List naming its block, which opens a compressed list. 0, 1
  * (out of memory, nothing written). */
@@ -630,13 +661,7 @@ static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, cons
     uint32_t size = VC4_CLIP_BLOCK((uint32_t)n);
     uint32_t ba = clip_alloc(v, size);
     if (ba == 0 || (ba & 7)) {
-        b->oom = true;
-        b->resume_addr = addr;
-        b->resume_prim = k;
-        b->resume_tile = tile0;
-        v->bmoom = true;
-        vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
-        return 1;
+        return bin_oom(v, addr, k, tile0);
     }
     if (wr(v, t, ba, blk, size) != 0)
         return CG_ERR_FAULT;
@@ -645,21 +670,11 @@ static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, cons
         for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
             if (tix < tile0)
                 continue;
-            if (v->budget[0] == 0)
-                return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                                 "budget %s ran out while binning primitives",
-                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-            v->budget[0]--;
+            if (bin_budget_spent(v))
+                return bin_budget_fault(v, t, addr);
             int rc = bin_clip_tile(v, t, &b->tiles[ty * b->tw + tx], ba);
-            if (rc == 1) {
-                b->oom = true;
-                b->resume_addr = addr;
-                b->resume_prim = k;
-                b->resume_tile = tix;
-                v->bmoom = true;
-                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
-                return 1;
-            }
+            if (rc == 1)
+                return bin_oom(v, addr, k, tix);
             if (rc)
                 return rc;
         }
@@ -721,21 +736,11 @@ static int bin_pl(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned mode, uint32
         for (int64_t tx = px0 / VC4_TILE; tx <= px1 / VC4_TILE; tx++, tix++) {
             if (tix < tile0)
                 continue;
-            if (v->budget[0] == 0)
-                return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                                 "budget %s ran out while binning primitives",
-                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-            v->budget[0]--;
+            if (bin_budget_spent(v))
+                return bin_budget_fault(v, t, addr);
             int rc = bin_pl_tile(v, t, &b->tiles[ty * b->tw + tx], line, idx);
-            if (rc == 1) {
-                b->oom = true;
-                b->resume_addr = addr;
-                b->resume_prim = k;
-                b->resume_tile = tix;
-                v->bmoom = true;
-                vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
-                return 1;
-            }
+            if (rc == 1)
+                return bin_oom(v, addr, k, tix);
             if (rc)
                 return rc;
         }
@@ -853,11 +858,8 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             }
         }
         t->pc++;
-        if (v->budget[0] == 0)
-            return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                             "budget %s ran out while binning primitives",
-                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-        v->budget[0]--;
+        if (bin_budget_spent(v))
+            return bin_budget_fault(v, t, addr);
         /* the binner needs only Xs, Ys of each vertex (the renderer reads the
          * rest when it draws) */
         xy32 vx[3];
@@ -963,22 +965,12 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                     continue;
             listed:;
                 /* every tile entry costs one unit of the budget too */
-                if (v->budget[0] == 0)
-                    return vc4_fault(v, t, CG_FAULT_HANG, addr,
-                                     "budget %s ran out while binning primitives",
-                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-                v->budget[0]--;
+                if (bin_budget_spent(v))
+                    return bin_budget_fault(v, t, addr);
                 vc4_tile_list *tl = &b->tiles[ty * b->tw + tx];
                 int rc = bin_tri_tile(v, t, tl, idx);
-                if (rc == 1) {
-                    b->oom = true;
-                    b->resume_addr = addr;
-                    b->resume_prim = k;
-                    b->resume_tile = tix;
-                    v->bmoom = true;
-                    vc4_raise_int(v, CG_VC4_INT_OUTOMEM);
-                    return 1;
-                }
+                if (rc == 1)
+                    return bin_oom(v, addr, k, tix);
                 if (rc)
                     return rc;
             }
