@@ -22,26 +22,7 @@
 
 #define SECONDS 0.5
 
-typedef struct cl {
-    uint8_t *b;
-    size_t n, cap;
-} cl;
-
-static void put(cl *c, const void *p, size_t n)
-{
-    if (c->n + n > c->cap) {
-        c->cap = (c->cap + n) * 2;
-        c->b = realloc(c->b, c->cap);
-        if (!c->b)
-            exit(1);
-    }
-    memcpy(c->b + c->n, p, n);
-    c->n += n;
-}
-static void u8(cl *c, uint8_t v) { put(c, &v, 1); }
-static void u16(cl *c, uint16_t v) { uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)}; put(c, b, 2); }
-static void u32(cl *c, uint32_t v) { u16(c, (uint16_t)v); u16(c, (uint16_t)(v >> 16)); }
-static void f32(cl *c, float f) { uint32_t u; memcpy(&u, &f, 4); u32(c, u); }
+#include "cl_buf.h"
 
 enum { BIN_LIST = 0x800000, REND_LIST = 0x900000, REC = 0xA00000, UNIF = 0xA00100,
        NVFS = 0xA00200, VERTS = 0xB00000, TILES = 0x1000000, TSTATE = 0x1800000,

@@ -26,25 +26,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef struct cl {
-    uint8_t *b;
-    size_t n, cap;
-} cl;
-
-static void put(cl *c, const void *p, size_t n)
-{
-    if (c->n + n > c->cap) {
-        c->cap = (c->cap + n) * 2;
-        c->b = realloc(c->b, c->cap);
-        if (!c->b)
-            exit(1);
-    }
-    memcpy(c->b + c->n, p, n);
-    c->n += n;
-}
-static void u8(cl *c, uint8_t v) { put(c, &v, 1); }
-static void u16(cl *c, uint16_t v) { uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)}; put(c, b, 2); }
-static void u32(cl *c, uint32_t v) { u16(c, (uint16_t)v); u16(c, (uint16_t)(v >> 16)); }
+#include "cl_buf.h"
 
 enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x300100,
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000 };
