@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "qpu_text.h"
 #include "cmdgpu/asm.h"
 #include "cmdgpu/cmdgpu.h"
 
@@ -29,28 +30,15 @@ static void teardown(void)
     cg_device_destroy(dev);
 }
 
+static int dev_put(void *ctx, uint32_t at, const void *p, size_t n)
+{
+    return cg_vc4_cpu_write(ctx, at, p, n);
+}
+
 /* Assemble QPU text at addr; returns the bytes. */
 static size_t qasm(uint32_t addr, const char *src)
 {
-    cg_asm *as;
-    CHECK_EQ(cg_asm_create(cg_vc4_qpu_asm_family(), NULL, &as), 0);
-    char buf[8192];
-    snprintf(buf, sizeof buf, ".section text, 0x%x\n%s\n", addr, src);
-    cg_asm_add_source(as, "t.s", buf, strlen(buf));
-    int rc = cg_asm_assemble(as);
-    if (rc)
-        fprintf(stderr, "%s", cg_asm_errors(as));
-    CHECK_EQ(rc, 0);
-    const char *name;
-    uint64_t base;
-    const uint8_t *data;
-    size_t size = 0;
-    if (!rc && cg_asm_section_count(as)) {
-        cg_asm_section(as, 0, &name, &base, &data, &size);
-        CHECK_EQ(cg_vc4_cpu_write(v, (uint32_t)base, data, size), 0);
-    }
-    cg_asm_destroy(as);
-    return size;
+    return qpu_text_load(addr, src, NULL, dev_put, v);
 }
 
 static uint32_t reg(uint32_t off)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "qpu_text.h"
 #include "cmdgpu/cmdgpu.h"
 #include "vc4/qpu.h"
 
@@ -49,26 +50,15 @@ static void env_fini(env *e)
     cg_device_destroy(e->dev);
 }
 
+static int bus_put(void *ctx, uint32_t at, const void *p, size_t n)
+{
+    return cg_vas_cpu_write(((env *)ctx)->bus, at, p, n);
+}
+
+/* Assemble `src` at `at` with a program end after it. */
 static void load_at(env *e, uint32_t at, const char *src)
 {
-    cg_asm *as;
-    CHECK_EQ(cg_asm_create(vc4_qpu_asm_family(), NULL, &as), 0);
-    char buf[8192];
-    snprintf(buf, sizeof buf, ".section text, 0x%x\n%s\nnop ; nop ; thrend\nnop\nnop\n", at, src);
-    cg_asm_add_source(as, "t.s", buf, strlen(buf));
-    int rc = cg_asm_assemble(as);
-    if (rc)
-        fprintf(stderr, "%s", cg_asm_errors(as));
-    CHECK_EQ(rc, 0);
-    const char *name;
-    uint64_t base;
-    const uint8_t *data;
-    size_t size = 0;
-    if (!rc && cg_asm_section_count(as)) {
-        cg_asm_section(as, 0, &name, &base, &data, &size);
-        CHECK_EQ(cg_vas_cpu_write(e->bus, at, data, size), 0);
-    }
-    cg_asm_destroy(as);
+    qpu_text_load(at, src, "nop ; nop ; thrend\nnop\nnop\n", bus_put, e);
 }
 
 /* Run `src` (+ an end sequence) at CODE as QPU `qnum` on e->u. */
