@@ -89,6 +89,27 @@ grep -q "is a vc4 capture, not radeon" "$tmp/err" && ok || bad "family mismatch 
 head -c 100 "$tmp/ft.cap" > "$tmp/trunc.cap"
 expect 3 "truncated capture" -- "$bin" report -o "$tmp/n.html" "$tmp/trunc.cap"
 grep -q "trunc.cap': offset [0-9]*: " "$tmp/err" && ok || bad "truncated capture message"
+# captures real systems write (docs/captures.md): replayed as `run` replays them
+cd "$srcdir" || exit 1
+c=tests/data/captures
+expect 0 "report ring dump" -- "$bin" report -o "$tmp/rd.html" "$c/radeon_ring_gfx.txt"
+grep -qx "report $tmp/rd.html: $c/radeon_ring_gfx.txt, ok, 0 fault(s), 5 packet(s), 0 image(s)" "$tmp/out" && ok || bad "ring dump report line"
+grep -q 'cp: idle rptr [0-9]* wptr [0-9]*' "$tmp/rd.html" && ok || bad "ring dump CP line in the log"
+expect 1 "report ring dump wait" -- "$bin" report -f radeon -o "$tmp/rw.html" "$c/radeon_ring_wait.txt"
+grep -q 'hang report: the CP stood at 0x100000024 WAIT_REG_MEM \[c0053c00 00000013 00003000 00000001\]' "$tmp/rw.html" && ok || bad "ring dump hang report"
+expect 1 "report hang state" -- "$bin" report --json -o "$tmp/hs.html" "$c/vc4_hang_sema.bin"
+grep -q '"family":"vc4","result":"failed",.*"items":4,.*"faults":1,"hang":true,' "$tmp/out" && ok || bad "hang state summary"
+grep -q 'stood at CT1CA 0x00100010 Wait_on_Semaphore' "$tmp/hs.html" && ok || bad "hang state hang report"
+grep -q 'CT0CA 0x00100003 (captured 0x00100001), CT1CA 0x00100010 (captured 0x00100010)' "$tmp/hs.html" && ok || bad "hang state log line"
+expect 2 "hang state with -f nv" -- "$bin" report -f nv -o "$tmp/n.html" "$c/vc4_hang_sema.bin"
+grep -q "is a vc4 capture (vc4-hang-state), not nv" "$tmp/err" && ok || bad "hang state family message"
+expect 2 "cl dump" -- "$bin" report -o "$tmp/n.html" "$c/vc4_cl_dump.txt"
+grep -q "holds no memory to run; disasm it" "$tmp/err" && ok || bad "cl dump message"
+expect 2 "ring dump on r500" -- "$bin" report --gen r500 -o "$tmp/n.html" "$c/radeon_ring_gfx.txt"
+# a hang state whose BO 0 sits at 0x3ffffff0 (bytes 168..171), past the 1 GiB of SDRAM
+{ head -c 168 "$c/vc4_hang_sema.bin"; printf '\360\377\377\077'; tail -c +173 "$c/vc4_hang_sema.bin"; } > "$tmp/bad_hang.bin"
+expect 3 "corrupt hang state" -- "$bin" report -o "$tmp/n.html" "$tmp/bad_hang.bin"
+grep -q "bad_hang.bin': vc4-hang-state at offset 168 (0xa8): BO 0 at 0x3ffffff0 (32 bytes) runs past" "$tmp/err" && ok || bad "corrupt hang state message"
 # errors
 expect 3 "unwritable -o" -- "$bin" report -f nv -o /nonexistent/dir/r.html examples/nv/fence.s
 grep -q "cannot create '/nonexistent/dir/r.html'" "$tmp/err" && ok || bad "unwritable message"

@@ -63,10 +63,11 @@ static const cli_command commands[] = {
      "Runs every built-in demo scene and writes images and dumps under DIR\n"
      "(default: out), then prints a summary (--json: one object).\n",
      cmd_demo},
-    {"report", "run a scene and write one self-contained HTML page about it",
+    {"report", "run a scene or capture and write one self-contained HTML page about it",
      "usage: cmdgpu report [-f FAMILY] [--json] [--budget N=V] -o REPORT.html SCENE|CAPTURE\n"
-     "Runs the scene (or replays the cmdgpu capture; -f is then optional) with a\n"
-     "trace recorder and writes one HTML page with no\n"
+     "Runs the scene, or replays the capture (a cmdgpu capture, a radeon ring\n"
+     "dump or a vc4 hang state; -f is then optional), with a trace recorder\n"
+     "and writes one HTML page with no\n"
      "network references: the result, the faults and the hang point (linked to\n"
      "the packet), the decoded stream per submission, a timeline of submissions,\n"
      "fences and faults, and every image the run wrote. --json prints a summary.\n"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/capture.h"
 #include "cmdgpu/nv3d.h"
 #include "report.h"
 
@@ -143,12 +144,81 @@ typedef struct hang_rec {
     cg_radeon_hang_recorder *radeon;
 } hang_rec;
 
-static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap, cg_device *dev,
-                      const char *dir, FILE *log)
+/* A capture a real system wrote (docs/captures.md) that `report` can
+ * replay: a radeon ring dump or a vc4 hang state, parsed before the run. */
+typedef struct real_dump {
+    cg_capture_format fmt; /* CG_CAPTURE_NATIVE: none */
+    uint8_t *data;         /* the file (the hang state's BOs point into it) */
+    cg_radeon_ringdump *ring;
+    cg_vc4_hang_state *hang;
+} real_dump;
+
+/* Replay a real dump as `cmdgpu run FILE` does (tools/capture_cli.c): the
+ * log gets the lines run prints about the replay; a vc4 frame that can be
+ * read as an image becomes framebuffer.png. 0, 1 (the replay faulted or
+ * stopped short) or a negative cg_err. */
+static int run_real(const real_dump *rd, cg_radeon_gen gen, cg_device *dev, const char *png,
+                    FILE *log)
+{
+    if (rd->ring) {
+        cg_radeon_ringdump_result res;
+        int r = cg_radeon_ringdump_replay(rd->ring, dev, gen, &res, NULL);
+        if (r == CG_ERR_NOENT) {
+            fprintf(log, "rptr %u is not in the dump: nothing to replay\n", rd->ring->rptr);
+            return 1;
+        }
+        if (r != 0)
+            return r;
+        const cg_radeon_cp_status *st = &res.status;
+        fprintf(log, "ring of %u dwords at 0x%llx, replayed from rptr %u to wptr %u\n",
+                rd->ring->ring_dw, (unsigned long long)res.ring_addr, rd->ring->rptr,
+                rd->ring->wptr);
+        fprintf(log, "cp: %s rptr %u wptr %u ib_depth %u packets %llu dwords %llu\n",
+                cg_radeon_cp_state_name(st->state), st->rptr, st->wptr, st->ib_depth,
+                (unsigned long long)st->packets, (unsigned long long)st->dwords);
+        for (int k = 0; k < 8; k++)
+            fprintf(log, "SCRATCH_REG%d = 0x%08x\n", k, res.scratch[k]);
+        return res.faults > 0 || st->state == CG_RADEON_CP_STOPPED ||
+                       st->state == CG_RADEON_CP_WAITING
+                   ? 1
+                   : 0;
+    }
+    cg_vc4_hang_result res;
+    cg_vc4 *v = NULL;
+    int r = cg_vc4_hang_replay(rd->hang, dev, &res, &v);
+    if (r != 0)
+        return r;
+    fprintf(log, "%u BOs re-run; CT0CA 0x%08x (captured 0x%08x), CT1CA 0x%08x (captured 0x%08x)\n",
+            rd->hang->bo_count, res.ct0ca, rd->hang->ct0ca, res.ct1ca, rd->hang->ct1ca);
+    uint64_t hash;
+    if (res.have_frame && res.fb_linear &&
+        cg_vc4_fb_hash(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch, res.fb_depth,
+                       &hash) == 0) {
+        fprintf(log, "frame 0x%08x %ux%ux%u: pixel hash %016llx\n", res.fb_addr, res.fb_width,
+                res.fb_height, res.fb_depth, (unsigned long long)hash);
+        if (cg_vc4_fb_png(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch,
+                          res.fb_depth, png) != 0)
+            fprintf(log, "the frame could not be written as an image\n");
+    } else if (res.have_frame) {
+        fprintf(log, "frame 0x%08x %ux%u: not readable as a linear image\n", res.fb_addr,
+                res.fb_width, res.fb_height);
+    }
+    cg_vc4_destroy(v);
+    return res.faults > 0 || res.wait_rc != 0 ? 1 : 0;
+}
+
+static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap,
+                      const real_dump *rd, cg_device *dev, const char *dir, FILE *log)
 {
     const char *path = o->args[0];
     char png[4096];
     snprintf(png, sizeof png, "%s/framebuffer.png", dir);
+    if (rd->fmt != CG_CAPTURE_NATIVE) {
+        cg_radeon_gen g = CG_RADEON_R600;
+        if (o->gen && cg_radeon_gen_from_name(o->gen, &g) != 0)
+            return CG_ERR_INVAL;
+        return run_real(rd, g, dev, png, log);
+    }
     if (strcmp(fam, "nv") == 0) {
         cg_nv_scene_opts so = {.log = log, .out_dir = dir};
         int rc = cap ? cg_nv_capfile_run(cap, dev, &so, NULL, NULL)
@@ -289,6 +359,59 @@ static int load_capture(const cli_opts *o, const char **fam, cg_capfile **cap, u
     return EXIT_OK;
 }
 
+/* When args[0] is a capture a real system wrote: parse it into *rd and set
+ * *fam from it (a different -f is an error). EXIT_OK (also when it is
+ * none: rd->fmt NATIVE) or an exit code with the message printed. */
+static int load_real(const cli_opts *o, const char **fam, real_dump *rd)
+{
+    size_t size;
+    rd->data = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
+    if (!rd->data)
+        return EXIT_INPUT;
+    cg_capture_format f = cg_capture_detect(rd->data, size);
+    if (f == CG_CAPTURE_NATIVE || f == CG_CAPTURE_CMDGPU)
+        return EXIT_OK;
+    const char *ff = cg_family_name(cg_capture_format_family(f));
+    if (f != CG_CAPTURE_RADEON_RING_DUMP && f != CG_CAPTURE_VC4_HANG_STATE)
+        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s): it holds no memory to "
+                         "run; disasm it, or report a capture that runs (docs/captures.md)",
+                         o->args[0], cg_capture_format_name(f), cg_capture_format_description(f));
+    if (*fam && strcmp(*fam, ff) != 0 && !(strcmp(*fam, "vc4-cl") == 0 && strcmp(ff, "vc4") == 0))
+        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s), not %s: leave -f out "
+                         "or use -f %s", o->args[0], ff, cg_capture_format_name(f), *fam, ff);
+    *fam = ff;
+    cg_capture_error e = {0};
+    int rc = f == CG_CAPTURE_RADEON_RING_DUMP ? cg_radeon_ringdump_parse(rd->data, size, &rd->ring, &e)
+                                              : cg_vc4_hang_parse(rd->data, size, &rd->hang, &e);
+    if (rc != 0) {
+        rd->ring = NULL;
+        rd->hang = NULL;
+        return cli_error(EXIT_INPUT, "report: '%s': %s at offset %zu (0x%zx): %s", o->args[0],
+                         cg_capture_format_name(f), e.offset, e.offset,
+                         e.msg[0] ? e.msg : cg_strerror(rc));
+    }
+    rd->fmt = f;
+    return EXIT_OK;
+}
+
+/* What cmd_report read before the run, freed by drop(). */
+typedef struct report_input {
+    cg_capfile *cap;  /* a cmdgpu capture, or NULL */
+    uint8_t *capdata; /* its bytes */
+    real_dump rd;     /* a real system's capture (rd.fmt NATIVE: none) */
+} report_input;
+
+/* Free *in and return rc. */
+static int drop(report_input *in, int rc)
+{
+    cg_capfile_free(in->cap);
+    free(in->capdata);
+    cg_radeon_ringdump_free(in->rd.ring);
+    cg_vc4_hang_free(in->rd.hang);
+    free(in->rd.data);
+    return rc;
+}
+
 int cmd_report(const cli_opts *o)
 {
     if (o->nargs != 1)
@@ -298,48 +421,41 @@ int cmd_report(const cli_opts *o)
     if (strcmp(o->args[0], "-") == 0)
         return cli_error(EXIT_USAGE, "report: the scene must be a file (its .incbin and "
                          ".include paths are relative to it)");
-    FILE *in = fopen(o->args[0], "r");
-    if (!in)
+    FILE *probe = fopen(o->args[0], "r");
+    if (!probe)
         return cli_error(EXIT_INPUT, "cannot open '%s': %s", o->args[0], strerror(errno));
-    fclose(in);
+    fclose(probe);
     const char *fam = o->family;
-    cg_capfile *cap = NULL;
-    uint8_t *capdata = NULL;
-    int lrc = load_capture(o, &fam, &cap, &capdata);
-    if (lrc != EXIT_OK) {
-        free(capdata);
-        return lrc;
-    }
+    report_input in = {.rd = {.fmt = CG_CAPTURE_NATIVE}};
+    int lrc = load_capture(o, &fam, &in.cap, &in.capdata);
+    if (lrc == EXIT_OK && !in.cap)
+        lrc = load_real(o, &fam, &in.rd);
+    if (lrc != EXIT_OK)
+        return drop(&in, lrc);
+    const cg_capfile *cap = in.cap;
     if (!fam)
-        return cli_error(EXIT_USAGE, "report: which family? use -f nv, vc4 or radeon (a "
-                         "capture names its own)");
+        return drop(&in, cli_error(EXIT_USAGE, "report: which family? use -f nv, vc4 or radeon "
+                                   "(a capture names its own)"));
     if (strcmp(fam, "nv") != 0 && strcmp(fam, "vc4") != 0 && strcmp(fam, "vc4-cl") != 0 &&
-        strcmp(fam, "radeon") != 0) {
-        cg_capfile_free(cap);
-        free(capdata);
-        return cli_error(EXIT_USAGE, "report: family '%s' has no runs (nv, vc4, radeon)", fam);
-    }
+        strcmp(fam, "radeon") != 0)
+        return drop(&in, cli_error(EXIT_USAGE, "report: family '%s' has no runs (nv, vc4, "
+                                   "radeon)", fam));
     cg_radeon_gen g0;
-    if (o->gen && cg_radeon_gen_from_name(o->gen, &g0) != 0) {
-        cg_capfile_free(cap);
-        free(capdata);
-        return cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, r700, "
-                         "evergreen, r500)", o->gen);
-    }
+    if (o->gen && cg_radeon_gen_from_name(o->gen, &g0) != 0)
+        return drop(&in, cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, "
+                                   "r700, evergreen, r500)", o->gen));
+    if (in.rd.ring && o->gen && g0 == CG_RADEON_R500)
+        return drop(&in, cli_error(EXIT_USAGE, "report: ring dumps replay on r600, r700 or "
+                                   "evergreen"));
     /* refuse an unwritable page before running anything */
     FILE *out = cli_open_out(o->output, "w");
-    if (!out) {
-        cg_capfile_free(cap);
-        free(capdata);
-        return EXIT_INPUT;
-    }
+    if (!out)
+        return drop(&in, EXIT_INPUT);
     char dir[] = "/tmp/cmdgpu-report-XXXXXX";
     if (!mkdtemp(dir)) {
         fclose(out);
-        cg_capfile_free(cap);
-        free(capdata);
-        return cli_error(EXIT_INPUT, "report: cannot make a temporary directory: %s",
-                         strerror(errno));
+        return drop(&in, cli_error(EXIT_INPUT, "report: cannot make a temporary directory: %s",
+                                   strerror(errno)));
     }
     static rp_run r; /* large (fault_item, images): not on the stack */
     memset(&r, 0, sizeof r);
@@ -358,9 +474,7 @@ int cmd_report(const cli_opts *o)
     if (cap ? cg_capfile_device(cap, &dev) != 0 : !(dev = cli_device_create(o))) {
         fclose(out);
         rmdir(dir);
-        cg_capfile_free(cap);
-        free(capdata);
-        return cli_error(EXIT_INPUT, "out of memory");
+        return drop(&in, cli_error(EXIT_INPUT, "out of memory"));
     }
     if (!cap)
         cg_device_set_coherency(dev, CG_COHERENCY_WARN); /* a capture sets its own */
@@ -379,7 +493,7 @@ int cmd_report(const cli_opts *o)
         rc = cli_error(EXIT_INPUT, "report: cannot attach the recorder");
         goto done;
     }
-    int run = run_family(o, r.family, cap, dev, dir, log);
+    int run = run_family(o, r.family, cap, &in.rd, dev, dir, log);
     fclose(log);
     log = NULL;
     if (run == CG_ERR_SYNTAX) {
@@ -441,7 +555,5 @@ done:
     free(r.marks);
     free(r.hang);
     free(logbuf);
-    cg_capfile_free(cap);
-    free(capdata);
-    return rc;
+    return drop(&in, rc);
 }
