@@ -67,10 +67,10 @@ static const cli_command commands[] = {
      "usage: cmdgpu report [-f FAMILY] [--json] [--budget N=V] -o REPORT.html SCENE|CAPTURE\n"
      "Runs the scene, or replays the capture (a cmdgpu capture, a radeon ring\n"
      "dump or a vc4 hang state; -f is then optional), with a trace recorder\n"
-     "and writes one HTML page with no\n"
-     "network references: the result, the faults and the hang point (linked to\n"
-     "the packet), the decoded stream per submission, a timeline of submissions,\n"
-     "fences and faults, and every image the run wrote. --json prints a summary.\n"
+     "and writes one HTML page with no network references: the result, the\n"
+     "faults and the hang point (linked to the packet), the decoded stream per\n"
+     "submission, a timeline of submissions, fences and faults, and every image\n"
+     "the run wrote. --json prints a summary.\n"
      "At most 20000 packets are shown (docs/report.md). Exit 1 if the run failed.\n",
      cmd_report},
     {"version", "print the version",
