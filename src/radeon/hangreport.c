@@ -11,6 +11,7 @@
 #include <string.h>
 #include "radeon_internal.h"
 #include "cmdgpu/capture.h"
+#include "../core/hangrec.h"
 
 #define NWRITES 16
 
@@ -27,9 +28,7 @@ typedef struct hr_write {
 } hr_write;
 
 struct cg_radeon_hang_recorder {
-    cg_device *dev;
-    int sink;
-    size_t fault0;            /* faults before the recorder */
+    cg_hang_base base; /* first: the device, the sink, the faults before */
     hr_packet pk[CG_RADEON_HANG_HISTORY + 1];
     size_t npk;               /* packets seen (ring index = npk % size) */
     hr_write wr[NWRITES];
@@ -70,39 +69,21 @@ static void sink(void *user, const cg_trace_event *ev)
 
 int cg_radeon_hang_recorder_create(cg_device *dev, cg_radeon_hang_recorder **out)
 {
-    if (!dev || !out)
-        return CG_ERR_INVAL;
-    cg_radeon_hang_recorder *r = calloc(1, sizeof *r);
-    if (!r)
-        return CG_ERR_NOMEM;
-    r->dev = dev;
-    r->fault0 = cg_fault_count(dev);
-    r->sink = cg_trace_add(dev, sink, r);
-    if (r->sink < 0) {
-        int rc = r->sink;
-        free(r);
-        return rc;
-    }
-    *out = r;
-    return 0;
+    void *r = NULL;
+    int rc = out ? cg__hang_recorder_new(dev, sizeof **out, sink, &r) : CG_ERR_INVAL;
+    if (rc == 0)
+        *out = r;
+    return rc;
 }
 
 void cg_radeon_hang_recorder_destroy(cg_radeon_hang_recorder *r)
 {
-    if (!r)
-        return;
-    cg_trace_remove(r->dev, r->sink);
-    free(r);
+    cg__hang_recorder_free(r ? &r->base : NULL);
 }
 
 static const cg_fault *first_cp_fault(const cg_radeon_hang_recorder *r)
 {
-    for (size_t i = r->fault0; i < cg_fault_count(r->dev); i++) {
-        const cg_fault *f = cg_fault_get(r->dev, i);
-        if (f->family == CG_FAMILY_RADEON && !(f->flags & CG_FAULT_F_WARNING) && strcmp(f->unit, "cp") == 0)
-            return f;
-    }
-    return NULL;
+    return cg__hang_first_fault(&r->base, CG_FAMILY_RADEON, -1, "cp");
 }
 
 /* What a wait packet waited on: text into buf; false if not a wait. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "vc4_internal.h"
 #include "cmdgpu/capture.h"
+#include "../core/hangrec.h"
 
 #define SLOTS (CG_VC4_HANG_HISTORY + 1)
 
@@ -27,9 +28,7 @@ typedef struct hr_thread {
 } hr_thread;
 
 struct cg_vc4_hang_recorder {
-    cg_device *dev;
-    int sink;
-    size_t fault0;
+    cg_hang_base base; /* first: the device, the sink, the faults before */
     hr_thread th[2];
 };
 
@@ -66,39 +65,21 @@ static void sink(void *user, const cg_trace_event *ev)
 
 int cg_vc4_hang_recorder_create(cg_device *dev, cg_vc4_hang_recorder **out)
 {
-    if (!dev || !out)
-        return CG_ERR_INVAL;
-    cg_vc4_hang_recorder *r = calloc(1, sizeof *r);
-    if (!r)
-        return CG_ERR_NOMEM;
-    r->dev = dev;
-    r->fault0 = cg_fault_count(dev);
-    r->sink = cg_trace_add(dev, sink, r);
-    if (r->sink < 0) {
-        int rc = r->sink;
-        free(r);
-        return rc;
-    }
-    *out = r;
-    return 0;
+    void *r = NULL;
+    int rc = out ? cg__hang_recorder_new(dev, sizeof **out, sink, &r) : CG_ERR_INVAL;
+    if (rc == 0)
+        *out = r;
+    return rc;
 }
 
 void cg_vc4_hang_recorder_destroy(cg_vc4_hang_recorder *r)
 {
-    if (!r)
-        return;
-    cg_trace_remove(r->dev, r->sink);
-    free(r);
+    cg__hang_recorder_free(r ? &r->base : NULL);
 }
 
 static const cg_fault *thread_fault(const cg_vc4_hang_recorder *r, int t)
 {
-    for (size_t i = r->fault0; i < cg_fault_count(r->dev); i++) {
-        const cg_fault *f = cg_fault_get(r->dev, i);
-        if (f->family == CG_FAMILY_VC4 && !(f->flags & CG_FAULT_F_WARNING) && f->channel == t)
-            return f;
-    }
-    return NULL;
+    return cg__hang_first_fault(&r->base, CG_FAMILY_VC4, t, NULL);
 }
 
 /* The record as the disassembler prints it: its statement lines, without
