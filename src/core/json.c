@@ -163,3 +163,18 @@ void cg_json_bool(cg_json *j, const char *key, bool v)
     cg_json_key(j, key);
     cg_json_raw(j, v ? "true" : "false");
 }
+
+void cg_json_fput(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}

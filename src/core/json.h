@@ -4,6 +4,7 @@
 #define CMDGPU_CORE_JSON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,5 +31,8 @@ void cg_json_hex(cg_json *j, const char *key, uint64_t v); /* "0x..." string */
 void cg_json_bool(cg_json *j, const char *key, bool v);
 /* Escape s as a JSON string body (no quotes) into the writer. */
 void cg_json_escape(cg_json *j, const char *s);
+/* Write s to out as a quoted JSON string: '"' and '\\' escaped, control
+ * characters as \u00XX, other bytes as they are. */
+void cg_json_fput(FILE *out, const char *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nv_internal.h"
+#include "../core/json.h"
 
 static const uint32_t nvn_default[8] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
                                         CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY, 0, 0, 0};
@@ -163,18 +164,6 @@ static void method_text(dctx *d, unsigned subch, uint32_t mthd, char *buf, size_
         cg_nv_method_name(c, mthd, buf, cap);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void emit(dctx *d, uint64_t off, uint32_t word, const char *stmt, const char *comment,
                  bool err, const char *kind, int subch, uint32_t mthd, int conf)
 {
@@ -188,14 +177,14 @@ static void emit(dctx *d, uint64_t off, uint32_t word, const char *stmt, const c
                     cls, mthd);
             if (cg_nv_method_name(cg_nv_class_find(cls), mthd, name, sizeof(name))) {
                 fprintf(d->out, ",\"name\":");
-                json_str(d->out, name);
+                cg_json_fput(d->out, name);
             }
         }
         fprintf(d->out, ",\"confidence\":\"%s\"", conf_name[conf]);
         fprintf(d->out, ",\"text\":");
-        json_str(d->out, stmt);
+        cg_json_fput(d->out, stmt);
         fprintf(d->out, ",\"comment\":");
-        json_str(d->out, comment);
+        cg_json_fput(d->out, comment);
         fprintf(d->out, "%s}", err ? ",\"problem\":true" : "");
         d->first_json = false;
         return;

@@ -13,6 +13,7 @@
 #include "nv_internal.h"
 #include "cmdgpu/capture.h"
 #include "../core/hangrec.h"
+#include "../core/json.h"
 
 #define SLOTS 64   /* methods of every channel (the report keeps one channel's) */
 #define NWRITES 16
@@ -135,28 +136,13 @@ static const hr_release *last_release(const cg_nv_hang_recorder *r, uint64_t add
     return NULL;
 }
 
-static void json_text(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void method_json(FILE *out, const hr_method *p)
 {
     fprintf(out, "{\"stream_addr\":\"0x%" PRIx64 "\",\"method\":\"0x%04x\",\"name\":", p->addr,
             p->mthd);
-    json_text(out, p->name);
+    cg_json_fput(out, p->name);
     fprintf(out, ",\"where\":");
-    json_text(out, p->where);
+    cg_json_fput(out, p->where);
     fprintf(out, ",\"data\":\"0x%08x\"", p->value);
     if (p->entry)
         fprintf(out, ",\"gpfifo_entry\":%u", p->entry - 1);
@@ -191,7 +177,7 @@ int cg_nv_hang_report(const cg_nv_hang_recorder *r, bool json, FILE *out)
     const hr_release *lr = wait && w.sem ? last_release(r, f->gpu_addr) : NULL;
     if (json) {
         fprintf(out, "{\"hang\":{\"kind\":\"%s\",\"unit\":", cg_fault_kind_name(f->kind));
-        json_text(out, f->unit);
+        cg_json_fput(out, f->unit);
         fprintf(out, ",\"channel\":%d,\"stream_addr\":\"0x%" PRIx64 "\",", (int)f->channel,
                 f->stream_addr);
         if (at) {
@@ -207,12 +193,12 @@ int cg_nv_hang_report(const cg_nv_hang_recorder *r, bool json, FILE *out)
         for (uint32_t i = 0; i < f->nwords; i++)
             fprintf(out, "%s\"0x%08x\"", i ? "," : "", f->words[i]);
         fprintf(out, "],\"message\":");
-        json_text(out, f->message);
+        cg_json_fput(out, f->message);
         if (wait && w.sem) {
             fprintf(out, ",\"waited_on\":{\"what\":\"semaphore\",\"addr\":\"0x%" PRIx64
                          "\",\"operation\":",
                     f->gpu_addr);
-            json_text(out, w.op);
+            cg_json_fput(out, w.op);
             fprintf(out, ",\"value\":\"0x%08x\",\"memory\":\"0x%08x\"", w.want, w.mem);
             if (lr)
                 fprintf(out, ",\"last_release\":\"0x%08" PRIx64 "\",\"last_release_by\":\"0x%" PRIx64

@@ -12,6 +12,7 @@
 #include "vc4_internal.h"
 #include "cmdgpu/capture.h"
 #include "../core/hangrec.h"
+#include "../core/json.h"
 
 #define SLOTS (CG_VC4_HANG_HISTORY + 1)
 
@@ -117,21 +118,6 @@ static const char *rec_name(const hr_rec *p)
     return n ? n : "?";
 }
 
-static void json_text(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void bytes_json(FILE *out, const hr_rec *p)
 {
     fputc('"', out);
@@ -178,11 +164,11 @@ int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out)
                 fprintf(out, "\"record\":{\"name\":\"%s\",\"bytes\":", rec_name(at));
                 bytes_json(out, at);
                 fprintf(out, ",\"decode\":");
-                json_text(out, dec);
+                cg_json_fput(out, dec);
                 fprintf(out, "},");
             }
             fprintf(out, "\"message\":");
-            json_text(out, f[t]->message);
+            cg_json_fput(out, f[t]->message);
             if (sem)
                 fprintf(out, ",\"waited_on\":{\"what\":\"semaphore\",\"increments_by_ct%d\":%u,"
                              "\"flushes_by_ct%d\":%u,\"waits_by_ct%d\":%u}",
@@ -196,7 +182,7 @@ int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out)
                 decode(p, d, sizeof d);
                 fprintf(out, "{\"addr\":\"0x%08x\",\"name\":\"%s\",\"decode\":", p->addr,
                         rec_name(p));
-                json_text(out, d);
+                cg_json_fput(out, d);
                 fprintf(out, "}%s", k > from ? "," : "");
             }
             fprintf(out, "]}");
