@@ -70,6 +70,16 @@ expect 3 "missing input" -- "$bin" disasm -f raw "$tmp/nope.bin"
 expect 0 "demo" -- "$bin" demo --out "$tmp/demo"
 [ -s "$tmp/demo/core_flushed.png" ] && ok || bad "demo wrote core_flushed.png"
 grep -q 'copy matches the CPU' "$tmp/out" && ok || bad "demo coherency result: $(cat "$tmp/out")"
+# ... and one report page per scene, naming its images without the
+# temporary directory they were written to (same scene, same page).
+grep -q 'png square_rt.png: 64x64 hash 0b4c4baae76e3fc5' "$tmp/demo/textured_square.html" \
+    && ok || bad "demo textured_square.html: no render-target line"
+grep -q 'png first_triangle.png: 640x480, pixel hash ab4e631d2f5d14c4' "$tmp/demo/first_triangle.html" \
+    && ok || bad "demo first_triangle.html: no frame line"
+grep -q 'cmdgpu-report-' "$tmp/demo/textured_square.html" "$tmp/demo/first_triangle.html" \
+    && bad "demo pages name the temporary directory" || ok
+grep -q 'report .*/textured_square.html: .*, ok, 0 fault(s), 197 packet(s), 1 image(s)' "$tmp/out" \
+    && ok || bad "demo report line: $(grep report "$tmp/out")"
 expect 0 "bench mem" -- "$bin" bench mem --json
 grep -q '"bench":"mem"' "$tmp/out" && ok || bad "bench json"
 

@@ -168,6 +168,9 @@ int cmd_bench(const cli_opts *o);
 int vc4_qpu_run_cli(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_report(const cli_opts *o); /* tools/report_cli.c */
+/* cmd_report with its one-line summary (text, or JSON with o->json) written
+ * to `summary` (NULL: none); the demo writes its pages through it. */
+int report_page(const cli_opts *o, FILE *summary);
 
 /* Assemble `path` with a family plug-in (NULL: core directives only), print
  * errors, and write the chosen section (-o, --section) or, with --json, a

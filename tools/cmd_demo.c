@@ -310,6 +310,30 @@ out:
     return rc;
 }
 
+/* One HTML page per scene (cmdgpu report, docs/report.md): the stream of
+ * each submission with its fields, faults, the timeline and the images. */
+static int demo_page(demo_ctx *d, const char *family, const char *scene, const char *page)
+{
+    char path[1024], src[1024];
+    snprintf(path, sizeof(path), "%s/%s", d->dir, page);
+    snprintf(src, sizeof(src), "%s/examples/%s", CMDGPU_SOURCE_DIR, scene);
+    char *args[] = {src};
+    cli_opts o = {.family = family, .output = path, .nargs = 1, .args = args};
+    fprintf(d->log, "report: %s\n  ", scene);
+    int rc = report_page(&o, d->log);
+    return rc == EXIT_OK ? 0 : -1;
+}
+
+static int demo_report_nv(demo_ctx *d)
+{
+    return demo_page(d, "nv", "nv/textured_square.s", "textured_square.html");
+}
+
+static int demo_report_vc4(demo_ctx *d)
+{
+    return demo_page(d, "vc4", "vc4/first_triangle.s", "first_triangle.html");
+}
+
 static const struct {
     const char *name;
     int (*run)(demo_ctx *d);
@@ -322,6 +346,8 @@ static const struct {
     {"nv/textured_square", demo_nv_square},
     {"radeon/ring", demo_radeon},
     {"vc4/first_triangle", demo_vc4_first_triangle},
+    {"report/nv", demo_report_nv},
+    {"report/vc4", demo_report_vc4},
 };
 
 int cmd_demo(const cli_opts *o)
@@ -353,6 +379,8 @@ int cmd_demo(const cli_opts *o)
     if (!o->json) {
         printf("demo: %d scene(s), %d file(s) under %s/, %d fault(s) shown\n", (int)NDEMOS, files,
                d.dir, d.faults);
+        printf("open %s/textured_square.html or %s/first_triangle.html in a browser for the "
+               "whole run on one page\n", d.dir, d.dir);
         return failed ? EXIT_INPUT : EXIT_OK;
     }
     if (fclose(log.f) != 0) {

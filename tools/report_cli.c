@@ -315,18 +315,18 @@ static void collect_images(rp_run *r, const char *dir)
     }
 }
 
-static void print_summary(const rp_run *r, const char *out, long bytes, size_t nfaults)
+static void print_summary(FILE *f, const rp_run *r, const char *out, long bytes, size_t nfaults)
 {
-    printf("{\"report\":");
-    cli_json_str(stdout, out);
-    printf(",\"scene\":");
-    cli_json_str(stdout, r->path);
-    printf(",\"family\":\"%s\",\"result\":", r->family);
-    cli_json_str(stdout, r->result);
+    fprintf(f, "{\"report\":");
+    cli_json_str(f, out);
+    fprintf(f, ",\"scene\":");
+    cli_json_str(f, r->path);
+    fprintf(f, ",\"family\":\"%s\",\"result\":", r->family);
+    cli_json_str(f, r->result);
     size_t img = 0;
     for (size_t i = 0; i < r->nimages; i++)
         img += r->images[i].size;
-    printf(",\"bytes\":%ld,\"events\":%llu,\"items\":%zu,\"items_more\":%zu,\"marks\":%zu,"
+    fprintf(f, ",\"bytes\":%ld,\"events\":%llu,\"items\":%zu,\"items_more\":%zu,\"marks\":%zu,"
            "\"faults\":%zu,\"hang\":%s,\"images\":%zu,\"image_bytes\":%zu}\n",
            bytes, (unsigned long long)r->nevents, r->nitems, r->items_more, r->nmarks, nfaults,
            r->hang ? "true" : "false", r->nimages, img);
@@ -412,7 +412,24 @@ static int drop(report_input *in, int rc)
     return rc;
 }
 
-int cmd_report(const cli_opts *o)
+/* Drop every "DIR/" from the run's log text (in place): the scene wrote its
+ * images into the temporary directory, and the page names them alone, so
+ * the same scene gives the same page byte for byte. Returns the new length. */
+static size_t strip_dir(char *text, size_t len, const char *dir)
+{
+    size_t dl = strlen(dir), w = 0;
+    for (size_t i = 0; i < len;) {
+        if (len - i > dl && memcmp(text + i, dir, dl) == 0 && text[i + dl] == '/') {
+            i += dl + 1;
+            continue;
+        }
+        text[w++] = text[i++];
+    }
+    text[w] = '\0';
+    return w;
+}
+
+int report_page(const cli_opts *o, FILE *summary)
 {
     if (o->nargs != 1)
         return cli_error(EXIT_USAGE, "report: give one scene or capture file");
@@ -503,6 +520,8 @@ int cmd_report(const cli_opts *o)
         goto done;
     }
     r.result = run == 0 ? "ok" : run > 0 ? "failed" : cg_strerror(run);
+    if (logbuf)
+        loglen = strip_dir(logbuf, loglen, dir);
     r.log = logbuf;
     r.log_len = loglen > RP_MAX_LOG_BYTES ? RP_MAX_LOG_BYTES : loglen;
     r.dev = dev;
@@ -531,10 +550,10 @@ int cmd_report(const cli_opts *o)
             cli_error(EXIT_INPUT, "report: cannot write '%s'", o->output);
         goto done;
     }
-    if (o->json)
-        print_summary(&r, o->output, bytes, cg_fault_count(dev));
-    else
-        printf("report %s: %s, %s, %zu fault(s), %zu packet(s)%s, %zu image(s)\n", o->output,
+    if (summary && o->json)
+        print_summary(summary, &r, o->output, bytes, cg_fault_count(dev));
+    else if (summary)
+        fprintf(summary, "report %s: %s, %s, %zu fault(s), %zu packet(s)%s, %zu image(s)\n", o->output,
                r.path, r.result, cg_fault_count(dev), r.nitems + r.items_more,
                r.items_more ? " (some not shown)" : "", r.nimages);
     rc = run == 0 ? EXIT_OK : run > 0 ? EXIT_FAULT : EXIT_INPUT;
@@ -556,4 +575,9 @@ done:
     free(r.hang);
     free(logbuf);
     return drop(&in, rc);
+}
+
+int cmd_report(const cli_opts *o)
+{
+    return report_page(o, stdout);
 }
