@@ -554,6 +554,55 @@ static void test_render_to_texture(void)
     cg_device_destroy(dev);
 }
 
+/* Helper lanes carry the triangle's varyings. A quad of two triangles over
+ * the 64x64 tile samples a 64x64 texture with s, t = 0..1: one texel per
+ * pixel, so the level of detail is 0 everywhere and every pixel shows level
+ * 0 (solid 0xff2040c0), level 1 (solid 0xff00ff00) none. The TMU takes a
+ * quad's derivatives from its four lanes (docs/vc4-tmu.md), so where the
+ * diagonal splits a quad the lanes outside the triangle must hold the
+ * plane's extrapolated s and t; zeros there gave a large derivative and
+ * level 1 along the diagonal. */
+static void test_helper_lanes_mip(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    /* RGBA8888 T-format, 2 levels: level 0 at the base (64x64, 16 KiB),
+     * level 1 (32x32 T-format, 4 KiB) below it */
+    static uint32_t lvl0[64 * 64], lvl1[32 * 32];
+    for (int i = 0; i < 64 * 64; i++)
+        lvl0[i] = 0xff2040c0u;
+    for (int i = 0; i < 32 * 32; i++)
+        lvl1[i] = 0xff00ff00u;
+    cg_vc4_cpu_write(v, 0x200000, lvl0, sizeof lvl0);
+    cg_vc4_cpu_write(v, 0x200000 - sizeof lvl1, lvl1, sizeof lvl1);
+    put_qpu(v, 0x30400,
+            "mov r0, vary\nfadd r0, r0, r5\nmov r1, vary\nfadd r1, r1, r5\n"
+            "mov t0t, r1\nmov t0s, r0\nnop; ldtmu0\nnop\nmov tlbc, r4; thrend\nnop\nnop");
+    /* P0: base, MIPLVLS 1; P1: 64x64, mag nearest, min NEAR_MIP_NEAR (2), repeat */
+    CHECK_EQ(run_frame(dev, v, "NV_Shader_State NVT\nVertex_Array_Primitives 4, 6, 0",
+                       ".align 16\nNVT: .byte 0, 20, 0, 2\n.word 0x30400, TU, VT\n"
+                       "TU: .word 0x00200001, 0x040040a0\n"
+                       ".align 16\nVT: .half 0, 0\n.float 0.5, 1, 0, 0\n"
+                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n"
+                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+                       ".half 1024, 1024\n.float 0.5, 1, 1, 1\n"
+                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n",
+                       true), 0);
+    static uint32_t px[64 * 64];
+    read_fb(v, px);
+    int wrong = 0;
+    for (int i = 0; i < 64 * 64; i++)
+        if (px[i] != 0xff2040c0u && wrong++ < 5)
+            fprintf(stderr, "helper lanes: pixel %d,%d 0x%08x, want level 0's 0xff2040c0\n",
+                    i % 64, i / 64, px[i]);
+    CHECK_EQ(wrong, 0);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
 /* examples/vc4/gl_cube.s against a reference computed here in double
  * precision from the scene's own uniforms and vertices: project each
  * vertex with the matrix, find per pixel centre the nearest covering
@@ -699,6 +748,7 @@ int main(void)
     test_points_lines();
     test_gl_clip_near();
     test_render_to_texture();
+    test_helper_lanes_mip();
     test_gl_cube_example();
     return check_report("test_vc4_gl");
 }

@@ -743,12 +743,14 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
                     setup_lane(&rs, b, l, (uint32_t)px, (uint32_t)py, e[k][0], e[k][1], e[k][2]);
                     b->mask |= (uint16_t)(1u << l);
                 } else {
-                    /* helper lane: shaded, never written */
-                    b->x[l] = (uint32_t)(px < 0 ? 0 : px);
-                    b->y[l] = (uint32_t)(py < 0 ? 0 : py);
-                    b->frag_z[l] = b->frag_w[l] = 0;
-                    for (uint32_t i = 0; i < rs.nvary; i++)
-                        b->vary[i][l] = b->vary_c[i][l] = 0;
+                    /* helper lane: shaded, never written. Its varyings
+                     * are the triangle's planes extrapolated to the pixel,
+                     * as for a covered lane: the TMU takes a quad's
+                     * derivatives (the mip level) from all four lanes, so
+                     * zeros here chose a wrong level along every edge
+                     * that splits a quad. */
+                    setup_lane(&rs, b, l, (uint32_t)(px < 0 ? 0 : px),
+                               (uint32_t)(py < 0 ? 0 : py), e[k][0], e[k][1], e[k][2]);
                 }
             }
             if (++nq == 4) {
