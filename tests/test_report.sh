@@ -86,7 +86,10 @@ expect 0 "report vc4 capture" -- "$bin" report --json -o "$tmp/cv.html" "$tmp/ft
 grep -q '"family":"vc4","result":"ok",.*"items":666,.*"images":2,' "$tmp/out" && ok || bad "vc4 capture summary"
 expect 2 "capture of another family" -- "$bin" report -f radeon -o "$tmp/n.html" "$tmp/ft.cap"
 grep -q "is a vc4 capture, not radeon" "$tmp/err" && ok || bad "family mismatch message"
-head -c 100 "$tmp/ft.cap" > "$tmp/trunc.cap"
+# cut inside the last record (the end record), whatever the capture's size:
+# a cut that fell on a record boundary would leave a valid capture without
+# an end record (the scene's path is in the capture, so its size varies)
+head -c $(( $(wc -c < "$tmp/ft.cap") - 1 )) "$tmp/ft.cap" > "$tmp/trunc.cap"
 expect 3 "truncated capture" -- "$bin" report -o "$tmp/n.html" "$tmp/trunc.cap"
 grep -q "trunc.cap': offset [0-9]*: " "$tmp/err" && ok || bad "truncated capture message"
 # captures real systems write (docs/captures.md): replayed as `run` replays them

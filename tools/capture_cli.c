@@ -445,6 +445,9 @@ int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc)
                           .mem_hash = replay_mh.done ? replay_mh.hash : 0};
     cg_capfile_memhash_attach(dev, NULL);
     cg_capfile_memhash_fini(&replay_mh);
+    if (!o->replay->has_end) /* docs/capture-format.md: the end record is optional */
+        fprintf(stderr, "cmdgpu: replay: the capture has no end record (cut short, or written "
+                "without results): its results were not checked\n");
     char msg[256];
     if (cg_capfile_verify(o->replay, &got, msg, sizeof msg) != 0) {
         cli_error(EXIT_FAULT, "replay: %s", msg);
