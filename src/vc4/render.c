@@ -586,13 +586,6 @@ static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, u
     }
 }
 
-/* floor(a / b) for b > 0 */
-static int64_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
 /* ---- the quad walk ----
  *
  * One triangle's pixels in the rectangle [x0, x1) x [y0, y1) (the tile, the
@@ -606,17 +599,19 @@ static int64_t floor_div(int64_t a, int64_t b)
  * steps by stx_i = ey_i * 16 per pixel in x and sty_i = ex_i * 16 per pixel
  * in y, so stepping them gives exactly the values evaluating them would. A
  * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on an
- * included edge). Per row of quads, the quads that may hold a covered pixel
- * (the largest E of the quad reaches thr on every edge) and the quads that
- * are wholly covered (the smallest E does) are both ranges of quad indices,
- * found with one division per edge; quads of the second range take their
- * coverage without per-pixel edge tests. */
+ * included edge). Two compares per edge and quad on the quad's top-left E
+ * say whether the quad may hold a covered pixel (its largest E reaches thr
+ * on every edge) and whether it is wholly covered (its smallest E does); a
+ * wholly covered quad takes its coverage without per-pixel edge tests. The
+ * quads of a row that may be covered are contiguous (a triangle is convex),
+ * so the row ends at the first one past them. No divisions. */
 typedef struct raster_walk {
     int64_t x0, y0, x1, y1; /* pixel rectangle */
     int64_t xa, ya;         /* its first quad's top-left pixel */
     int64_t nqx;            /* quads in a row */
     int64_t stx[3], sty[3], thr[3];
-    int64_t hi[3], lo[3];   /* largest, smallest E of a quad over its top-left pixel's */
+    int64_t some[3];        /* a quad's top-left E at or above: some pixel may be covered */
+    int64_t all[3];         /* at or above: all four pixels are inside the edge */
     int64_t off[4][3];      /* E of quad pixel k over the top-left pixel's */
 } raster_walk;
 
@@ -630,34 +625,14 @@ static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0,
         int64_t sx = rs->ey[i] * 16, sy = rs->ex[i] * 16;
         w->stx[i] = sx, w->sty[i] = sy;
         w->thr[i] = rs->incl[i] ? 0 : 1;
-        w->hi[i] = (sx > 0 ? sx : 0) + (sy > 0 ? sy : 0);
-        w->lo[i] = (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0);
+        /* the largest and the smallest E of a quad's four pixels over its
+         * top-left one's */
+        int64_t hi = (sx > 0 ? sx : 0) + (sy > 0 ? sy : 0);
+        int64_t lo = (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0);
+        w->some[i] = w->thr[i] - hi;
+        w->all[i] = w->thr[i] - lo;
         w->off[0][i] = 0, w->off[1][i] = sx, w->off[2][i] = sy, w->off[3][i] = sx + sy;
     }
-}
-
-/* The quads [*q0, *q1) of a row (quad q's top-left E is base + 2q * stx)
- * whose E + off reaches thr on every edge. */
-static void quad_range(const raster_walk *w, const int64_t base[3], const int64_t off[3],
-                       int64_t *q0, int64_t *q1)
-{
-    int64_t a = 0, b = w->nqx;
-    for (int i = 0; i < 3; i++) {
-        int64_t need = w->thr[i] - base[i] - off[i]; /* 2q * stx >= need */
-        int64_t sx = w->stx[i];
-        if (sx > 0) {
-            int64_t lo = -floor_div(-need, 2 * sx); /* ceil */
-            if (lo > a)
-                a = lo;
-        } else if (sx < 0) {
-            int64_t up = floor_div(-need, -2 * sx) + 1;
-            if (up < b)
-                b = up;
-        } else if (need > 0) {
-            b = a;
-        }
-    }
-    *q0 = a, *q1 = b;
 }
 
 /* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
@@ -714,23 +689,26 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
     vc4_frag_batch *b = v->rend->batch;
     batch_reset(b, rs->nvary);
     unsigned nq = 0;
-    for (int64_t qy = w->ya; qy < w->y1; qy += 2) {
-        int64_t base[3];
-        for (int i = 0; i < 3; i++)
-            base[i] = rs->ex[i] * (qy * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
-        int64_t q0, q1, in0, in1;
-        quad_range(w, base, w->hi, &q0, &q1);
-        if (q0 >= q1)
-            continue;
-        quad_range(w, base, w->lo, &in0, &in1);
+    int64_t base[3], step[3], down[3];
+    for (int i = 0; i < 3; i++) {
+        base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
+        step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
+    }
+    for (int64_t qy = w->ya; qy < w->y1;
+         qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
         unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
-        int64_t e[3], step[3];
-        for (int i = 0; i < 3; i++)
-            step[i] = 2 * w->stx[i], e[i] = base[i] + q0 * step[i];
-        for (int64_t q = q0; q < q1; q++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
+        int64_t e[3] = {base[0], base[1], base[2]};
+        bool seen = false;
+        for (int64_t q = 0; q < w->nqx; q++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
+            if (e[0] < w->some[0] || e[1] < w->some[1] || e[2] < w->some[2]) {
+                if (seen)
+                    break; /* past the row's quads that may be covered */
+                continue;
+            }
+            seen = true;
             int64_t qx = w->xa + 2 * q;
             unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
-            if (q < in0 || q >= in1)
+            if (e[0] < w->all[0] || e[1] < w->all[1] || e[2] < w->all[2])
                 qmask &= quad_edge_mask(w, e);
             if (!qmask)
                 continue;
