@@ -252,7 +252,7 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all; /* the list has all the state */
-    if (current && tl->in_compressed && tl->end - tl->cur >= 2 + 7 + 1 + 4 &&
+    if (current && tl->in_compressed && tl->cur <= tl->end && tl->end - tl->cur >= 2 + 7 + 1 + 4 &&
         tl->hp_gen == b->gen && tl->cur >= tl->hp_lo && tl->cur + 7 <= tl->hp_hi) {
         /* the common case: an open compressed list with its state, room for
          * the item without a new block (what the path below would decide)
