@@ -252,6 +252,25 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all; /* the list has all the state */
+    if (current && tl->in_compressed && tl->cur <= tl->end && tl->end - tl->cur >= 2 + 7 + 1 + 4 &&
+        tl->hp_gen == b->gen && tl->cur >= tl->hp_lo && tl->cur + 7 <= tl->hp_hi) {
+        /* the common case: an open compressed list with its state, room for
+         * the item without a new block (what the path below would decide)
+         * and its bytes in the page the list last wrote */
+        uint8_t code[7];
+        unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+        if (n != 0) {
+            uint8_t *dst = tl->hp + (tl->cur - tl->hp_lo);
+            for (unsigned i = 0; i < n; i++) /* 1 to 7 bytes: no call */
+                dst[i] = code[i];
+            tl->cur += n;
+            memcpy(tl->prev, tri, sizeof tl->prev);
+            tl->first = false;
+            tl->written = true;
+            v->stats.tile_prims++;
+            return 0;
+        }
+    }
     unsigned need = (current ? 0 : state_need(b, tl)) + 2 + 7 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
@@ -931,8 +950,10 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             tile0 = 0;
             continue;
         }
-        int64_t tx0 = px0 / VC4_TILE, tx1 = px1 / VC4_TILE;
-        int64_t ty0 = py0 / VC4_TILE, ty1 = py1 / VC4_TILE;
+        /* 0 <= px0 <= px1 (the clip window starts at 0 or later): shifts */
+        int64_t tx0 = px0 >> 6, tx1 = px1 >> 6;
+        int64_t ty0 = py0 >> 6, ty1 = py1 >> 6;
+        _Static_assert(VC4_TILE == 64, "tile shifts");
         /* edges e -> e+1, signed so that the inside is E >= 0 (only needed
          * when the box spans tiles) */
         int64_t edx[3] = {0, 0, 0}, edy[3] = {0, 0, 0};

@@ -89,8 +89,76 @@ static int check_tiling(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned tiling
     return 0;
 }
 
+/* The host bytes of [a, a + n) when the access needs nothing from the model
+ * (cg__vas_span: plain memory, no fault, no coherency check, no trace), or
+ * NULL. One page is remembered for the rest of the tile transfer: nothing
+ * can map, unmap or touch memory's coherency state during it. */
+typedef struct xfer_page {
+    uint8_t *host; /* the page's host bytes, NULL: none */
+    uint64_t page; /* its bus address >> 12 */
+} xfer_page;
+
+static inline uint8_t *xfer_direct(cg_vas *bus, xfer_page *pc, uint64_t a, uint32_t n, bool write)
+{
+    uint32_t in = (uint32_t)(a & 4095);
+    if (pc->host && (a >> 12) == pc->page && in + n <= 4096)
+        return pc->host + in;
+    if (in + n > 4096 || a + n > 0x100000000ull)
+        return NULL;
+    uint8_t *p;
+    size_t got = cg__vas_span(bus, a, 4096 - in, write, &p);
+    if (got < n)
+        return NULL;
+    if (got == 4096 - in)
+        pc->host = p - in, pc->page = a >> 12;
+    return p;
+}
+
+/* n tile-buffer words to / from a surface's bytes: RGBA8888 (bpp 4) words
+ * little-endian, BGR565 (bpp 2) converted. */
+static inline void words_to_bytes(uint8_t *dst, const uint32_t *src, uint32_t n, unsigned bpp)
+{
+    if (bpp == 2) {
+        for (uint32_t x = 0; x < n; x++) {
+            uint16_t p = to565(src[x]);
+            dst[2 * x] = (uint8_t)p, dst[2 * x + 1] = (uint8_t)(p >> 8);
+        }
+        return;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(dst, src, (size_t)n * 4);
+#else
+    for (uint32_t x = 0; x < n; x++) {
+        uint32_t c = src[x];
+        dst[4 * x] = (uint8_t)c, dst[4 * x + 1] = (uint8_t)(c >> 8);
+        dst[4 * x + 2] = (uint8_t)(c >> 16), dst[4 * x + 3] = (uint8_t)(c >> 24);
+    }
+#endif
+}
+
+static inline void bytes_to_words(uint32_t *dst, const uint8_t *src, uint32_t n, unsigned bpp)
+{
+    if (bpp == 2) {
+        for (uint32_t x = 0; x < n; x++)
+            dst[x] = from565(vc4_le16(src + 2 * x));
+        return;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(dst, src, (size_t)n * 4);
+#else
+    for (uint32_t x = 0; x < n; x++)
+        dst[x] = vc4_le32(src + 4 * x);
+#endif
+}
+
 /* Store or load the tile's colour (or Z/S words) to/from a surface. fmt: 0
- * RGBA8888, 2 BGR565 (store/load general numbering: 1 is dithered). */
+ * RGBA8888, 2 BGR565 (store/load general numbering: 1 is dithered).
+ *
+ * Pixels go in row order, each row left to right, as single accesses would
+ * (a fault stops the transfer where it stopped before). Where the bytes are
+ * plain memory (xfer_direct) a whole linear row, or a T/LT micro-tile's row
+ * of 16 bytes, is copied at once; elsewhere a linear row is one bus access
+ * and a tiled pixel one access each. */
 static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t base,
                         unsigned tiling, unsigned fmt)
 {
@@ -103,58 +171,57 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
         return 0;
     uint32_t tw = w - x0 < VC4_TILE ? w - x0 : VC4_TILE;
     uint32_t th = h - y0 < VC4_TILE ? h - y0 : VC4_TILE;
+    unsigned uw = bpp == 4 ? 4 : 8; /* pixels in a micro-tile's row of 16 bytes */
+    xfer_page pc = {NULL, 0};
     uint8_t row[VC4_TILE * 4];
     for (uint32_t y = 0; y < th; y++) {
+        uint32_t *line = &buf[y * VC4_TILE];
         if (tiling == 0) {
             uint64_t a = (uint64_t)base + pix_off(0, w, bpp, x0, y0 + y);
             if (a > 0xFFFFFFFFull)
                 return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
-            if (store) {
-                const uint32_t *src = &buf[y * VC4_TILE];
-                if (bpp == 2) {
-                    for (uint32_t x = 0; x < tw; x++) {
-                        uint16_t p = to565(src[x]);
-                        row[2 * x] = (uint8_t)p, row[2 * x + 1] = (uint8_t)(p >> 8);
-                    }
-                } else {
-                    for (uint32_t x = 0; x < tw; x++) {
-                        uint32_t c = src[x];
-                        row[4 * x] = (uint8_t)c, row[4 * x + 1] = (uint8_t)(c >> 8);
-                        row[4 * x + 2] = (uint8_t)(c >> 16), row[4 * x + 3] = (uint8_t)(c >> 24);
-                    }
-                }
+            uint8_t *p = xfer_direct(v->bus, &pc, a, tw * bpp, store);
+            if (p) {
+                if (store)
+                    words_to_bytes(p, line, tw, bpp);
+                else
+                    bytes_to_words(line, p, tw, bpp);
+            } else if (store) {
+                words_to_bytes(row, line, tw, bpp);
                 if (vc4_bus_write(v->bus, a, row, tw * bpp, &t->agent) != 0)
                     return CG_ERR_FAULT;
             } else {
                 if (vc4_bus_read(v->bus, a, row, tw * bpp, &t->agent) != 0)
                     return CG_ERR_FAULT;
-                for (uint32_t x = 0; x < tw; x++)
-                    buf[y * VC4_TILE + x] = bpp == 2 ? from565(vc4_le16(row + 2 * x))
-                                                     : vc4_le32(row + 4 * x);
+                bytes_to_words(line, row, tw, bpp);
             }
-        } else {
-            for (uint32_t x = 0; x < tw; x++) {
-                uint64_t a = (uint64_t)base + pix_off(tiling, w, bpp, x0 + x, y0 + y);
-                uint8_t px[4];
-                uint32_t *c = &buf[y * VC4_TILE + x];
-                if (a > 0xFFFFFFFFull)
-                    return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
-                if (store) {
-                    if (bpp == 2) {
-                        uint16_t p = to565(*c);
-                        px[0] = (uint8_t)p, px[1] = (uint8_t)(p >> 8);
-                    } else {
-                        for (int k = 0; k < 4; k++)
-                            px[k] = (uint8_t)(*c >> (8 * k));
-                    }
-                    if (vc4_bus_write(v->bus, a, px, bpp, &t->agent) != 0)
-                        return CG_ERR_FAULT;
-                } else {
-                    if (vc4_bus_read(v->bus, a, px, bpp, &t->agent) != 0)
-                        return CG_ERR_FAULT;
-                    *c = bpp == 2 ? from565(vc4_le16(px)) : vc4_le32(px);
-                }
+            continue;
+        }
+        for (uint32_t x = 0; x < tw;) {
+            uint64_t a = (uint64_t)base + pix_off(tiling, w, bpp, x0 + x, y0 + y);
+            uint8_t *p = x % uw == 0 && x + uw <= tw ? xfer_direct(v->bus, &pc, a, 16, store)
+                                                     : NULL;
+            if (p) {
+                if (store)
+                    words_to_bytes(p, line + x, uw, bpp);
+                else
+                    bytes_to_words(line + x, p, uw, bpp);
+                x += uw;
+                continue;
             }
+            uint8_t px[4];
+            if (a > 0xFFFFFFFFull)
+                return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
+            if (store) {
+                words_to_bytes(px, line + x, 1, bpp);
+                if (vc4_bus_write(v->bus, a, px, bpp, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+            } else {
+                if (vc4_bus_read(v->bus, a, px, bpp, &t->agent) != 0)
+                    return CG_ERR_FAULT;
+                bytes_to_words(line + x, px, 1, bpp);
+            }
+            x++;
         }
     }
     return 0;
@@ -352,6 +419,15 @@ typedef struct raster {
     uint32_t reverse; /* 1: reverse-facing (the QPU's REV_FLAG) */
 } raster;
 
+/* Set bits of a lane mask (no popcount instruction is assumed). */
+static inline unsigned lane_count(uint16_t m)
+{
+    unsigned x = m - ((m >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
 static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
 {
     vc4_render *r = v->rend;
@@ -362,18 +438,36 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
-    uint32_t idx[16]; /* each lane's word in the tile buffers */
-    for (unsigned l = 0; l < 16; l++) {
-        uint32_t i = (b->y[l] % VC4_TILE) * VC4_TILE + (b->x[l] % VC4_TILE);
-        idx[l] = i;
-        b->tlb_color_in[l] = r->color[i];
-        b->z_in[l] = r->zs[i] >> 8;
-        if (early && (live >> l & 1)) {
-            uint32_t z = b->frag_z[l];
-            if (!depth_pass(func, z, b->z_in[l]))
-                live &= (uint16_t)~(1u << l);
-            else if (cfg[2] & 2)
-                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+    /* each lane's word in the tile buffers: the lanes of a quad are pixels
+     * (x, y), (x+1, y), (x, y+1), (x+1, y+1) of one tile (quads start on
+     * even pixels); unused lanes are pixel 0, 0 */
+    uint32_t idx[16];
+    for (unsigned j = 0; j < 4; j++) {
+        uint32_t i = j < nquads ? (b->y[4 * j] % VC4_TILE) * VC4_TILE + (b->x[4 * j] % VC4_TILE)
+                                : 0;
+        uint32_t d = j < nquads ? 1 : 0;
+        idx[4 * j] = i, idx[4 * j + 1] = i + d;
+        idx[4 * j + 2] = i + d * VC4_TILE, idx[4 * j + 3] = i + d * (VC4_TILE + 1);
+    }
+    if (!early) {
+        for (unsigned l = 0; l < 16; l++) {
+            b->tlb_color_in[l] = r->color[idx[l]];
+            b->z_in[l] = r->zs[idx[l]] >> 8;
+        }
+    } else {
+        /* in lane order: an unused lane reads pixel 0 after a live lane's
+         * early Z write to it */
+        for (unsigned l = 0; l < 16; l++) {
+            uint32_t i = idx[l];
+            b->tlb_color_in[l] = r->color[i];
+            b->z_in[l] = r->zs[i] >> 8;
+            if (live >> l & 1) {
+                uint32_t z = b->frag_z[l];
+                if (!depth_pass(func, z, b->z_in[l]))
+                    live &= (uint16_t)~(1u << l);
+                else if (cfg[2] & 2)
+                    r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+            }
         }
     }
     if (!live)
@@ -401,19 +495,26 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
         t->cs |= CG_VC4_CS_ERR;
         return CG_ERR_FAULT;
     }
+    v->stats.fragments += lane_count(live);
+    uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
+    if (!zm) {
+        for (unsigned l = 0; l < 16; l++)
+            if (cm >> l & 1)
+                r->color[idx[l]] = b->color[l];
+        return 0;
+    }
     for (unsigned l = 0; l < 16; l++) {
         if (!(live >> l & 1))
             continue;
         uint32_t i = idx[l];
-        v->stats.fragments++;
-        if (b->z_mask >> l & 1) {
+        if (zm >> l & 1) {
             uint32_t z = b->z_out[l] & 0xFFFFFF;
             if (!depth_pass(func, z, r->zs[i] >> 8))
                 continue;
             if (cfg[1] & 0x80)
                 r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
         }
-        if (b->color_mask >> l & 1)
+        if (cm >> l & 1)
             r->color[i] = b->color[l];
     }
     return 0;
@@ -453,14 +554,16 @@ static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, u
     b->x[l] = x, b->y[l] = y;
     /* barycentrics: the edge functions times 1 / area (one division per
      * triangle) */
+    b->frag_z[l] = 0;
+    b->frag_w[l] = 0;
+    if (!rs->need_z && !rs->need_w)
+        return;
     double ia = rs->inv_area;
     double w0 = (double)e0 * ia, w1 = (double)e1 * ia, w2 = (double)e2 * ia;
-    b->frag_z[l] = 0;
     if (rs->need_z) {
         float z = (float)(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2]);
         b->frag_z[l] = z24(z);
     }
-    b->frag_w[l] = 0;
     if (!rs->need_w)
         return; /* no varyings either (they need W) */
     double q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
@@ -483,11 +586,146 @@ static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, u
     }
 }
 
-/* floor(a / b) for b > 0 */
-static int64_t floor_div(int64_t a, int64_t b)
+/* ---- the quad walk ----
+ *
+ * One triangle's pixels in the rectangle [x0, x1) x [y0, y1) (the tile, the
+ * frame, the clip window and the bounding box), in 2x2 quads aligned to even
+ * pixels, row of quads after row of quads, left to right; every quad with a
+ * covered pixel takes the next four lanes of the batch, four quads to a
+ * batch (the order and packing the QPU sees, and the budget's unit count,
+ * are those of the plain per-quad walk this replaced).
+ *
+ * The edge functions are exact 64-bit integers, linear in the pixel: E_i
+ * steps by stx_i = ey_i * 16 per pixel in x and sty_i = ex_i * 16 per pixel
+ * in y, so stepping them gives exactly the values evaluating them would. A
+ * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on an
+ * included edge). Two compares per edge and quad on the quad's top-left E
+ * say whether the quad may hold a covered pixel (its largest E reaches thr
+ * on every edge) and whether it is wholly covered (its smallest E does); a
+ * wholly covered quad takes its coverage without per-pixel edge tests. The
+ * quads of a row that may be covered are contiguous (a triangle is convex),
+ * so the row ends at the first one past them. No divisions. */
+typedef struct raster_walk {
+    int64_t x0, y0, x1, y1; /* pixel rectangle */
+    int64_t xa, ya;         /* its first quad's top-left pixel */
+    int64_t nqx;            /* quads in a row */
+    int64_t stx[3], sty[3], thr[3];
+    int64_t some[3];        /* a quad's top-left E at or above: some pixel may be covered */
+    int64_t all[3];         /* at or above: all four pixels are inside the edge */
+    int64_t off[4][3];      /* E of quad pixel k over the top-left pixel's */
+} raster_walk;
+
+static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0, int64_t x1,
+                       int64_t y1)
 {
-    int64_t q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
+    w->x0 = x0, w->y0 = y0, w->x1 = x1, w->y1 = y1;
+    w->xa = x0 & ~1ll, w->ya = y0 & ~1ll;
+    w->nqx = (x1 - w->xa + 1) / 2;
+    for (int i = 0; i < 3; i++) {
+        int64_t sx = rs->ey[i] * 16, sy = rs->ex[i] * 16;
+        w->stx[i] = sx, w->sty[i] = sy;
+        w->thr[i] = rs->incl[i] ? 0 : 1;
+        /* the largest and the smallest E of a quad's four pixels over its
+         * top-left one's */
+        int64_t hi = (sx > 0 ? sx : 0) + (sy > 0 ? sy : 0);
+        int64_t lo = (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0);
+        w->some[i] = w->thr[i] - hi;
+        w->all[i] = w->thr[i] - lo;
+        w->off[0][i] = 0, w->off[1][i] = sx, w->off[2][i] = sy, w->off[3][i] = sx + sy;
+    }
+}
+
+/* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
+ * (k & 1, k >> 1) of the quad). */
+static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
+{
+    unsigned m = 15;
+    for (int i = 0; i < 3; i++) {
+        int64_t a = e[i] - w->thr[i], sx = w->stx[i], sy = w->sty[i];
+        m &= (a >= 0 ? 1u : 0u) | (a + sx >= 0 ? 2u : 0u) | (a + sy >= 0 ? 4u : 0u) |
+             (a + sx + sy >= 0 ? 8u : 0u);
+    }
+    return m;
+}
+
+/* The four lanes of quad nq of the batch: covered pixels (qmask) get their
+ * payload, the others are helper lanes (shaded, never written). A whole
+ * quad of a shader that sees neither Z nor W (nor varyings) only needs its
+ * coordinates. */
+static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
+                             unsigned nq, int64_t qx, int64_t qy, const int64_t e[3],
+                             unsigned qmask)
+{
+    unsigned l0 = nq * 4;
+    if (qmask == 15 && !rs->need_w && !rs->need_z) {
+        uint32_t x = (uint32_t)qx, y = (uint32_t)qy;
+        b->x[l0] = x, b->x[l0 + 1] = x + 1, b->x[l0 + 2] = x, b->x[l0 + 3] = x + 1;
+        b->y[l0] = y, b->y[l0 + 1] = y, b->y[l0 + 2] = y + 1, b->y[l0 + 3] = y + 1;
+        for (unsigned k = 0; k < 4; k++)
+            b->frag_z[l0 + k] = b->frag_w[l0 + k] = 0;
+        b->mask |= (uint16_t)(15u << l0);
+        return;
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned l = l0 + k;
+        int64_t px = qx + (k & 1), py = qy + (k >> 1);
+        if (qmask >> k & 1) {
+            const int64_t *o = w->off[k];
+            setup_lane(rs, b, l, (uint32_t)px, (uint32_t)py, e[0] + o[0], e[1] + o[1],
+                       e[2] + o[2]);
+            b->mask |= (uint16_t)(1u << l);
+        } else {
+            /* helper lane: shaded, never written. Its varyings are the
+             * triangle's planes extrapolated to the pixel, as for a covered
+             * lane: the TMU takes a quad's derivatives (the mip level) from
+             * all four lanes, so zeros here chose a wrong level along every
+             * edge that splits a quad. */
+            const int64_t *o = w->off[k];
+            setup_lane(rs, b, l, (uint32_t)(px < 0 ? 0 : px), (uint32_t)(py < 0 ? 0 : py),
+                       e[0] + o[0], e[1] + o[1], e[2] + o[2]);
+        }
+    }
+}
+
+static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w)
+{
+    vc4_frag_batch *b = v->rend->batch;
+    batch_reset(b, rs->nvary);
+    unsigned nq = 0;
+    int64_t base[3], step[3], down[3];
+    for (int i = 0; i < 3; i++) {
+        base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
+        step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
+    }
+    for (int64_t qy = w->ya; qy < w->y1;
+         qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
+        unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
+        int64_t e[3] = {base[0], base[1], base[2]};
+        bool seen = false;
+        for (int64_t q = 0; q < w->nqx; q++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
+            if (e[0] < w->some[0] || e[1] < w->some[1] || e[2] < w->some[2]) {
+                if (seen)
+                    break; /* past the row's quads that may be covered */
+                continue;
+            }
+            seen = true;
+            int64_t qx = w->xa + 2 * q;
+            unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
+            if (e[0] < w->all[0] || e[1] < w->all[1] || e[2] < w->all[2])
+                qmask &= quad_edge_mask(w, e);
+            if (!qmask)
+                continue;
+            fill_quad(rs, w, b, nq, qx, qy, e, qmask);
+            if (++nq == 4) {
+                int rc = run_batch(v, t, rs, b, nq);
+                batch_reset(b, rs->nvary);
+                nq = 0;
+                if (rc)
+                    return rc;
+            }
+        }
+    }
+    return nq ? run_batch(v, t, rs, b, nq) : 0;
 }
 
 /* The shader state's fragment shader (rs->nv) and the shaded vertices of
@@ -609,7 +847,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
                          bool cull)
 {
     vc4_render *r = v->rend;
-    raster rs = *rsp_in;
+    raster rs; /* every field is set below (dv, c, flat: the first nvary) */
+    rs.nv = rsp_in->nv;
     int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
                     (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
     static const uint8_t no_cfg[3] = {3, 0x70, 0};
@@ -680,89 +919,11 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         return 0;
     /* quads are aligned to even pixels; pixels outside [x0, x1) x [y0, y1)
      * stay uncovered (the clip window may start on an odd pixel) */
-    int64_t xa = x0 & ~1ll, ya = y0 & ~1ll;
     if (!r->batch && !(r->batch = calloc(1, sizeof *r->batch)))
         return CG_ERR_NOMEM;
-    vc4_frag_batch *b = r->batch;
-    batch_reset(b, rs.nvary);
-    unsigned nq = 0;
-    int rc = 0;
-    /* Edge functions step by ey * 16 per pixel in x and ex * 16 per row; a
-     * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on
-     * an included edge). */
-    int64_t stx[3], sty[3], thr[3], hi[3];
-    for (int i = 0; i < 3; i++) {
-        stx[i] = rs.ey[i] * 16, sty[i] = rs.ex[i] * 16;
-        thr[i] = rs.incl[i] ? 0 : 1;
-        /* the largest E of a quad over the E of its top-left pixel */
-        hi[i] = (stx[i] > 0 ? stx[i] : 0) + (sty[i] > 0 ? sty[i] : 0);
-    }
-    int64_t nqx = (x1 - xa + 1) / 2;
-    for (int64_t qy = ya; qy < y1 && rc == 0; qy += 2) {
-        int64_t base[3];
-        for (int i = 0; i < 3; i++)
-            base[i] = rs.ex[i] * (qy * 16 + 8) + rs.ey[i] * (xa * 16 + 8) + rs.eb[i];
-        /* quads [q0, q1) of this row that some pixel could cover: quad q's
-         * top-left E is base + 2q * stx, linear in q */
-        int64_t q0 = 0, q1 = nqx;
-        for (int i = 0; i < 3; i++) {
-            int64_t need = thr[i] - base[i] - hi[i]; /* 2q * stx >= need */
-            if (stx[i] > 0) {
-                int64_t lo = -floor_div(-need, 2 * stx[i]); /* ceil */
-                if (lo > q0)
-                    q0 = lo;
-            } else if (stx[i] < 0) {
-                int64_t up = floor_div(-need, -2 * stx[i]) + 1;
-                if (up < q1)
-                    q1 = up;
-            } else if (need > 0) {
-                q1 = q0;
-            }
-        }
-        unsigned rowok = (qy >= y0 ? 3u : 0u) | (qy + 1 < y1 ? 12u : 0u);
-        for (int64_t q = q0; q < q1 && rc == 0; q++) {
-            int64_t qx = xa + 2 * q;
-            int64_t e[4][3];
-            unsigned qmask = rowok & ((qx >= x0 ? 5u : 0u) | (qx + 1 < x1 ? 10u : 0u));
-            for (int i = 0; i < 3; i++) {
-                int64_t b0 = base[i] + 2 * q * stx[i];
-                e[0][i] = b0;
-                e[1][i] = b0 + stx[i];
-                e[2][i] = b0 + sty[i];
-                e[3][i] = b0 + stx[i] + sty[i];
-                for (unsigned k = 0; k < 4; k++)
-                    if (e[k][i] < thr[i])
-                        qmask &= ~(1u << k);
-            }
-            if (!qmask)
-                continue;
-            for (unsigned k = 0; k < 4; k++) {
-                unsigned l = nq * 4 + k;
-                int64_t px = qx + (k & 1), py = qy + (k >> 1);
-                if (qmask >> k & 1) {
-                    setup_lane(&rs, b, l, (uint32_t)px, (uint32_t)py, e[k][0], e[k][1], e[k][2]);
-                    b->mask |= (uint16_t)(1u << l);
-                } else {
-                    /* helper lane: shaded, never written. Its varyings
-                     * are the triangle's planes extrapolated to the pixel,
-                     * as for a covered lane: the TMU takes a quad's
-                     * derivatives (the mip level) from all four lanes, so
-                     * zeros here chose a wrong level along every edge
-                     * that splits a quad. */
-                    setup_lane(&rs, b, l, (uint32_t)(px < 0 ? 0 : px),
-                               (uint32_t)(py < 0 ? 0 : py), e[k][0], e[k][1], e[k][2]);
-                }
-            }
-            if (++nq == 4) {
-                rc = run_batch(v, t, &rs, b, nq);
-                batch_reset(b, rs.nvary);
-                nq = 0;
-            }
-        }
-    }
-    if (rc == 0 && nq)
-        rc = run_batch(v, t, &rs, b, nq);
-    return rc;
+    raster_walk w;
+    walk_setup(&w, &rs, x0, y0, x1, y1);
+    return walk_quads(v, t, &rs, &w);
 }
 
 /* Walk a compressed primitive list starting at `p` (after the 0x30); sets
