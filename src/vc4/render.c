@@ -350,6 +350,7 @@ typedef struct raster {
      * early Z): when not, they are not computed and the lanes get 0 */
     bool need_w, need_z;
     uint32_t reverse; /* 1: reverse-facing (the QPU's REV_FLAG) */
+    uint32_t skip; /* implicit varyings before the record's (points, lines: clip.c) */
 } raster;
 
 static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
@@ -440,7 +441,8 @@ static void setup_consts(raster *rs, const vc4_render *r)
     for (uint32_t i = 0; i < rs->nvary; i++) {
         float c = rs->v0->vary[i];
         rs->c[i] = c;
-        rs->flat[i] = r->st.flat_valid && (r->st.flat_flags >> i & 1);
+        rs->flat[i] = r->st.flat_valid && i >= rs->skip &&
+                      (r->st.flat_flags >> (i - rs->skip) & 1);
         for (int k = 0; k < 3; k++)
             rs->dv[i][k] = (float)(rs->vx[k].vary[i] - c);
     }
@@ -497,6 +499,7 @@ static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t 
 {
     vc4_render *r = v->rend;
     raster *rsp = rs_;
+    rsp->skip = 0;
 #define rs (*rsp)
     /* faults name the compressed-list item being drawn (compressed_list
      * keeps it in the agent), as the record's address names a record */
@@ -576,16 +579,24 @@ int vc4_render_point(cg_vc4 *v, vc4_thread *t, uint32_t idx, vc4_page_cache *pc)
     q[1].x += h, q[1].y -= h;
     q[2].x -= h, q[2].y += h;
     q[3].x += h, q[3].y += h;
+    rs.nv.nvary = vc4_pse_varyings(q, true, rs.nv.nvary);
+    rs.skip = 2;
     return draw_quad(v, t, &rs, q);
 }
+
+static int draw_line(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex e[2]);
 
 int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_cache *pc)
 {
     raster rs;
     vc4_vertex e[2];
     int rc = fetch_vertices(v, t, &rs, idx, 2, e, pc);
-    if (rc)
-        return rc;
+    return rc ? rc : draw_line(v, t, &rs, e);
+}
+
+/* A line between two shaded vertices (also a clipped line, h_clipped) */
+static int draw_line(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex e[2])
+{
     float w = v->rend->line_width;
     if (!(w >= 1.0f))
         w = 1.0f;
@@ -602,7 +613,10 @@ int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_ca
     q[1].x += ox, q[1].y += oy;
     q[2].x -= ox, q[2].y -= oy;
     q[3].x += ox, q[3].y += oy;
-    return draw_quad(v, t, &rs, q);
+    raster rl = *rs;
+    rl.nv.nvary = vc4_pse_varyings(q, false, rs->nv.nvary);
+    rl.skip = 1;
+    return draw_quad(v, t, &rl, q);
 }
 
 static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_vertex in[3],
@@ -631,6 +645,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     rs.inv_area = 1.0 / (double)rs.area;
     rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
     setup_consts(&rs, r);
+    vc4_zclip zc; /* depth offset into rs.z, Z clipping planes (clip.c) */
+    vc4_depth_setup(&r->st, r->st.gl && (rs.nv.flags & 4), cull, rs.vx, rs.inv_area, rs.z, &zc);
     if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
         return CG_ERR_NOMEM;
     {
@@ -734,6 +750,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
                     if (e[k][i] < thr[i])
                         qmask &= ~(1u << k);
             }
+            if (zc.on)
+                qmask = vc4_zclip_quad(&zc, (const int64_t(*)[3])e, qmask);
             if (!qmask)
                 continue;
             for (unsigned k = 0; k < 4; k++) {
@@ -1031,8 +1049,9 @@ static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     return 0;
 }
 
-/* Primitive format, NV shader state, viewport, clip window, flat shading:
- * latched as the binner latches them (vc4_latch_state, state.c). */
+/* Primitive format, NV shader state, viewport, clip window, flat shading,
+ * depth offset, Z clipping planes: latched as the binner latches them
+ * (vc4_latch_state, state.c). */
 static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
 {
     (void)t, (void)addr, (void)next;
@@ -1052,7 +1071,7 @@ static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, u
     return 0;
 }
 
-/* RHT boundary, depth offset, Z planes */
+/* RHT boundary */
 static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                     uint32_t *next)
 {
@@ -1071,7 +1090,8 @@ static int h_compressed(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *
  * the block at its address (gl.h VC4_CLIP_BLOCK: the original vertices'
  * indices, the polygon's screen positions, Zs, 1/Wc and barycentric
  * weights; its varyings are those weights of the vertex shader's), drawn
- * as a fan, then the compressed list that follows the record. */
+ * as a fan (in a line list: the clipped line, drawn as a line), then the
+ * compressed list that follows the record. */
 static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                      uint32_t *next)
 {
@@ -1085,9 +1105,11 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (vc4_bus_read(v->bus, a, blk, 16, &t->agent) != 0)
         return CG_ERR_FAULT;
     uint32_t n = vc4_le32(blk);
-    if (n < 3 || n > 5)
+    bool line = r->st.prim_format == 0x11; /* a clipped line (gl.h) */
+    if (line ? n != 2 : (n < 3 || n > 5))
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, a,
-                         "clipped primitive at 0x%08x has %u vertices (3..5)", a, n);
+                         "clipped primitive at 0x%08x has %u vertices (%s)", a, n,
+                         line ? "2 in a line list" : "3..5");
     if (vc4_bus_read(v->bus, (uint64_t)a + 16, blk + 16, 28 * n, &t->agent) != 0)
         return CG_ERR_FAULT;
     uint32_t idx[3] = {vc4_le32(blk + 4), vc4_le32(blk + 8), vc4_le32(blk + 12)};
@@ -1098,11 +1120,11 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if ((rc = fetch_vertices(v, t, &rs, idx, 3, in, NULL)))
         return rc;
     uint32_t nv = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    memset(p, 0, sizeof p);
     for (uint32_t j = 0; j < n; j++) {
         const uint8_t *q = blk + 16 + 28 * j;
         float bw[3] = {vc4_f32(vc4_le32(q + 16)), vc4_f32(vc4_le32(q + 20)),
                        vc4_f32(vc4_le32(q + 24))};
-        memset(&p[j], 0, sizeof p[j]);
         /* the binner saturates them to 16 bits; a hostile block is held
          * to the same range */
         int32_t bx = (int32_t)vc4_le32(q), by = (int32_t)vc4_le32(q + 4);
@@ -1115,6 +1137,8 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         for (uint32_t k = 0; k < nv; k++)
             p[j].vary[k] = bw[0] * in[0].vary[k] + bw[1] * in[1].vary[k] + bw[2] * in[2].vary[k];
     }
+    if (line && (rc = draw_line(v, t, &rs, p)))
+        return rc;
     for (uint32_t j = 1; j + 1 < n; j++) {
         vc4_vertex tri[3] = {p[0], p[j], p[j + 1]};
         if ((rc = draw_triangle(v, t, &rs, tri, true)))
@@ -1143,8 +1167,8 @@ static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Point_size] = h_size,
     [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
-    [VC4_OP_Depth_Offset] = h_accept,
-    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Depth_Offset] = h_latch,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_latch,
     [VC4_OP_Compressed_Primitive_List] = h_compressed,
     [VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List] = h_clipped,
 };
