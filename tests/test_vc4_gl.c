@@ -456,13 +456,17 @@ static void test_points_lines(void)
     CHECK_EQ(lit, 16 + 25 + 36 + 120 - 15);
     /* GL mode, point size in the shaded vertex (record flag bit 1): the
      * coordinate shader copies Xc..Wc, Xs|Ys, Zs, 1/Wc, size; the vertex
-     * shader Xs|Ys, Zs, 1/Wc, size, varying */
+     * shader Xs|Ys, Zs, 1/Wc, size, varying. A point's fragment shader gets
+     * the sprite coordinates s, t as its first two varyings
+     * (test_point_sprite): this one reads the third, the record's. */
     put_copy_shader(v, CS_ADDR, 8, 8);
     put_copy_shader(v, VS_ADDR, 5, 5);
+    put_qpu(v, 0x30400, "mov r0, vary\nmov r0, vary\nmov r0, vary\nfadd tlbc, r0, r5\n"
+                        "thrend\nnop\nnop");
     cg_vc4_reg_write(v, CG_VC4_CT0CS, 0x8000);
     cg_vc4_reg_write(v, CG_VC4_CT1CS, 0x8000);
     CHECK_EQ(run_frame(dev, v, "GL_Shader_State GLP, 2\nVertex_Array_Primitives 0, 2, 0",
-                       ".align 16\nGLP: .byte 3, 0, 0, 1\n.word 0x30000, 0\n"
+                       ".align 16\nGLP: .byte 3, 0, 0, 1\n.word 0x30400, 0\n"
                        ".half 0\n.byte 2, 20\n.word 0x30200, 0\n"
                        ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
                        ".word CLP\n.byte 15, 16, 0, 0\n"
@@ -740,6 +744,296 @@ static void test_gl_cube_example(void)
     cg_device_destroy(dev);
 }
 
+/* The bits of a float */
+static uint32_t vc4_u32(double d)
+{
+    float f = (float)d;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* The renderer's Z step (render.c z24): round(z x (2^24 - 1)) in float,
+ * clamped to [0, 1]. */
+static uint32_t ref_z24(float z)
+{
+    if (!(z > 0.0f))
+        return 0;
+    if (z >= 1.0f)
+        return 0xFFFFFF;
+    return (uint32_t)(z * 16777215.0f + 0.5f);
+}
+
+/* Depth offset (Configuration_Bits bit 3 and Depth_Offset, GL ES 2.0
+ * section 3.5.5) and the Z clipping planes (Z_min_and_max_clipping_planes,
+ * with the GL record's clipping flag), docs/vc4.md "GL shader mode". Two
+ * triangles cover the tile in one plane Zs = 0.25 + x / 256 + y / 512
+ * (pixels); the fragment shader writes the Z it receives (rb15, the 24-bit
+ * integer) as its colour, so every pixel shows the Z the rasteriser gave it.
+ * The reference is computed per pixel centre from the plane: the offset is
+ * factor x max(|dZ/dx|, |dZ/dy|) + units / (2^24 - 1) = 2 / 256 + 16 /
+ * (2^24 - 1); the planes keep Zs (before the offset) in [zmin, zmax]. */
+static void test_depth_offset_zplanes(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    put_qpu(v, 0x30300, "mov tlbc, rb15\nthrend\nnop\nnop");
+    static const int xy[4][2] = {{0, 0}, {64, 0}, {0, 64}, {64, 64}};
+    static const struct {
+        const char *flags, *state;
+        bool offset; /* the offset applies */
+        double zmin, zmax; /* kept range (planes applied), else all */
+        bool planes;
+    } runs[] = {
+        /* offset on; planes given but the record does not enable clipping */
+        {"0", "Configuration_Bits 3 + 8, 0\nDepth_Offset 0x4000, 0x4180\n"
+              "Z_Min_Max_Clipping_Planes 0x3e99999a, 0x3ee66666",
+         true, 0, 0, false},
+        /* clipping enabled: planes 0.3 .. 0.45 (the f32 nearest) */
+        {"4", "Configuration_Bits 3 + 8, 0\nDepth_Offset 0x4000, 0x4180\n"
+              "Z_Min_Max_Clipping_Planes 0x3e99999a, 0x3ee66666",
+         true, 0.300000011920928955, 0.449999988079071045, true},
+        /* Depth_Offset given, Configuration_Bits bit 3 clear: no offset;
+         * zmin > zmax keeps nothing */
+        {"4", "Depth_Offset 0x4000, 0x4180\n"
+              "Z_Min_Max_Clipping_Planes 0x3ee66666, 0x3e99999a",
+         false, 1, 0, true},
+        /* a NaN factor: no offset; NaN planes keep nothing */
+        {"4", "Configuration_Bits 3 + 8, 0\nDepth_Offset 0x7fc0, 0x4180\n"
+              "Z_Min_Max_Clipping_Planes 0x7fc00000, 0x3f800000",
+         false, 1, 0, true},
+        /* a NaN factor, clipping off: every pixel, no offset */
+        {"0", "Configuration_Bits 3 + 8, 0\nDepth_Offset 0x7fc0, 0x4180",
+         false, 0, 0, false},
+    };
+    static const int want_kept[] = {4096, 2071, 0, 0, 4096};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char data[4096], state[512];
+        int k = snprintf(data, sizeof data,
+                         ".align 16\nGLZ: .byte %s, 0, 0, 1\n.word 0x30300, 0\n"
+                         ".half 0\n.byte 2, 16\n.word 0x30200, 0\n"
+                         ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
+                         ".word CLIPC\n.byte 15, 16, 0, 0\n"
+                         ".word SHADED\n.byte 15, 16, 0, 16\n.align 16\nSHADED:\n",
+                         runs[r].flags);
+        for (int i = 0; i < 4; i++)
+            k += snprintf(data + k, sizeof data - (size_t)k, ".half %d, %d\n.float %.17g, 1, 0\n",
+                          xy[i][0] * 16, xy[i][1] * 16,
+                          0.25 + xy[i][0] / 256.0 + xy[i][1] / 512.0);
+        snprintf(data + k, sizeof data - (size_t)k,
+                 ".align 16\nCLIPC: .float 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1\n"
+                 ".align 16\nIDX: .half 0, 1, 2, 2, 1, 3\n");
+        snprintf(state, sizeof state,
+                 "%s\nGL_Shader_State GLZ, 2\n"
+                 "Indexed_Primitive_List Index_Type_16 + Mode_Triangles, 6, IDX, 3",
+                 runs[r].state);
+        CHECK_EQ(run_frame(dev, v, state, data, true), 0);
+        double o = runs[r].offset ? 2.0 / 256.0 + 16.0 / 16777215.0 : 0.0;
+        int bad = 0, kept = 0;
+        for (int y = 0; y < 64; y++)
+            for (int x = 0; x < 64; x++) {
+                double z = 0.25 + (x + 0.5) / 256.0 + (y + 0.5) / 512.0;
+                bool keep = !runs[r].planes || (z >= runs[r].zmin && z <= runs[r].zmax);
+                uint32_t want = keep ? ref_z24((float)(z + o)) : 0xFF000000u, got;
+                cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+                kept += keep;
+                if (got != want && bad++ < 5)
+                    fprintf(stderr, "depth run %zu pixel %d,%d: 0x%08x, want 0x%08x\n", r, x, y,
+                            got, want);
+            }
+        CHECK_EQ(bad, 0);
+        CHECK_EQ(kept, want_kept[r]);
+        cg_vc4_reg_write(v, CG_VC4_CT0CS, 0x8000);
+        cg_vc4_reg_write(v, CG_VC4_CT1CS, 0x8000);
+    }
+    /* one pixel by hand: (10, 20) has Zs = 0.25 + 10.5 / 256 + 20.5 / 512 =
+     * 339 / 1024; plus 2 / 256 = 347 / 1024, which the Z buffer holds as
+     * 347 / 1024 x (2^24 - 1) = 5685247.66; plus the 16 units: 5685263.66,
+     * rounded 5685264 = 0x56C010 (runs 0 and 1 show it at that pixel) */
+    CHECK_EQ(ref_z24((float)(0.25 + 10.5 / 256 + 20.5 / 512 + 2.0 / 256 + 16.0 / 16777215)),
+             0x56C010u);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+/* Points and lines crossing the near plane (GL ES 2.0 section 2.13): a
+ * line is cut at the plane, a point whose centre is outside is discarded.
+ * Clip coordinates (Wc = 1; screen = 32 + 32 Xc pixels, the viewport offset
+ * and the clipper's half size 32 pixels): line A (-0.5, -0.25, 0) to B (0.5,
+ * 0.5, -3) crosses Zc = -Wc at t = 1/3, so it ends at (-1/6, 0): Xs = -1/6
+ * x 512 = -85.33, cut to -85 (1/16 pixel), i.e. the line runs from (16, 24)
+ * to (26.6875, 32); line E..F lies behind the plane (discarded); point P1
+ * (0.25, 0.25, 0) is drawn at (40, 40), size 4; point P2 (Zc = -2) is
+ * discarded. Every pixel is compared with the ES rules (in_point,
+ * in_xline). */
+static void test_points_lines_near(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 7);
+    put_copy_shader(v, VS_ADDR, 4, 4);
+    put_qpu(v, 0x30300, "ldi tlbc, 0xffffffff\nthrend\nnop\nnop");
+    static const float C[6][4] = {{-0.5f, -0.25f, 0, 1}, {0.5f, 0.5f, -3, 1}, {0, 0, -5, 1},
+                                  {0.5f, 0, -4, 1},      {0.25f, 0.25f, 0, 1}, {0.5f, 0.5f, -2, 1}};
+    char data[4096];
+    int k = snprintf(data, sizeof data,
+                     ".align 16\nGLL: .byte 4, 0, 0, 1\n.word 0x30300, 0\n"
+                     ".half 0\n.byte 2, 16\n.word 0x30200, 0\n"
+                     ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
+                     ".word CLIPC\n.byte 15, 16, 0, 0\n"
+                     ".word SHADED\n.byte 15, 16, 0, 16\n.align 16\nSHADED:\n");
+    for (int i = 0; i < 6; i++)
+        k += snprintf(data + k, sizeof data - (size_t)k, ".half %d, %d\n.float %g, 1, 0\n",
+                      (int)(C[i][0] * 512), (int)(C[i][1] * 512), C[i][2] * 0.5 + 0.5);
+    k += snprintf(data + k, sizeof data - (size_t)k, ".align 16\nCLIPC:\n");
+    for (int i = 0; i < 6; i++)
+        k += snprintf(data + k, sizeof data - (size_t)k, ".float %g, %g, %g, %g\n", C[i][0],
+                      C[i][1], C[i][2], C[i][3]);
+    CHECK_EQ(run_frame(dev, v,
+                       "Viewport_Offset 512, 512\nClipper_XY_Scaling 0x44000000, 0x44000000\n"
+                       "Clipper_Z_Scale_Offset 0x3f000000, 0x3f000000\n"
+                       "Point_Size 0x40800000\nLine_Width 0x3f800000\n"
+                       "GL_Shader_State GLL, 2\nVertex_Array_Primitives 1, 4, 0\n"
+                       "Vertex_Array_Primitives 0, 2, 4",
+                       data, true), 0);
+    int bad = 0, lit = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            double px = x + 0.5, py = y + 0.5;
+            bool want = in_xline(px, py, 16, 24, 26.6875, 32, 1) || in_point(px, py, 40, 40, 4);
+            uint32_t got;
+            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+            if (got != (want ? 0xFFFFFFFFu : 0xFF000000u) && bad++ < 5)
+                fprintf(stderr, "near pixel %d,%d: 0x%08x, want %s\n", x, y, got,
+                        want ? "lit" : "clear");
+            lit += want;
+        }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(lit, 11 + 16); /* the line's columns 16..26, the point's 4x4 */
+    /* the clipped line as one Clipped_Primitive entry, the point as one item */
+    cg_vc4_stats st;
+    cg_vc4_get_stats(v, &st);
+    CHECK_EQ(st.tile_prims, 2);
+    /* the clipped line's block (gl.h VC4_CLIP_BLOCK), the first thing in the
+     * pool (initial blocks 0x400000 + 32, rounded up to 256): n = 2,
+     * indices 0, 1, 1; A at (-256, -128), Zs 0.5, 1/Wc 1, weights (1, 0, 0);
+     * the cut end at (-85, 0), Zs 0, weights (2/3, 1/3, 0) */
+    uint32_t blk[18];
+    for (int i = 0; i < 18; i++)
+        cg_vc4_cpu_read32(v, 0x400100 + 4 * (uint32_t)i, &blk[i]);
+    static const uint32_t want_blk[18] = {
+        2, 0, 1, 1,                                                   /* n, indices */
+        (uint32_t)-256, (uint32_t)-128, 0x3f000000, 0x3f800000,       /* A: Xs Ys Zs 1/Wc */
+        0x3f800000, 0, 0,                                             /* weights 1, 0, 0 */
+        (uint32_t)-85, 0, 0, 0x3f800000,                              /* the cut end */
+        0x3f2aaaab, 0x3eaaaaab, 0};                                   /* 2/3, 1/3, 0 */
+    for (int i = 0; i < 18; i++)
+        CHECK_EQ(blk[i], want_blk[i]);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+/* Point sprite coordinates and the line coordinate (clip.c
+ * vc4_pse_varyings): a point's fragment shader reads s, t as its first two
+ * varyings, then the record's; a line's reads one value across its width
+ * first. GL mode, sizes from the shaded vertex: a point of size 4 at (40,
+ * 40) and one of size 8 at (20, 12). Each frame's fragment shader writes one
+ * of the values as its colour word (the float's bits). Reference per pixel
+ * centre (px, py) of a point at (cx, cy) of size S: s = 1/2 + (px - cx) / S,
+ * t = 1/2 - (py - cy) / S (t is 1 at the top edge, screen Y growing
+ * downwards); all exact in binary here. Then an NV line of width 4 from (8,
+ * 40) to (40, 40): its value is (py - 38) / 4, 0 on the top side. */
+static void test_point_sprite(void)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    put_copy_shader(v, CS_ADDR, 8, 8);
+    put_copy_shader(v, VS_ADDR, 5, 5);
+    static const char *fs[3] = {
+        "mov r0, vary\nfadd tlbc, r0, r5\nthrend\nnop\nnop",                          /* s */
+        "mov r0, vary\nmov r0, vary\nfadd tlbc, r0, r5\nthrend\nnop\nnop",            /* t */
+        "mov r0, vary\nmov r0, vary\nmov r0, vary\nfadd tlbc, r0, r5\nthrend\nnop\nnop"}; /* V */
+    static const double pts[2][3] = {{40, 40, 4}, {20, 12, 8}}; /* cx, cy, size */
+    for (int f = 0; f < 3; f++) {
+        put_qpu(v, 0x30500, fs[f]);
+        char data[2048];
+        int k = snprintf(data, sizeof data,
+                         ".align 16\nGLS: .byte 2, 0, 0, 1\n.word 0x30500, 0\n"
+                         ".half 0\n.byte 2, 20\n.word 0x30200, 0\n"
+                         ".half 0\n.byte 3, 32\n.word 0x30100, 0\n"
+                         ".word CLS\n.byte 15, 16, 0, 0\n"
+                         ".word SHS\n.byte 19, 20, 0, 16\n"
+                         ".align 16\nCLS: .float 0, 0, 0, 1, 0, 0, 0, 1\n.align 16\nSHS:\n");
+        for (int i = 0; i < 2; i++)
+            k += snprintf(data + k, sizeof data - (size_t)k, ".half %d, %d\n.float 0.5, 1, %g, 5\n",
+                          (int)pts[i][0] * 16, (int)pts[i][1] * 16, pts[i][2]);
+        CHECK_EQ(run_frame(dev, v, "GL_Shader_State GLS, 2\nVertex_Array_Primitives 0, 2, 0",
+                           data, true), 0);
+        int bad = 0, lit = 0;
+        for (int y = 0; y < 64; y++)
+            for (int x = 0; x < 64; x++) {
+                double px = x + 0.5, py = y + 0.5;
+                uint32_t want = 0xFF000000u, got;
+                for (int i = 0; i < 2; i++) {
+                    if (!in_point(px, py, pts[i][0], pts[i][1], pts[i][2]))
+                        continue;
+                    float val = f == 0   ? (float)(0.5 + (px - pts[i][0]) / pts[i][2])
+                                : f == 1 ? (float)(0.5 - (py - pts[i][1]) / pts[i][2])
+                                         : 5.0f;
+                    memcpy(&want, &val, 4);
+                    lit++;
+                }
+                cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+                if (got != want && bad++ < 5)
+                    fprintf(stderr, "sprite frame %d pixel %d,%d: 0x%08x, want 0x%08x\n", f, x,
+                            y, got, want);
+            }
+        CHECK_EQ(bad, 0);
+        CHECK_EQ(lit, 16 + 64);
+        cg_vc4_reg_write(v, CG_VC4_CT0CS, 0x8000);
+        cg_vc4_reg_write(v, CG_VC4_CT1CS, 0x8000);
+    }
+    /* two values by hand: the size-8 point's top-left pixel (16, 8) has s =
+     * 1/2 + (16.5 - 20) / 8 = 0.0625 (0x3d800000), t = 1/2 - (8.5 - 12) / 8 =
+     * 0.9375 (0x3f700000) */
+    CHECK_EQ(vc4_u32(0.5 + (16.5 - 20) / 8), 0x3d800000u);
+    CHECK_EQ(vc4_u32(0.5 - (8.5 - 12) / 8), 0x3f700000u);
+    /* the line: NV mode, its value across the width */
+    put_qpu(v, 0x30500, fs[0]);
+    CHECK_EQ(run_frame(dev, v,
+                       "NV_Shader_State NVL\nLine_Width 0x40800000\nVertex_Array_Primitives 1, 2, 0",
+                       ".align 16\nNVL: .byte 0, 16, 0, 1\n.word 0x30500, 0, VL\n"
+                       ".align 16\nVL: .half 128, 640\n.float 0.5, 1, 7\n"
+                       ".half 640, 640\n.float 0.5, 1, 7\n",
+                       true), 0);
+    int bad = 0, lit = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            double px = x + 0.5, py = y + 0.5;
+            uint32_t want = 0xFF000000u, got;
+            if (in_xline(px, py, 8, 40, 40, 40, 4)) {
+                float val = (float)((py - 38) / 4);
+                memcpy(&want, &val, 4);
+                lit++;
+            }
+            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+            if (got != want && bad++ < 5)
+                fprintf(stderr, "line pixel %d,%d: 0x%08x, want 0x%08x\n", x, y, got, want);
+        }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(lit, 32 * 4);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
 int main(void)
 {
     test_gl_equals_nv();
@@ -747,6 +1041,9 @@ int main(void)
     test_gl_faults();
     test_points_lines();
     test_gl_clip_near();
+    test_depth_offset_zplanes();
+    test_points_lines_near();
+    test_point_sprite();
     test_render_to_texture();
     test_helper_lanes_mip();
     test_gl_cube_example();

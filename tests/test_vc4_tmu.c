@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "qpu_text.h"
 #include "cmdgpu/cmdgpu.h"
+#include "vc4/qpu.h"
 #include "vc4/tmu.h"
 
 #define MEM_VA 0x100000u
@@ -658,6 +660,87 @@ static void test_table(void)
     }
 }
 
+/* ---- RGBA64 through the QPU: two words, two ldtmu ---- */
+
+static int bus_put(void *ctx, uint32_t at, const void *p, size_t n)
+{
+    (void)ctx;
+    return cg_vas_cpu_write(E.bus, at, p, n);
+}
+
+/* A 64-bit texel comes back as two words: the first ldtmu0 puts R | G << 16
+ * in r4, the second B | A << 16 (docs/vc4-tmu.md); each takes a FIFO entry,
+ * so four outstanding RGBA64 lookups fill the 8 entries and a fifth is an
+ * overflow. The texture is 2x4 RGBA64 (LT: one 64-byte micro-tile of 2x4
+ * texels, texel x at byte 8x of row 0): texel 0 = (1, 2, 0.5, -1), texel 1 =
+ * (0.25, 3, -2, 1) as IEEE halves; even lanes sample texel 0 (s = 0.25),
+ * odd lanes texel 1 (s = 0.75), nearest. */
+static void test_rgba64_qpu(void)
+{
+    const uint32_t base = 0x170000, code = 0x1f0000, unif = 0x1f8000;
+    clear(base, 4096);
+    const uint8_t tex[16] = {0x00, 0x3c, 0x00, 0x40, 0x00, 0x38, 0x00, 0xbc,
+                             0x00, 0x34, 0x00, 0x42, 0x00, 0xc0, 0x00, 0x3c};
+    put(base, tex, sizeof tex);
+    /* uniforms: P0, P1 per lookup (the t write takes P0, the s write P1) */
+    for (int k = 0; k < 5; k++) {
+        put32(unif + 8 * (uint32_t)k, P0(base, 15, 0, false, false));
+        put32(unif + 8 * (uint32_t)k + 4, P1(15, 2, 4, NEAR, NEAR, 0, 0));
+    }
+    static const char prog[] =
+        "and r1, elem_num, 1\n"
+        "itof r1, r1\n"
+        "ldi r2, 0x3f000000\n"
+        "fmul r1, r1, r2\n"
+        "ldi r2, 0x3e800000\n"
+        "fadd r1, r1, r2\n"   /* s = 0.25 + 0.5 x (lane & 1) */
+        "ldi r3, 0x3e000000\n" /* t = 0.125: row 0 */
+        "mov t0t, r3\n"
+        "mov t0s, r1\n"
+        "nop ; nop ; ldtmu0\n"
+        "mov ra1, r4 ; nop ; ldtmu0\n"
+        "mov ra2, r4\n"
+        "nop ; nop ; thrend\nnop\nnop\n";
+    qpu_text_load(code, prog, NULL, bus_put, NULL);
+    vc4_v3d_units *u = calloc(1, sizeof *u);
+    vc4_v3d_units_init(u);
+    vc4_qpu_state *q = calloc(1, sizeof *q);
+    vc4_qpu_init(q, E.dev, E.bus, NULL, code, unif, true);
+    vc4_qpu_set_units(q, u, 0);
+    size_t f0 = cg_fault_count(E.dev);
+    CHECK_EQ(vc4_qpu_run(q, 1000), 0);
+    CHECK_EQ(cg_fault_count(E.dev), f0);
+    for (int l = 0; l < 16; l++) {
+        CHECK_EQ(q->ra[1][l], l & 1 ? 0x42003400u : 0x40003c00u);
+        CHECK_EQ(q->ra[2][l], l & 1 ? 0x3c00c000u : 0xbc003800u);
+    }
+    CHECK_EQ(q->tmu_lookups, 1);
+    CHECK_EQ(q->tmu_n[0], 0);
+    /* five lookups without a load: an RGBA8888 one (1 entry), three RGBA64
+     * (6), and the fifth, RGBA64, finds 7 of the 8 entries taken */
+    put32(unif, P0(base, 0, 0, false, false));
+    put32(unif + 4, P1(0, 2, 4, NEAR, NEAR, 0, 0));
+    qpu_text_load(code,
+                  "ldi r3, 0x3e000000\nldi r1, 0x3e800000\n"
+                  "mov t0t, r3\nmov t0s, r1\nmov t0t, r3\nmov t0s, r1\n"
+                  "mov t0t, r3\nmov t0s, r1\nmov t0t, r3\nmov t0s, r1\n"
+                  "mov t0t, r3\nmov t0s, r1\n"
+                  "nop ; nop ; thrend\nnop\nnop\n",
+                  NULL, bus_put, NULL);
+    vc4_qpu_init(q, E.dev, E.bus, NULL, code, unif, false);
+    vc4_qpu_set_units(q, u, 0);
+    f0 = cg_fault_count(E.dev);
+    CHECK_EQ(vc4_qpu_run(q, 1000), CG_ERR_FAULT);
+    CHECK_EQ(q->tmu_n[0], 7);
+    const cg_fault *f = cg_fault_get(E.dev, cg_fault_count(E.dev) - 1);
+    CHECK(cg_fault_count(E.dev) > f0);
+    CHECK_EQ(f->kind, CG_FAULT_BAD_STATE);
+    CHECK(strstr(f->message, "TMU0 result FIFO overflow: a 64-bit texture lookup needs 2 "
+                             "entries and 7 of 8 are taken (ldtmu0)") != NULL);
+    free(q);
+    free(u);
+}
+
 int main(void)
 {
     test_table();
@@ -670,6 +753,7 @@ int main(void)
     test_mipmaps();
     test_cube();
     test_faults();
+    test_rgba64_qpu();
     test_params_text();
     env_fini();
     return check_report("test_vc4_tmu");

@@ -330,18 +330,48 @@ static int bin_oom(cg_vc4 *v, uint32_t addr, uint32_t k, uint32_t tile)
     return 1;
 }
 
-/* A clipped triangle into one tile: Clipped_Primitive_With_Compressed_
- * Primitive_List naming its block, which opens a compressed list. 0, 1
- * (out of memory, nothing written). */
-static int bin_clip_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, uint32_t block)
+/* Whether a list lacks the current Point_size (points) / Line_width
+ * (lines), which the binner writes before the primitive. */
+static bool size_new(const vc4_binner *b, const vc4_tile_list *tl, bool line)
+{
+    return line ? tl->ver_lw != b->ver_lw && b->st.lw_valid
+                : tl->ver_ps != b->ver_ps && b->st.ps_valid;
+}
+
+static int put_size(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool line)
+{
+    vc4_binner *b = &v->bin;
+    uint8_t r[5];
+    r[0] = line ? VC4_OP_Line_width : VC4_OP_Point_size;
+    uint32_t bits = line ? b->st.lw_bits : b->st.ps_bits;
+    for (int k = 0; k < 4; k++)
+        r[1 + k] = (uint8_t)(bits >> (8 * k));
+    int rc = put_state(v, t, tl, r, 5);
+    if (rc)
+        return rc;
+    if (line)
+        tl->ver_lw = b->ver_lw;
+    else
+        tl->ver_ps = b->ver_ps;
+    return 0;
+}
+
+/* A clipped triangle or line into one tile: Clipped_Primitive_With_
+ * Compressed_Primitive_List naming its block, which opens a compressed
+ * list (a line: Line_width first when the list lacks it). 0, 1 (out of
+ * memory, nothing written). */
+static int bin_clip_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, uint32_t block, bool line)
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all;
-    unsigned need = (current ? 0 : state_need(b, tl)) + 1 + 5 + 1;
+    bool sz = line && size_new(b, tl, true);
+    unsigned need = (current ? 0 : state_need(b, tl)) + (sz ? 6 : 0) + 1 + 5 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
         return 1;
     int rc = current ? 0 : write_state(v, t, tl, false);
+    if (rc == 0 && sz)
+        rc = put_size(v, t, tl, true);
     if (rc)
         return rc;
     uint8_t r[5] = {VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List, (uint8_t)block,
@@ -565,29 +595,17 @@ static int bin_pl_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, bool line,
                        const uint32_t idx[2])
 {
     vc4_binner *b = &v->bin;
-    bool size_new = line ? tl->ver_lw != b->ver_lw && b->st.lw_valid
-                         : tl->ver_ps != b->ver_ps && b->st.ps_valid;
+    bool sz = size_new(b, tl, line);
     bool current = tl->ver_all == b->ver_all;
-    unsigned need = (current ? 0 : state_need(b, tl)) + (size_new ? 6 : 0) + 2 + 5 + 1;
+    unsigned need = (current ? 0 : state_need(b, tl)) + (sz ? 6 : 0) + 2 + 5 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
         return 1;
     int rc = current ? 0 : write_state(v, t, tl, false);
     if (rc)
         return rc;
-    if (size_new) {
-        uint8_t r[5];
-        r[0] = line ? VC4_OP_Line_width : VC4_OP_Point_size;
-        uint32_t bits = line ? b->st.lw_bits : b->st.ps_bits;
-        for (int k = 0; k < 4; k++)
-            r[1 + k] = (uint8_t)(bits >> (8 * k));
-        if ((rc = put_state(v, t, tl, r, 5)))
-            return rc;
-        if (line)
-            tl->ver_lw = b->ver_lw;
-        else
-            tl->ver_ps = b->ver_ps;
-    }
+    if (sz && (rc = put_size(v, t, tl, line)))
+        return rc;
     if (!tl->in_compressed) {
         static const uint8_t open = VC4_OP_Compressed_Primitive_List;
         if ((rc = put(v, t, tl, &open, 1, true)))
@@ -622,26 +640,28 @@ typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
 
-/* A triangle crossing the near or far plane: cut in clip space
- * (vc4_clip_near_far), the polygon placed on screen with the clipper's
- * scaling, written once as a clipped-primitive block (gl.h) and listed
- * with Clipped_Primitive records in every tile the polygon's box meets.
- * 0, 1 (out of memory: resume state set), or a fault. */
+/* A triangle or a line crossing the near or far plane: cut in clip space
+ * (vc4_clip_near_far, vc4_clip_line), the polygon or segment placed on
+ * screen with the clipper's scaling, written once as a clipped-primitive
+ * block (gl.h) and listed with Clipped_Primitive records in every tile its
+ * box (a line's widened by half its width, as bin_pl) meets. 0, 1 (out of
+ * memory: resume state set), or a fault. */
 static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, const uint32_t idx[3],
                        const vc4_gl_coord gc[3], const uint8_t *cfg, int64_t cx0, int64_t cy0,
-                       int64_t cx1, int64_t cy1, uint32_t tile0)
+                       int64_t cx1, int64_t cy1, uint32_t tile0, bool line)
 {
     vc4_binner *b = &v->bin;
     vc4_clip_vertex poly[VC4_CLIP_MAX];
-    int n = vc4_clip_near_far(gc, poly);
+    int n = line ? vc4_clip_line(gc, poly) : vc4_clip_near_far(gc, poly);
     if (n == 0)
         return 0;
     if (!b->clip_xy_valid || !b->clip_z_valid)
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                         "triangle %u crosses the near or far plane: clipping needs "
-                         "Clipper_XY_Scaling and Clipper_Z_Scale_and_Offset first", k);
+                         "%s %u crosses the near or far plane: clipping needs "
+                         "Clipper_XY_Scaling and Clipper_Z_Scale_and_Offset first",
+                         line ? "line" : "triangle", k);
     uint8_t blk[VC4_CLIP_BLOCK(VC4_CLIP_MAX)];
-    int64_t sx[VC4_CLIP_MAX], sy[VC4_CLIP_MAX];
+    int64_t sx[VC4_CLIP_MAX] = {0}, sy[VC4_CLIP_MAX] = {0};
     vc4_bits_set(blk, 0, 32, (uint32_t)n);
     for (int j = 0; j < 3; j++)
         vc4_bits_set(blk, 32 + 32 * (unsigned)j, 32, idx[j]);
@@ -667,8 +687,15 @@ static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, cons
         minx = sx[j] < minx ? sx[j] : minx, maxx = sx[j] > maxx ? sx[j] : maxx;
         miny = sy[j] < miny ? sy[j] : miny, maxy = sy[j] > maxy ? sy[j] : maxy;
     }
-    if (area2 == 0 || vc4_tri_culled(cfg, area2))
+    if (line) {
+        /* as bin_pl: the box widened by half the line width */
+        float size = b->st.lw_valid ? vc4_f32(b->st.lw_bits) : 1.0f;
+        size = !(size >= 1.0f) ? 1.0f : size > 2048.0f ? 2048.0f : size;
+        int64_t h = (int64_t)(size * 8.0f + 0.5f);
+        minx -= h, maxx += h, miny -= h, maxy += h;
+    } else if (area2 == 0 || vc4_tri_culled(cfg, area2)) {
         return 0;
+    }
     int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
     int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
     if (px0 < cx0) px0 = cx0;
@@ -691,7 +718,7 @@ static int bin_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, uint32_t k, cons
                 continue;
             if (bin_budget_spent(v))
                 return bin_budget_fault(v, t, addr);
-            int rc = bin_clip_tile(v, t, &b->tiles[ty * b->tw + tx], ba);
+            int rc = bin_clip_tile(v, t, &b->tiles[ty * b->tw + tx], ba, line);
             if (rc == 1)
                 return bin_oom(v, addr, k, tix);
             if (rc)
@@ -894,10 +921,9 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             b->pl_psize = gc[0].psize;
             if (glr->flags & 4)
                 clip = vc4_clip_classify(gc);
-            if (clip == 2 && ptl)
-                return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                                 "%s %u crosses the near or far clipping plane: not supported "
-                                 "yet", mode == 0 ? "point" : "line", k);
+            if (clip == 2 && mode == 0)
+                clip = 1; /* a point outside the near or far plane (or at Wc
+                           * <= 0) is discarded (GL ES 2.0 section 2.13) */
         }
         for (int j = 0; j < 3 && !glr; j++) {
             uint8_t xy[4];
@@ -911,7 +937,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         if (tile0 == 0)
             v->stats.prims_binned++;
         if (clip == 2) {
-            int rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0);
+            int rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0, ptl);
             if (rc)
                 return rc;
             tile0 = 0;
@@ -1102,13 +1128,22 @@ static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 }
 
 /* Primitive_List_Format: the binner writes its own format for the lists it
- * emits. Point size, line width, RHT boundary, depth offset, Z clip planes,
- * clipper scaling: state for points, lines, clipping and depth offset, none
- * of which the model draws yet; accepted. */
+ * emits. RHT boundary: accepted (nothing in the model uses it). */
 static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     (void)v, (void)t, (void)addr, (void)rec;
     return 0;
+}
+
+/* Depth_Offset, Z_min_and_max_clipping_planes: state the renderer applies
+ * (clip.c vc4_depth_setup), passed on into every tile list where it stands
+ * in the binning list, like a render-only record */
+static int h_pass_on(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+{
+    vc4_latch_state(&v->bin.st, rec);
+    return copy_to_lists(v, t, addr, rec,
+                         rec[0] == VC4_OP_Depth_Offset ? VC4_SIZE_Depth_Offset
+                                                       : VC4_SIZE_Z_min_and_max_clipping_planes);
 }
 
 /* GL_Shader_State: latched like NV_Shader_State (the record is read when
@@ -1183,8 +1218,8 @@ static const vc4_bin_fn bin_handlers[256] = {
     [VC4_OP_Point_size] = h_size,
     [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
-    [VC4_OP_Depth_Offset] = h_accept,
-    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Depth_Offset] = h_pass_on,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_pass_on,
     [VC4_OP_Clipper_XY_Scaling] = h_clipper,
     [VC4_OP_Clipper_Z_Scale_and_Offset] = h_clipper,
     [VC4_OP_GL_Shader_State] = h_gl_state,

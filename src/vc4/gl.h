@@ -120,11 +120,48 @@ typedef struct vc4_clip_vertex {
  * (3..5), or 0 when nothing is left. */
 int vc4_clip_near_far(const vc4_gl_coord c[3], vc4_clip_vertex out[VC4_CLIP_MAX]);
 
+/* Cut a line (c[0] to c[1]) against the near and far planes: its two end
+ * points (clip coordinates, weights (1 - t, t, 0) on the original end
+ * points) and 2, or 0 when nothing is left (or a coordinate is NaN). */
+int vc4_clip_line(const vc4_gl_coord c[2], vc4_clip_vertex out[2]);
+
+/* The primitive setup's implicit varyings of a point or a line (clip.c):
+ * prepended to the fragment shader's varyings of the four corners q (q[0]
+ * and q[2] on the minus side of x (points) or of the line's offset, q[0]
+ * and q[1] on the top for points). A point gets two, its sprite
+ * coordinates s (0 on the left edge, 1 on the right) and t (1 on the top
+ * edge, 0 on the bottom: lower-left origin); a line one, 0 on one side of
+ * its width and 1 on the other. Returns the new number of varyings (at
+ * most VC4_MAX_VARY; the record's last ones drop out past it). */
+uint32_t vc4_pse_varyings(vc4_vertex q[4], bool point, uint32_t nvary);
+
+/* Depth offset and the Z clipping planes of one primitive as the renderer
+ * draws it (clip.c). vc4_depth_setup: `z` holds the Zs of the three screen
+ * vertices `v` (the rasteriser's order); for a triangle (`polygon`) with
+ * Configuration_Bits' Enable_Depth_Offset and a Depth_Offset record, the
+ * offset factor x max depth slope + units x r (GL ES 2.0 section 3.5.5, r =
+ * 1 / (2^24 - 1), one step of the 24-bit Z buffer) is added to z[0..2];
+ * with `clipping` (the GL record's flag bit 2) and a
+ * Z_min_and_max_clipping_planes record, *zc is set up so that
+ * vc4_zclip_quad keeps only the fragments whose Zs (before the offset) lies
+ * in [zmin, zmax]. `inv_area` is 1 / the edge functions' sum. */
+typedef struct vc4_zclip {
+    bool on;
+    double zmin, zmax, inv_area;
+    double z[3];
+} vc4_zclip;
+void vc4_depth_setup(const vc4_bin_state *st, bool clipping, bool polygon, const vc4_vertex v[3],
+                     double inv_area, double z[3], vc4_zclip *zc);
+/* The lanes of a quad (bit k: e[k] the three edge functions of pixel k)
+ * that the Z planes keep, of qmask. */
+unsigned vc4_zclip_quad(const vc4_zclip *zc, const int64_t e[4][3], unsigned qmask);
+
 /* The model's clipped-primitive block (the hardware's layout is not
  * known): what a Clipped_Primitive_With_Compressed_Primitive_List record's
  * address points at, written by the binner into the tile allocation
- * memory. u32 vertex count n (3..5), u32 x 3 the original triangle's
- * indices, then per vertex s32 Xs, s32 Ys (12.4, without the viewport
+ * memory. u32 vertex count n (3..5 in a triangle list; 2 in a line list,
+ * the clipped line), u32 x 3 the original primitive's indices (a line:
+ * i0, i1, i1), then per vertex s32 Xs, s32 Ys (12.4, without the viewport
  * offset), f32 Zs, f32 1/Wc, f32 x 3 barycentric weights: 16 + 28 n bytes. */
 #define VC4_CLIP_BLOCK(n) (16u + 28u * (n))
 

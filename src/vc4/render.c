@@ -417,6 +417,7 @@ typedef struct raster {
      * early Z): when not, they are not computed and the lanes get 0 */
     bool need_w, need_z;
     uint32_t reverse; /* 1: reverse-facing (the QPU's REV_FLAG) */
+    uint32_t skip; /* implicit varyings before the record's (points, lines: clip.c) */
 } raster;
 
 /* Set bits of a lane mask (no popcount instruction is assumed). */
@@ -541,7 +542,8 @@ static void setup_consts(raster *rs, const vc4_render *r)
     for (uint32_t i = 0; i < rs->nvary; i++) {
         float c = rs->v0->vary[i];
         rs->c[i] = c;
-        rs->flat[i] = r->st.flat_valid && (r->st.flat_flags >> i & 1);
+        rs->flat[i] = r->st.flat_valid && i >= rs->skip &&
+                      (r->st.flat_flags >> (i - rs->skip) & 1);
         for (int k = 0; k < 3; k++)
             rs->dv[i][k] = (float)(rs->vx[k].vary[i] - c);
     }
@@ -687,7 +689,9 @@ static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_ba
     }
 }
 
-static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w)
+/* zc: the Z clipping planes (clip.c), applied to each quad's coverage. */
+static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
+                      const vc4_zclip *zc)
 {
     vc4_frag_batch *b = v->rend->batch;
     batch_reset(b, rs->nvary);
@@ -713,6 +717,13 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
             unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
             if (e[0] < w->all[0] || e[1] < w->all[1] || e[2] < w->all[2])
                 qmask &= quad_edge_mask(w, e);
+            if (zc->on && qmask) {
+                int64_t e4[4][3];
+                for (unsigned k = 0; k < 4; k++)
+                    for (int i = 0; i < 3; i++)
+                        e4[k][i] = e[i] + w->off[k][i];
+                qmask = vc4_zclip_quad(zc, (const int64_t(*)[3])e4, qmask);
+            }
             if (!qmask)
                 continue;
             fill_quad(rs, w, b, nq, qx, qy, e, qmask);
@@ -735,6 +746,7 @@ static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t 
 {
     vc4_render *r = v->rend;
     raster *rsp = rs_;
+    rsp->skip = 0;
 #define rs (*rsp)
     /* faults name the compressed-list item being drawn (compressed_list
      * keeps it in the agent), as the record's address names a record */
@@ -814,16 +826,24 @@ int vc4_render_point(cg_vc4 *v, vc4_thread *t, uint32_t idx, vc4_page_cache *pc)
     q[1].x += h, q[1].y -= h;
     q[2].x -= h, q[2].y += h;
     q[3].x += h, q[3].y += h;
+    rs.nv.nvary = vc4_pse_varyings(q, true, rs.nv.nvary);
+    rs.skip = 2;
     return draw_quad(v, t, &rs, q);
 }
+
+static int draw_line(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex e[2]);
 
 int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_cache *pc)
 {
     raster rs;
     vc4_vertex e[2];
     int rc = fetch_vertices(v, t, &rs, idx, 2, e, pc);
-    if (rc)
-        return rc;
+    return rc ? rc : draw_line(v, t, &rs, e);
+}
+
+/* A line between two shaded vertices (also a clipped line, h_clipped) */
+static int draw_line(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex e[2])
+{
     float w = v->rend->line_width;
     if (!(w >= 1.0f))
         w = 1.0f;
@@ -840,7 +860,10 @@ int vc4_render_line(cg_vc4 *v, vc4_thread *t, const uint32_t idx[2], vc4_page_ca
     q[1].x += ox, q[1].y += oy;
     q[2].x -= ox, q[2].y -= oy;
     q[3].x += ox, q[3].y += oy;
-    return draw_quad(v, t, &rs, q);
+    raster rl = *rs;
+    rl.nv.nvary = vc4_pse_varyings(q, false, rs->nv.nvary);
+    rl.skip = 1;
+    return draw_quad(v, t, &rl, q);
 }
 
 static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_vertex in[3],
@@ -849,6 +872,7 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     vc4_render *r = v->rend;
     raster rs; /* every field is set below (dv, c, flat: the first nvary) */
     rs.nv = rsp_in->nv;
+    rs.skip = rsp_in->skip;
     int64_t area2 = (int64_t)(in[1].x - in[0].x) * (in[2].y - in[0].y) -
                     (int64_t)(in[2].x - in[0].x) * (in[1].y - in[0].y);
     static const uint8_t no_cfg[3] = {3, 0x70, 0};
@@ -870,6 +894,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     rs.inv_area = 1.0 / (double)rs.area;
     rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
     setup_consts(&rs, r);
+    vc4_zclip zc; /* depth offset into rs.z, Z clipping planes (clip.c) */
+    vc4_depth_setup(&r->st, r->st.gl && (rs.nv.flags & 4), cull, rs.vx, rs.inv_area, rs.z, &zc);
     if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
         return CG_ERR_NOMEM;
     {
@@ -923,7 +949,7 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         return CG_ERR_NOMEM;
     raster_walk w;
     walk_setup(&w, &rs, x0, y0, x1, y1);
-    return walk_quads(v, t, &rs, &w);
+    return walk_quads(v, t, &rs, &w, &zc);
 }
 
 /* Walk a compressed primitive list starting at `p` (after the 0x30); sets
@@ -1194,8 +1220,9 @@ static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
     return 0;
 }
 
-/* Primitive format, NV shader state, viewport, clip window, flat shading:
- * latched as the binner latches them (vc4_latch_state, state.c). */
+/* Primitive format, NV shader state, viewport, clip window, flat shading,
+ * depth offset, Z clipping planes: latched as the binner latches them
+ * (vc4_latch_state, state.c). */
 static int h_latch(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, uint32_t *next)
 {
     (void)t, (void)addr, (void)next;
@@ -1215,7 +1242,7 @@ static int h_size(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec, u
     return 0;
 }
 
-/* RHT boundary, depth offset, Z planes */
+/* RHT boundary */
 static int h_accept(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                     uint32_t *next)
 {
@@ -1234,7 +1261,8 @@ static int h_compressed(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *
  * the block at its address (gl.h VC4_CLIP_BLOCK: the original vertices'
  * indices, the polygon's screen positions, Zs, 1/Wc and barycentric
  * weights; its varyings are those weights of the vertex shader's), drawn
- * as a fan, then the compressed list that follows the record. */
+ * as a fan (in a line list: the clipped line, drawn as a line), then the
+ * compressed list that follows the record. */
 static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                      uint32_t *next)
 {
@@ -1248,9 +1276,11 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if (vc4_bus_read(v->bus, a, blk, 16, &t->agent) != 0)
         return CG_ERR_FAULT;
     uint32_t n = vc4_le32(blk);
-    if (n < 3 || n > 5)
+    bool line = r->st.prim_format == 0x11; /* a clipped line (gl.h) */
+    if (line ? n != 2 : (n < 3 || n > 5))
         return vc4_fault(v, t, CG_FAULT_BAD_STATE, a,
-                         "clipped primitive at 0x%08x has %u vertices (3..5)", a, n);
+                         "clipped primitive at 0x%08x has %u vertices (%s)", a, n,
+                         line ? "2 in a line list" : "3..5");
     if (vc4_bus_read(v->bus, (uint64_t)a + 16, blk + 16, 28 * n, &t->agent) != 0)
         return CG_ERR_FAULT;
     uint32_t idx[3] = {vc4_le32(blk + 4), vc4_le32(blk + 8), vc4_le32(blk + 12)};
@@ -1261,11 +1291,11 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     if ((rc = fetch_vertices(v, t, &rs, idx, 3, in, NULL)))
         return rc;
     uint32_t nv = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    memset(p, 0, sizeof p);
     for (uint32_t j = 0; j < n; j++) {
         const uint8_t *q = blk + 16 + 28 * j;
         float bw[3] = {vc4_f32(vc4_le32(q + 16)), vc4_f32(vc4_le32(q + 20)),
                        vc4_f32(vc4_le32(q + 24))};
-        memset(&p[j], 0, sizeof p[j]);
         /* the binner saturates them to 16 bits; a hostile block is held
          * to the same range */
         int32_t bx = (int32_t)vc4_le32(q), by = (int32_t)vc4_le32(q + 4);
@@ -1278,6 +1308,8 @@ static int h_clipped(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         for (uint32_t k = 0; k < nv; k++)
             p[j].vary[k] = bw[0] * in[0].vary[k] + bw[1] * in[1].vary[k] + bw[2] * in[2].vary[k];
     }
+    if (line && (rc = draw_line(v, t, &rs, p)))
+        return rc;
     for (uint32_t j = 1; j + 1 < n; j++) {
         vc4_vertex tri[3] = {p[0], p[j], p[j + 1]};
         if ((rc = draw_triangle(v, t, &rs, tri, true)))
@@ -1306,8 +1338,8 @@ static const vc4_render_fn render_handlers[256] = {
     [VC4_OP_Point_size] = h_size,
     [VC4_OP_Line_width] = h_size,
     [VC4_OP_RHT_X_boundary] = h_accept,
-    [VC4_OP_Depth_Offset] = h_accept,
-    [VC4_OP_Z_min_and_max_clipping_planes] = h_accept,
+    [VC4_OP_Depth_Offset] = h_latch,
+    [VC4_OP_Z_min_and_max_clipping_planes] = h_latch,
     [VC4_OP_Compressed_Primitive_List] = h_compressed,
     [VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List] = h_clipped,
 };

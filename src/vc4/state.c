@@ -54,6 +54,22 @@ static void l_flat(vc4_bin_state *st, const uint8_t *pl)
     st->flat_valid = true;
 }
 
+/* Depth_Offset: the payload word as it is (factor, units: float 1-8-7,
+ * the top 16 bits of an f32; Mesa vc4_state.c float_to_187_half) */
+static void l_depth_offset(vc4_bin_state *st, const uint8_t *pl)
+{
+    st->depth_offset = (uint32_t)VC4_GET(pl, Depth_Offset, Depth_Offset_Factor) |
+                       (uint32_t)VC4_GET(pl, Depth_Offset, Depth_Offset_Units) << 16;
+    st->depth_offset_valid = true;
+}
+
+static void l_zplanes(vc4_bin_state *st, const uint8_t *pl)
+{
+    st->zmin = vc4_f32((uint32_t)VC4_GET(pl, Z_min_and_max_clipping_planes, Minimum_Zw));
+    st->zmax = vc4_f32((uint32_t)VC4_GET(pl, Z_min_and_max_clipping_planes, Maximum_Zw));
+    st->zplanes_valid = true;
+}
+
 static const vc4_latch_fn latchers[256] = {
     [VC4_OP_Primitive_List_Format] = l_prim_format,
     [VC4_OP_NV_Shader_State] = l_nv_state,
@@ -61,6 +77,8 @@ static const vc4_latch_fn latchers[256] = {
     [VC4_OP_Viewport_Offset] = l_viewport,
     [VC4_OP_Clip_Window] = l_clip_window,
     [VC4_OP_Flat_Shade_Flags] = l_flat,
+    [VC4_OP_Depth_Offset] = l_depth_offset,
+    [VC4_OP_Z_min_and_max_clipping_planes] = l_zplanes,
 };
 
 void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec)

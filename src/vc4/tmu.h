@@ -116,6 +116,11 @@ uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, 
  * p1: ..."), names from the table. Returns the length snprintf would give. */
 int vc4_tmu_format_params(const uint32_t p[4], unsigned n, char *buf, size_t cap);
 
+/* Words a texture lookup returns per lane, each popped by its own ldtmu
+ * into r4: 2 for the 64-bit type RGBA64 (first R | G << 16, then B | A <<
+ * 16, as vc4_tmu_texture2's out and out_hi), else 1. docs/vc4-tmu.md. */
+unsigned vc4_tmu_result_words(uint32_t p0, uint32_t p1);
+
 /* Like vc4_tmu_texture, and out_hi[i] gets the second word of a 64-bit
  * result: for RGBA64, out[i] = R (15:0) | G (31:16) and out_hi[i] = B | A
  * (both IEEE half floats); for every other type out_hi[i] = out[i]. */

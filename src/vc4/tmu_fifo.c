@@ -36,7 +36,8 @@ static int request(vc4_qpu_state *s, int t, const uint32_t v[16], uint16_t mask)
         (rc = vc4__qpu_diag(s, "TMU%d: %u requests outstanding (more than %u is unreliable)", t,
                             s->tmu_n[t] + 1u, VC4_TMU_FIFO_SAFE)))
         return rc;
-    uint32_t out[16] = {0};
+    uint32_t out[16] = {0}, out_hi[16] = {0};
+    unsigned words = 1;
     if (!s->tmu_has[t]) {
         /* general memory lookup: one 32-bit word per lane at S (bits 1:0
          * ignored); lanes outside the write mask read nothing */
@@ -80,15 +81,25 @@ static int request(vc4_qpu_state *s, int t, const uint32_t v[16], uint16_t mask)
             if ((rc = vc4__qpu_uniform(s, &req.params[k])))
                 return rc;
         req.nparams = need < 2 ? 2 : need;
+        /* a 64-bit texel (RGBA64) comes back as two words, each taking
+         * a FIFO entry and an ldtmu: R | G first, then B | A (tmu.h) */
+        words = vc4_tmu_result_words(req.params[0], req.params[1]);
+        if (s->tmu_n[t] + words > VC4_TMU_FIFO_SLOTS)
+            return vc4__qpu_fault(s, CG_FAULT_BAD_STATE, 0,
+                                  "TMU%d result FIFO overflow: a 64-bit texture lookup needs 2 "
+                                  "entries and %u of %u are taken (ldtmu%d)", t,
+                                  (unsigned)s->tmu_n[t], VC4_TMU_FIFO_SLOTS, t);
         vc4_tmu_fault f;
         memset(&f, 0, sizeof f);
-        if (vc4_tmu_texture(&req, out, &f) != 0) {
+        if (vc4_tmu_texture2(&req, out, out_hi, &f) != 0) {
             f.msg[sizeof f.msg - 1] = 0;
             return vc4__qpu_fault(s, f.kind ? f.kind : CG_FAULT_BAD_STATE, f.addr, "TMU%d: %s",
                                   t, f.msg);
         }
     }
     memcpy(push_slot(s, t), out, sizeof out);
+    if (words == 2)
+        memcpy(push_slot(s, t), out_hi, sizeof out_hi);
     s->tmu_has[t] = 0;
     s->tmu_lookups++;
     return 0;

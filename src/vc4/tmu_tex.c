@@ -823,6 +823,12 @@ int vc4_tmu_texture(const vc4_tmu_req *req, uint32_t out[16], vc4_tmu_fault *fau
     return vc4_tmu_texture2(req, out, hi, fault);
 }
 
+unsigned vc4_tmu_result_words(uint32_t p0, uint32_t p1)
+{
+    unsigned type = VC4_TMU_GET(p0, TYPE) | VC4_TMU_GET(p1, TYPE4) << 4;
+    return type == VC4_TMU_TYPE_RGBA64 ? 2u : 1u;
+}
+
 unsigned vc4_tmu_params_needed(uint32_t p0, uint32_t p1, bool has_r, bool has_b)
 {
     /* One configuration uniform per coordinate write, the s write last

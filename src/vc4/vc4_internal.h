@@ -127,6 +127,12 @@ typedef struct vc4_bin_state {
     bool flat_valid;
     uint32_t ps_bits, lw_bits; /* Point_size, Line_width (float bits) */
     bool ps_valid, lw_valid;
+    /* Depth_Offset (factor [15:0], units [31:16], each the top 16 bits of
+     * an f32) and Z_min_and_max_clipping_planes (gl.h vc4_depth_setup) */
+    uint32_t depth_offset;
+    bool depth_offset_valid;
+    float zmin, zmax;
+    bool zplanes_valid;
 } vc4_bin_state;
 
 typedef struct vc4_tile_list {
@@ -336,7 +342,8 @@ int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint
 /* gl.c: free a binner's or renderer's GL cache (NULL: nothing). */
 void vc4_gl_cache_free(struct vc4_gl_cache *c);
 /* state.c: latch a Primitive_List_Format, NV_Shader_State, GL_Shader_State, Viewport_Offset,
- * Clip_Window or Flat_Shade_Flags record into st (others: nothing). */
+ * Clip_Window, Flat_Shade_Flags, Depth_Offset or Z_min_and_max_clipping_planes record into
+ * st (others: nothing). */
 void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
 /* fault.c (not v3d.c: the engines do not call up into the dispatcher):
  * raise interrupt bits (traced), trace a control-list record, post a fault
