@@ -412,6 +412,74 @@ static void test_faults_isolated(void)
     teardown();
 }
 
+/* The interleave rule (docs/vc4-gpgpu.md, "Scheduler"): a QPU runs until
+ * an instruction that touches a shared unit, then the next QPU. QPU 0 runs
+ * its two nops and takes the mutex in its first slice, before QPU 1 tries:
+ * QPU 1 then waits on the mutex held by QPU 0, and QPU 0 on semaphore 3.
+ * (With one instruction per QPU per round, QPU 1 took the mutex first.) */
+static void test_interleave_slices(void)
+{
+    setup(0);
+    qasm(CODE, "nop : nop\nnop : nop\nmov r0, mutex\nsacq -, 3\n" END);
+    qasm(CODE + 0x100, "mov r0, mutex\nsacq -, 3\n" END);
+    CHECK_EQ(cg_vc4_qpu_hold(v, true), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_qpu_hold(v, false), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE + 0x18);
+    CHECK_EQ(qi.insns, 3u);
+    CHECK_STR(qi.wait, "semaphore 3 acquire (count 0)");
+    CHECK_EQ(cg_vc4_qpu_get(v, 1, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE + 0x100);
+    CHECK_EQ(qi.insns, 0u);
+    CHECK_STR(qi.wait, "mutex (held by QPU 0)");
+    CHECK_EQ(cg_vc4_wait_idle(v), CG_ERR_TIMEOUT);
+    CHECK_EQ(cg_fault_count(dev), 2u);
+    const cg_fault *f = cg_fault_get(dev, 0);
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 0 pc 0x00010018 waits on "
+                          "semaphore 3 acquire (count 0); others: q1@00010100 mutex (held by "
+                          "QPU 0)");
+    f = cg_fault_get(dev, 1);
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 1 pc 0x00010100 waits on "
+                          "mutex (held by QPU 0); others: none");
+    teardown();
+}
+
+/* The execute-QPU timeout is timeout_ms * 250000 steps of each QPU: two
+ * endless loops (4 instructions, no shared unit) each run exactly 250000
+ * instructions in 1 ms and stop at the loop's start. */
+static void test_exec_timeout_steps(void)
+{
+    setup(1ull << 30);
+    uint32_t one = 1;
+    CHECK_EQ(mbox(0x30012, &one, 1), 0u);
+    qasm(CODE, "loop:\nbrr -, loop\nnop : nop\nnop : nop\nnop : nop\n");
+    for (uint32_t q = 0; q < 2; q++) {
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q, UNIF), 0);
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q + 4, CODE), 0);
+    }
+    uint32_t st;
+    CHECK_EQ(cg_vc4_qpu_execute(v, 2, CTRL, 0, 1, &st), 0);
+    CHECK_EQ(st, 0x80000000u);
+    const cg_fault *f = find_fault(CG_FAULT_HANG, "execute QPU");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_STR(f->message, "execute QPU: timeout 1 ms: 0 of 2 programs ended, 0 host "
+                              "interrupts; q0@00010000 runs; q1@00010000 runs");
+    CHECK(find_fault(CG_FAULT_HANG, "execute QPU timeout (budget vc4.qpu-insns): qpu 0 pc "
+                                    "0x00010000 waits on nothing (runs); others: "
+                                    "q1@00010000 runs") != NULL);
+    cg_vc4_qpu_stats s;
+    cg_vc4_qpu_get_stats(v, &s);
+    CHECK_EQ(s.insns, 500000u);
+    CHECK_EQ(s.faulted, 2u);
+    teardown();
+}
+
 int main(void)
 {
     test_queue_one();
@@ -422,5 +490,7 @@ int main(void)
     test_exec_qpu_12();
     test_saxpy_12();
     test_faults_isolated();
+    test_interleave_slices();
+    test_exec_timeout_steps();
     return check_report("test_vc4_gpgpu");
 }
