@@ -232,8 +232,10 @@ static inline uint32_t l_ftz(uint32_t u)
  * sign (the mantissa cleared) */
 static inline uint32_t l_fin(uint32_t u)
 {
-    uint32_t e = u & 0x7f800000u;
-    return u & ~((L_MASK(e == 0) & 0x7fffffffu) | (L_MASK(e == 0x7f800000u) & 0x007fffffu));
+    /* exponent 0 or 255 <=> bits 30:24 of u + (1 << 23) are 0; then
+     * clearing the mantissa is both rules (exponent 0: only the sign is
+     * left) */
+    return u & ~(L_MASK(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
 }
 /* a NaN's bits (signed compare: SSE2 has no unsigned one) */
 static inline uint32_t l_isnan(uint32_t u)
@@ -1087,6 +1089,11 @@ static int exec_writes(vc4_qpu_state *s, wr *w, uint32_t *phys_a, uint32_t *phys
         if (w[k].waddr < 32) { /* a plain row: no I/O */
             dirty_ab(s, w[k].file, w[k].waddr);
             blend(w[k].file ? s->rb[w[k].waddr] : s->ra[w[k].waddr], w[k].v, w[k].mask);
+            continue;
+        }
+        if (w[k].waddr <= 35) { /* r0-r3 (both files) */
+            dirty_acc(s, w[k].waddr - 32);
+            blend(s->acc[w[k].waddr - 32], w[k].v, w[k].mask);
             continue;
         }
         int rc = write_reg(s, &w[k], &sfu);
