@@ -865,6 +865,9 @@ enum {
     D_SEM = 1 << 12,    /* a semaphore instruction */
     D_ZA = 1 << 13,     /* raddr_a reads nothing (NOP): zeros */
     D_ZB = 1 << 14,     /* raddr_b likewise */
+    D_PLAINW = 1 << 15, /* both writes go to plain rows (ra/rb 0-31, r0-r3) or
+                         * nowhere, not to the same row, no pack: written
+                         * straight to the rows of wrow[] */
 };
 
 typedef struct vc4_qpu_dins {
@@ -882,6 +885,8 @@ typedef struct vc4_qpu_dins {
     uint8_t add_rfl;          /* the add result is a float (pack, flags) */
     uint8_t mul_fl;           /* fmul */
     uint8_t bcond, brel, breg, braddr; /* branch fields */
+    uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
+                               * r0-r3 64-67; 0xff none) */
 } vc4_qpu_dins;
 
 static uint8_t classify(uint64_t ins)
@@ -1054,11 +1059,42 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             f |= D_BAD;
         if (d->pack)
             f |= D_PACK;
+        bool plain = !(f & D_PACK);
+        for (int k = 0; k < 2; k++) {
+            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
+            int file = k ? fm : fa;
+            if (wa < 32)
+                d->wrow[k] = (uint8_t)(file * 32 + wa);
+            else if (wa <= 35)
+                d->wrow[k] = (uint8_t)(64 + wa - 32);
+            else if (wa == VC4_QPU_W_NOP)
+                d->wrow[k] = 0xff;
+            else
+                plain = false;
+        }
+        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
+            plain = false; /* both ALUs write one row: the diagnostic path */
+        if (plain)
+            f |= D_PLAINW;
     }
     d->flags = f;
 }
 
 /* ---- one instruction ---- */
+
+/* Row `row` of the register files and accumulators (ra 0-31, rb 32-63,
+ * r0-r5 64-69), the numbering of the dirty list. */
+static inline uint32_t *row_ptr(vc4_qpu_state *s, unsigned row)
+{
+    return row < 32 ? s->ra[row] : row < 64 ? s->rb[row - 32] : s->acc[row - 64];
+}
+static inline void dirty_row(vc4_qpu_state *s, unsigned row)
+{
+    if (row < 64)
+        dirty_ab(s, (int)(row >> 5), row & 31);
+    else
+        dirty_acc(s, row - 64);
+}
 
 static const uint32_t zero_lanes[LANES];
 
@@ -1235,6 +1271,20 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
     uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
 
+    if (d->flags & D_PLAINW) {
+        /* what exec_writes does for plain rows, with the rows decoded */
+        if (madd && d->wrow[0] != 0xff) {
+            blend(row_ptr(s, d->wrow[0]), ra_res, madd);
+            dirty_row(s, d->wrow[0]);
+            *phys_a |= d->pa[0], *phys_b |= d->pb[0], *accw |= d->acc[0];
+        }
+        if (mmul && d->wrow[1] != 0xff) {
+            blend(row_ptr(s, d->wrow[1]), rm_res, mmul);
+            dirty_row(s, d->wrow[1]);
+            *phys_a |= d->pa[1], *phys_b |= d->pb[1], *accw |= d->acc[1];
+        }
+        goto flags;
+    }
     wr w[2];
     w[0].add = true;
     w[0].waddr = d->waddr_add;
@@ -1260,6 +1310,7 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     if ((rc = exec_writes(s, w, phys_a, phys_b, accw)))
         return rc;
 
+flags:
     if (d->sf) {
         /* flags from the add ALU unless it is a nop, then from the mul ALU;
          * only lanes whose condition holds (addendum) */
