@@ -1872,16 +1872,8 @@ static inline int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
 
 int vc4_qpu_step(vc4_qpu_state *s)
 {
-    if (s->ended)
-        return 0;
-    uint32_t addr = s->pc;
-    s->agent.stream_addr = addr;
-    s->agent.nwords = 0;
-    vc4_qpu_dins tmp;
-    const vc4_qpu_dins *d = fetch(s, addr, &tmp);
-    if (!d)
-        return CG_ERR_FAULT;
-    return step_d(s, d, addr);
+    uint64_t n;
+    return vc4_qpu_run_slice(s, 1, &n); /* one instruction (or stall) */
 }
 
 int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
@@ -1908,10 +1900,10 @@ int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     *insns = n;
     return rc;
 }
+
 int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
 {
     uint64_t start = s->executed;
-    vc4_qpu_dins tmp;
     while (!s->ended) {
         if (s->executed - start >= budget) {
             cg_fault f;
@@ -1930,13 +1922,8 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
             s->ended = true;
             return CG_ERR_FAULT;
         }
-        uint32_t addr = s->pc;
-        s->agent.stream_addr = addr;
-        s->agent.nwords = 0;
-        const vc4_qpu_dins *d = fetch(s, addr, &tmp);
-        if (!d)
-            return CG_ERR_FAULT;
-        int rc = step_d(s, d, addr);
+        uint64_t n;
+        int rc = vc4_qpu_run_slice(s, budget - (s->executed - start), &n);
         if (rc == VC4_QPU_BLOCKED)
             continue; /* alone, nothing ends the wait: the budget will */
         if (rc)
