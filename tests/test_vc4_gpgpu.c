@@ -480,6 +480,36 @@ static void test_exec_timeout_steps(void)
     teardown();
 }
 
+/* Decoded user programs follow memory: a program that ran once is cached;
+ * its second run blocks on a semaphore, the CPU rewrites an instruction
+ * after the blocking point, and when the scheduler runs again (a release
+ * from another program) the rewritten instruction runs. */
+static void test_code_rewrite(void)
+{
+    setup(0);
+    qasm(CODE, "sacq -, 0\nldi r0, 1\nmov host_int, r0\n" END);
+    qasm(CODE + 0x100, "srel -, 0\n" END);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 1u);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE);
+    /* the ldi's immediate (low word of the second instruction) becomes 2 */
+    CHECK_EQ(cg_vc4_cpu_write32(v, CODE + 8, 2), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.host_int_value, 2u);
+    CHECK_EQ(qi.host_ints, 1u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 4u << 8 | 4u << 16);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    teardown();
+}
+
 int main(void)
 {
     test_queue_one();
@@ -492,5 +522,6 @@ int main(void)
     test_faults_isolated();
     test_interleave_slices();
     test_exec_timeout_steps();
+    test_code_rewrite();
     return check_report("test_vc4_gpgpu");
 }
