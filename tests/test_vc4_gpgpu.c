@@ -510,6 +510,56 @@ static void test_code_rewrite(void)
     teardown();
 }
 
+/* ... and code a QPU's VDW DMA rewrites while another program runs: A
+ * (cached by a first run) blocks on a semaphore; B writes a patched ldi
+ * for A into the VPM, DMAs it over A's ldi, then releases A in the same
+ * scheduler run: A runs the patched instruction (the scheduler
+ * revalidates its cache after a slice that ran a VDW). */
+static void test_code_rewrite_vdw(void)
+{
+    setup(0);
+    qasm(CODE, "sacq -, 0\nldi r2, 1\nmov host_int, r2\n" END);
+    qasm(CODE + 0x100, "srel -, 0\n" END);
+    uint32_t hi;
+    CHECK_EQ(cg_vc4_cpu_read(v, CODE + 12, &hi, 4), 0);
+    char src[1024];
+    snprintf(src, sizeof src,
+             "ldi vw_setup, 0x1a00\n"      /* VPM writes: row 0, horizontal 32-bit */
+             "ldi r0, 2\n"                 /* lane 0: the ldi's new low word */
+             "ldi r1, 0x%08x\n"            /* lane 1: its high word */
+             "sub.setf -, elem_num, 1\n"
+             "mov.ifz r0, r1\n"
+             "mov vpm, r0\n"
+             "ldi vw_setup, 0x80824000\n"  /* VDW: 1 unit of depth 2 from row 0 */
+             "ldi vw_setup, 0xc0000000\n"
+             "ldi vw_addr, 0x%x\n"
+             "mov -, vw_wait\n"
+             "srel -, 0\n" END, hi, CODE + 8);
+    qasm(CODE + 0x200, src);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 1u);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x200), 0);
+    uint32_t w[2];
+    CHECK_EQ(cg_vc4_cpu_read(v, CODE + 8, w, 8), 0);
+    CHECK_EQ(w[0], 2u);
+    CHECK_EQ(w[1], hi);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.host_int_value, 2u);
+    CHECK_EQ(cg_vc4_qpu_get(v, 1, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.insns, 14u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 4u << 8 | 4u << 16);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    teardown();
+}
+
 int main(void)
 {
     test_queue_one();
@@ -523,5 +573,6 @@ int main(void)
     test_interleave_slices();
     test_exec_timeout_steps();
     test_code_rewrite();
+    test_code_rewrite_vdw();
     return check_report("test_vc4_gpgpu");
 }
