@@ -412,6 +412,154 @@ static void test_faults_isolated(void)
     teardown();
 }
 
+/* The interleave rule (docs/vc4-gpgpu.md, "Scheduler"): a QPU runs until
+ * an instruction that touches a shared unit, then the next QPU. QPU 0 runs
+ * its two nops and takes the mutex in its first slice, before QPU 1 tries:
+ * QPU 1 then waits on the mutex held by QPU 0, and QPU 0 on semaphore 3.
+ * (With one instruction per QPU per round, QPU 1 took the mutex first.) */
+static void test_interleave_slices(void)
+{
+    setup(0);
+    qasm(CODE, "nop : nop\nnop : nop\nmov r0, mutex\nsacq -, 3\n" END);
+    qasm(CODE + 0x100, "mov r0, mutex\nsacq -, 3\n" END);
+    CHECK_EQ(cg_vc4_qpu_hold(v, true), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_qpu_hold(v, false), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE + 0x18);
+    CHECK_EQ(qi.insns, 3u);
+    CHECK_STR(qi.wait, "semaphore 3 acquire (count 0)");
+    CHECK_EQ(cg_vc4_qpu_get(v, 1, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE + 0x100);
+    CHECK_EQ(qi.insns, 0u);
+    CHECK_STR(qi.wait, "mutex (held by QPU 0)");
+    CHECK_EQ(cg_vc4_wait_idle(v), CG_ERR_TIMEOUT);
+    CHECK_EQ(cg_fault_count(dev), 2u);
+    const cg_fault *f = cg_fault_get(dev, 0);
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 0 pc 0x00010018 waits on "
+                          "semaphore 3 acquire (count 0); others: q1@00010100 mutex (held by "
+                          "QPU 0)");
+    f = cg_fault_get(dev, 1);
+    CHECK_STR(f->message, "deadlock (budget vc4.qpu-insns): qpu 1 pc 0x00010100 waits on "
+                          "mutex (held by QPU 0); others: none");
+    teardown();
+}
+
+/* The execute-QPU timeout is timeout_ms * 250000 steps of each QPU: two
+ * endless loops (4 instructions, no shared unit) each run exactly 250000
+ * instructions in 1 ms and stop at the loop's start. */
+static void test_exec_timeout_steps(void)
+{
+    setup(1ull << 30);
+    uint32_t one = 1;
+    CHECK_EQ(mbox(0x30012, &one, 1), 0u);
+    qasm(CODE, "loop:\nbrr -, loop\nnop : nop\nnop : nop\nnop : nop\n");
+    for (uint32_t q = 0; q < 2; q++) {
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q, UNIF), 0);
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q + 4, CODE), 0);
+    }
+    uint32_t st;
+    CHECK_EQ(cg_vc4_qpu_execute(v, 2, CTRL, 0, 1, &st), 0);
+    CHECK_EQ(st, 0x80000000u);
+    const cg_fault *f = find_fault(CG_FAULT_HANG, "execute QPU");
+    CHECK(f != NULL);
+    if (f)
+        CHECK_STR(f->message, "execute QPU: timeout 1 ms: 0 of 2 programs ended, 0 host "
+                              "interrupts; q0@00010000 runs; q1@00010000 runs");
+    CHECK(find_fault(CG_FAULT_HANG, "execute QPU timeout (budget vc4.qpu-insns): qpu 0 pc "
+                                    "0x00010000 waits on nothing (runs); others: "
+                                    "q1@00010000 runs") != NULL);
+    cg_vc4_qpu_stats s;
+    cg_vc4_qpu_get_stats(v, &s);
+    CHECK_EQ(s.insns, 500000u);
+    CHECK_EQ(s.faulted, 2u);
+    teardown();
+}
+
+/* Decoded user programs follow memory: a program that ran once is cached;
+ * its second run blocks on a semaphore, the CPU rewrites an instruction
+ * after the blocking point, and when the scheduler runs again (a release
+ * from another program) the rewritten instruction runs. */
+static void test_code_rewrite(void)
+{
+    setup(0);
+    qasm(CODE, "sacq -, 0\nldi r0, 1\nmov host_int, r0\n" END);
+    qasm(CODE + 0x100, "srel -, 0\n" END);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 1u);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(qi.pc, CODE);
+    /* the ldi's immediate (low word of the second instruction) becomes 2 */
+    CHECK_EQ(cg_vc4_cpu_write32(v, CODE + 8, 2), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.host_int_value, 2u);
+    CHECK_EQ(qi.host_ints, 1u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 4u << 8 | 4u << 16);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    teardown();
+}
+
+/* ... and code a QPU's VDW DMA rewrites while another program runs: A
+ * (cached by a first run) blocks on a semaphore; B writes a patched ldi
+ * for A into the VPM, DMAs it over A's ldi, then releases A in the same
+ * scheduler run: A runs the patched instruction (the scheduler
+ * revalidates its cache after a slice that ran a VDW). */
+static void test_code_rewrite_vdw(void)
+{
+    setup(0);
+    qasm(CODE, "sacq -, 0\nldi r2, 1\nmov host_int, r2\n" END);
+    qasm(CODE + 0x100, "srel -, 0\n" END);
+    uint32_t hi;
+    CHECK_EQ(cg_vc4_cpu_read(v, CODE + 12, &hi, 4), 0);
+    char src[1024];
+    snprintf(src, sizeof src,
+             "ldi vw_setup, 0x1a00\n"      /* VPM writes: row 0, horizontal 32-bit */
+             "ldi r0, 2\n"                 /* lane 0: the ldi's new low word */
+             "ldi r1, 0x%08x\n"            /* lane 1: its high word */
+             "sub.setf -, elem_num, 1\n"
+             "mov.ifz r0, r1\n"
+             "mov vpm, r0\n"
+             "ldi vw_setup, 0x80824000\n"  /* VDW: 1 unit of depth 2 from row 0 */
+             "ldi vw_setup, 0xc0000000\n"
+             "ldi vw_addr, 0x%x\n"
+             "mov -, vw_wait\n"
+             "srel -, 0\n" END, hi, CODE + 8);
+    qasm(CODE + 0x200, src);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x100), 0);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    cg_vc4_qpu_info qi;
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK_EQ(qi.host_int_value, 1u);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE), 0);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(qi.busy && qi.blocked);
+    CHECK_EQ(cg_vc4_reg_write(v, CG_VC4_SRQPC, CODE + 0x200), 0);
+    uint32_t w[2];
+    CHECK_EQ(cg_vc4_cpu_read(v, CODE + 8, w, 8), 0);
+    CHECK_EQ(w[0], 2u);
+    CHECK_EQ(w[1], hi);
+    CHECK_EQ(cg_vc4_qpu_get(v, 0, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.host_int_value, 2u);
+    CHECK_EQ(cg_vc4_qpu_get(v, 1, &qi), 0);
+    CHECK(!qi.busy);
+    CHECK_EQ(qi.insns, 14u);
+    CHECK_EQ(reg(CG_VC4_SRQCS), 4u << 8 | 4u << 16);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    teardown();
+}
+
 int main(void)
 {
     test_queue_one();
@@ -422,5 +570,9 @@ int main(void)
     test_exec_qpu_12();
     test_saxpy_12();
     test_faults_isolated();
+    test_interleave_slices();
+    test_exec_timeout_steps();
+    test_code_rewrite();
+    test_code_rewrite_vdw();
     return check_report("test_vc4_gpgpu");
 }

@@ -39,7 +39,9 @@ typedef struct vc4_gpgpu {
     vc4_v3d_units units; /* VPM, semaphores, mutex: shared by the 12 QPUs */
     bool in_run;
     bool hold; /* cg_vc4_qpu_hold: the scheduler does not run */
-    uint64_t round_limit; /* set by exec_qpu: rounds left before the timeout; 0 none */
+    uint64_t tick_limit; /* set by exec_qpu: steps each QPU may take before the timeout; 0 none */
+    uint64_t ticks[VC4_NQPU]; /* steps (instructions and stalls) since exec_qpu started */
+    vc4_qpu_cache *cache; /* decoded user programs (one cache: one scheduler thread) */
     bool timed_out;
     cg_vc4_qpu_stats stats;
 } vc4_gpgpu;
@@ -56,6 +58,8 @@ static vc4_gpgpu *gp_get(cg_vc4 *v)
 
 void vc4_gpgpu_destroy(cg_vc4 *v)
 {
+    if (v->gp)
+        vc4_qpu_cache_destroy(v->gp->cache);
     free(v->gp);
     v->gp = NULL;
 }
@@ -84,6 +88,10 @@ static void start_program(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const vc4_srq_ent
     cg_agent who = {.family = CG_FAMILY_VC4, .unit = "qpu", .channel = (int)n};
     vc4_qpu_init(&g->q[n], v->dev, v->bus, &who, e->pc, e->ua, v->cfg.qpu_strict);
     vc4_qpu_set_units(&g->q[n], &g->units, n);
+    /* decoded once (no cache if it cannot be allocated: fetch from memory) */
+    if (!g->cache)
+        g->cache = vc4_qpu_cache_create();
+    vc4_qpu_use_cache(&g->q[n], g->cache);
     g->busy[n] = true;
     g->blocked[n] = false;
     g->insns[n] = 0;
@@ -161,6 +169,13 @@ static void hang(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const char *why)
     end_program(g, n, false);
 }
 
+/* The interleave (docs/vc4-gpgpu.md, "Scheduler"): rounds over the QPUs in
+ * order 0..11; in a round each running QPU runs one slice
+ * (vc4_qpu_run_slice): up to and including its next instruction that
+ * touches a unit the QPUs share (semaphore, mutex, VPM/VDR/VDW, host
+ * interrupt), or up to a stall, its end, a fault or its budget. Code is
+ * revalidated against memory when the scheduler starts and after a slice
+ * that ran a VDW DMA (which may have written code). */
 int vc4_gpgpu_run(cg_vc4 *v)
 {
     vc4_gpgpu *g = gp_get(v);
@@ -171,16 +186,35 @@ int vc4_gpgpu_run(cg_vc4 *v)
     g->in_run = true;
     int rc = 0;
     uint64_t budget = v->cfg.qpu_budget;
+    vc4_qpu_cache_revalidate(g->cache, v->bus);
     for (;;) {
         dispatch(v, g);
-        bool progress = false, any = false;
+        bool progress = false, any = false, timed_out = false;
         for (unsigned n = 0; n < VC4_NQPU; n++) {
             if (!g->busy[n])
                 continue;
             any = true;
             vc4_qpu_state *s = &g->q[n];
             s->host_int = 0;
-            int r = vc4_qpu_step(s);
+            uint64_t max = budget > g->insns[n] ? budget - g->insns[n] : 0;
+            if (g->tick_limit) {
+                uint64_t left = g->tick_limit > g->ticks[n] ? g->tick_limit - g->ticks[n] : 0;
+                if (left == 0) {
+                    timed_out = true;
+                    continue;
+                }
+                if (left < max)
+                    max = left;
+            }
+            uint64_t vdw0 = g->units.vdw_count, ran = 0;
+            int r = vc4_qpu_run_slice(s, max, &ran);
+            if (g->units.vdw_count != vdw0)
+                vc4_qpu_cache_revalidate(g->cache, v->bus);
+            g->insns[n] += ran;
+            g->stats.insns += ran;
+            g->ticks[n] += ran + (r == VC4_QPU_BLOCKED);
+            if (ran)
+                progress = true;
             if (r == VC4_QPU_BLOCKED) {
                 g->blocked[n] = true;
                 continue;
@@ -207,18 +241,14 @@ int vc4_gpgpu_run(cg_vc4 *v)
             }
             if (s->ended) {
                 end_program(g, n, true);
-                g->insns[n]++;
-                g->stats.insns++;
                 progress = true;
                 continue;
             }
             g->blocked[n] = false;
-            progress = true;
-            g->stats.insns++;
-            if (++g->insns[n] >= budget)
+            if (g->insns[n] >= budget)
                 hang(v, g, n, "user program did not end within its instruction budget");
         }
-        if (g->round_limit && --g->round_limit == 0) {
+        if (timed_out) {
             g->timed_out = true;
             break;
         }
@@ -362,13 +392,14 @@ uint32_t vc4_gpgpu_exec_qpu(cg_vc4 *v, uint32_t num_qpus, uint32_t control, uint
         g->qlen++;
         g->made++;
     }
-    /* The QPU clock is 250 MHz and a QPU issues one instruction a cycle:
-     * the timeout is timeout_ms * 250000 scheduler rounds. */
-    uint64_t rounds = (uint64_t)(timeout_ms ? timeout_ms : 1) * 250000u;
-    g->round_limit = rounds;
+    /* The QPU clock is 250 MHz and a QPU issues one instruction (or stalls)
+     * a cycle: the timeout is timeout_ms * 250000 steps of each QPU. */
+    g->tick_limit = (uint64_t)(timeout_ms ? timeout_ms : 1) * 250000u;
+    for (unsigned n = 0; n < VC4_NQPU; n++)
+        g->ticks[n] = 0;
     g->timed_out = false;
     vc4_gpgpu_run(v);
-    g->round_limit = 0;
+    g->tick_limit = 0;
     uint32_t done = (uint8_t)(g->done - done0);
     uint64_t ints = g->stats.host_ints - ints0;
     if (done == num_qpus && ints >= num_qpus)

@@ -191,6 +191,17 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
                                 const cg_agent *who, uint32_t code_addr, uint32_t unif_addr,
                                 vc4_frag_batch *b, uint64_t budget, bool strict);
 
+/* Run s through the cache's decoded code (user programs, tests): s->pc's
+ * program is looked up (decoded once, revalidated against memory as above);
+ * NULL: fetch from memory. Call after vc4_qpu_init. The cache's QPU state
+ * is not used; one cache may serve many states of one thread. */
+typedef struct vc4_qpu_state vc4_qpu_state;
+void vc4_qpu_use_cache(vc4_qpu_state *s, vc4_qpu_cache *c);
+/* Compare every cached program with memory again (as at the start of a
+ * run): after memory the code may sit in was written (a VDW DMA, the
+ * CPU). */
+void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus);
+
 /* What the fragment shader at code_addr can see of its payload: *w (ra15,
  * the W the renderer passes in frag_w) and *z (rb15, frag_z). Both are true
  * unless the cache holds the whole program as it is now in memory: straight
@@ -256,7 +267,7 @@ typedef struct vc4_qpu_wait {
 #define VC4_QPU_BLOCKED 1
 
 /* General QPU state, for tests and other shader types. */
-typedef struct vc4_qpu_state {
+struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */
     /* TMU result FIFOs (ring of VC4_TMU_FIFO_SLOTS per TMU; valid entries
@@ -316,7 +327,7 @@ typedef struct vc4_qpu_state {
     uint8_t dirty_acc;
     uint8_t ndirty;
     uint8_t dirty_list[70];
-} vc4_qpu_state;
+};
 
 /* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be
  * NULL) gives the agent's family and channel; the unit is always "qpu". */
@@ -329,6 +340,12 @@ void vc4_qpu_set_units(vc4_qpu_state *s, vc4_v3d_units *units, uint32_t qpu_num)
 /* Execute one instruction (or one stall cycle): 0; VC4_QPU_BLOCKED (the
  * instruction waits on another QPU: s->wait); or CG_ERR_FAULT. */
 int vc4_qpu_step(vc4_qpu_state *s);
+/* Run up to `max` instructions (stall cycles not counted), stopping after
+ * the first instruction that touches a unit the QPUs share (semaphore,
+ * mutex, VPM/VDR/VDW, host interrupt), at a stall (VC4_QPU_BLOCKED: the
+ * blocked instruction did not issue), at the program end or a fault. The
+ * scheduler's slice (docs/vc4-gpgpu.md). *insns: instructions executed. */
+int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 /* Run until the program ends or `budget` instructions ran (HANG fault).
  * Blocked steps count as stall cycles against the budget (nothing else runs
  * to end the wait); the HANG message then names the wait

@@ -64,16 +64,6 @@ static inline float fin(uint32_t u)
     return u2f(u);
 }
 
-/* Order of fmin/fmax: sign-magnitude comparison of the bit patterns, so
- * -Inf < ... < -0 < +0 < ... < +Inf < NaN (VC4C OpCodes.h: "NaN
- * (0x7F8xxxxx) > Inf (0x7F800000)"). */
-static inline bool fgreater(uint32_t a, uint32_t b)
-{
-    int64_t x = (a & 0x80000000u) ? -(int64_t)(a & 0x7fffffffu) - 1 : (int64_t)a;
-    int64_t y = (b & 0x80000000u) ? -(int64_t)(b & 0x7fffffffu) - 1 : (int64_t)b;
-    return x > y;
-}
-
 /* ---- faults ---- */
 
 static int post(vc4_qpu_state *s, cg_fault_kind kind, bool warning, uint64_t gpu_addr,
@@ -224,134 +214,234 @@ static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent
     set_env(s, dev, bus, who, code_addr, unif_addr, strict);
 }
 
-/* ---- the ALUs ---- */
+/* ---- the ALUs: 16 lanes at once ----
+ *
+ * Each op is one loop over the 16 lanes with no branch or call per lane,
+ * so the compiler vectorises it (docs/vc4-qpu.md, "Interpreter"). The
+ * float rules are those of ftz/fres/fin/fgreater above, written as
+ * selects on the bit patterns: */
 
-static bool is_float_add(uint32_t op)
+/* all ones when x is true, else 0 */
+#define L_MASK(x) ((uint32_t)0 - (uint32_t)(x))
+/* ftz: a zero exponent keeps only the sign */
+static inline uint32_t l_ftz(uint32_t u)
 {
-    return op >= VC4_QPU_A_FADD && op <= VC4_QPU_A_FTOI; /* float inputs */
+    return u & ~(L_MASK((u & 0x7f800000u) == 0) & 0x7fffffffu);
 }
-
-static uint32_t sat8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
-
-static uint32_t v8op(uint32_t a, uint32_t b, int kind)
+/* fin as bits: denormals flushed (sign kept), NaN -> the infinity of its
+ * sign (the mantissa cleared) */
+static inline uint32_t l_fin(uint32_t u)
+{
+    /* exponent 0 or 255 <=> bits 30:24 of u + (1 << 23) are 0; then
+     * clearing the mantissa is both rules (exponent 0: only the sign is
+     * left) */
+    return u & ~(L_MASK(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
+}
+/* a NaN's bits (signed compare: SSE2 has no unsigned one) */
+static inline uint32_t l_isnan(uint32_t u)
+{
+    return L_MASK((int32_t)(u & 0x7fffffffu) > 0x7f800000);
+}
+/* fres as bits: NaN -> 0x7fc00000, else ftz */
+static inline uint32_t l_fres(uint32_t u)
+{
+    uint32_t n = l_isnan(u);
+    return (n & 0x7fc00000u) | (~n & l_ftz(u));
+}
+/* fgreater's sign-magnitude order as a signed key: -mag - 1 for a set sign
+ * bit, the value itself otherwise */
+static inline int32_t l_key(uint32_t u)
+{
+    return (int32_t)(u ^ ((uint32_t)(0 - (u >> 31)) & 0x7fffffffu));
+}
+static inline uint32_t l_sat8add(uint32_t a, uint32_t b)
 {
     uint32_t r = 0;
-    for (int i = 0; i < 32; i += 8) {
-        int32_t x = (int32_t)((a >> i) & 255), y = (int32_t)((b >> i) & 255), v;
-        switch (kind) {
-        case 0: v = (int32_t)sat8(x + y); break;          /* v8adds */
-        case 1: v = (int32_t)sat8(x - y); break;          /* v8subs */
-        case 2: v = x < y ? x : y; break;                 /* v8min */
-        case 3: v = x > y ? x : y; break;                 /* v8max */
-        default: v = (x * y + 127) / 255; break;          /* v8muld: rounded x*y/255 */
-        }
-        r |= (uint32_t)v << i;
+    for (int k = 0; k < 32; k += 8) {
+        uint32_t t = ((a >> k) & 255) + ((b >> k) & 255);
+        r |= (t > 255 ? 255 : t) << k;
     }
     return r;
 }
-
-/* One lane of the add ALU; *carry gets the C flag. */
-static uint32_t add_op(uint32_t op, uint32_t a, uint32_t b, bool *carry)
+static inline uint32_t l_sat8sub(uint32_t a, uint32_t b)
 {
-    *carry = false;
-    float fa, fb;
+    uint32_t r = 0;
+    for (int k = 0; k < 32; k += 8) {
+        uint32_t x = (a >> k) & 255, y = (b >> k) & 255;
+        r |= (x > y ? x - y : 0) << k;
+    }
+    return r;
+}
+static inline uint32_t l_v8min(uint32_t a, uint32_t b, bool max)
+{
+    uint32_t r = 0;
+    for (int k = 0; k < 32; k += 8) {
+        uint32_t x = (a >> k) & 255, y = (b >> k) & 255;
+        r |= ((x < y) != max ? x : y) << k;
+    }
+    return r;
+}
+static inline uint32_t l_v8muld(uint32_t a, uint32_t b)
+{
+    uint32_t r = 0;
+    for (int k = 0; k < 32; k += 8) /* rounded x*y/255 */
+        r |= ((((a >> k) & 255) * ((b >> k) & 255) + 127) / 255) << k;
+    return r;
+}
+
+#define LANE for (int i = 0; i < LANES; i++)
+
+/* The add ALU over 16 lanes: out = a op b, c = the C flag per lane (0/1). */
+static void add_lanes(uint32_t op, const uint32_t *restrict a, const uint32_t *restrict b,
+                      uint32_t *restrict out, uint32_t *restrict c)
+{
     switch (op) {
     case VC4_QPU_A_FADD:
-    case VC4_QPU_A_FSUB: {
-        /* C: the result is positive (VC4C OpCodes.h CARRY_POSITIVE) */
-        fa = fin(a);
-        fb = fin(b);
-        float r = op == VC4_QPU_A_FADD ? fa + fb : fa - fb;
-        /* Inf - Inf gives -Inf, not NaN (VC4C OpCodes.h measurements) */
-        uint32_t u = r != r ? 0xff800000u : fres(r);
-        *carry = !(u & 0x80000000u) && (u & 0x7fffffffu);
-        return u;
-    }
+    case VC4_QPU_A_FSUB:
+        /* C: the result is positive (VC4C OpCodes.h CARRY_POSITIVE); Inf -
+         * Inf gives -Inf, not NaN (VC4C OpCodes.h measurements) */
+        if (op == VC4_QPU_A_FADD)
+            LANE out[i] = f2u(u2f(l_fin(a[i])) + u2f(l_fin(b[i])));
+        else
+            LANE out[i] = f2u(u2f(l_fin(a[i])) - u2f(l_fin(b[i])));
+        LANE {
+            uint32_t u = out[i], n = l_isnan(u);
+            u = (n & 0xff800000u) | (~n & l_ftz(u));
+            out[i] = u;
+            c[i] = !(u >> 31) & ((u & 0x7fffffffu) != 0);
+        }
+        return;
     case VC4_QPU_A_FMIN:
     case VC4_QPU_A_FMAX:
     case VC4_QPU_A_FMINABS:
     case VC4_QPU_A_FMAXABS: {
         /* C: first operand greater (of the absolute values for *abs)
          * (VC4C OpCodes.h CARRY_FIRST_GREATER_SECOND) */
-        uint32_t x = ftz(a), y = ftz(b);
-        if (op >= VC4_QPU_A_FMINABS) {
-            x &= 0x7fffffffu;
-            y &= 0x7fffffffu;
+        uint32_t am = op >= VC4_QPU_A_FMINABS ? 0x7fffffffu : 0xffffffffu;
+        bool mn = op == VC4_QPU_A_FMIN || op == VC4_QPU_A_FMINABS;
+        LANE {
+            uint32_t x = l_ftz(a[i]) & am, y = l_ftz(b[i]) & am;
+            uint32_t gt = l_key(x) > l_key(y);
+            c[i] = gt;
+            out[i] = (gt != mn) ? x : y;
         }
-        bool gt = fgreater(x, y);
-        *carry = gt;
-        if (op == VC4_QPU_A_FMIN || op == VC4_QPU_A_FMINABS)
-            return gt ? y : x;
-        return gt ? x : y;
+        return;
     }
     case VC4_QPU_A_FTOI:
-        fa = fin(a);
         /* truncation toward zero; NaN, infinities and values outside the
          * int32 range give 0 (VC4C OpCodes.h: "any out-of-bounds value is
          * flushed to zero") */
-        if (fa != fa || fa >= 2147483648.0f || fa < -2147483648.0f)
-            return 0;
-        return (uint32_t)(int32_t)fa;
-    case VC4_QPU_A_ITOF: return fres((float)(int32_t)a);
+        LANE {
+            float x = u2f(l_fin(a[i]));
+            bool ok = x >= -2147483648.0f && x < 2147483648.0f; /* false for NaN */
+            out[i] = (uint32_t)(int32_t)(ok ? x : 0.0f);
+            c[i] = 0;
+        }
+        return;
+    case VC4_QPU_A_ITOF: /* never NaN; never a denormal */
+        LANE {
+            out[i] = l_ftz(f2u((float)(int32_t)a[i]));
+            c[i] = 0;
+        }
+        return;
     case VC4_QPU_A_ADD:
-        *carry = (uint32_t)(a + b) < a;
-        return a + b;
+        LANE {
+            uint32_t r = a[i] + b[i];
+            out[i] = r;
+            c[i] = r < a[i];
+        }
+        return;
     case VC4_QPU_A_SUB:
-        *carry = a < b;
-        return a - b;
+        LANE {
+            out[i] = a[i] - b[i];
+            c[i] = a[i] < b[i];
+        }
+        return;
     /* shifts use b[4:0] (VC4C OpCodes.h); C: non-zero bits shifted out of
      * the bottom (shr, asr) or the top (shl), our reading of VC4C's
      * CARRY_WORD_UNDERFLOW / CARRY_WORD_OVERFLOW */
     case VC4_QPU_A_SHR:
-        *carry = (b & 31) && (a & ((1u << (b & 31)) - 1));
-        return a >> (b & 31);
+        LANE {
+            uint32_t sh = b[i] & 31;
+            out[i] = a[i] >> sh;
+            c[i] = (a[i] & ((1u << sh) - 1)) != 0;
+        }
+        return;
     case VC4_QPU_A_ASR:
-        *carry = (b & 31) && (a & ((1u << (b & 31)) - 1));
-        return (a & 0x80000000u) ? ~(~a >> (b & 31)) : a >> (b & 31);
-    case VC4_QPU_A_ROR: return (b & 31) ? (a >> (b & 31)) | (a << (32 - (b & 31))) : a;
+        LANE {
+            uint32_t sh = b[i] & 31, sg = 0 - (a[i] >> 31);
+            out[i] = ((a[i] ^ sg) >> sh) ^ sg;
+            c[i] = (a[i] & ((1u << sh) - 1)) != 0;
+        }
+        return;
+    case VC4_QPU_A_ROR:
+        LANE {
+            uint32_t sh = b[i] & 31;
+            out[i] = (a[i] >> sh) | (a[i] << ((32 - sh) & 31));
+            c[i] = 0;
+        }
+        return;
     case VC4_QPU_A_SHL:
-        *carry = (((uint64_t)a << (b & 31)) >> 32) != 0;
-        return a << (b & 31);
+        LANE {
+            uint32_t sh = b[i] & 31;
+            out[i] = a[i] << sh;
+            c[i] = (a[i] >> 1 >> (31 - sh)) != 0;
+        }
+        return;
     case VC4_QPU_A_MIN: /* C: first operand greater */
-        *carry = (int32_t)a > (int32_t)b;
-        return (int32_t)a < (int32_t)b ? a : b;
-    case VC4_QPU_A_MAX:
-        *carry = (int32_t)a > (int32_t)b;
-        return (int32_t)a > (int32_t)b ? a : b;
-    case VC4_QPU_A_AND: return a & b;
-    case VC4_QPU_A_OR: return a | b;
-    case VC4_QPU_A_XOR: return a ^ b;
-    case VC4_QPU_A_NOT: return ~a;
-    case VC4_QPU_A_CLZ: {
-        uint32_t n = 0;
-        while (n < 32 && !(a & (0x80000000u >> n)))
-            n++;
-        return n;
+    case VC4_QPU_A_MAX: {
+        bool mx = op == VC4_QPU_A_MAX;
+        LANE {
+            uint32_t gt = (int32_t)a[i] > (int32_t)b[i];
+            c[i] = gt;
+            out[i] = (gt == mx) ? a[i] : b[i];
+        }
+        return;
     }
-    case VC4_QPU_A_V8ADDS: return v8op(a, b, 0);
-    case VC4_QPU_A_V8SUBS: return v8op(a, b, 1);
-    default: return 0;
+    case VC4_QPU_A_AND: LANE { out[i] = a[i] & b[i]; c[i] = 0; } return;
+    case VC4_QPU_A_OR: LANE { out[i] = a[i] | b[i]; c[i] = 0; } return;
+    case VC4_QPU_A_XOR: LANE { out[i] = a[i] ^ b[i]; c[i] = 0; } return;
+    case VC4_QPU_A_NOT: LANE { out[i] = ~a[i]; c[i] = 0; } return;
+    case VC4_QPU_A_CLZ:
+        LANE {
+            out[i] = a[i] ? (uint32_t)__builtin_clz(a[i]) : 32;
+            c[i] = 0;
+        }
+        return;
+    case VC4_QPU_A_V8ADDS: LANE { out[i] = l_sat8add(a[i], b[i]); c[i] = 0; } return;
+    case VC4_QPU_A_V8SUBS: LANE { out[i] = l_sat8sub(a[i], b[i]); c[i] = 0; } return;
+    default: LANE { out[i] = 0; c[i] = 0; } return;
     }
 }
 
-static uint32_t mul_op(uint32_t op, uint32_t a, uint32_t b, bool *carry)
+/* The mul ALU over 16 lanes. */
+static void mul_lanes(uint32_t op, const uint32_t *restrict a, const uint32_t *restrict b,
+                      uint32_t *restrict out, uint32_t *restrict c)
 {
-    *carry = false;
     switch (op) {
-    case VC4_QPU_M_FMUL: return fres(fin(a) * fin(b));
-    case VC4_QPU_M_MUL24: { /* C: the product needs more than 32 bits (VC4C) */
-        uint64_t p = (uint64_t)(a & 0xffffffu) * (b & 0xffffffu);
-        *carry = p > 0xffffffffu;
-        return (uint32_t)p;
-    }
-    case VC4_QPU_M_V8MULD: return v8op(a, b, 4);
-    case VC4_QPU_M_V8MIN: return v8op(a, b, 2);
-    case VC4_QPU_M_V8MAX: return v8op(a, b, 3);
-    case VC4_QPU_M_V8ADDS: return v8op(a, b, 0);
-    case VC4_QPU_M_V8SUBS: return v8op(a, b, 1);
-    default: return 0;
+    case VC4_QPU_M_FMUL:
+        LANE {
+            out[i] = l_fres(f2u(u2f(l_fin(a[i])) * u2f(l_fin(b[i]))));
+            c[i] = 0;
+        }
+        return;
+    case VC4_QPU_M_MUL24: /* C: the product needs more than 32 bits (VC4C) */
+        LANE {
+            uint64_t p = (uint64_t)(a[i] & 0xffffffu) * (b[i] & 0xffffffu);
+            out[i] = (uint32_t)p;
+            c[i] = (uint32_t)(p >> 32) != 0;
+        }
+        return;
+    case VC4_QPU_M_V8MULD: LANE { out[i] = l_v8muld(a[i], b[i]); c[i] = 0; } return;
+    case VC4_QPU_M_V8MIN: LANE { out[i] = l_v8min(a[i], b[i], false); c[i] = 0; } return;
+    case VC4_QPU_M_V8MAX: LANE { out[i] = l_v8min(a[i], b[i], true); c[i] = 0; } return;
+    case VC4_QPU_M_V8ADDS: LANE { out[i] = l_sat8add(a[i], b[i]); c[i] = 0; } return;
+    case VC4_QPU_M_V8SUBS: LANE { out[i] = l_sat8sub(a[i], b[i]); c[i] = 0; } return;
+    default: LANE { out[i] = 0; c[i] = 0; } return;
     }
 }
+
+static uint32_t sat8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
 
 /* ---- half floats (16a/16b pack and unpack) ---- */
 
@@ -498,7 +588,7 @@ int vc4__qpu_uniform(vc4_qpu_state *s, uint32_t *v)
 }
 
 /* Read regfile `file` address n into out (I/O side effects included). */
-static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out, uint64_t ins)
+static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out)
 {
     int rc;
     if (n < 32) {
@@ -566,7 +656,6 @@ static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out
         memset(out, 0, sizeof(uint32_t) * LANES);
         return 0;
     case VC4_QPU_IO_VPM:
-        (void)ins;
         if (n == VC4_QPU_R_VPM_READ)
             return vc4__vpm_read(s, out);
         /* VPM_LD_BUSY / VPM_ST_BUSY, VPM_LD_WAIT / VPM_ST_WAIT: a DMA
@@ -581,24 +670,32 @@ static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out
 
 /* ---- register writes ---- */
 
+/* dst[i] = v[i] for the lanes of m: one select per lane (vectorised) */
+static inline void blend(uint32_t *restrict dst, const uint32_t *restrict v, uint16_t m)
+{
+    if (m == ALL_LANES) {
+        memcpy(dst, v, sizeof(uint32_t) * LANES);
+        return;
+    }
+    for (int i = 0; i < LANES; i++)
+        dst[i] = (m >> i) & 1 ? v[i] : dst[i];
+}
+
 typedef struct wr {
     bool add;       /* add side (else mul) */
     uint32_t waddr;
     int file;       /* 0 A, 1 B */
     uint16_t mask;  /* lanes written */
-    uint32_t v[LANES];
+    const uint32_t *v;
 } wr;
 
-static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_started)
+static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
 {
     uint32_t n = w->waddr;
     uint16_t m = w->mask;
     if (n < 32) {
-        uint32_t *dst = w->file ? s->rb[n] : s->ra[n];
         dirty_ab(s, w->file, n);
-        for (int i = 0; i < LANES; i++)
-            if ((m >> i) & 1)
-                dst[i] = w->v[i];
+        blend(w->file ? s->rb[n] : s->ra[n], w->v, m);
         return 0;
     }
     const vc4_qpu_reginfo *ri = &vc4_qpu_waddrs[n];
@@ -609,9 +706,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
         return 0;
     case VC4_QPU_IO_ACC:
         dirty_acc(s, n - 32);
-        for (int i = 0; i < LANES; i++)
-            if ((m >> i) & 1)
-                s->acc[n - 32][i] = w->v[i];
+        blend(s->acc[n - 32], w->v, m);
         return 0;
     case VC4_QPU_IO_R5QUAD: /* element 0/4/8/12 to its quad (addendum) */
         dirty_acc(s, 5);
@@ -703,7 +798,6 @@ static int write_reg(vc4_qpu_state *s, const wr *w, uint64_t ins, bool *sfu_star
     case VC4_QPU_IO_TMU:
         return vc4__tmu_write(s, n, w->v, m);
     case VC4_QPU_IO_VPM:
-        (void)ins;
         if (n == VC4_QPU_W_VPM_WRITE)
             return vc4__vpm_write(s, w->v, m);
         /* setups and DMA addresses take element 0 */
@@ -728,35 +822,294 @@ static bool same_target(const wr *a, const wr *b)
     return a->waddr == b->waddr;
 }
 
-static void flags_from(vc4_qpu_state *s, const uint32_t *v, const bool *carry, uint16_t lanes,
-                       bool fl)
+/* Z, N, C of the lanes of `lanes` from 16 results and carries (0/1): the
+ * three masks are built from the lane values, then merged. */
+static void flags_from(vc4_qpu_state *s, const uint32_t *v, const uint32_t *carry,
+                       uint16_t lanes, bool fl)
 {
+    uint32_t zm = fl ? 0x7fffffffu : 0xffffffffu;
+    unsigned z = 0, nn = 0, c = 0;
     for (int i = 0; i < LANES; i++) {
-        if (!((lanes >> i) & 1))
-            continue;
-        uint16_t bit = (uint16_t)(1u << i);
-        bool z = fl ? (v[i] & 0x7fffffffu) == 0 : v[i] == 0;
-        bool nn = (v[i] >> 31) & 1;
-        s->zf = (uint16_t)(z ? s->zf | bit : s->zf & ~bit);
-        s->nf = (uint16_t)(nn ? s->nf | bit : s->nf & ~bit);
-        s->cf = (uint16_t)(carry[i] ? s->cf | bit : s->cf & ~bit);
+        z |= (unsigned)((v[i] & zm) == 0) << i;
+        nn |= (v[i] >> 31) << i;
+        c |= (carry[i] & 1) << i;
     }
+    s->zf = (uint16_t)((s->zf & ~lanes) | (z & lanes));
+    s->nf = (uint16_t)((s->nf & ~lanes) | (nn & lanes));
+    s->cf = (uint16_t)((s->cf & ~lanes) | (c & lanes));
+}
+
+/* ---- decoded instructions ----
+ *
+ * Everything a step needs from the 64-bit word, taken out once (decode):
+ * the fields, the small immediate's value, which register reads are plain
+ * rows (and their bits for the back-to-back read rule), the physical
+ * registers each ALU writes, and what the instruction may do beyond its
+ * lanes (block, touch a unit the QPUs share, fall under the end rules). */
+
+enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
+
+enum {
+    D_SIMM = 1 << 0,    /* raddr_b is a small immediate (imm: its value) */
+    D_END = 1 << 1,     /* program end signal */
+    D_SIGFX = 1 << 2,   /* a signal that does something (stop, sbwait, r4 loads, end) */
+    D_BLOCK = 1 << 3,   /* may wait on another QPU: semaphore acquire, mutex read */
+    D_SHARED = 1 << 4,  /* touches a shared unit: semaphore, mutex, VPM/VDR/VDW, host int */
+    D_UVREAD = 1 << 5,  /* uniform or varying read (a rule of the last three instructions) */
+    D_VPMRULE = 1 << 6, /* VPM/VDR/VDW access (likewise) */
+    D_R4 = 1 << 7,      /* an active mux reads r4 */
+    D_SLOW = 1 << 8,    /* unpack or mul rotation: operands prepared lane by lane */
+    D_BAD = 1 << 9,     /* a reserved code the executor faults on */
+    D_PACK = 1 << 10,   /* a pack applies to some write */
+    D_MUTEXRD = 1 << 11,/* an ALU read of MUTEX_ACQUIRE */
+    D_SEM = 1 << 12,    /* a semaphore instruction */
+    D_ZA = 1 << 13,     /* raddr_a reads nothing (NOP): zeros */
+    D_ZB = 1 << 14,     /* raddr_b likewise */
+    D_PLAINW = 1 << 15, /* both writes go to plain rows (ra/rb 0-31, r0-r3) or
+                         * nowhere, not to the same row, no pack: written
+                         * straight to the rows of wrow[] */
+};
+
+typedef struct vc4_qpu_dins {
+    uint64_t ins;
+    uint32_t imm;             /* LDI / branch immediate; small-immediate value */
+    uint32_t rd_a, rd_b;      /* bit n: the instruction reads ra n / rb n */
+    uint32_t pa[2], pb[2];    /* regfile A / B bits the add [0] and mul [1] writes hit */
+    uint16_t flags;
+    uint8_t acc[2];           /* accumulator bits (bit n = rn) of the two writes */
+    uint8_t kind, sig;
+    uint8_t op_add, op_mul, cond_add, cond_mul, waddr_add, waddr_mul, raddr_a, raddr_b;
+    uint8_t mux[4];
+    uint8_t unpack, pack, pm, sf, ws, ldi_mode;
+    uint8_t add_fl;           /* the add op takes float inputs */
+    uint8_t add_rfl;          /* the add result is a float (pack, flags) */
+    uint8_t mul_fl;           /* fmul */
+    uint8_t bcond, brel, breg, braddr; /* branch fields */
+    uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
+                               * r0-r3 64-67; 0xff none) */
+} vc4_qpu_dins;
+
+static uint8_t classify(uint64_t ins)
+{
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
+        return K_LDI;
+    if (sig == VC4_QPU_SIG_BRANCH)
+        return K_BRANCH;
+    /* both ops nop and nothing read: only the signal matters */
+    if (VC4_QPU_GET(ins, ALU, op_mul) || VC4_QPU_GET(ins, ALU, op_add) ||
+        VC4_QPU_GET(ins, ALU, pm) ||
+        VC4_QPU_GET(ins, ALU, raddr_a) != VC4_QPU_R_NOP ||
+        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) != VC4_QPU_R_NOP))
+        return K_ALU;
+    return K_SIGNAL;
+}
+
+static bool is_float_add(uint32_t op)
+{
+    return op >= VC4_QPU_A_FADD && op <= VC4_QPU_A_FTOI; /* float inputs */
+}
+
+static bool io_kind_is(uint32_t kind, bool write)
+{
+    return kind == VC4_QPU_IO_MUTEX || kind == VC4_QPU_IO_VPM ||
+           (write && kind == VC4_QPU_IO_HOSTINT);
+}
+
+/* the bits a write to waddr of `file` sets in the physical-write sets */
+static void write_bits(uint32_t waddr, int file, uint32_t *pa, uint32_t *pb, uint8_t *acc)
+{
+    if (waddr == VC4_QPU_W_NOP)
+        return;
+    if (waddr < 32)
+        *(file ? pb : pa) |= 1u << waddr;
+    else if (waddr <= 35)
+        *acc |= (uint8_t)(1u << (waddr - 32));
+    else if (waddr == 37)
+        *acc |= 1u << 5;
+}
+
+static void decode(uint64_t ins, vc4_qpu_dins *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ins = ins;
+    d->kind = classify(ins);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    d->sig = (uint8_t)sig;
+    d->cond_add = (uint8_t)VC4_QPU_GET(ins, ALU, cond_add);
+    d->cond_mul = (uint8_t)VC4_QPU_GET(ins, ALU, cond_mul);
+    d->waddr_add = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_add);
+    d->waddr_mul = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_mul);
+    d->ws = (uint8_t)VC4_QPU_GET(ins, ALU, ws);
+    d->sf = (uint8_t)VC4_QPU_GET(ins, ALU, sf);
+    d->pm = (uint8_t)VC4_QPU_GET(ins, ALU, pm);
+    d->pack = (uint8_t)VC4_QPU_GET(ins, ALU, pack);
+    d->unpack = (uint8_t)VC4_QPU_GET(ins, ALU, unpack);
+    d->op_add = (uint8_t)VC4_QPU_GET(ins, ALU, op_add);
+    d->op_mul = (uint8_t)VC4_QPU_GET(ins, ALU, op_mul);
+    d->raddr_a = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_a);
+    d->raddr_b = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_b);
+    d->mux[0] = (uint8_t)VC4_QPU_GET(ins, ALU, add_a);
+    d->mux[1] = (uint8_t)VC4_QPU_GET(ins, ALU, add_b);
+    d->mux[2] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_a);
+    d->mux[3] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_b);
+    int fa = d->ws ? 1 : 0, fm = d->ws ? 0 : 1; /* files of the add and mul writes */
+    uint16_t f = 0;
+    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
+    bool ldi = d->kind == K_LDI, br = d->kind == K_BRANCH;
+
+    switch (sig) {
+    case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
+    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+    case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
+    case VC4_QPU_SIG_COVERAGE_LOAD:
+    case VC4_QPU_SIG_COLOUR_LOAD:
+    case VC4_QPU_SIG_LOAD_TMU0:
+    case VC4_QPU_SIG_LOAD_TMU1:
+        f |= D_SIGFX;
+        break;
+    case VC4_QPU_SIG_PROGRAM_END:
+    case VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END:
+        f |= D_SIGFX | D_END;
+        break;
+    default:
+        break;
+    }
+    /* the rules of the last three instructions (see the step) */
+    if (!ldi && !br) {
+        uint32_t ra = d->raddr_a, rb = d->raddr_b;
+        if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
+            (!simm && (rb == VC4_QPU_R_UNIFORM_READ || rb == VC4_QPU_R_VARYING_READ)))
+            f |= D_UVREAD;
+    }
+    if (!br) {
+        uint32_t wa = d->waddr_add, wm = d->waddr_mul;
+        bool vpm = (wa >= VC4_QPU_W_VPM_WRITE && wa <= VC4_QPU_W_VPM_LD_ADDR) ||
+                   (wm >= VC4_QPU_W_VPM_WRITE && wm <= VC4_QPU_W_VPM_LD_ADDR);
+        if (!ldi) {
+            uint32_t ra = d->raddr_a, rb = d->raddr_b;
+            vpm |= ra >= VC4_QPU_R_VPM_READ && ra <= VC4_QPU_R_VPM_LD_WAIT;
+            vpm |= !simm && rb >= VC4_QPU_R_VPM_READ && rb <= VC4_QPU_R_VPM_LD_WAIT;
+        }
+        if (vpm)
+            f |= D_VPMRULE;
+    }
+    /* writes: physical registers, shared units */
+    write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
+    write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
+    if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
+        (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
+        f |= D_SHARED;
+
+    if (ldi) {
+        d->imm = VC4_QPU_GET(ins, LDI, imm);
+        d->ldi_mode = (uint8_t)VC4_QPU_GET(ins, LDI, unpack);
+        if (d->ldi_mode == VC4_QPU_LDI_SEMAPHORE) {
+            f |= D_SEM | D_SHARED;
+            if (d->imm & 16)
+                f |= D_BLOCK;
+        }
+        if (d->pack)
+            f |= D_PACK;
+    } else if (br) {
+        d->imm = VC4_QPU_GET(ins, BRANCH, imm);
+        d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
+        d->brel = (uint8_t)VC4_QPU_GET(ins, BRANCH, rel);
+        d->breg = (uint8_t)VC4_QPU_GET(ins, BRANCH, reg);
+        d->braddr = (uint8_t)VC4_QPU_GET(ins, BRANCH, raddr_a);
+        d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
+        if (!vc4_qpu_bconds[d->bcond].name)
+            f |= D_BAD;
+    } else if (d->kind == K_ALU) {
+        uint32_t op_add = d->op_add, op_mul = d->op_mul;
+        if (simm) {
+            f |= D_SIMM;
+            d->imm = vc4_qpu_smallimm_bits[d->raddr_b];
+        }
+        if (d->raddr_a < 32)
+            d->rd_a = 1u << d->raddr_a;
+        else if (vc4_qpu_raddrs[d->raddr_a].kind[0] == VC4_QPU_IO_NOP)
+            f |= D_ZA;
+        else if (io_kind_is(vc4_qpu_raddrs[d->raddr_a].kind[0], false))
+            f |= D_SHARED;
+        if (!simm && d->raddr_b < 32)
+            d->rd_b = 1u << d->raddr_b;
+        else if (!simm && vc4_qpu_raddrs[d->raddr_b].kind[1] == VC4_QPU_IO_NOP)
+            f |= D_ZB;
+        else if (!simm && io_kind_is(vc4_qpu_raddrs[d->raddr_b].kind[1], false))
+            f |= D_SHARED;
+        if (d->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE ||
+            (!simm && d->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
+            f |= D_MUTEXRD | D_BLOCK;
+        d->add_fl = is_float_add(op_add);
+        d->add_rfl = (d->add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF;
+        d->mul_fl = op_mul == VC4_QPU_M_FMUL;
+        for (int k = 0; k < 4; k++) {
+            bool used = k < 2 ? op_add != 0 : op_mul != 0;
+            if (used && d->mux[k] == 4)
+                f |= D_R4;
+            if (used && d->unpack &&
+                ((d->mux[k] == 4 && d->pm) || (d->mux[k] == 6 && !d->pm)))
+                f |= D_SLOW;
+        }
+        if (simm && d->raddr_b >= 48 && op_mul)
+            f |= D_SLOW;
+        if ((op_add && !vc4_qpu_add_ops[op_add].name) ||
+            (d->pm && d->pack && !vc4_qpu_packm[d->pack].name))
+            f |= D_BAD;
+        if (d->pack)
+            f |= D_PACK;
+        bool plain = !(f & D_PACK);
+        for (int k = 0; k < 2; k++) {
+            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
+            int file = k ? fm : fa;
+            if (wa < 32)
+                d->wrow[k] = (uint8_t)(file * 32 + wa);
+            else if (wa <= 35)
+                d->wrow[k] = (uint8_t)(64 + wa - 32);
+            else if (wa == VC4_QPU_W_NOP)
+                d->wrow[k] = 0xff;
+            else
+                plain = false;
+        }
+        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
+            plain = false; /* both ALUs write one row: the diagnostic path */
+        if (plain)
+            f |= D_PLAINW;
+    }
+    d->flags = f;
 }
 
 /* ---- one instruction ---- */
 
-static int exec_writes(vc4_qpu_state *s, uint64_t ins, wr *w, int nw, uint32_t *phys_a,
-                       uint32_t *phys_b, uint8_t *accw)
+/* Row `row` of the register files and accumulators (ra 0-31, rb 32-63,
+ * r0-r5 64-69), the numbering of the dirty list. */
+static inline uint32_t *row_ptr(vc4_qpu_state *s, unsigned row)
+{
+    return row < 32 ? s->ra[row] : row < 64 ? s->rb[row - 32] : s->acc[row - 64];
+}
+static inline void dirty_row(vc4_qpu_state *s, unsigned row)
+{
+    if (row < 64)
+        dirty_ab(s, (int)(row >> 5), row & 31);
+    else
+        dirty_acc(s, row - 64);
+}
+
+static const uint32_t zero_lanes[LANES];
+
+static int exec_writes(vc4_qpu_state *s, wr *w, uint32_t *phys_a, uint32_t *phys_b,
+                       uint8_t *accw)
 {
     bool sfu = false;
-    if (nw == 2 && (w[0].mask & w[1].mask) && same_target(&w[0], &w[1])) {
+    if ((w[0].mask & w[1].mask) && same_target(&w[0], &w[1])) {
         int rc = diag(s, "both ALUs write %s in one instruction",
                       w[0].waddr < 32 ? (w[0].file ? "the same rb register" : "the same ra register")
                                       : vc4_qpu_waddrs[w[0].waddr].name[w[0].file]);
         if (rc)
             return rc;
     }
-    for (int k = 0; k < nw; k++) {
+    for (int k = 0; k < 2; k++) {
         if (w[k].waddr == VC4_QPU_W_NOP || !w[k].mask)
             continue;
         if (w[k].waddr < 32) {
@@ -769,175 +1122,210 @@ static int exec_writes(vc4_qpu_state *s, uint64_t ins, wr *w, int nw, uint32_t *
         } else if (w[k].waddr == 37) {
             *accw |= 1u << 5;
         }
-        int rc = write_reg(s, &w[k], ins, &sfu);
+        if (w[k].waddr < 32) { /* a plain row: no I/O */
+            dirty_ab(s, w[k].file, w[k].waddr);
+            blend(w[k].file ? s->rb[w[k].waddr] : s->ra[w[k].waddr], w[k].v, w[k].mask);
+            continue;
+        }
+        if (w[k].waddr <= 35) { /* r0-r3 (both files) */
+            dirty_acc(s, w[k].waddr - 32);
+            blend(s->acc[w[k].waddr - 32], w[k].v, w[k].mask);
+            continue;
+        }
+        int rc = write_reg(s, &w[k], &sfu);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-static int exec_alu(vc4_qpu_state *s, uint64_t ins, uint32_t sig, uint32_t *phys_a,
+/* Pack the writes of w (pm=0: regfile A writes; pm=1: the mul result) into
+ * buf; ovf: the add op is add/sub (32-bit saturate needs its overflow). */
+static void pack_writes(vc4_qpu_state *s, const vc4_qpu_dins *d, wr *w, uint32_t buf[2][LANES],
+                        const uint32_t *in0, const uint32_t *in1, bool ovf, bool from_alu)
+{
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = w[k].waddr;
+        bool pa = !d->pm && d->pack && w[k].file == 0, pmul = d->pm && d->pack && k == 1;
+        if (!w[k].mask || n == VC4_QPU_W_NOP || (!pa && !pmul))
+            continue;
+        bool fl = from_alu && (k == 0 ? d->add_rfl : d->mul_fl);
+        for (int i = 0; i < LANES; i++) {
+            uint32_t x = w[k].v[i], old;
+            if (from_alu)
+                old = n < 32 ? (w[k].file ? s->rb[n][i] : s->ra[n][i])
+                             : (n <= 35 ? s->acc[n - 32][i] : 0);
+            else if (pa)
+                old = n < 32 ? s->ra[n][i] : 0;
+            else
+                old = n < 32 ? (w[k].file ? s->rb[n][i] : s->ra[n][i]) : 0;
+            bool ovp = false, ovn = false;
+            if (k == 0 && ovf) {
+                int64_t a = (int32_t)in0[i], b = (int32_t)in1[i];
+                int64_t t = d->op_add == VC4_QPU_A_ADD ? a + b : a - b;
+                ovp = t > INT32_MAX;
+                ovn = t < INT32_MIN;
+            }
+            buf[k][i] = pa ? pack_a(d->pack, x, old, fl, ovp, ovn) : pack_m(d->pack, x, old);
+        }
+        w[k].v = buf[k];
+    }
+}
+
+static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
                     uint32_t *phys_b, uint8_t *accw, rd *r)
 {
-    uint32_t unpk = VC4_QPU_GET(ins, ALU, unpack), pm = VC4_QPU_GET(ins, ALU, pm);
-    uint32_t pack = VC4_QPU_GET(ins, ALU, pack);
-    uint32_t cond_add = VC4_QPU_GET(ins, ALU, cond_add);
-    uint32_t cond_mul = VC4_QPU_GET(ins, ALU, cond_mul);
-    bool sf = VC4_QPU_GET(ins, ALU, sf), ws = VC4_QPU_GET(ins, ALU, ws);
-    uint32_t waddr_add = VC4_QPU_GET(ins, ALU, waddr_add);
-    uint32_t waddr_mul = VC4_QPU_GET(ins, ALU, waddr_mul);
-    uint32_t op_mul = VC4_QPU_GET(ins, ALU, op_mul), op_add = VC4_QPU_GET(ins, ALU, op_add);
-    uint32_t raddr_a = VC4_QPU_GET(ins, ALU, raddr_a), raddr_b = VC4_QPU_GET(ins, ALU, raddr_b);
-    uint32_t mux[4] = {VC4_QPU_GET(ins, ALU, add_a), VC4_QPU_GET(ins, ALU, add_b),
-                       VC4_QPU_GET(ins, ALU, mul_a), VC4_QPU_GET(ins, ALU, mul_b)};
+    uint32_t op_add = d->op_add, op_mul = d->op_mul;
     int rc;
 
-    if (op_add && !vc4_qpu_add_ops[op_add].name)
-        return fault(s, CG_FAULT_INVALID_OPCODE, "reserved add op %u", op_add);
-    if (pm && pack && !vc4_qpu_packm[pack].name)
-        return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", pack);
+    if (d->flags & D_BAD) {
+        if (op_add && !vc4_qpu_add_ops[op_add].name)
+            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved add op %u", op_add);
+        if (d->pm && d->pack && !vc4_qpu_packm[d->pack].name)
+            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", d->pack);
+    }
 
     /* The register-file ports read whenever raddr names something, used by
-     * a mux or not (the kernel validator counts uniforms this way). */
-    uint32_t va[LANES], vb[LANES];
-    if ((rc = read_reg(s, 0, raddr_a, r, va, ins)))
-        return rc;
-    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
-    if (simm) {
-        for (int i = 0; i < LANES; i++)
-            vb[i] = vc4_qpu_smallimm_bits[raddr_b];
-    } else if ((rc = read_reg(s, 1, raddr_b, r, vb, ins))) {
-        return rc;
-    }
-    bool uses_r4 = false;
-    for (int k = 0; k < 4; k++) {
-        bool used = k < 2 ? op_add != 0 : op_mul != 0;
-        if (used && mux[k] == 4)
-            uses_r4 = true;
-    }
-    if (uses_r4 && s->sfu_wait > 0) {
-        if ((rc = diag(s, "reads r4 within two instructions of an SFU write")))
+     * a mux or not (the kernel validator counts uniforms this way). Plain
+     * rows are used in place. */
+    uint32_t bufa[LANES], bufb[LANES];
+    const uint32_t *va = bufa, *vb = bufb;
+    if (d->raddr_a < 32) {
+        if ((s->prev_phys_a & d->rd_a) &&
+            (rc = diag(s, "reads r%c%u, written by the previous instruction", 'a', d->raddr_a)))
             return rc;
+        va = s->ra[d->raddr_a];
+    } else if (d->flags & D_ZA) {
+        va = zero_lanes;
+    } else if ((rc = read_reg(s, 0, d->raddr_a, r, bufa))) {
+        return rc;
     }
+    if (d->flags & D_SIMM) {
+        for (int i = 0; i < LANES; i++)
+            bufb[i] = d->imm;
+    } else if (d->raddr_b < 32) {
+        if ((s->prev_phys_b & d->rd_b) &&
+            (rc = diag(s, "reads r%c%u, written by the previous instruction", 'b', d->raddr_b)))
+            return rc;
+        vb = s->rb[d->raddr_b];
+    } else if (d->flags & D_ZB) {
+        vb = zero_lanes;
+    } else if ((rc = read_reg(s, 1, d->raddr_b, r, bufb))) {
+        return rc;
+    }
+    if ((d->flags & D_R4) && s->sfu_wait > 0 &&
+        (rc = diag(s, "reads r4 within two instructions of an SFU write")))
+        return rc;
 
-    /* Operands per consumer: unpack depends on float or int use. Inactive
-     * sides (nop) compute nothing. */
-    bool add_fl = is_float_add(op_add), mul_fl = op_mul == VC4_QPU_M_FMUL;
-    uint32_t in[4][LANES];
+    /* Operands per consumer; inactive sides (nop) compute nothing. */
+    const uint32_t *in[4];
     for (int k = 0; k < 4; k++) {
-        if (!(k < 2 ? op_add : op_mul))
-            continue;
-        bool fl = k < 2 ? add_fl : mul_fl;
-        const uint32_t *src = mux[k] < 6 ? s->acc[mux[k]] : mux[k] == 6 ? va : vb;
-        if ((mux[k] == 4 && unpk && pm) || (mux[k] == 6 && unpk && !pm)) {
-            for (int i = 0; i < LANES; i++)
-                in[k][i] = unpack(unpk, src[i], fl);
-        } else {
-            memcpy(in[k], src, sizeof in[k]);
-        }
+        uint32_t m = d->mux[k];
+        in[k] = !(k < 2 ? op_add : op_mul) ? zero_lanes
+              : m < 6 ? s->acc[m] : m == 6 ? va : vb;
     }
-
-    /* Vector rotation of the mul inputs (small immediates 48-63). */
-    if (simm && raddr_b >= 48 && op_mul) {
-        uint32_t n = raddr_b == 48 ? (s->acc[5][0] & 15) : raddr_b - 48;
-        if (raddr_b == 48 && (s->prev_acc & (1u << 5)))
-            if ((rc = diag(s, "rotates by r5 right after an instruction that writes r5")))
-                return rc;
-        for (int k = 2; k < 4; k++)
-            if (mux[k] < 4 && (s->prev_acc & (1u << mux[k])))
-                if ((rc = diag(s, "rotates r%u right after an instruction that writes it", mux[k])))
+    uint32_t slow[4][LANES];
+    if (d->flags & D_SLOW) {
+        /* unpack (float or int by the consumer) */
+        for (int k = 0; k < 4; k++) {
+            if (!(k < 2 ? op_add : op_mul))
+                continue;
+            bool fl = k < 2 ? d->add_fl : d->mul_fl;
+            uint32_t m = d->mux[k];
+            if ((m == 4 && d->unpack && d->pm) || (m == 6 && d->unpack && !d->pm)) {
+                for (int i = 0; i < LANES; i++)
+                    slow[k][i] = unpack(d->unpack, in[k][i], fl);
+                in[k] = slow[k];
+            }
+        }
+        /* vector rotation of the mul inputs (small immediates 48-63) */
+        if ((d->flags & D_SIMM) && d->raddr_b >= 48 && op_mul) {
+            uint32_t n = d->raddr_b == 48 ? (s->acc[5][0] & 15) : d->raddr_b - 48u;
+            if (d->raddr_b == 48 && (s->prev_acc & (1u << 5)))
+                if ((rc = diag(s, "rotates by r5 right after an instruction that writes r5")))
                     return rc;
-        bool full = mux[2] < 4 && mux[3] < 4;
-        for (int k = 2; k < 4; k++) {
-            uint32_t t[LANES];
-            for (int i = 0; i < LANES; i++) {
-                int from = full ? (int)((i - (int)n) & 15) : ((i & ~3) | ((i - (int)n) & 3));
-                t[i] = in[k][from];
-            }
-            memcpy(in[k], t, sizeof t);
-        }
-    }
-
-    uint32_t ra_res[LANES], rm_res[LANES];
-    bool carry_a[LANES], carry_m[LANES];
-    bool ovp[LANES], ovn[LANES];
-    if (op_add) {
-        for (int i = 0; i < LANES; i++) {
-            ra_res[i] = add_op(op_add, in[0][i], in[1][i], &carry_a[i]);
-            ovp[i] = ovn[i] = false;
-            if (op_add == VC4_QPU_A_ADD || op_add == VC4_QPU_A_SUB) {
-                int64_t x = (int32_t)in[0][i], y = (int32_t)in[1][i];
-                int64_t t = op_add == VC4_QPU_A_ADD ? x + y : x - y;
-                ovp[i] = t > INT32_MAX;
-                ovn[i] = t < INT32_MIN;
+            for (int k = 2; k < 4; k++)
+                if (d->mux[k] < 4 && (s->prev_acc & (1u << d->mux[k])))
+                    if ((rc = diag(s, "rotates r%u right after an instruction that writes it",
+                                   d->mux[k])))
+                        return rc;
+            bool full = d->mux[2] < 4 && d->mux[3] < 4;
+            for (int k = 2; k < 4; k++) {
+                uint32_t t[LANES];
+                for (int i = 0; i < LANES; i++) {
+                    int from = full ? (int)((i - (int)n) & 15) : ((i & ~3) | ((i - (int)n) & 3));
+                    t[i] = in[k][from];
+                }
+                memcpy(slow[k], t, sizeof t);
+                in[k] = slow[k];
             }
         }
     }
-    if (op_mul) {
-        for (int i = 0; i < LANES; i++) {
-            rm_res[i] = mul_op(op_mul, in[2][i], in[3][i], &carry_m[i]);
+
+    uint32_t ra_res[LANES], rm_res[LANES], carry_a[LANES], carry_m[LANES];
+    if (op_add)
+        add_lanes(op_add, in[0], in[1], ra_res, carry_a);
+    if (op_mul)
+        mul_lanes(op_mul, in[2], in[3], rm_res, carry_m);
+
+    uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
+    uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
+
+    if (d->flags & D_PLAINW) {
+        /* what exec_writes does for plain rows, with the rows decoded */
+        if (madd && d->wrow[0] != 0xff) {
+            blend(row_ptr(s, d->wrow[0]), ra_res, madd);
+            dirty_row(s, d->wrow[0]);
+            *phys_a |= d->pa[0], *phys_b |= d->pb[0], *accw |= d->acc[0];
         }
+        if (mmul && d->wrow[1] != 0xff) {
+            blend(row_ptr(s, d->wrow[1]), rm_res, mmul);
+            dirty_row(s, d->wrow[1]);
+            *phys_a |= d->pa[1], *phys_b |= d->pb[1], *accw |= d->acc[1];
+        }
+        goto flags;
     }
-
-    uint16_t madd = op_add ? cond_mask(s, cond_add) : 0;
-    uint16_t mmul = op_mul ? cond_mask(s, cond_mul) : 0;
-
     wr w[2];
     w[0].add = true;
-    w[0].waddr = waddr_add;
-    w[0].file = ws ? 1 : 0;
+    w[0].waddr = d->waddr_add;
+    w[0].file = d->ws ? 1 : 0;
     w[0].mask = madd;
+    w[0].v = ra_res;
     w[1].add = false;
-    w[1].waddr = waddr_mul;
-    w[1].file = ws ? 0 : 1;
+    w[1].waddr = d->waddr_mul;
+    w[1].file = d->ws ? 0 : 1;
     w[1].mask = mmul;
-    /* pack: regfile A write (pm=0) or the mul result (pm=1) */
-    for (int k = 0; k < 2; k++) {
-        if (!w[k].mask || w[k].waddr == VC4_QPU_W_NOP)
-            continue;
-        const uint32_t *res = k == 0 ? ra_res : rm_res;
-        bool fl = k == 0 ? (add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF : mul_fl;
-        uint32_t n = w[k].waddr;
-        bool pa = !pm && pack && w[k].file == 0, pmul = pm && pack && k == 1;
-        if (!pa && !pmul) {
-            memcpy(w[k].v, res, sizeof w[k].v);
-            continue;
-        }
-        for (int i = 0; i < LANES; i++) {
-            uint32_t old = n < 32 ? (w[k].file ? s->rb[n][i] : s->ra[n][i])
-                         : (n <= 35 ? s->acc[n - 32][i] : 0);
-            w[k].v[i] = pa ? pack_a(pack, res[i], old, fl, k == 0 && ovp[i], k == 0 && ovn[i])
-                           : pack_m(pack, res[i], old);
-        }
+    w[1].v = rm_res;
+    uint32_t pbuf[2][LANES];
+    if (d->flags & D_PACK) {
+        pack_writes(s, d, w, pbuf, in[0], in[1],
+                    op_add == VC4_QPU_A_ADD || op_add == VC4_QPU_A_SUB, true);
+        if (d->pm && d->pack >= 4 && mmul && d->waddr_mul >= 36 &&
+            d->waddr_mul != VC4_QPU_W_NOP && d->waddr_mul != VC4_QPU_W_ACC5_QUAD)
+            if ((rc = diag(s, "byte pack of the mul result into I/O register %s",
+                           vc4_qpu_waddrs[d->waddr_mul].name[w[1].file])))
+                return rc;
     }
-    if (pm && pack >= 4 && mmul && waddr_mul >= 36 && waddr_mul != VC4_QPU_W_NOP &&
-        waddr_mul != VC4_QPU_W_ACC5_QUAD)
-        if ((rc = diag(s, "byte pack of the mul result into I/O register %s",
-                       vc4_qpu_waddrs[waddr_mul].name[w[1].file])))
-            return rc;
 
-    if ((rc = exec_writes(s, ins, w, 2, phys_a, phys_b, accw)))
+    if ((rc = exec_writes(s, w, phys_a, phys_b, accw)))
         return rc;
 
-    if (sf) {
+flags:
+    if (d->sf) {
         /* flags from the add ALU unless it is a nop, then from the mul ALU;
          * only lanes whose condition holds (addendum) */
         if (op_add)
-            flags_from(s, ra_res, carry_a, madd, add_fl && op_add != VC4_QPU_A_FTOI ? true : op_add == VC4_QPU_A_ITOF);
+            flags_from(s, ra_res, carry_a, madd, d->add_rfl);
         else if (op_mul)
-            flags_from(s, rm_res, carry_m, mmul, mul_fl);
+            flags_from(s, rm_res, carry_m, mmul, d->mul_fl);
     }
     return 0;
 }
 
-static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *phys_b,
-                    uint8_t *accw, bool *stalled)
+static int exec_ldi(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
+                    uint32_t *phys_b, uint8_t *accw, bool *stalled)
 {
-    uint32_t imm = VC4_QPU_GET(ins, LDI, imm), mode = VC4_QPU_GET(ins, LDI, unpack);
-    uint32_t pm = VC4_QPU_GET(ins, LDI, pm), pack = VC4_QPU_GET(ins, LDI, pack);
-    uint32_t cond_add = VC4_QPU_GET(ins, LDI, cond_add);
-    uint32_t cond_mul = VC4_QPU_GET(ins, LDI, cond_mul);
-    bool sf = VC4_QPU_GET(ins, LDI, sf), ws = VC4_QPU_GET(ins, LDI, ws);
+    uint32_t imm = d->imm, mode = d->ldi_mode;
     uint32_t v[LANES];
     switch (mode) {
     case VC4_QPU_LDI_LOAD_32:
@@ -980,55 +1368,36 @@ static int exec_ldi(vc4_qpu_state *s, uint64_t ins, uint32_t *phys_a, uint32_t *
     default:
         return fault(s, CG_FAULT_INVALID_OPCODE, "reserved load-immediate mode %u", mode);
     }
-    if (pm && pack && !vc4_qpu_packm[pack].name)
-        return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", pack);
+    if (d->pm && d->pack && !vc4_qpu_packm[d->pack].name)
+        return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", d->pack);
     wr w[2];
     w[0].add = true;
     w[1].add = false;
-    w[0].waddr = VC4_QPU_GET(ins, LDI, waddr_add);
-    w[0].file = ws ? 1 : 0;
-    w[0].mask = cond_mask(s, cond_add);
-    w[1].waddr = VC4_QPU_GET(ins, LDI, waddr_mul);
-    w[1].file = ws ? 0 : 1;
-    w[1].mask = cond_mask(s, cond_mul);
-    for (int k = 0; k < 2; k++) {
-        uint32_t n = w[k].waddr;
-        bool pa = !pm && pack && w[k].file == 0, pmul = pm && pack && k == 1;
-        if (!w[k].mask || n == VC4_QPU_W_NOP)
-            continue; /* not written (exec_writes skips it) */
-        if (!pa && !pmul) {
-            memcpy(w[k].v, v, sizeof v);
-            continue;
-        }
-        for (int i = 0; i < LANES; i++) {
-            uint32_t x = v[i];
-            if (pa)
-                x = pack_a(pack, x, n < 32 ? s->ra[n][i] : 0, false, false, false);
-            else
-                x = pack_m(pack, x, n < 32 ? (w[k].file ? s->rb[n][i] : s->ra[n][i]) : 0);
-            w[k].v[i] = x;
-        }
-    }
-    int rc = exec_writes(s, ins, w, 2, phys_a, phys_b, accw);
+    w[0].waddr = d->waddr_add;
+    w[0].file = d->ws ? 1 : 0;
+    w[0].mask = cond_mask(s, d->cond_add);
+    w[0].v = v;
+    w[1].waddr = d->waddr_mul;
+    w[1].file = d->ws ? 0 : 1;
+    w[1].mask = cond_mask(s, d->cond_mul);
+    w[1].v = v;
+    uint32_t pbuf[2][LANES];
+    if (d->flags & D_PACK)
+        pack_writes(s, d, w, pbuf, v, v, false, false);
+    int rc = exec_writes(s, w, phys_a, phys_b, accw);
     if (rc)
         return rc;
-    if (sf) {
-        bool carry[LANES] = {0};
-        flags_from(s, v, carry, w[0].mask, false);
-    }
+    if (d->sf)
+        flags_from(s, v, zero_lanes, w[0].mask, false);
     return 0;
 }
 
-static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *phys_a,
-                       uint32_t *phys_b, uint8_t *accw)
+static int exec_branch(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr,
+                       uint32_t *phys_a, uint32_t *phys_b, uint8_t *accw)
 {
-    uint32_t c = VC4_QPU_GET(ins, BRANCH, cond_br);
-    bool rel = VC4_QPU_GET(ins, BRANCH, rel), reg = VC4_QPU_GET(ins, BRANCH, reg);
-    uint32_t raddr = VC4_QPU_GET(ins, BRANCH, raddr_a);
-    bool ws = VC4_QPU_GET(ins, BRANCH, ws);
-    uint32_t imm = VC4_QPU_GET(ins, BRANCH, imm);
+    uint32_t c = d->bcond, raddr = d->braddr;
     int rc;
-    if (!vc4_qpu_bconds[c].name)
+    if (d->flags & D_BAD)
         return fault(s, CG_FAULT_INVALID_OPCODE, "reserved branch condition %u", c);
     if (s->since_branch < 3)
         if ((rc = diag(s, "branch within two instructions of another branch")))
@@ -1053,31 +1422,31 @@ static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *
     s->since_branch = 0;
     if (!taken)
         return 0;
-    uint32_t target = rel ? addr + 32 + imm : imm;
-    if (reg) {
+    uint32_t target = d->brel ? addr + 32 + d->imm : d->imm;
+    if (d->breg) {
         if ((s->prev_phys_a >> raddr) & 1)
             if ((rc = diag(s, "branch reads ra%u, written by the previous instruction", raddr)))
                 return rc;
         target += s->ra[raddr][15]; /* element 15 (addendum) */
     }
     /* link: the return address, after the three delay slots */
+    uint32_t link[LANES];
+    for (int i = 0; i < LANES; i++)
+        link[i] = addr + 32;
     wr w[2];
     memset(w, 0, sizeof w);
-    w[0].waddr = VC4_QPU_GET(ins, BRANCH, waddr_add);
-    w[0].file = ws ? 1 : 0;
-    w[1].waddr = VC4_QPU_GET(ins, BRANCH, waddr_mul);
-    w[1].file = ws ? 0 : 1;
+    w[0].waddr = d->waddr_add;
+    w[0].file = d->ws ? 1 : 0;
+    w[1].waddr = d->waddr_mul;
+    w[1].file = d->ws ? 0 : 1;
     for (int k = 0; k < 2; k++) {
         w[k].mask = ALL_LANES;
-        for (int i = 0; i < LANES; i++)
-            w[k].v[i] = addr + 32;
+        w[k].v = link;
     }
-    if ((rc = exec_writes(s, ins, w, 2, phys_a, phys_b, accw)))
+    if ((rc = exec_writes(s, w, phys_a, phys_b, accw)))
         return rc;
-    if (raddr & 1) { /* an odd raddr_a sets the flags from the link value (addendum) */
-        bool carry[LANES] = {0};
-        flags_from(s, w[0].v, carry, ALL_LANES, false);
-    }
+    if (raddr & 1) /* an odd raddr_a sets the flags from the link value (addendum) */
+        flags_from(s, link, zero_lanes, ALL_LANES, false);
     s->branch_wait = 4; /* counts this instruction and its three delay slots */
     s->branch_target = target;
     return 0;
@@ -1085,35 +1454,16 @@ static int exec_branch(vc4_qpu_state *s, uint64_t ins, uint32_t addr, uint32_t *
 
 /* ---- decoded programs ---- */
 
-/* What an instruction needs from the executor, decided once per word. */
-enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
-
-static uint8_t classify(uint64_t ins)
-{
-    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
-    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
-        return K_LDI;
-    if (sig == VC4_QPU_SIG_BRANCH)
-        return K_BRANCH;
-    /* both ops nop and nothing read: only the signal matters */
-    if (VC4_QPU_GET(ins, ALU, op_mul) || VC4_QPU_GET(ins, ALU, op_add) ||
-        VC4_QPU_GET(ins, ALU, pm) ||
-        VC4_QPU_GET(ins, ALU, raddr_a) != VC4_QPU_R_NOP ||
-        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) != VC4_QPU_R_NOP))
-        return K_ALU;
-    return K_SIGNAL;
-}
-
 #define PROG_MAX_INS 4096 /* instructions one cached program holds */
-#define CACHE_PROGS 8     /* programs (start addresses) a cache holds */
+#define CACHE_PROGS 16    /* programs (start addresses) a cache holds (12 QPUs
+                           * may run 12 different user programs) */
 
 /* The instructions fetched from [start, start + 8n), in fetch order from the
  * start address: the code bytes as they were read and their decoding. */
 typedef struct vc4_qpu_prog {
     uint32_t start, n, cap;
     uint8_t *bytes;
-    uint64_t *ins;
-    uint8_t *kind;
+    vc4_qpu_dins *d;
     uint64_t last_use;
     /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
     uint32_t use_n;
@@ -1138,8 +1488,7 @@ void vc4_qpu_cache_destroy(vc4_qpu_cache *c)
         return;
     for (int i = 0; i < CACHE_PROGS; i++) {
         free(c->prog[i].bytes);
-        free(c->prog[i].ins);
-        free(c->prog[i].kind);
+        free(c->prog[i].d);
     }
     free(c);
 }
@@ -1195,11 +1544,10 @@ static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
     if (!pg->cap) {
         pg->cap = 64;
         pg->bytes = malloc(8 * pg->cap);
-        pg->ins = malloc(sizeof *pg->ins * pg->cap);
-        pg->kind = malloc(pg->cap);
-        if (!pg->bytes || !pg->ins || !pg->kind) {
-            free(pg->bytes), free(pg->ins), free(pg->kind);
-            pg->bytes = NULL, pg->ins = NULL, pg->kind = NULL;
+        pg->d = malloc(sizeof *pg->d * pg->cap);
+        if (!pg->bytes || !pg->d) {
+            free(pg->bytes), free(pg->d);
+            pg->bytes = NULL, pg->d = NULL;
             pg->cap = 0;
             return NULL;
         }
@@ -1236,20 +1584,20 @@ void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr
         pg->use_n = pg->n;
         bool w15 = false, z15 = false;
         for (uint32_t i = 0; i < pg->n; i++) {
-            if (pg->kind[i] == K_BRANCH)
+            if (pg->d[i].kind == K_BRANCH)
                 break; /* control flow: not followed */
-            w15 |= names_15(pg->ins[i], pg->kind[i], 0);
-            z15 |= names_15(pg->ins[i], pg->kind[i], 1);
-            uint32_t sig = VC4_QPU_GET(pg->ins[i], ALU, sig);
+            w15 |= names_15(pg->d[i].ins, pg->d[i].kind, 0);
+            z15 |= names_15(pg->d[i].ins, pg->d[i].kind, 1);
+            uint32_t sig = pg->d[i].sig;
             if (sig == VC4_QPU_SIG_PROGRAM_END || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
                 /* the program ends after two delay slots */
                 if (i + 2 >= pg->n)
                     break;
                 bool br = false;
                 for (uint32_t k = i + 1; k <= i + 2; k++) {
-                    br |= pg->kind[k] == K_BRANCH;
-                    w15 |= names_15(pg->ins[k], pg->kind[k], 0);
-                    z15 |= names_15(pg->ins[k], pg->kind[k], 1);
+                    br |= pg->d[k].kind == K_BRANCH;
+                    w15 |= names_15(pg->d[k].ins, pg->d[k].kind, 0);
+                    z15 |= names_15(pg->d[k].ins, pg->d[k].kind, 1);
                 }
                 if (!br) {
                     pg->use_w = w15;
@@ -1263,47 +1611,48 @@ void vc4_qpu_cache_payload_use(vc4_qpu_cache *c, cg_vas *bus, uint32_t code_addr
     *z = pg->use_z;
 }
 
-/* Append the instruction fetched at start + 8n (if there is room). */
-static void prog_append(vc4_qpu_prog *pg, const uint32_t wv[2], uint64_t ins, uint8_t kind)
+/* Append the instruction fetched at start + 8n (if there is room and the
+ * model need not watch its memory: a word the coherency model checks is
+ * fetched through the bus every time, as without a cache). */
+static void prog_append(vc4_qpu_prog *pg, cg_vas *bus, uint32_t addr, const uint32_t wv[2],
+                        const vc4_qpu_dins *d)
 {
-    if (pg->n >= PROG_MAX_INS || (uint64_t)pg->start + 8ull * (pg->n + 1) > 0x100000000ull)
+    uint8_t *p;
+    if (pg->n >= PROG_MAX_INS || (uint64_t)pg->start + 8ull * (pg->n + 1) > 0x100000000ull ||
+        cg__vas_span(bus, addr, 8, false, &p) != 8)
         return;
     if (pg->n == pg->cap) {
         uint32_t cap = pg->cap * 2;
         uint8_t *b = realloc(pg->bytes, 8 * (size_t)cap);
         if (b)
             pg->bytes = b;
-        uint64_t *in = realloc(pg->ins, sizeof *in * cap);
-        if (in)
-            pg->ins = in;
-        uint8_t *k = realloc(pg->kind, cap);
-        if (k)
-            pg->kind = k;
-        if (!b || !in || !k)
+        vc4_qpu_dins *nd = realloc(pg->d, sizeof *nd * cap);
+        if (nd)
+            pg->d = nd;
+        if (!b || !nd)
             return;
         pg->cap = cap;
     }
     for (int k = 0; k < 8; k++)
         pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
-    pg->ins[pg->n] = ins;
-    pg->kind[pg->n] = kind;
+    pg->d[pg->n] = *d;
     pg->n++;
 }
 
-/* Fetch the instruction at addr: from the program cache, or from memory
- * (faults as the bus decides). */
-static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
+/* The decoded instruction at addr: from the program cache, or fetched from
+ * memory (faults as the bus decides) and decoded into *tmp. NULL: fault. */
+static inline const vc4_qpu_dins *fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins *tmp)
 {
     vc4_qpu_prog *pg = s->prog;
+    const vc4_qpu_dins *d;
     uint32_t off = addr - (pg ? pg->start : 0);
     if (pg && !(off & 7) && off / 8 < pg->n) {
-        *ins = pg->ins[off / 8];
-        *kind = pg->kind[off / 8];
+        d = &pg->d[off / 8];
     } else {
         uint32_t wv[2];
         if (cg_vas_read(s->bus, addr, wv, 8, &s->agent) != 0) {
             s->ended = true;
-            return CG_ERR_FAULT;
+            return NULL;
         }
         /* bus memory is little-endian */
         uint8_t *b = (uint8_t *)wv;
@@ -1312,15 +1661,29 @@ static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
         uint32_t hi = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
                       (uint32_t)b[7] << 24;
         wv[0] = lo, wv[1] = hi;
-        *ins = (uint64_t)hi << 32 | lo;
-        *kind = classify(*ins);
+        decode((uint64_t)hi << 32 | lo, tmp);
+        d = tmp;
         if (pg && off == 8 * pg->n && addr >= pg->start)
-            prog_append(pg, wv, *ins, *kind);
+            prog_append(pg, s->bus, addr, wv, tmp);
     }
-    s->agent.words[0] = (uint32_t)*ins;
-    s->agent.words[1] = (uint32_t)(*ins >> 32);
+    s->agent.words[0] = (uint32_t)d->ins;
+    s->agent.words[1] = (uint32_t)(d->ins >> 32);
     s->agent.nwords = 2;
-    return 0;
+    return d;
+}
+
+void vc4_qpu_use_cache(vc4_qpu_state *s, vc4_qpu_cache *c)
+{
+    s->prog = c ? prog_for(c, s->bus, s->pc) : NULL;
+}
+
+void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < CACHE_PROGS; i++)
+        if (c->prog[i].cap && c->prog[i].n)
+            prog_validate(&c->prog[i], bus);
 }
 
 /* Would the instruction wait on another QPU? Checked before it issues, so a
@@ -1328,24 +1691,20 @@ static int fetch(vc4_qpu_state *s, uint32_t addr, uint64_t *ins, uint8_t *kind)
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static bool blocks(vc4_qpu_state *s, uint64_t ins, uint8_t kind)
+static bool blocks(vc4_qpu_state *s, const vc4_qpu_dins *d)
 {
-    if (kind == K_LDI) {
-        uint32_t imm = VC4_QPU_GET(ins, LDI, imm);
-        if (VC4_QPU_GET(ins, LDI, unpack) == VC4_QPU_LDI_SEMAPHORE && (imm & 16) &&
-            s->sems->count[imm & 15] == 0) {
+    if (d->kind == K_LDI) {
+        if ((d->flags & D_SEM) && (d->imm & 16) && s->sems->count[d->imm & 15] == 0) {
             s->wait.kind = VC4_QPU_WAIT_SEM_ACQUIRE;
-            s->wait.detail = imm & 15;
+            s->wait.detail = d->imm & 15;
             return true;
         }
         return false;
     }
-    if (kind != K_ALU || !s->units || s->units->mutex_owner < 0 ||
+    if (d->kind != K_ALU || !s->units || s->units->mutex_owner < 0 ||
         s->units->mutex_owner == (int)s->qpu_num)
         return false;
-    bool simm = VC4_QPU_GET(ins, ALU, sig) == VC4_QPU_SIG_SMALL_IMMEDIATE;
-    if (VC4_QPU_GET(ins, ALU, raddr_a) == VC4_QPU_R_MUTEX_ACQUIRE ||
-        (!simm && VC4_QPU_GET(ins, ALU, raddr_b) == VC4_QPU_R_MUTEX_ACQUIRE)) {
+    if (d->flags & D_MUTEXRD) {
         s->wait.kind = VC4_QPU_WAIT_MUTEX;
         s->wait.detail = (uint32_t)s->units->mutex_owner;
         return true;
@@ -1353,105 +1712,13 @@ static bool blocks(vc4_qpu_state *s, uint64_t ins, uint8_t kind)
     return false;
 }
 
-int vc4_qpu_step(vc4_qpu_state *s)
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int sig_effects(vc4_qpu_state *s, const vc4_qpu_dins *d)
 {
-    if (s->ended)
-        return 0;
-    uint32_t addr = s->pc;
-    s->agent.stream_addr = addr;
-    s->agent.nwords = 0;
-    uint64_t ins;
-    uint8_t kind;
-    if (fetch(s, addr, &ins, &kind) != 0)
-        return CG_ERR_FAULT;
-    /* only a semaphore instruction, or an ALU instruction while some QPU
-     * holds the shared mutex, can block */
-    bool may_block = kind == K_LDI ? VC4_QPU_GET(ins, LDI, unpack) == VC4_QPU_LDI_SEMAPHORE
-                                   : kind == K_ALU && s->units && s->units->mutex_owner >= 0;
-    if (may_block && blocks(s, ins, kind)) {
-        s->stalls++;
-        s->executed++; /* a stall cycle */
-        return VC4_QPU_BLOCKED;
-    }
-    if (s->wait.kind) {
-        s->wait.kind = VC4_QPU_WAIT_NONE;
-        s->wait.detail = 0;
-    }
-    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
-    uint32_t phys_a = 0, phys_b = 0;
-    uint8_t accw = 0;
-    bool stalled = false;
-    rd r;
-    r.r5_pending = false;
     int rc = 0;
-    s->executed++;
-
-    /* signals that stop here */
-    switch (sig) {
-    case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
-        return fault(s, CG_FAULT_TRAP, "software breakpoint at 0x%08x", addr);
-    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-        return fault(s, CG_FAULT_UNSUPPORTED, "not supported yet: loadam (alpha-mask load) at 0x%08x",
-                     addr);
-    case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
-        if (s->executed <= 2 && (rc = diag(s, "scoreboard wait in the first two instructions")))
-            return rc;
-        s->sbwait_done = true;
-        break;
-    default:
-        break;
-    }
-    bool is_end = sig == VC4_QPU_SIG_PROGRAM_END || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END;
-    if (is_end && s->end_wait >= 0 && (rc = diag(s, "program end in the delay slots of a program end")))
-        return rc;
-    if (is_end && s->branch_wait > 0 && (rc = diag(s, "program end in the delay slots of a branch")))
-        return rc;
-
-    if (kind == K_LDI)
-        rc = exec_ldi(s, ins, &phys_a, &phys_b, &accw, &stalled);
-    else if (kind == K_BRANCH)
-        rc = exec_branch(s, ins, addr, &phys_a, &phys_b, &accw);
-    else if (kind == K_ALU)
-        rc = exec_alu(s, ins, sig, &phys_a, &phys_b, &accw, &r);
-    if (rc)
-        return rc;
-    if (stalled) /* semaphore: the same instruction again next cycle */
-        return 0;
-
-    /* Rules on the last three instructions (thrend and its delay slots). */
-    if (sig != VC4_QPU_SIG_LOAD_IMMEDIATE && sig != VC4_QPU_SIG_BRANCH &&
-        (is_end || s->end_wait >= 0)) {
-        uint32_t ra = VC4_QPU_GET(ins, ALU, raddr_a), rb = VC4_QPU_GET(ins, ALU, raddr_b);
-        bool rb_used = sig != VC4_QPU_SIG_SMALL_IMMEDIATE;
-        if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
-            (rb_used && (rb == VC4_QPU_R_UNIFORM_READ || rb == VC4_QPU_R_VARYING_READ)))
-            if ((rc = diag(s, "uniform or varying read in the last three instructions")))
-                return rc;
-    }
-    /* ... nor "any kind of VPM, VDR, or VDW read or write" (Guide, quoted
-     * in Mesa vc4_qpu_validate.c) */
-    if (sig != VC4_QPU_SIG_BRANCH && (is_end || s->end_wait >= 0)) {
-        uint32_t wa = VC4_QPU_GET(ins, ALU, waddr_add), wm = VC4_QPU_GET(ins, ALU, waddr_mul);
-        bool vpm = (wa >= VC4_QPU_W_VPM_WRITE && wa <= VC4_QPU_W_VPM_LD_ADDR) ||
-                   (wm >= VC4_QPU_W_VPM_WRITE && wm <= VC4_QPU_W_VPM_LD_ADDR);
-        if (sig != VC4_QPU_SIG_LOAD_IMMEDIATE) {
-            uint32_t ra = VC4_QPU_GET(ins, ALU, raddr_a), rb = VC4_QPU_GET(ins, ALU, raddr_b);
-            vpm |= ra >= VC4_QPU_R_VPM_READ && ra <= VC4_QPU_R_VPM_LD_WAIT;
-            vpm |= sig != VC4_QPU_SIG_SMALL_IMMEDIATE && rb >= VC4_QPU_R_VPM_READ &&
-                   rb <= VC4_QPU_R_VPM_LD_WAIT;
-        }
-        if (vpm && (rc = diag(s, "VPM, VDR or VDW access in the last three instructions")))
-            return rc;
-    }
-    if (is_end && (phys_a || phys_b))
-        if ((rc = diag(s, "program end instruction writes a register-file register")))
-            return rc;
-
-    /* results that land at the end of this instruction */
-    if (r.r5_pending) {
-        memcpy(s->acc[5], r.r5, sizeof r.r5);
-        dirty_acc(s, 5);
-    }
+    uint32_t sig = d->sig;
     vc4_frag_batch *fb = s->frag;
     if (sig == VC4_QPU_SIG_COLOUR_LOAD || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
         dirty_acc(s, 4);
@@ -1480,6 +1747,101 @@ int vc4_qpu_step(vc4_qpu_state *s)
             return rc;
         dirty_acc(s, 4);
     }
+    return 0;
+}
+
+/* The rules of the last three instructions (thrend and its delay slots). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int end_rules(vc4_qpu_state *s, const vc4_qpu_dins *d, bool is_end, uint32_t phys)
+{
+    int rc;
+    if ((d->flags & D_UVREAD) &&
+        (rc = diag(s, "uniform or varying read in the last three instructions")))
+        return rc;
+    /* ... nor "any kind of VPM, VDR, or VDW read or write" (Guide, quoted
+     * in Mesa vc4_qpu_validate.c) */
+    if ((d->flags & D_VPMRULE) &&
+        (rc = diag(s, "VPM, VDR or VDW access in the last three instructions")))
+        return rc;
+    if (is_end && phys)
+        if ((rc = diag(s, "program end instruction writes a register-file register")))
+            return rc;
+    return 0;
+}
+
+/* Execute the decoded instruction d at addr (one step). */
+static inline int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
+{
+    /* only a semaphore acquire, or an ALU read of the mutex while some QPU
+     * holds it, can block */
+    if ((d->flags & D_BLOCK) && blocks(s, d)) {
+        s->stalls++;
+        s->executed++; /* a stall cycle */
+        return VC4_QPU_BLOCKED;
+    }
+    if (s->wait.kind) {
+        s->wait.kind = VC4_QPU_WAIT_NONE;
+        s->wait.detail = 0;
+    }
+    uint32_t sig = d->sig;
+    uint32_t phys_a = 0, phys_b = 0;
+    uint8_t accw = 0;
+    bool stalled = false;
+    rd r;
+    r.r5_pending = false;
+    int rc = 0;
+    s->executed++;
+
+    bool is_end = false;
+    if (d->flags & D_SIGFX) {
+        /* signals that stop here */
+        switch (sig) {
+        case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
+            return fault(s, CG_FAULT_TRAP, "software breakpoint at 0x%08x", addr);
+        case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+            return fault(s, CG_FAULT_UNSUPPORTED,
+                         "not supported yet: loadam (alpha-mask load) at 0x%08x", addr);
+        case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
+            if (s->executed <= 2 &&
+                (rc = diag(s, "scoreboard wait in the first two instructions")))
+                return rc;
+            s->sbwait_done = true;
+            break;
+        default:
+            break;
+        }
+        is_end = d->flags & D_END;
+        if (is_end && s->end_wait >= 0 &&
+            (rc = diag(s, "program end in the delay slots of a program end")))
+            return rc;
+        if (is_end && s->branch_wait > 0 &&
+            (rc = diag(s, "program end in the delay slots of a branch")))
+            return rc;
+    }
+
+    if (d->kind == K_ALU)
+        rc = exec_alu(s, d, &phys_a, &phys_b, &accw, &r);
+    else if (d->kind == K_LDI)
+        rc = exec_ldi(s, d, &phys_a, &phys_b, &accw, &stalled);
+    else if (d->kind == K_BRANCH)
+        rc = exec_branch(s, d, addr, &phys_a, &phys_b, &accw);
+    if (rc)
+        return rc;
+    if (stalled) /* semaphore: the same instruction again next cycle */
+        return 0;
+
+    if ((is_end || s->end_wait >= 0) && (rc = end_rules(s, d, is_end, phys_a | phys_b)))
+        return rc;
+
+    /* results that land at the end of this instruction */
+    if (r.r5_pending) {
+        memcpy(s->acc[5], r.r5, sizeof r.r5);
+        dirty_acc(s, 5);
+    }
+    if ((d->flags & D_SIGFX) && (rc = sig_effects(s, d)))
+        return rc;
     if (s->sfu_wait > 0 && --s->sfu_wait == 0) {
         memcpy(s->acc[4], s->sfu_result, sizeof s->sfu_result);
         dirty_acc(s, 4);
@@ -1508,6 +1870,37 @@ int vc4_qpu_step(vc4_qpu_state *s)
     return 0;
 }
 
+int vc4_qpu_step(vc4_qpu_state *s)
+{
+    uint64_t n;
+    return vc4_qpu_run_slice(s, 1, &n); /* one instruction (or stall) */
+}
+
+int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
+{
+    uint64_t n = 0;
+    int rc = 0;
+    vc4_qpu_dins tmp;
+    while (n < max && !s->ended) {
+        uint32_t addr = s->pc;
+        s->agent.stream_addr = addr;
+        s->agent.nwords = 0;
+        const vc4_qpu_dins *d = fetch(s, addr, &tmp);
+        if (!d) {
+            rc = CG_ERR_FAULT;
+            break;
+        }
+        rc = step_d(s, d, addr);
+        if (rc)
+            break;
+        n++;
+        if (d->flags & D_SHARED)
+            break;
+    }
+    *insns = n;
+    return rc;
+}
+
 int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
 {
     uint64_t start = s->executed;
@@ -1529,7 +1922,8 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
             s->ended = true;
             return CG_ERR_FAULT;
         }
-        int rc = vc4_qpu_step(s);
+        uint64_t n;
+        int rc = vc4_qpu_run_slice(s, budget - (s->executed - start), &n);
         if (rc == VC4_QPU_BLOCKED)
             continue; /* alone, nothing ends the wait: the budget will */
         if (rc)
