@@ -57,6 +57,7 @@ typedef struct pl_ctx {
     unsigned vstride;
     uint32_t n;
     nv_sass_warp *warp;
+    nv_sass_tex_cache *tcache;         /* decoded TIC/TSC pairs of the draw */
     /* fragment inputs */
     unsigned nused;
     uint16_t used[PL_MAXU];            /* attribute words interpolated */
@@ -69,6 +70,11 @@ typedef struct pl_ctx {
     nv_blend blend[CG_NV_MAX_TARGETS];
     unsigned mask[CG_NV_MAX_TARGETS];
     unsigned out_reg[CG_NV_MAX_TARGETS][4]; /* register of output component, or 255 */
+    bool rgba8[CG_NV_MAX_TARGETS];     /* four 8-bit UNORM channels at bits 0, 8, 16, 24, all
+                                          written, no blending: packed per warp (frag_warp) */
+    uint32_t packed[CG_NV_MAX_TARGETS][NV_WARP];
+    uint64_t wpg_va;                   /* the target page last written in place, and where */
+    uint8_t *wpg_ptr;
     unsigned depth_reg;                /* 255: depth from the rasteriser */
     nv_surface zt;
     bool ztest, zwrite;
@@ -308,6 +314,11 @@ static int setup_rop(pl_ctx *c)
                      NV_VAL(NVB197, SET_CT_WRITE, A_ENABLE, wm) << 3;
         if (blend_decode(c, t, &c->blend[t]) != 0)
             return CG_ERR_FAULT;
+        c->rgba8[t] = f->type == NV3D_CH_UNORM && f->bytes == 4 && c->mask[t] == 15 &&
+                      !c->blend[t].enable;
+        for (unsigned k = 0; k < 4; k++)
+            if (f->bits[k] != 8 || f->off[k] != 8 * k)
+                c->rgba8[t] = false;
     }
     cg_nv_rt_state zt;
     bool zen;
@@ -404,6 +415,27 @@ static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x
         const nv_surface *s = &c->rt[t];
         if (!s->valid || !c->mask[t])
             continue;
+        if (c->rgba8[t]) {
+            /* the packed pixel (frag_warp), stored in place through a
+             * one-page cache when the page is plain memory */
+            uint64_t va = nv_surface_addr(s, x, y), pg = va & ~(uint64_t)0xfff;
+            uint8_t *p;
+            if ((va & 0xfff) <= 0x1000 - 4) {
+                if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+                    c->wpg_va = pg;
+                    c->wpg_ptr = p;
+                }
+                if (pg == c->wpg_va) {
+                    memcpy(c->wpg_ptr + (va - pg), &c->packed[t][lane], 4);
+                    continue;
+                }
+            }
+            uint8_t px[4];
+            memcpy(px, &c->packed[t][lane], 4);
+            if (nv_mem_rw(c->ch->vas, va, px, 4, true, c->ag) != 0)
+                return CG_ERR_FAULT;
+            continue;
+        }
         float src[4] = {0, 0, 0, 1};
         for (unsigned k = 0; k < 4; k++)
             if (c->out_reg[t][k] != 255)
@@ -466,6 +498,31 @@ static int frag_warp(void *user, const nv_frags *f)
     if (nv_sass_run(c->ps, &c->fenv, w, &fault) != 0)
         return sass_fault(c, &fault);
     uint32_t write = f->cover & ~w->killed;
+    /* A8B8G8R8-like targets: every lane's pixel packed in one loop (the
+     * UNORM rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else
+     * f * 255 + 0.5 truncated, in double) */
+    for (unsigned t = 0; t < c->nout; t++) {
+        if (!c->rgba8[t] || !c->rt[t].valid)
+            continue;
+        uint32_t *pk = c->packed[t];
+        memset(pk, 0, sizeof c->packed[t]);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned r = c->out_reg[t][k];
+            if (r == 255) {
+                uint32_t one = k == 3 ? 255u << 24 : 0;
+                for (unsigned l = 0; l < NV_WARP; l++)
+                    pk[l] |= one;
+                continue;
+            }
+            const uint32_t *src = w->r[r];
+            for (unsigned l = 0; l < NV_WARP; l++) {
+                float v = bitsf(src[l]);
+                uint32_t b = !(v > 0) ? 0 : v >= 1 ? 255 : (uint32_t)((double)v * 255 + 0.5);
+                pk[l] |= b << (8 * k);
+            }
+        }
+    }
+    c->wpg_va = UINT64_MAX;
     for (unsigned l = 0; l < 4 * f->nquads; l++)
         if ((write >> l) & 1) {
             if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),
@@ -826,6 +883,7 @@ static void ctx_free(pl_ctx *c)
         cg__free(c->dev, c->warp, sizeof(*c->warp));
     if (c->planes)
         cg__free(c->dev, c->planes, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
+    nv_sass_tex_cache_free(c->tcache);
 }
 
 /* Build the program of pipeline slot i (SET_PIPELINE_PROGRAM(i) from the
@@ -903,7 +961,8 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
     c->vscratch = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
     c->warp = cg__alloc(c->dev, sizeof(*c->warp));
     c->planes = cg__alloc(c->dev, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
-    if (!c->vin || !c->vscratch || !c->warp || !c->planes) {
+    c->tcache = nv_sass_tex_cache_new();
+    if (!c->vin || !c->vscratch || !c->warp || !c->planes || !c->tcache) {
         nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
         goto out;
     }
@@ -914,6 +973,7 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
         goto out;
     setup_env(c, &c->venv);
     setup_env(c, &c->fenv);
+    c->venv.tcache = c->fenv.tcache = c->tcache;
     if (setup_cbs(c, s, 0, 0, &c->venv) != 0 || setup_cbs(c, s, 4, 1, &c->fenv) != 0)
         goto out;
     c->fenv.planes = c->planes;

@@ -1005,19 +1005,20 @@ static int alu(xctx *c)
         if (op == 6 || op == 7)
             return nv_xunsupported(c);
         SRC(a, 1);
-        LANES {
-            float x = fl(ftz(fmod_na(a[l], o[1].neg, o[1].abs))), y;
-            switch (op) {
-            case 0: y = cosf(x); break;
-            case 1: y = sinf(x); break;
-            case 2: y = exp2f(x); break;
-            case 3: y = log2f(x); break;
-            case 4: y = 1.0f / x; break;
-            case 5: y = (float)(1.0 / sqrt((double)x)); break;
-            default: y = sqrtf(x); break;
-            }
-            r[l] = fout(y, true, sat);
+        float x[NV_WARP], y[NV_WARP];
+        bool neg = o[1].neg, abs_ = o[1].abs;
+        LANES x[l] = fl(ftz(fmod_na(a[l], neg, abs_)));
+        /* one lane loop per function (RCP, RSQ and SQRT vectorise) */
+        switch (op) {
+        case 0: LANES y[l] = cosf(x[l]); break;
+        case 1: LANES y[l] = sinf(x[l]); break;
+        case 2: LANES y[l] = exp2f(x[l]); break;
+        case 3: LANES y[l] = log2f(x[l]); break;
+        case 4: LANES y[l] = 1.0f / x[l]; break;
+        case 5: LANES y[l] = (float)(1.0 / sqrt((double)x[l])); break;
+        default: LANES y[l] = sqrtf(x[l]); break;
         }
+        LANES r[l] = fout(y[l], true, sat);
         break;
     }
     case H_RRO: {

@@ -5,6 +5,7 @@
  * packed formats of src/nv/tex_formats.def. Semantics:
  * docs/nv-sass-exec.md. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
@@ -42,6 +43,9 @@ typedef struct tlevel {
     uint64_t base;
     uint32_t w, h;
     nv_bl bl;
+    uint64_t row_bytes;       /* block-linear: a row of blocks; pitch: the pitch */
+    unsigned bshift;          /* block-linear: log2 bytes of a block */
+    uint32_t wmask, hmask;    /* w - 1 / h - 1 when a power of two, else 0 */
 } tlevel;
 
 typedef struct tsampler {
@@ -55,12 +59,23 @@ typedef struct tsampler {
     unsigned levels;          /* mip levels present */
     float border[4];
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
-    uint32_t unorm8[256];     /* bytes8: the float bits of i / 255 */
     bool ident;               /* swizzle R G B A */
     tlevel lv0;               /* level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
+    uint64_t last_va;         /* the last texel read in place, decoded */
+    uint32_t last[4];
 } tsampler;
+
+#define NV_TCACHE_N 4
+struct nv_sass_tex_cache {
+    struct {
+        bool valid;
+        uint64_t va[2]; /* TIC and TSC entry addresses */
+        tsampler s;     /* decoded (its tic.raw / tsc.raw are the words) */
+    } e[NV_TCACHE_N];
+    unsigned next;
+};
 
 static inline float fl(uint32_t u)
 {
@@ -91,7 +106,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
 {
     if (s->bytes8 && s->ident) {
         for (unsigned k = 0; k < 4; k++)
-            out[k] = s->unorm8[p[k]];
+            out[k] = uf((float)p[k] * s->scale[0]);
         return;
     }
     /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
@@ -99,7 +114,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
     uint32_t *c = ext + 2;
     if (s->bytes8) {
         for (unsigned k = 0; k < 4; k++)
-            c[k] = s->unorm8[p[k]];
+            c[k] = uf((float)p[k] * s->scale[0]);
     }
     for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
         unsigned w = s->f->bits[k];
@@ -160,6 +175,21 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     uint32_t w[8];
     uint64_t bad;
     uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
+    nv_sass_tex_cache *tc = e->tcache;
+    uint8_t *pw[2];
+    if (tc && cg__vas_span(e->vas, va[0], 32, false, &pw[0]) == 32 &&
+        cg__vas_span(e->vas, va[1], 32, false, &pw[1]) == 32) {
+        /* both entries are plain readable memory: a cached decoding of the
+         * same words at the same addresses is this one */
+        for (unsigned i = 0; i < NV_TCACHE_N; i++) {
+            const tsampler *h = &tc->e[i].s;
+            if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
+                !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
+                *s = *h;
+                return 0;
+            }
+        }
+    }
     for (int i = 0; i < 2; i++) {
         cg_fault_kind k = cg_vas_check(e->vas, va[i], 32, false, &bad);
         if (k != CG_FAULT_NONE)
@@ -210,11 +240,9 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
             s->bytes8 = false;
     s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
                s->tic.swizzle[3] == 5;
-    if (s->bytes8)
-        for (unsigned i = 0; i < 256; i++)
-            s->unorm8[i] = uf((float)i * s->scale[0]);
     s->pg_va = UINT64_MAX;
     s->pg_ptr = NULL;
+    s->last_va = UINT64_MAX;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
     s->w = s->tic.width ? s->tic.width : 1;
     s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
@@ -228,7 +256,26 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                              (unsigned long long)nv_xpc_bytes(c->pc));
     s->lv0.w = 0;
     level_of(s, 0, &s->lv0);
+    if (tc) {
+        tc->e[tc->next].valid = true;
+        tc->e[tc->next].va[0] = va[0];
+        tc->e[tc->next].va[1] = va[1];
+        tc->e[tc->next].s = *s;
+        tc->next = (tc->next + 1) % NV_TCACHE_N;
+    }
     return 0;
+}
+
+/* Decoded TIC/TSC pairs kept across warps (sampler_load revalidates them
+ * against the pool words on every use). */
+nv_sass_tex_cache *nv_sass_tex_cache_new(void)
+{
+    return calloc(1, sizeof(nv_sass_tex_cache));
+}
+
+void nv_sass_tex_cache_free(nv_sass_tex_cache *tc)
+{
+    free(tc);
 }
 
 static void level_of(const tsampler *s, unsigned lv, tlevel *out)
@@ -251,6 +298,13 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
             out->w = w;
             out->h = h;
             out->bl = b;
+            /* nv_bl_offset for depth 1 split into a column and a row part:
+             * block (y / rows) * blocks_x + x / 64 of 512 << bh bytes */
+            out->bshift = 9 + bh;
+            out->row_bytes = s->bl ? (((uint64_t)b.width + 63) / 64) << out->bshift
+                                   : s->tic.pitch;
+            out->wmask = (w & (w - 1)) == 0 ? w - 1 : 0;
+            out->hmask = (h & (h - 1)) == 0 ? h - 1 : 0;
             return;
         }
         base += nv_bl_size(&b);
@@ -259,45 +313,78 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
     }
 }
 
-/* Fetch texel (x, y) of a level (in range). 0 or a fault. */
-static int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
-                 uint32_t out[4])
+/* Byte offset of texel (x, y) (in range) in its level: nv_bl_offset of
+ * byte x * bytes, row y, slice 0 for block-linear levels. */
+static inline uint64_t texel_off(const tsampler *s, const tlevel *lv, uint32_t x, uint32_t y)
 {
-    uint64_t off = s->bl ? nv_bl_offset(&lv->bl, x * s->f->bytes, y, 0)
-                         : (uint64_t)y * s->tic.pitch + (uint64_t)x * s->f->bytes;
-    uint64_t va = lv->base + off, pg = va & ~(uint64_t)0xfff;
-    uint8_t *p, buf[16];
+    if (!s->bl)
+        return (uint64_t)y * lv->row_bytes + (uint64_t)x * s->f->bytes;
+    uint32_t xb = x * s->f->bytes;
+    unsigned bh = lv->bl.bh;
+    return ((uint64_t)(xb / 64) << lv->bshift) + (uint64_t)(y >> (3 + bh)) * lv->row_bytes +
+           ((uint64_t)((y >> 3) & ((1u << bh) - 1)) << 9) + ((xb % 64) / 32) * 256 +
+           ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
+}
+
+/* Fetch texel (x, y) of a level (in range). 0 or a fault. */
+static inline int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
+                        uint32_t out[4])
+{
+    uint64_t va = lv->base + texel_off(s, lv, x, y), pg = va & ~(uint64_t)0xfff;
+    uint8_t *sp, buf[16];
+    const uint8_t *p;
     cg_vas *vas = c->env->vas;
     /* Texels read in place through a per-instruction cache of one page
-     * (nothing writes memory while one instruction samples). */
+     * (nothing writes memory while one instruction samples); the last
+     * texel read in place is kept decoded. */
+    if (va == s->last_va) {
+        memcpy(out, s->last, sizeof s->last);
+        return 0;
+    }
     if (pg == s->pg_va && (va & 0xfff) + s->f->bytes <= 0x1000) {
-        texel_decode(s, s->pg_ptr + (va - pg), out);
-        return 0;
-    }
-    if ((va & 0xfff) + s->f->bytes <= 0x1000 && cg__vas_span(vas, pg, 0x1000, false, &p) == 0x1000) {
+        p = s->pg_ptr + (va - pg);
+    } else if ((va & 0xfff) + s->f->bytes <= 0x1000 &&
+               cg__vas_span(vas, pg, 0x1000, false, &sp) == 0x1000) {
         s->pg_va = pg;
-        s->pg_ptr = p;
-        texel_decode(s, p + (va - pg), out);
+        s->pg_ptr = sp;
+        p = sp + (va - pg);
+    } else {
+        p = NULL;
+    }
+    if (p) {
+        if (s->bytes8 && s->ident) {
+            for (unsigned k = 0; k < 4; k++)
+                out[k] = uf((float)p[k] * s->scale[0]);
+        } else {
+            texel_decode(s, p, out);
+        }
+        s->last_va = va;
+        memcpy(s->last, out, sizeof s->last);
         return 0;
     }
-    if (cg__vas_span(vas, va, s->f->bytes, false, &p) != s->f->bytes) {
+    p = buf;
+    if (cg__vas_span(vas, va, s->f->bytes, false, &sp) == s->f->bytes) {
+        p = sp;
+    } else {
         uint64_t bad;
         cg_fault_kind k = cg_vas_check(vas, va, s->f->bytes, false, &bad);
         if (k != CG_FAULT_NONE)
             return tex_fault(c, k, bad, "memory unreadable");
         if (cg_vas_read(vas, va, buf, s->f->bytes, &c->env->agent))
             return tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
-        p = buf;
     }
     texel_decode(s, p, out);
     return 0;
 }
 
-/* Wrap an integer texel coordinate; -1 = border. */
-static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
+/* Wrap an integer texel coordinate; -1 = border. `pmask` is n - 1 when n
+ * is a power of two (WRAP is then a mask), else 0. */
+static inline int32_t wrap(int64_t i, uint32_t n, uint32_t pmask, unsigned mode)
 {
     switch (mode) {
     case 0: { /* WRAP */
+        if (pmask || n == 1)
+            return (int32_t)(i & pmask);
         int64_t r = i % (int64_t)n;
         return (int32_t)(r < 0 ? r + n : r);
     }
@@ -314,68 +401,108 @@ static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
     }
 }
 
-/* Sample one level at (u, v) (normalized unless the TIC says not). */
-static int sample_level(xctx *c, tsampler *s, unsigned lvn, float u, float v, bool linear,
-                        float out[4], uint32_t raw[4])
+/* Sample level `lvn` at (u[l], v[l]) (normalized unless the TIC says not)
+ * for the lanes of `mask`: POINT gives the texel's words, LINEAR the bits of
+ * the filtered floats. Texels are read lane by lane in footprint order, so
+ * the fault is the first in that order. The coordinate and filter stages
+ * are loops over all 32 lanes. */
+static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t mask,
+                     const float *u, const float *v, uint32_t out[4][NV_WARP])
 {
     tlevel lv;
     level_of(s, lvn, &lv);
     unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
-    if (u != u)
-        u = 0;
-    if (v != v)
-        v = 0;
-    if (wu == 4)
-        u = s->tic.normalized_coords ? fminf(fmaxf(u, 0.0f), 1.0f) : fminf(fmaxf(u, 0.0f), (float)lv.w);
-    if (wv == 4)
-        v = s->tic.normalized_coords ? fminf(fmaxf(v, 0.0f), 1.0f) : fminf(fmaxf(v, 0.0f), (float)lv.h);
-    double x = s->tic.normalized_coords ? (double)u * lv.w : u;
-    double y = s->tic.normalized_coords ? (double)v * lv.h : v;
+    bool norm = s->tic.normalized_coords;
+    float lw = (float)lv.w, lh = (float)lv.h;
+    double ow = linear ? 0.5 : 0.0;
+    int32_t fxs[NV_WARP], fys[NV_WARP];
+    float ax[NV_WARP], ay[NV_WARP];
+#define COORDS(WEIGHTS)                                                                      \
+    LANES {                                                                                  \
+        float uu = u[l], vv = v[l];                                                          \
+        if (uu != uu)                                                                        \
+            uu = 0;                                                                          \
+        if (vv != vv)                                                                        \
+            vv = 0;                                                                          \
+        if (wu == 4)                                                                         \
+            uu = norm ? fminf(fmaxf(uu, 0.0f), 1.0f) : fminf(fmaxf(uu, 0.0f), lw);           \
+        if (wv == 4)                                                                         \
+            vv = norm ? fminf(fmaxf(vv, 0.0f), 1.0f) : fminf(fmaxf(vv, 0.0f), lh);           \
+        double x = (norm ? (double)uu * lv.w : uu) - ow;                                     \
+        double y = (norm ? (double)vv * lv.h : vv) - ow;                                     \
+        double fx = floor(x), fy = floor(y);                                                 \
+        if (WEIGHTS) { /* 8-bit filter weights, as the texture unit's */                     \
+            ax[l] = (float)floor((x - fx) * 256.0) / 256.0f;                                 \
+            ay[l] = (float)floor((y - fy) * 256.0) / 256.0f;                                 \
+        }                                                                                    \
+        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;                                         \
+        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;                                         \
+        fxs[l] = (int32_t)fx;                                                                \
+        fys[l] = (int32_t)fy;                                                                \
+    }
+    if (linear)
+        COORDS(1)
+    else
+        COORDS(0)
+#undef COORDS
     uint32_t bw[4];
     for (int k = 0; k < 4; k++)
         bw[k] = uf(s->border[k]);
     if (!linear) {
-        double fx = floor(x), fy = floor(y);
-        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-        int32_t ix = wrap((int64_t)fx, lv.w, wu), iy = wrap((int64_t)fy, lv.h, wv);
-        if (ix < 0 || iy < 0) {
-            memcpy(raw, bw, sizeof bw);
-        } else if (fetch(c, s, &lv, (uint32_t)ix, (uint32_t)iy, raw)) {
-            return CG_ERR_FAULT;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            int32_t ix = wrap(fxs[l], lv.w, lv.wmask, wu), iy = wrap(fys[l], lv.h, lv.hmask, wv);
+            uint32_t t[4];
+            if (ix < 0 || iy < 0)
+                memcpy(t, bw, sizeof bw);
+            else if (fetch(c, s, &lv, (uint32_t)ix, (uint32_t)iy, t))
+                return CG_ERR_FAULT;
+            for (int k = 0; k < 4; k++)
+                out[k][l] = t[k];
         }
-        for (int k = 0; k < 4; k++)
-            out[k] = fl(raw[k]);
         return 0;
     }
-    x -= 0.5;
-    y -= 0.5;
-    double fx = floor(x), fy = floor(y);
-    /* 8-bit filter weights, as the texture unit's */
-    float ax = (float)floor((x - fx) * 256.0) / 256.0f, ay = (float)floor((y - fy) * 256.0) / 256.0f;
-    fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-    fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-    int32_t x0 = wrap((int64_t)fx, lv.w, wu), x1 = wrap((int64_t)fx + 1, lv.w, wu);
-    int32_t y0 = wrap((int64_t)fy, lv.h, wv), y1 = wrap((int64_t)fy + 1, lv.h, wv);
-    uint32_t t[4][4];
-    const int32_t xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
-    for (int i = 0; i < 4; i++) {
-        if (xs[i] < 0 || ys[i] < 0)
-            memcpy(t[i], bw, sizeof bw);
-        else if (fetch(c, s, &lv, (uint32_t)xs[i], (uint32_t)ys[i], t[i]))
-            return CG_ERR_FAULT;
+    float t[4][4][NV_WARP]; /* [texel][component][lane] */
+    if (mask != 0xffffffffu)
+        memset(t, 0, sizeof t);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        int32_t x0 = wrap(fxs[l], lv.w, lv.wmask, wu);
+        int32_t x1 = wrap((int64_t)fxs[l] + 1, lv.w, lv.wmask, wu);
+        int32_t y0 = wrap(fys[l], lv.h, lv.hmask, wv);
+        int32_t y1 = wrap((int64_t)fys[l] + 1, lv.h, lv.hmask, wv);
+        const int32_t xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
+        for (int i = 0; i < 4; i++) {
+            uint32_t tx[4];
+            if (xs[i] < 0 || ys[i] < 0)
+                memcpy(tx, bw, sizeof bw);
+            else if (fetch(c, s, &lv, (uint32_t)xs[i], (uint32_t)ys[i], tx))
+                return CG_ERR_FAULT;
+            for (int k = 0; k < 4; k++)
+                t[i][k][l] = fl(tx[k]);
+        }
     }
     for (int k = 0; k < 4; k++) {
-        float top = fl(t[0][k]) + (fl(t[1][k]) - fl(t[0][k])) * ax;
-        float bot = fl(t[2][k]) + (fl(t[3][k]) - fl(t[2][k])) * ax;
-        out[k] = top + (bot - top) * ay;
-        raw[k] = t[0][k];
+        /* lanes outside the mask filter what the array holds; not stored */
+        float r[NV_WARP];
+        LANES {
+            float top = t[0][k][l] + (t[1][k][l] - t[0][k][l]) * ax[l];
+            float bot = t[2][k][l] + (t[3][k][l] - t[2][k][l]) * ax[l];
+            r[l] = top + (bot - top) * ay[l];
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            out[k][l] = uf(r[l]);
+        }
     }
     return 0;
 }
 
 /* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
- * 2 bias (lodv), 3 explicit level (lodv). */
+ * 2 bias (lodv), 3 explicit level (lodv). The LOD of implicit modes is
+ * computed once per 2x2 quad. When every lane samples one level with one
+ * filter (the usual case) they go through sample_lv together; otherwise
+ * lane by lane, in the order the texels were always read. */
 static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
                   const float *lodv, uint32_t res[4][NV_WARP])
 {
@@ -388,21 +515,29 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     float top = (float)(s->levels - 1);
     if (maxl > top)
         maxl = top;
-    for (unsigned l = 0; l < NV_WARP; l++) {
-        if (!(c->m >> l & 1))
-            continue;
+    unsigned mip = s->tsc.mip_filter;
+    uint8_t lvl[NV_WARP], lin[NV_WARP];
+    float tt[NV_WARP];
+    float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
+    float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
+    bool uniform = true, blend = false;
+    float qlod = 0;
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
         float lod = 0;
         if (lod_mode == 0 || lod_mode == 2) {
             unsigned q = l & ~3u;
-            float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
-            float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-            float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
-            float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
-            float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
-            float rho = rx > ry ? rx : ry;
-            lod = rho > 0 ? log2f(rho) : -INFINITY;
-            if (lod != lod)
-                lod = 0;
+            if (l == q || !(c->m >> q & ((1u << (l - q)) - 1))) {
+                /* the quad's first running lane: its derivatives */
+                float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
+                float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
+                float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                float rho = rx > ry ? rx : ry;
+                qlod = rho > 0 ? log2f(rho) : -INFINITY;
+                if (qlod != qlod)
+                    qlod = 0;
+            }
+            lod = qlod;
             if (lod_mode == 2)
                 lod += lodv[l];
         } else if (lod_mode == 3) {
@@ -417,9 +552,6 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         if (!(lod >= 0))
             lod = 0;
         bool linear = !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2);
-        unsigned mip = s->tsc.mip_filter;
-        float o0[4], o1[4];
-        uint32_t r0[4], r1[4];
         unsigned lv0 = 0;
         float t = 0;
         if (mip == 2 && !mag) {
@@ -430,16 +562,39 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         }
         if (lv0 >= s->levels)
             lv0 = s->levels - 1;
-        if (sample_level(c, s, lv0, u[l], v[l], linear, o0, r0))
+        lvl[l] = (uint8_t)lv0;
+        lin[l] = linear;
+        tt[l] = t;
+        unsigned f = (unsigned)__builtin_ctz(c->m);
+        if (lv0 != lvl[f] || (uint8_t)linear != lin[f])
+            uniform = false;
+        if (t > 0 && lv0 + 1 < s->levels)
+            blend = true;
+    }
+    if (!c->m)
+        return 0;
+    if (uniform && !blend) {
+        unsigned f = (unsigned)__builtin_ctz(c->m);
+        return sample_lv(c, s, lvl[f], lin[f], c->m, u, v, res);
+    }
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
+        if (sample_lv(c, s, lvl[l], lin[l], 1u << l, u, v, r0))
             return CG_ERR_FAULT;
-        if (t > 0 && lv0 + 1 < s->levels) {
-            if (sample_level(c, s, lv0 + 1, u[l], v[l], linear, o1, r1))
+        float t = tt[l];
+        if (t > 0 && lvl[l] + 1u < s->levels) {
+            if (sample_lv(c, s, lvl[l] + 1u, lin[l], 1u << l, u, v, r1))
                 return CG_ERR_FAULT;
+            for (int k = 0; k < 4; k++) {
+                float o0 = fl(r0[k][l]), o1 = fl(r1[k][l]);
+                /* integer formats sample the second level, keep the first */
+                res[k][l] = is_int ? r0[k][l] : uf(o0 + (o1 - o0) * t);
+            }
+        } else {
             for (int k = 0; k < 4; k++)
-                o0[k] += (o1[k] - o0[k]) * t;
+                res[k][l] = r0[k][l];
         }
-        for (int k = 0; k < 4; k++)
-            res[k][l] = (is_int || (!linear && !(t > 0))) ? r0[k] : uf(o0[k]);
     }
     return 0;
 }
@@ -592,8 +747,8 @@ int nv_xtex(xctx *c)
                     /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
                     const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
                     for (int k = 0; k < 4; k++) {
-                        int32_t ix = wrap((int64_t)fx + dx[k], L.w, s.tsc.wrap_u);
-                        int32_t iy = wrap((int64_t)fy + dy[k], L.h, s.tsc.wrap_v);
+                        int32_t ix = wrap((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+                        int32_t iy = wrap((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
                         uint32_t t[4];
                         if (ix < 0 || iy < 0) {
                             t[comp] = uf(s.border[comp]);
