@@ -516,9 +516,12 @@ static int frag_warp(void *user, const nv_frags *f)
             }
             const uint32_t *src = w->r[r];
             for (unsigned l = 0; l < NV_WARP; l++) {
+                /* clamped first (NaN -> 0): 0 -> 0.5 -> 0 and 1 -> 255.5 ->
+                 * 255 as the rule gives */
                 float v = bitsf(src[l]);
-                uint32_t b = !(v > 0) ? 0 : v >= 1 ? 255 : (uint32_t)((double)v * 255 + 0.5);
-                pk[l] |= b << (8 * k);
+                v = v > 0 ? v : 0;
+                v = v < 1 ? v : 1;
+                pk[l] |= (uint32_t)(int32_t)((double)v * 255 + 0.5) << (8 * k);
             }
         }
     }

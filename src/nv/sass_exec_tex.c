@@ -401,11 +401,29 @@ static inline int32_t wrap(int64_t i, uint32_t n, uint32_t pmask, unsigned mode)
     }
 }
 
+/* Wrapped texel coordinates f[l] + add of every lane (-1 = border), one
+ * lane loop per mode. */
+static void wrap_lanes(const int32_t *f, int32_t add, uint32_t n, uint32_t pmask, unsigned mode,
+                       int32_t *out)
+{
+    if (mode == 0 && (pmask || n == 1)) {
+        LANES out[l] = (f[l] + add) & (int32_t)pmask;
+    } else if (mode == 2 && n <= INT32_MAX) {
+        int32_t top = (int32_t)n - 1;
+        LANES {
+            int32_t i = f[l] + add;
+            out[l] = i < 0 ? 0 : i > top ? top : i;
+        }
+    } else {
+        LANES out[l] = wrap((int64_t)f[l] + add, n, pmask, mode);
+    }
+}
+
 /* Sample level `lvn` at (u[l], v[l]) (normalized unless the TIC says not)
  * for the lanes of `mask`: POINT gives the texel's words, LINEAR the bits of
  * the filtered floats. Texels are read lane by lane in footprint order, so
- * the fault is the first in that order. The coordinate and filter stages
- * are loops over all 32 lanes. */
+ * the fault is the first in that order. The coordinate, wrap and filter
+ * stages are loops over all 32 lanes. */
 static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t mask,
                      const float *u, const float *v, uint32_t out[4][NV_WARP])
 {
@@ -413,65 +431,78 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     level_of(s, lvn, &lv);
     unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
     bool norm = s->tic.normalized_coords;
-    float lw = (float)lv.w, lh = (float)lv.h;
     double ow = linear ? 0.5 : 0.0;
+    float uu[NV_WARP], vv[NV_WARP];
+    double x[NV_WARP], y[NV_WARP];
     int32_t fxs[NV_WARP], fys[NV_WARP];
     float ax[NV_WARP], ay[NV_WARP];
-#define COORDS(WEIGHTS)                                                                      \
-    LANES {                                                                                  \
-        float uu = u[l], vv = v[l];                                                          \
-        if (uu != uu)                                                                        \
-            uu = 0;                                                                          \
-        if (vv != vv)                                                                        \
-            vv = 0;                                                                          \
-        if (wu == 4)                                                                         \
-            uu = norm ? fminf(fmaxf(uu, 0.0f), 1.0f) : fminf(fmaxf(uu, 0.0f), lw);           \
-        if (wv == 4)                                                                         \
-            vv = norm ? fminf(fmaxf(vv, 0.0f), 1.0f) : fminf(fmaxf(vv, 0.0f), lh);           \
-        double x = (norm ? (double)uu * lv.w : uu) - ow;                                     \
-        double y = (norm ? (double)vv * lv.h : vv) - ow;                                     \
-        double fx = floor(x), fy = floor(y);                                                 \
-        if (WEIGHTS) { /* 8-bit filter weights, as the texture unit's */                     \
-            ax[l] = (float)floor((x - fx) * 256.0) / 256.0f;                                 \
-            ay[l] = (float)floor((y - fy) * 256.0) / 256.0f;                                 \
-        }                                                                                    \
-        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;                                         \
-        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;                                         \
-        fxs[l] = (int32_t)fx;                                                                \
-        fys[l] = (int32_t)fy;                                                                \
+    LANES {
+        uu[l] = u[l] != u[l] ? 0.0f : u[l];
+        vv[l] = v[l] != v[l] ? 0.0f : v[l];
     }
-    if (linear)
-        COORDS(1)
-    else
-        COORDS(0)
-#undef COORDS
+    /* CLAMP_OGL: the coordinate clamped to [0, 1] (or the level's size) */
+    float cu = norm ? 1.0f : (float)lv.w, cv = norm ? 1.0f : (float)lv.h;
+    if (wu == 4)
+        LANES uu[l] = fminf(fmaxf(uu[l], 0.0f), cu);
+    if (wv == 4)
+        LANES vv[l] = fminf(fmaxf(vv[l], 0.0f), cv);
+    double sw = norm ? (double)lv.w : 1.0, sh = norm ? (double)lv.h : 1.0;
+    bool wide = false;
+    LANES {
+        /* x * 1.0 is x: one expression for both coordinate kinds */
+        x[l] = (double)uu[l] * sw - ow;
+        y[l] = (double)vv[l] * sh - ow;
+        /* floor of the coordinate clamped to +-1e9 (floor and the clamp
+         * commute), by truncation */
+        double xc = x[l] < -1e9 ? -1e9 : x[l] > 1e9 ? 1e9 : x[l];
+        double yc = y[l] < -1e9 ? -1e9 : y[l] > 1e9 ? 1e9 : y[l];
+        int32_t ix = (int32_t)xc, iy = (int32_t)yc;
+        fxs[l] = (double)ix > xc ? ix - 1 : ix;
+        fys[l] = (double)iy > yc ? iy - 1 : iy;
+        wide |= xc != x[l] || yc != y[l];
+    }
+    if (linear) {
+        /* 8-bit filter weights, as the texture unit's: floor((x - floor(x))
+         * * 256) / 256 (the product is in [0, 256): truncation) */
+        LANES {
+            ax[l] = (float)(int32_t)((x[l] - (double)fxs[l]) * 256.0) / 256.0f;
+            ay[l] = (float)(int32_t)((y[l] - (double)fys[l]) * 256.0) / 256.0f;
+        }
+        if (wide) /* a coordinate past +-1e9 (or infinite): its own floor */
+            LANES if (!(fabs(x[l]) <= 1e9) || !(fabs(y[l]) <= 1e9)) {
+                double fx = floor(x[l]), fy = floor(y[l]);
+                ax[l] = (float)floor((x[l] - fx) * 256.0) / 256.0f;
+                ay[l] = (float)floor((y[l] - fy) * 256.0) / 256.0f;
+            }
+    }
+    int32_t x0[NV_WARP], y0[NV_WARP];
+    wrap_lanes(fxs, 0, lv.w, lv.wmask, wu, x0);
+    wrap_lanes(fys, 0, lv.h, lv.hmask, wv, y0);
     uint32_t bw[4];
     for (int k = 0; k < 4; k++)
         bw[k] = uf(s->border[k]);
     if (!linear) {
         for (uint32_t m = mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            int32_t ix = wrap(fxs[l], lv.w, lv.wmask, wu), iy = wrap(fys[l], lv.h, lv.hmask, wv);
             uint32_t t[4];
-            if (ix < 0 || iy < 0)
+            if (x0[l] < 0 || y0[l] < 0)
                 memcpy(t, bw, sizeof bw);
-            else if (fetch(c, s, &lv, (uint32_t)ix, (uint32_t)iy, t))
+            else if (fetch(c, s, &lv, (uint32_t)x0[l], (uint32_t)y0[l], t))
                 return CG_ERR_FAULT;
             for (int k = 0; k < 4; k++)
                 out[k][l] = t[k];
         }
         return 0;
     }
+    int32_t x1[NV_WARP], y1[NV_WARP];
+    wrap_lanes(fxs, 1, lv.w, lv.wmask, wu, x1);
+    wrap_lanes(fys, 1, lv.h, lv.hmask, wv, y1);
     float t[4][4][NV_WARP]; /* [texel][component][lane] */
     if (mask != 0xffffffffu)
         memset(t, 0, sizeof t);
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        int32_t x0 = wrap(fxs[l], lv.w, lv.wmask, wu);
-        int32_t x1 = wrap((int64_t)fxs[l] + 1, lv.w, lv.wmask, wu);
-        int32_t y0 = wrap(fys[l], lv.h, lv.hmask, wv);
-        int32_t y1 = wrap((int64_t)fys[l] + 1, lv.h, lv.hmask, wv);
-        const int32_t xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
+        const int32_t xs[4] = {x0[l], x1[l], x0[l], x1[l]}, ys[4] = {y0[l], y0[l], y1[l], y1[l]};
         for (int i = 0; i < 4; i++) {
             uint32_t tx[4];
             if (xs[i] < 0 || ys[i] < 0)
@@ -498,14 +529,46 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     return 0;
 }
 
+/* Level, filter and blend factor of one LOD value. */
+typedef struct tsel {
+    uint8_t lv, linear;
+    float t;
+} tsel;
+
+static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, float maxl)
+{
+    bool mag = !(lod > 0);
+    if (lod < minl)
+        lod = minl;
+    if (lod > maxl)
+        lod = maxl;
+    if (!(lod >= 0))
+        lod = 0;
+    tsel r = {0, !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2), 0};
+    unsigned mip = s->tsc.mip_filter, lv0 = 0;
+    if (mip == 2 && !mag) {
+        lv0 = (unsigned)floorf(lod + 0.5f);
+    } else if (mip == 3 && !mag) {
+        lv0 = (unsigned)floorf(lod);
+        r.t = lod - (float)lv0;
+    }
+    if (lv0 >= s->levels)
+        lv0 = s->levels - 1;
+    r.lv = (uint8_t)lv0;
+    return r;
+}
+
 /* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
- * 2 bias (lodv), 3 explicit level (lodv). The LOD of implicit modes is
- * computed once per 2x2 quad. When every lane samples one level with one
- * filter (the usual case) they go through sample_lv together; otherwise
- * lane by lane, in the order the texels were always read. */
+ * 2 bias (lodv), 3 explicit level (lodv). The implicit LOD is computed once
+ * per 2x2 quad (every lane of a quad has the same), LZ once. When every
+ * lane samples one level with one filter (the usual case) they go through
+ * sample_lv together; otherwise lane by lane, in the order the texels were
+ * always read. */
 static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
                   const float *lodv, uint32_t res[4][NV_WARP])
 {
+    if (!c->m)
+        return 0;
     bool is_int = false;
     for (int k = 0; k < 4; k++)
         if (s->f->bits[k] && (s->tic.type[k] == TY_SINT || s->tic.type[k] == TY_UINT))
@@ -515,76 +578,58 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     float top = (float)(s->levels - 1);
     if (maxl > top)
         maxl = top;
-    unsigned mip = s->tsc.mip_filter;
-    uint8_t lvl[NV_WARP], lin[NV_WARP];
-    float tt[NV_WARP];
+    tsel sel[NV_WARP];
     float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
     float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-    bool uniform = true, blend = false;
-    float qlod = 0;
-    for (uint32_t m = c->m; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        float lod = 0;
-        if (lod_mode == 0 || lod_mode == 2) {
-            unsigned q = l & ~3u;
-            if (l == q || !(c->m >> q & ((1u << (l - q)) - 1))) {
-                /* the quad's first running lane: its derivatives */
+    if (lod_mode == 1) {
+        tsel one = select_lod(s, 0, is_int, minl, maxl);
+        LANES sel[l] = one;
+    } else {
+        for (unsigned q = 0; q < NV_WARP; q += 4) {
+            unsigned qm = c->m >> q & 15;
+            if (!qm)
+                continue;
+            float lod = 0;
+            if (lod_mode != 3) {
                 float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
                 float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
                 float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
                 float rho = rx > ry ? rx : ry;
-                qlod = rho > 0 ? log2f(rho) : -INFINITY;
-                if (qlod != qlod)
-                    qlod = 0;
+                lod = rho > 0 ? log2f(rho) : -INFINITY;
+                if (lod != lod)
+                    lod = 0;
             }
-            lod = qlod;
-            if (lod_mode == 2)
-                lod += lodv[l];
-        } else if (lod_mode == 3) {
-            lod = lodv[l];
+            if (lod_mode == 0) {
+                tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
+                for (unsigned l = q; l < q + 4; l++)
+                    sel[l] = one;
+                continue;
+            }
+            for (unsigned l = q; l < q + 4; l++)
+                if (qm >> (l - q) & 1)
+                    sel[l] = select_lod(s, (lod_mode == 2 ? lod + lodv[l] : lodv[l]) + bias,
+                                        is_int, minl, maxl);
         }
-        lod += lod_mode == 1 ? 0 : bias;
-        bool mag = !(lod > 0);
-        if (lod < minl)
-            lod = minl;
-        if (lod > maxl)
-            lod = maxl;
-        if (!(lod >= 0))
-            lod = 0;
-        bool linear = !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2);
-        unsigned lv0 = 0;
-        float t = 0;
-        if (mip == 2 && !mag) {
-            lv0 = (unsigned)floorf(lod + 0.5f);
-        } else if (mip == 3 && !mag) {
-            lv0 = (unsigned)floorf(lod);
-            t = lod - (float)lv0;
-        }
-        if (lv0 >= s->levels)
-            lv0 = s->levels - 1;
-        lvl[l] = (uint8_t)lv0;
-        lin[l] = linear;
-        tt[l] = t;
-        unsigned f = (unsigned)__builtin_ctz(c->m);
-        if (lv0 != lvl[f] || (uint8_t)linear != lin[f])
+    }
+    unsigned f = (unsigned)__builtin_ctz(c->m);
+    bool uniform = true, blend = false;
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
             uniform = false;
-        if (t > 0 && lv0 + 1 < s->levels)
+        if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
             blend = true;
     }
-    if (!c->m)
-        return 0;
-    if (uniform && !blend) {
-        unsigned f = (unsigned)__builtin_ctz(c->m);
-        return sample_lv(c, s, lvl[f], lin[f], c->m, u, v, res);
-    }
+    if (uniform && !blend)
+        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
     for (uint32_t m = c->m; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
-        if (sample_lv(c, s, lvl[l], lin[l], 1u << l, u, v, r0))
+        if (sample_lv(c, s, sel[l].lv, sel[l].linear, 1u << l, u, v, r0))
             return CG_ERR_FAULT;
-        float t = tt[l];
-        if (t > 0 && lvl[l] + 1u < s->levels) {
-            if (sample_lv(c, s, lvl[l] + 1u, lin[l], 1u << l, u, v, r1))
+        float t = sel[l].t;
+        if (t > 0 && sel[l].lv + 1u < s->levels) {
+            if (sample_lv(c, s, sel[l].lv + 1u, sel[l].linear, 1u << l, u, v, r1))
                 return CG_ERR_FAULT;
             for (int k = 0; k < 4; k++) {
                 float o0 = fl(r0[k][l]), o1 = fl(r1[k][l]);
