@@ -63,8 +63,6 @@ typedef struct tsampler {
     tlevel lv0;               /* level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
-    uint64_t last_va;         /* the last texel read in place, decoded */
-    uint32_t last[4];
 } tsampler;
 
 #define NV_TCACHE_N 4
@@ -242,7 +240,6 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                s->tic.swizzle[3] == 5;
     s->pg_va = UINT64_MAX;
     s->pg_ptr = NULL;
-    s->last_va = UINT64_MAX;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
     s->w = s->tic.width ? s->tic.width : 1;
     s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
@@ -326,54 +323,119 @@ static inline uint64_t texel_off(const tsampler *s, const tlevel *lv, uint32_t x
            ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
 }
 
-/* Fetch texel (x, y) of a level (in range). 0 or a fault. */
-static inline int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
-                        uint32_t out[4])
+/* The bytes of texel (x, y) of a level (in range): in place, through a
+ * per-instruction cache of one page (nothing writes memory while one
+ * instruction samples), or read into buf. NULL on a fault (raised), or
+ * with `in_place_only` when the texel is not plain memory (nothing done). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const uint8_t *texel_ptr(xctx *c, tsampler *s, const tlevel *lv, uint32_t x,
+                                       uint32_t y, uint8_t buf[16], bool in_place_only)
 {
     uint64_t va = lv->base + texel_off(s, lv, x, y), pg = va & ~(uint64_t)0xfff;
-    uint8_t *sp, buf[16];
-    const uint8_t *p;
+    unsigned nb = s->f->bytes;
+    uint8_t *sp;
     cg_vas *vas = c->env->vas;
-    /* Texels read in place through a per-instruction cache of one page
-     * (nothing writes memory while one instruction samples); the last
-     * texel read in place is kept decoded. */
-    if (va == s->last_va) {
-        memcpy(out, s->last, sizeof s->last);
-        return 0;
-    }
-    if (pg == s->pg_va && (va & 0xfff) + s->f->bytes <= 0x1000) {
-        p = s->pg_ptr + (va - pg);
-    } else if ((va & 0xfff) + s->f->bytes <= 0x1000 &&
-               cg__vas_span(vas, pg, 0x1000, false, &sp) == 0x1000) {
-        s->pg_va = pg;
-        s->pg_ptr = sp;
-        p = sp + (va - pg);
-    } else {
-        p = NULL;
-    }
-    if (p) {
-        if (s->bytes8 && s->ident) {
-            for (unsigned k = 0; k < 4; k++)
-                out[k] = uf((float)p[k] * s->scale[0]);
-        } else {
-            texel_decode(s, p, out);
+    if ((va & 0xfff) + nb <= 0x1000) {
+        if (pg == s->pg_va)
+            return s->pg_ptr + (va - pg);
+        if (cg__vas_span(vas, pg, 0x1000, false, &sp) == 0x1000) {
+            s->pg_va = pg;
+            s->pg_ptr = sp;
+            return sp + (va - pg);
         }
-        s->last_va = va;
-        memcpy(s->last, out, sizeof s->last);
+    }
+    if (cg__vas_span(vas, va, nb, false, &sp) == nb)
+        return sp;
+    if (in_place_only)
+        return NULL;
+    uint64_t bad;
+    cg_fault_kind k = cg_vas_check(vas, va, nb, false, &bad);
+    if (k != CG_FAULT_NONE) {
+        tex_fault(c, k, bad, "memory unreadable");
+        return NULL;
+    }
+    if (cg_vas_read(vas, va, buf, nb, &c->env->agent)) {
+        tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
+        return NULL;
+    }
+    return buf;
+}
+
+/* Fetch texel (x, y) of a level (in range), decoded. 0 or a fault. */
+static int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
+                 uint32_t out[4])
+{
+    uint8_t buf[16];
+    const uint8_t *p = texel_ptr(c, s, lv, x, y, buf, false);
+    if (!p)
+        return CG_ERR_FAULT;
+    texel_decode(s, p, out);
+    return 0;
+}
+
+/* The texels of the lanes of `mask` at (xs[l], ys[l]) (-1: the border)
+ * into t[k][l]: decoded words, or (four 8-bit UNORM components in order)
+ * gathered as raw words and converted in one lane loop. 0, or the first
+ * fault in lane order; with `in_place_only`, 1 (nothing raised) as soon as
+ * a texel is not plain memory. */
+static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const int32_t *xs,
+                  const int32_t *ys, uint32_t t[4][NV_WARP], bool in_place_only)
+{
+    uint32_t bw[4];
+    for (int k = 0; k < 4; k++)
+        bw[k] = uf(s->border[k]);
+    uint8_t buf[16];
+    if (!(s->bytes8 && s->ident)) {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t tx[4];
+            if (xs[l] < 0 || ys[l] < 0) {
+                memcpy(tx, bw, sizeof bw);
+            } else {
+                const uint8_t *p =
+                    texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+                if (!p)
+                    return in_place_only ? 1 : CG_ERR_FAULT;
+                texel_decode(s, p, tx);
+            }
+            for (int k = 0; k < 4; k++)
+                t[k][l] = tx[k];
+        }
         return 0;
     }
-    p = buf;
-    if (cg__vas_span(vas, va, s->f->bytes, false, &sp) == s->f->bytes) {
-        p = sp;
-    } else {
-        uint64_t bad;
-        cg_fault_kind k = cg_vas_check(vas, va, s->f->bytes, false, &bad);
-        if (k != CG_FAULT_NONE)
-            return tex_fault(c, k, bad, "memory unreadable");
-        if (cg_vas_read(vas, va, buf, s->f->bytes, &c->env->agent))
-            return tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
+    /* keep[l]: all ones where t keeps its word (lane not in mask), bsel[l]
+     * all ones for a border texel */
+    uint32_t raw[NV_WARP], keep[NV_WARP], bsel[NV_WARP];
+    LANES {
+        raw[l] = 0;
+        keep[l] = (mask >> l & 1) - 1u;
+        bsel[l] = 0;
     }
-    texel_decode(s, p, out);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (xs[l] < 0 || ys[l] < 0) {
+            bsel[l] = ~0u;
+            continue;
+        }
+        const uint8_t *p =
+            texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+        if (!p)
+            return in_place_only ? 1 : CG_ERR_FAULT;
+        raw[l] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                 (uint32_t)p[3] << 24;
+    }
+    float sc = s->scale[0];
+    for (int k = 0; k < 4; k++) {
+        uint32_t *tk = t[k], b = bw[k];
+        unsigned sh = 8 * (unsigned)k;
+        LANES {
+            uint32_t v = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
+            v = (bsel[l] & b) | (~bsel[l] & v);
+            tk[l] = (keep[l] & tk[l]) | (~keep[l] & v);
+        }
+    }
     return 0;
 }
 
@@ -447,19 +509,21 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     if (wv == 4)
         LANES vv[l] = fminf(fmaxf(vv[l], 0.0f), cv);
     double sw = norm ? (double)lv.w : 1.0, sh = norm ? (double)lv.h : 1.0;
-    bool wide = false;
+    int wide = 0;
     LANES {
         /* x * 1.0 is x: one expression for both coordinate kinds */
-        x[l] = (double)uu[l] * sw - ow;
-        y[l] = (double)vv[l] * sh - ow;
+        double xl = (double)uu[l] * sw - ow, yl = (double)vv[l] * sh - ow;
+        x[l] = xl;
+        y[l] = yl;
         /* floor of the coordinate clamped to +-1e9 (floor and the clamp
-         * commute), by truncation */
-        double xc = x[l] < -1e9 ? -1e9 : x[l] > 1e9 ? 1e9 : x[l];
-        double yc = y[l] < -1e9 ? -1e9 : y[l] > 1e9 ? 1e9 : y[l];
+         * commute), by truncation; x is never NaN */
+        double xc = xl > 1e9 ? 1e9 : xl, yc = yl > 1e9 ? 1e9 : yl;
+        xc = xc < -1e9 ? -1e9 : xc;
+        yc = yc < -1e9 ? -1e9 : yc;
         int32_t ix = (int32_t)xc, iy = (int32_t)yc;
-        fxs[l] = (double)ix > xc ? ix - 1 : ix;
-        fys[l] = (double)iy > yc ? iy - 1 : iy;
-        wide |= xc != x[l] || yc != y[l];
+        fxs[l] = ix - ((double)ix > xc);
+        fys[l] = iy - ((double)iy > yc);
+        wide |= (xc != xl) | (yc != yl);
     }
     if (linear) {
         /* 8-bit filter weights, as the texture unit's: floor((x - floor(x))
@@ -478,47 +542,41 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     int32_t x0[NV_WARP], y0[NV_WARP];
     wrap_lanes(fxs, 0, lv.w, lv.wmask, wu, x0);
     wrap_lanes(fys, 0, lv.h, lv.hmask, wv, y0);
-    uint32_t bw[4];
-    for (int k = 0; k < 4; k++)
-        bw[k] = uf(s->border[k]);
-    if (!linear) {
-        for (uint32_t m = mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            uint32_t t[4];
-            if (x0[l] < 0 || y0[l] < 0)
-                memcpy(t, bw, sizeof bw);
-            else if (fetch(c, s, &lv, (uint32_t)x0[l], (uint32_t)y0[l], t))
-                return CG_ERR_FAULT;
-            for (int k = 0; k < 4; k++)
-                out[k][l] = t[k];
-        }
-        return 0;
-    }
+    if (!linear)
+        return gather(c, s, &lv, mask, x0, y0, out, false) ? CG_ERR_FAULT : 0;
     int32_t x1[NV_WARP], y1[NV_WARP];
     wrap_lanes(fxs, 1, lv.w, lv.wmask, wu, x1);
     wrap_lanes(fys, 1, lv.h, lv.hmask, wv, y1);
-    float t[4][4][NV_WARP]; /* [texel][component][lane] */
+    /* the footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1), each lane's four in
+     * that order */
+    uint32_t t[4][4][NV_WARP]; /* [texel][component][lane] */
     if (mask != 0xffffffffu)
         memset(t, 0, sizeof t);
-    for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        const int32_t xs[4] = {x0[l], x1[l], x0[l], x1[l]}, ys[4] = {y0[l], y0[l], y1[l], y1[l]};
-        for (int i = 0; i < 4; i++) {
-            uint32_t tx[4];
-            if (xs[i] < 0 || ys[i] < 0)
-                memcpy(tx, bw, sizeof bw);
-            else if (fetch(c, s, &lv, (uint32_t)xs[i], (uint32_t)ys[i], tx))
-                return CG_ERR_FAULT;
-            for (int k = 0; k < 4; k++)
-                t[i][k][l] = fl(tx[k]);
+    const int32_t *xs[4] = {x0, x1, x0, x1}, *ys[4] = {y0, y0, y1, y1};
+    /* Texel by texel over the lanes when every texel is plain memory (reads
+     * in place have no effects, so their order does not matter); otherwise
+     * (sparse, coherency-checked or faulting memory) lane by lane, texel by
+     * texel, the order reads and faults always had. */
+    int rc = 1;
+    if (mask & (mask - 1))
+        for (int i = 0; i < 4 && (rc = gather(c, s, &lv, mask, xs[i], ys[i], t[i], true)) == 0;
+             i++)
+            ;
+    if (rc)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint32_t one = m & -m;
+            for (int i = 0; i < 4; i++)
+                if (gather(c, s, &lv, one, xs[i], ys[i], t[i], false))
+                    return CG_ERR_FAULT;
         }
-    }
     for (int k = 0; k < 4; k++) {
         /* lanes outside the mask filter what the array holds; not stored */
         float r[NV_WARP];
         LANES {
-            float top = t[0][k][l] + (t[1][k][l] - t[0][k][l]) * ax[l];
-            float bot = t[2][k][l] + (t[3][k][l] - t[2][k][l]) * ax[l];
+            float a0 = fl(t[0][k][l]), a1 = fl(t[1][k][l]);
+            float b0 = fl(t[2][k][l]), b1 = fl(t[3][k][l]);
+            float top = a0 + (a1 - a0) * ax[l];
+            float bot = b0 + (b1 - b0) * ax[l];
             r[l] = top + (bot - top) * ay[l];
         }
         for (uint32_t m = mask; m; m &= m - 1) {
@@ -625,6 +683,8 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     for (uint32_t m = c->m; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
+        memset(r0, 0, sizeof r0);
+        memset(r1, 0, sizeof r1);
         if (sample_lv(c, s, sel[l].lv, sel[l].linear, 1u << l, u, v, r0))
             return CG_ERR_FAULT;
         float t = sel[l].t;
