@@ -73,6 +73,7 @@ typedef struct pl_ctx {
     bool rgba8[CG_NV_MAX_TARGETS];     /* four 8-bit UNORM channels at bits 0, 8, 16, 24, all
                                           written, no blending: packed per warp (frag_warp) */
     uint32_t packed[CG_NV_MAX_TARGETS][NV_WARP];
+    bool rop_rgba8;                    /* no depth test, every written target rgba8 */
     uint64_t wpg_va;                   /* the target page last written in place, and where */
     uint8_t *wpg_ptr;
     unsigned depth_reg;                /* 255: depth from the rasteriser */
@@ -343,6 +344,10 @@ static int setup_rop(pl_ctx *c)
         else
             c->ztest = false;
     }
+    c->rop_rgba8 = !c->ztest;
+    for (unsigned t = 0; t < c->nout; t++)
+        if (c->rt[t].valid && c->mask[t] && !c->rgba8[t])
+            c->rop_rgba8 = false;
     /* the surface clip, as clears use it, and scissor 0 */
     uint32_t sh = REG(o, NVB197_SET_SURFACE_CLIP_HORIZONTAL);
     uint32_t sv = REG(o, NVB197_SET_SURFACE_CLIP_VERTICAL);
@@ -390,6 +395,27 @@ static void setup_inputs(pl_ctx *c)
 
 /* ---- fragments ------------------------------------------------------------ */
 
+/* Store a packed 4-byte pixel (frag_warp) at va: in place through a
+ * one-page cache when the page is plain memory, else through nv_mem_rw. */
+static inline int rop_store4(pl_ctx *c, uint64_t va, uint32_t packed)
+{
+    uint64_t pg = va & ~(uint64_t)0xfff;
+    if ((va & 0xfff) <= 0x1000 - 4) {
+        uint8_t *p;
+        if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+            c->wpg_va = pg;
+            c->wpg_ptr = p;
+        }
+        if (pg == c->wpg_va) {
+            memcpy(c->wpg_ptr + (va - pg), &packed, 4);
+            return 0;
+        }
+    }
+    uint8_t px[4];
+    memcpy(px, &packed, 4);
+    return nv_mem_rw(c->ch->vas, va, px, 4, true, c->ag);
+}
+
 static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x, uint32_t y,
                      float z)
 {
@@ -416,23 +442,7 @@ static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x
         if (!s->valid || !c->mask[t])
             continue;
         if (c->rgba8[t]) {
-            /* the packed pixel (frag_warp), stored in place through a
-             * one-page cache when the page is plain memory */
-            uint64_t va = nv_surface_addr(s, x, y), pg = va & ~(uint64_t)0xfff;
-            uint8_t *p;
-            if ((va & 0xfff) <= 0x1000 - 4) {
-                if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
-                    c->wpg_va = pg;
-                    c->wpg_ptr = p;
-                }
-                if (pg == c->wpg_va) {
-                    memcpy(c->wpg_ptr + (va - pg), &c->packed[t][lane], 4);
-                    continue;
-                }
-            }
-            uint8_t px[4];
-            memcpy(px, &c->packed[t][lane], 4);
-            if (nv_mem_rw(c->ch->vas, va, px, 4, true, c->ag) != 0)
+            if (rop_store4(c, nv_surface_addr(s, x, y), c->packed[t][lane]) != 0)
                 return CG_ERR_FAULT;
             continue;
         }
@@ -484,8 +494,7 @@ static int frag_warp(void *user, const nv_frags *f)
             }
         return 0;
     }
-    for (unsigned r = 0; r < c->regcount; r++)
-        memset(w->r[r], 0, sizeof(w->r[r]));
+    memset(w->r, 0, c->regcount * sizeof(w->r[0]));
     memset(w->p, 0, sizeof(w->p));
     w->p[7] = 0xFFFFFFFFu;
     w->active = lanes;
@@ -514,18 +523,44 @@ static int frag_warp(void *user, const nv_frags *f)
                     pk[l] |= one;
                 continue;
             }
+            /* clamped to [0, 1] first on the bits (NaN, -0 and negatives ->
+             * +0): 0 -> 0.5 -> 0 and 1 -> 255.5 -> 255 as the rule gives;
+             * two loops, as GCC vectorises each but not the two in one */
             const uint32_t *src = w->r[r];
+            uint32_t cb[NV_WARP];
+            float cf[NV_WARP];
             for (unsigned l = 0; l < NV_WARP; l++) {
-                /* clamped first (NaN -> 0): 0 -> 0.5 -> 0 and 1 -> 255.5 ->
-                 * 255 as the rule gives */
-                float v = bitsf(src[l]);
-                v = v > 0 ? v : 0;
-                v = v < 1 ? v : 1;
-                pk[l] |= (uint32_t)(int32_t)((double)v * 255 + 0.5) << (8 * k);
+                int32_t si = (int32_t)src[l];
+                uint32_t v = (si <= 0) | (si > 0x7f800000) ? 0 : src[l];
+                cb[l] = (int32_t)v >= 0x3f800000 ? 0x3f800000u : v;
             }
+            memcpy(cf, cb, sizeof cf);
+            for (unsigned l = 0; l < NV_WARP; l++)
+                pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << (8 * k);
         }
     }
     c->wpg_va = UINT64_MAX;
+    if (c->rop_rgba8) {
+        /* no depth test and only packed targets: what rop_pixel does for
+         * them, without the per-pixel call */
+        for (uint32_t m = write; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t x = (uint32_t)f->qx[l / 4] + (l & 1);
+            uint32_t y = (uint32_t)f->qy[l / 4] + (l >> 1 & 1);
+            for (unsigned t = 0; t < c->nout; t++) {
+                const nv_surface *s = &c->rt[t];
+                if (!s->valid || !c->mask[t])
+                    continue;
+                uint64_t va = s->pitch ? s->base + (uint64_t)y * s->pitch_bytes + (uint64_t)x * 4
+                                       : nv_surface_addr(s, x, y);
+                if (rop_store4(c, va, c->packed[t][l]) != 0) {
+                    c->ch->state = CG_NV_CH_FAULTED;
+                    return CG_ERR_FAULT;
+                }
+            }
+        }
+        return 0;
+    }
     for (unsigned l = 0; l < 4 * f->nquads; l++)
         if ((write >> l) & 1) {
             if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),

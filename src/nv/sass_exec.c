@@ -773,11 +773,19 @@ static int do_ipa(xctx *c)
         if (mode == 2) {
             LANES v[l] = pl->flat;
         } else {
-            LANES v[l] = uf(pl->a * e->frag_x[l] + pl->b * e->frag_y[l] + pl->c);
+            float pv[NV_WARP], a = pl->a, b = pl->b, cc = pl->c;
+            LANES pv[l] = a * e->frag_x[l] + b * e->frag_y[l] + cc;
+            memcpy(v, pv, sizeof v);
         }
     }
-    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4)
-        LANES v[l] = uf(fl(v[l]) * fl(mul[l]));
+    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4) {
+        /* as float arrays: the lane loop vectorises */
+        float fv[NV_WARP], fm[NV_WARP];
+        memcpy(fv, v, sizeof fv);
+        memcpy(fm, mul, sizeof fm);
+        LANES fv[l] *= fm[l];
+        memcpy(v, fv, sizeof v);
+    }
     if (mode != 2 && sat)
         LANES v[l] = fout(fl(v[l]), false, true);
     nv_xwrite(w, in->o[0].reg, c->m, v);

@@ -413,10 +413,17 @@ static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const i
         keep[l] = (mask >> l & 1) - 1u;
         bsel[l] = 0;
     }
+    /* the previous lane's texel, when read in place (no effects: reused) */
+    int32_t px = -1, py = -1;
+    uint32_t praw = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         if (xs[l] < 0 || ys[l] < 0) {
             bsel[l] = ~0u;
+            continue;
+        }
+        if (xs[l] == px && ys[l] == py) {
+            raw[l] = praw;
             continue;
         }
         const uint8_t *p =
@@ -425,6 +432,13 @@ static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const i
             return in_place_only ? 1 : CG_ERR_FAULT;
         raw[l] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                  (uint32_t)p[3] << 24;
+        if (p != buf) {
+            px = xs[l];
+            py = ys[l];
+            praw = raw[l];
+        } else {
+            px = py = -1;
+        }
     }
     float sc = s->scale[0];
     for (int k = 0; k < 4; k++) {
@@ -465,8 +479,8 @@ static inline int32_t wrap(int64_t i, uint32_t n, uint32_t pmask, unsigned mode)
 
 /* Wrapped texel coordinates f[l] + add of every lane (-1 = border), one
  * lane loop per mode. */
-static void wrap_lanes(const int32_t *f, int32_t add, uint32_t n, uint32_t pmask, unsigned mode,
-                       int32_t *out)
+static void wrap_lanes(const int32_t *restrict f, int32_t add, uint32_t n, uint32_t pmask,
+                       unsigned mode, int32_t *restrict out)
 {
     if (mode == 0 && (pmask || n == 1)) {
         LANES out[l] = (f[l] + add) & (int32_t)pmask;
@@ -643,6 +657,9 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         tsel one = select_lod(s, 0, is_int, minl, maxl);
         LANES sel[l] = one;
     } else {
+        uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
+        bool have = false;
+        float plod = 0;
         for (unsigned q = 0; q < NV_WARP; q += 4) {
             unsigned qm = c->m >> q & 15;
             if (!qm)
@@ -651,11 +668,18 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
             if (lod_mode != 3) {
                 float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
                 float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
-                float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
-                float rho = rx > ry ? rx : ry;
-                lod = rho > 0 ? log2f(rho) : -INFINITY;
-                if (lod != lod)
-                    lod = 0;
+                uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
+                if (!have || memcmp(d, pd, sizeof d)) {
+                    /* not the previous quad's derivatives (bits): its LOD */
+                    float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                    float rho = rx > ry ? rx : ry;
+                    plod = rho > 0 ? log2f(rho) : -INFINITY;
+                    if (plod != plod)
+                        plod = 0;
+                    memcpy(pd, d, sizeof d);
+                    have = true;
+                }
+                lod = plod;
             }
             if (lod_mode == 0) {
                 tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
@@ -791,11 +815,15 @@ int nv_xtex(xctx *c)
                 return nv_xunsupported(c);
             if (sampler_load(c, o[4].val, &s))
                 return CG_ERR_FAULT;
-            LANES {
-                u[l] = fl(A[l]);
-                v[l] = tg == 0 ? 0.0f : tg == 3 ? fl(A1[l]) : fl(B[l]);
-                lodv[l] = tg == 3 ? fl(B[l]) : 0;
-            }
+            memcpy(u, A, sizeof u);
+            if (tg == 0)
+                memset(v, 0, sizeof v);
+            else
+                memcpy(v, tg == 3 ? A1 : B, sizeof v);
+            if (tg == 3)
+                memcpy(lodv, B, sizeof lodv);
+            else
+                memset(lodv, 0, sizeof lodv);
             unsigned lm = tg == 1 ? 0 : tg == 3 ? 3 : 1;
             if (sample(c, &s, u, v, lm, lodv, res))
                 return CG_ERR_FAULT;
