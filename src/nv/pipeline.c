@@ -481,7 +481,9 @@ static int frag_warp(void *user, const nv_frags *f)
     pl_ctx *c = user;
     nv_sass_warp *w = c->warp;
     uint32_t lanes = f->nquads >= 8 ? 0xFFFFFFFFu : (1u << (4 * f->nquads)) - 1;
-    c->pixels += (uint64_t)__builtin_popcount(f->cover);
+    uint32_t pc = f->cover - (f->cover >> 1 & 0x55555555u); /* population count */
+    pc = (pc & 0x33333333u) + (pc >> 2 & 0x33333333u);
+    c->pixels += (((pc + (pc >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
     if (!c->ps) {
         /* no pixel program: depth only */
         for (unsigned l = 0; l < 4 * f->nquads; l++)

@@ -127,11 +127,14 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
      * values are the quad's plus these */
     const int64_t o0[4] = {0, e0dx, e0dy, e0dx + e0dy}, o1[4] = {0, e1dx, e1dy, e1dx + e1dy},
                   o2[4] = {0, e2dx, e2dy, e2dx + e2dy};
-    int64_t omin0 = 0, omin1 = 0, omin2 = 0;
+    int64_t omin0 = 0, omin1 = 0, omin2 = 0, omax0 = 0, omax1 = 0, omax2 = 0;
     for (unsigned l = 1; l < 4; l++) {
         omin0 = o0[l] < omin0 ? o0[l] : omin0;
         omin1 = o1[l] < omin1 ? o1[l] : omin1;
         omin2 = o2[l] < omin2 ? o2[l] : omin2;
+        omax0 = o0[l] > omax0 ? o0[l] : omax0;
+        omax1 = o1[l] > omax1 ? o1[l] : omax1;
+        omax2 = o2[l] > omax2 ? o2[l] : omax2;
     }
     for (int64_t qy = qy0; qy < py1; qy += 2) {
         int64_t cy = qy * SUB + SUB / 2;
@@ -146,7 +149,9 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
         for (int64_t qx = qx0; qx < px1; qx += 2, r0 += 2 * e0dx, r1 += 2 * e1dx, r2 += 2 * e2dx) {
             unsigned in = rows & ((qx >= px0 ? 5u : 0u) | (qx + 1 < px1 ? 10u : 0u));
             unsigned m = 15;
-            if (r0 + omin0 < 0 || r1 + omin1 < 0 || r2 + omin2 < 0) {
+            if (r0 + omax0 < 0 || r1 + omax1 < 0 || r2 + omax2 < 0) {
+                continue; /* every lane outside one edge */
+            } else if (r0 + omin0 < 0 || r1 + omin1 < 0 || r2 + omin2 < 0) {
                 /* not every lane inside every edge: lane by lane */
                 m = 0;
                 for (unsigned l = 0; l < 4; l++)
@@ -167,7 +172,7 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
                 f.y[4 * k + l] = sy[l >> 1];
                 f.z[4 * k + l] = asx[l & 1] + bsy[l >> 1] + zp.c;
             }
-            count += (uint64_t)__builtin_popcount(m);
+            count += (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3);
             if (f.nquads == 8) {
                 int rc = fn(user, &f);
                 if (rc)

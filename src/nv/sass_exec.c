@@ -1026,7 +1026,17 @@ static int alu(xctx *c)
         case 5: LANES y[l] = (float)(1.0 / sqrt((double)x[l])); break;
         default: LANES y[l] = sqrtf(x[l]); break;
         }
-        LANES r[l] = fout(y[l], true, sat);
+        if (sat) {
+            LANES r[l] = fout(y[l], true, true);
+        } else {
+            /* fout(y, true, false) on the bits: NaN -> canonical, FTZ */
+            uint32_t yb[NV_WARP];
+            memcpy(yb, y, sizeof yb);
+            LANES {
+                uint32_t u = (yb[l] & 0x7f800000u) ? yb[l] : yb[l] & 0x80000000u;
+                r[l] = (yb[l] & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
+            }
+        }
         break;
     }
     case H_RRO: {
