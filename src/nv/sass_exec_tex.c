@@ -509,7 +509,7 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     bool norm = s->tic.normalized_coords;
     double ow = linear ? 0.5 : 0.0;
     float uu[NV_WARP], vv[NV_WARP];
-    double x[NV_WARP], y[NV_WARP];
+    double x[NV_WARP], y[NV_WARP], xcl[NV_WARP], ycl[NV_WARP]; /* xcl: clamped to +-1e9 */
     int32_t fxs[NV_WARP], fys[NV_WARP];
     float ax[NV_WARP], ay[NV_WARP];
     LANES {
@@ -523,7 +523,6 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     if (wv == 4)
         LANES vv[l] = fminf(fmaxf(vv[l], 0.0f), cv);
     double sw = norm ? (double)lv.w : 1.0, sh = norm ? (double)lv.h : 1.0;
-    int wide = 0;
     LANES {
         /* x * 1.0 is x: one expression for both coordinate kinds */
         double xl = (double)uu[l] * sw - ow, yl = (double)vv[l] * sh - ow;
@@ -534,19 +533,25 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
         double xc = xl > 1e9 ? 1e9 : xl, yc = yl > 1e9 ? 1e9 : yl;
         xc = xc < -1e9 ? -1e9 : xc;
         yc = yc < -1e9 ? -1e9 : yc;
+        xcl[l] = xc;
+        ycl[l] = yc;
         int32_t ix = (int32_t)xc, iy = (int32_t)yc;
         fxs[l] = ix - ((double)ix > xc);
         fys[l] = iy - ((double)iy > yc);
-        wide |= (xc != xl) | (yc != yl);
     }
     if (linear) {
         /* 8-bit filter weights, as the texture unit's: floor((x - floor(x))
          * * 256) / 256 (the product is in [0, 256): truncation) */
         LANES {
-            ax[l] = (float)(int32_t)((x[l] - (double)fxs[l]) * 256.0) / 256.0f;
-            ay[l] = (float)(int32_t)((y[l] - (double)fys[l]) * 256.0) / 256.0f;
+            ax[l] = (float)(int32_t)((xcl[l] - (double)fxs[l]) * 256.0) / 256.0f;
+            ay[l] = (float)(int32_t)((ycl[l] - (double)fys[l]) * 256.0) / 256.0f;
         }
-        if (wide) /* a coordinate past +-1e9 (or infinite): its own floor */
+        /* a coordinate clamped at +-1e9 (past it, or infinite; or exactly
+         * there): its weights from its own floor */
+        int wide = 0;
+        LANES wide |= (fxs[l] == 1000000000) | (fxs[l] == -1000000000) |
+                      (fys[l] == 1000000000) | (fys[l] == -1000000000);
+        if (wide)
             LANES if (!(fabs(x[l]) <= 1e9) || !(fabs(y[l]) <= 1e9)) {
                 double fx = floor(x[l]), fy = floor(y[l]);
                 ax[l] = (float)floor((x[l] - fx) * 256.0) / 256.0f;
@@ -655,6 +660,8 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
     if (lod_mode == 1) {
         tsel one = select_lod(s, 0, is_int, minl, maxl);
+        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
         LANES sel[l] = one;
     } else {
         uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
