@@ -74,6 +74,7 @@ typedef struct pl_ctx {
                                           written, no blending: packed per warp (frag_warp) */
     uint32_t packed[CG_NV_MAX_TARGETS][NV_WARP];
     bool rop_rgba8;                    /* no depth test, every written target rgba8 */
+    int one_pitch;                     /* rop_rgba8 with one written target, pitch: it */
     uint64_t wpg_va;                   /* the target page last written in place, and where */
     uint8_t *wpg_ptr;
     unsigned depth_reg;                /* 255: depth from the rasteriser */
@@ -345,9 +346,18 @@ static int setup_rop(pl_ctx *c)
             c->ztest = false;
     }
     c->rop_rgba8 = !c->ztest;
+    c->one_pitch = -1;
+    unsigned written = 0;
     for (unsigned t = 0; t < c->nout; t++)
-        if (c->rt[t].valid && c->mask[t] && !c->rgba8[t])
-            c->rop_rgba8 = false;
+        if (c->rt[t].valid && c->mask[t]) {
+            written++;
+            if (!c->rgba8[t])
+                c->rop_rgba8 = false;
+            else if (c->rt[t].pitch)
+                c->one_pitch = (int)t;
+        }
+    if (written != 1)
+        c->one_pitch = -1;
     /* the surface clip, as clears use it, and scissor 0 */
     uint32_t sh = REG(o, NVB197_SET_SURFACE_CLIP_HORIZONTAL);
     uint32_t sv = REG(o, NVB197_SET_SURFACE_CLIP_VERTICAL);
@@ -542,6 +552,32 @@ static int frag_warp(void *user, const nv_frags *f)
         }
     }
     c->wpg_va = UINT64_MAX;
+    if (c->rop_rgba8 && c->one_pitch >= 0) {
+        /* one pitch target: both pixels of a quad row in one 8-byte store
+         * when they are written and in one plain page (no effects, so the
+         * same as two stores); otherwise pixel by pixel in lane order */
+        unsigned t = (unsigned)c->one_pitch;
+        const nv_surface *s = &c->rt[t];
+        for (unsigned k = 0; k < f->nquads; k++)
+            for (unsigned r = 0; r < 2; r++) {
+                unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
+                if (!b)
+                    continue;
+                uint64_t va = s->base + (uint64_t)((uint32_t)f->qy[k] + r) * s->pitch_bytes +
+                              (uint64_t)(uint32_t)f->qx[k] * 4;
+                uint64_t pg = va & ~(uint64_t)0xfff;
+                if (b == 3 && pg == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
+                    memcpy(c->wpg_ptr + (va - pg), &c->packed[t][l0], 8);
+                    continue;
+                }
+                if (((b & 1) && rop_store4(c, va, c->packed[t][l0]) != 0) ||
+                    ((b & 2) && rop_store4(c, va + 4, c->packed[t][l0 + 1]) != 0)) {
+                    c->ch->state = CG_NV_CH_FAULTED;
+                    return CG_ERR_FAULT;
+                }
+            }
+        return 0;
+    }
     if (c->rop_rgba8) {
         /* no depth test and only packed targets: what rop_pixel does for
          * them, without the per-pixel call */
