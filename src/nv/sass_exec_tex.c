@@ -663,10 +663,14 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
             return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
         LANES sel[l] = one;
-    } else {
+    }
+    bool uniform = true, blend = false, first = true;
+    tsel f0 = {0, 0, 0};
+    if (lod_mode != 1) {
         uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
-        bool have = false;
+        bool have = false, fresh = false;
         float plod = 0;
+        tsel pone = {0, 0, 0};
         for (unsigned q = 0; q < NV_WARP; q += 4) {
             unsigned qm = c->m >> q & 15;
             if (!qm)
@@ -684,14 +688,24 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
                     if (plod != plod)
                         plod = 0;
                     memcpy(pd, d, sizeof d);
-                    have = true;
+                    have = fresh = true;
                 }
                 lod = plod;
             }
             if (lod_mode == 0) {
-                tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
+                /* the same selection for the quad's lanes (and for the
+                 * next quad with the same derivatives) */
+                if (fresh)
+                    pone = select_lod(s, lod + bias, is_int, minl, maxl);
+                fresh = false;
                 for (unsigned l = q; l < q + 4; l++)
-                    sel[l] = one;
+                    sel[l] = pone;
+                if (first)
+                    f0 = pone, first = false;
+                else if (pone.lv != f0.lv || pone.linear != f0.linear)
+                    uniform = false;
+                if (pone.t > 0 && pone.lv + 1u < s->levels)
+                    blend = true;
                 continue;
             }
             for (unsigned l = q; l < q + 4; l++)
@@ -701,14 +715,14 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         }
     }
     unsigned f = (unsigned)__builtin_ctz(c->m);
-    bool uniform = true, blend = false;
-    for (uint32_t m = c->m; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
-            uniform = false;
-        if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
-            blend = true;
-    }
+    if (lod_mode != 0) /* LZ with a blend, bias and explicit LOD: lane by lane */
+        for (uint32_t m = c->m; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
+                uniform = false;
+            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
+                blend = true;
+        }
     if (uniform && !blend)
         return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
     for (uint32_t m = c->m; m; m &= m - 1) {
