@@ -441,6 +441,17 @@ static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const i
         }
     }
     float sc = s->scale[0];
+    uint32_t anyb = 0;
+    LANES anyb |= bsel[l];
+    if (mask == 0xffffffffu && !anyb) {
+        /* every lane, no border texel: the conversion alone */
+        for (int k = 0; k < 4; k++) {
+            uint32_t *tk = t[k];
+            unsigned sh = 8 * (unsigned)k;
+            LANES tk[l] = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
+        }
+        return 0;
+    }
     for (int k = 0; k < 4; k++) {
         uint32_t *tk = t[k], b = bw[k];
         unsigned sh = 8 * (unsigned)k;
