@@ -543,7 +543,7 @@ static int frag_warp(void *user, const nv_frags *f)
             float cf[NV_WARP];
             for (unsigned l = 0; l < NV_WARP; l++) {
                 int32_t si = (int32_t)src[l];
-                uint32_t v = (si <= 0) | (si > 0x7f800000) ? 0 : src[l];
+                uint32_t v = ((si <= 0) | (si > 0x7f800000)) ? 0 : src[l];
                 cb[l] = (int32_t)v >= 0x3f800000 ? 0x3f800000u : v;
             }
             memcpy(cf, cb, sizeof cf);
