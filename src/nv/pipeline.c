@@ -407,6 +407,14 @@ static void setup_inputs(pl_ctx *c)
 
 /* Store a packed 4-byte pixel (frag_warp) at va: in place through a
  * one-page cache when the page is plain memory, else through nv_mem_rw. */
+static inline void put4(uint8_t *p, uint32_t v) /* channel k in byte k, any host order */
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
 static inline int rop_store4(pl_ctx *c, uint64_t va, uint32_t packed)
 {
     uint64_t pg = va & ~(uint64_t)0xfff;
@@ -417,12 +425,12 @@ static inline int rop_store4(pl_ctx *c, uint64_t va, uint32_t packed)
             c->wpg_ptr = p;
         }
         if (pg == c->wpg_va) {
-            memcpy(c->wpg_ptr + (va - pg), &packed, 4);
+            put4(c->wpg_ptr + (va - pg), packed);
             return 0;
         }
     }
     uint8_t px[4];
-    memcpy(px, &packed, 4);
+    put4(px, packed);
     return nv_mem_rw(c->ch->vas, va, px, 4, true, c->ag);
 }
 
@@ -567,7 +575,8 @@ static int frag_warp(void *user, const nv_frags *f)
                               (uint64_t)(uint32_t)f->qx[k] * 4;
                 uint64_t pg = va & ~(uint64_t)0xfff;
                 if (b == 3 && pg == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
-                    memcpy(c->wpg_ptr + (va - pg), &c->packed[t][l0], 8);
+                    put4(c->wpg_ptr + (va - pg), c->packed[t][l0]);
+                    put4(c->wpg_ptr + (va - pg) + 4, c->packed[t][l0 + 1]);
                     continue;
                 }
                 if (((b & 1) && rop_store4(c, va, c->packed[t][l0]) != 0) ||
