@@ -134,6 +134,7 @@ int main(void)
     env.cb_size[1] = sizeof cb1;
     env.tex = (nv_sass_tex_env){MAP_VA + 0x1000, MAP_VA + 0x2000, 0, 0, false, 1};
     env.planes = planes;
+    env.tcache = nv_sass_tex_cache_new();
     static nv_sass_warp w;
     double best = 1e30;
     float check = 0;

@@ -391,6 +391,53 @@ static void test_texture_unmapped(void)
     free(text);
 }
 
+/* depth_blend.s without its depth test, blending and C: every pixel the
+ * last covering triangle's colour (A, then B) or the clear, through the
+ * packed A8B8G8R8 store loop of frag_warp (no depth test, every channel
+ * written, no blending). */
+static void test_packed_rop(const char *text)
+{
+    static uint8_t rt[0x4000];
+    char *t1 = replace(text, "    mthd 0, SET_DEPTH_TEST, 1", "    mthd 0, SET_DEPTH_TEST, 0");
+    char *t2 = t1 ? replace(t1, "    mthd 0, SET_BLEND(0), 1", "    mthd 0, SET_BLEND(0), 0") : NULL;
+    free(t1);
+    /* without C (it covers the whole target) */
+    t1 = t2 ? replace(t2, "    mthd 0, VERTEX_BEGIN_GL, 5\n    mthd 0, VERTEX_BUFFER_FIRST, 6\n", "") : NULL;
+    free(t2);
+    t2 = t1 ? replace(t1, "    mthd 0, VERTEX_BUFFER_COUNT, 4\n    mthd 0, VERTEX_END_GL, 0\n", "")
+            : NULL;
+    free(t1);
+    if (!t2)
+        return;
+    char *t3 = scene_with(t2, NULL, NULL, plain_tail); /* without the blended .expect32s */
+    free(t2);
+    t2 = t3;
+    cg_device *dev;
+    CHECK_EQ(run(t2, rt, &dev, NULL), 0);
+    CHECK_EQ(cg_fault_count(dev), 0);
+    cg_device_destroy(dev);
+    free(t2);
+    unsigned bad = 0, drawn = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t q[4] = {0, 0, 0, 0};
+            for (int k = 0; k < 2; k++)
+                if (covers(&tris[k], x, y))
+                    for (int c = 0; c < 4; c++)
+                        q[c] = unorm8(tris[k].rgba[c]);
+            drawn += q[3] != 0;
+            if (memcmp(&rt[(64 * y + x) * 4], q, 4) != 0 && bad++ < 5)
+                fprintf(stderr, "packed: pixel (%d, %d): %02x%02x%02x%02x, want %02x%02x%02x%02x\n",
+                        x, y, rt[(64 * y + x) * 4], rt[(64 * y + x) * 4 + 1],
+                        rt[(64 * y + x) * 4 + 2], rt[(64 * y + x) * 4 + 3], q[0], q[1], q[2], q[3]);
+        }
+    CHECK_EQ(bad, 0);
+    CHECK(drawn > 1000);
+    /* (26, 26): B over A, unblended: B's colour */
+    static const uint8_t b26[4] = {0, 0xff, 0, 0x80};
+    CHECK(memcmp(&rt[(64 * 26 + 26) * 4], b26, 4) == 0);
+}
+
 int main(void)
 {
     test_texture_unmapped();
@@ -401,6 +448,7 @@ int main(void)
     CHECK(text != NULL);
     if (text) {
         test_depth_blend(text);
+        test_packed_rop(text);
         test_faults(text);
         test_cull(text);
         test_scissor(text);

@@ -644,6 +644,50 @@ static void test_texture(void)
     CHECK_EQ(F.pc, 0x58);
 }
 
+/* A TIC/TSC cache kept across runs (as the pipeline keeps one per draw):
+ * changed pool words are seen on the next use, an entry moved to unmapped
+ * texture memory faults with the texel's address, and the old words again
+ * give the old texels. 32 lanes (the whole-warp paths). */
+static void test_tex_cache(void)
+{
+    nv_sass_env env;
+    env_default(&env);
+    nv_sass_tex_cache *tc = nv_sass_tex_cache_new();
+    CHECK(tc != NULL);
+    env.tcache = tc;
+    const char *prog = "MOV32I R1, 0x3fc00000;\n" /* u = 1.5: x = 6, WRAP -> texel 2 */
+                       "MOV32I R2, 0x3e800000;\n" /* v = 0.25: row 1 */
+                       "TEXS.2D_LZ R6, R4, R1, R2, 0x2, 0x4;\n"
+                       "EXIT;\n";
+    float c64 = 64.0f * (float)(1.0 / 255.0);
+    for (int round = 0; round < 2; round++) {
+        tex_setup(&env, 0x00, 0x51, TEX_VA); /* WRAP, NEAREST */
+        CHECK_EQ(run_env(prog, &W, &env, 0xffffffffu, &F), 0);
+        CHECK_EQ(W.r[4][0], fbits(2 * c64));  /* R = 64 x */
+        CHECK_EQ(W.r[5][31], fbits(c64));     /* G = 64 y */
+        CHECK_EQ(W.r[7][17], 0x3f800000);
+        /* the same TIC, the TSC's wrap now BORDER: the border colour */
+        uint32_t w0 = 0xdb;
+        CHECK_EQ(cg_vas_cpu_write(E.vas, TSC_VA, &w0, 4), 0);
+        CHECK_EQ(run_env(prog, &W, &env, 0xffffffffu, &F), 0);
+        CHECK_EQ(W.r[4][5], 0x3f800000);      /* border (1, 0, 0, 0.5) */
+        CHECK_EQ(W.r[5][5], 0);
+        CHECK_EQ(W.r[7][5], 0x3f000000);
+        /* the TIC's address moved to unmapped memory */
+        w0 = 0x00;
+        CHECK_EQ(cg_vas_cpu_write(E.vas, TSC_VA, &w0, 4), 0);
+        uint32_t hi = 0x7fu | 3u << 21;
+        uint32_t lo = 0;
+        CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 4, &lo, 4), 0);
+        CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 8, &hi, 4), 0);
+        CHECK_EQ(run_env(prog, &W, &env, 0xffffffffu, &F), CG_ERR_FAULT);
+        CHECK_EQ(F.kind, CG_FAULT_UNMAPPED);
+        CHECK_EQ(F.va, 0x7f00000000ull + 16 + 2 * 4); /* texel (2, 1) in its GOB */
+        CHECK_EQ(F.pc, 0x68);
+    }
+    nv_sass_tex_cache_free(tc);
+}
+
 static void test_faults(void)
 {
     nv_sass_env env;
@@ -737,6 +781,7 @@ int main(void)
     test_memory();
     test_attributes();
     test_texture();
+    test_tex_cache();
     test_faults();
     test_build_info();
     env_fini(&E);

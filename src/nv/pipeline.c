@@ -57,6 +57,7 @@ typedef struct pl_ctx {
     unsigned vstride;
     uint32_t n;
     nv_sass_warp *warp;
+    nv_sass_tex_cache *tcache;         /* decoded TIC/TSC pairs of the draw */
     /* fragment inputs */
     unsigned nused;
     uint16_t used[PL_MAXU];            /* attribute words interpolated */
@@ -69,6 +70,13 @@ typedef struct pl_ctx {
     nv_blend blend[CG_NV_MAX_TARGETS];
     unsigned mask[CG_NV_MAX_TARGETS];
     unsigned out_reg[CG_NV_MAX_TARGETS][4]; /* register of output component, or 255 */
+    bool rgba8[CG_NV_MAX_TARGETS];     /* four 8-bit UNORM channels at bits 0, 8, 16, 24, all
+                                          written, no blending: packed per warp (frag_warp) */
+    uint32_t packed[CG_NV_MAX_TARGETS][NV_WARP];
+    bool rop_rgba8;                    /* no depth test, every written target rgba8 */
+    int one_pitch;                     /* rop_rgba8 with one written target, pitch: it */
+    uint64_t wpg_va;                   /* the target page last written in place, and where */
+    uint8_t *wpg_ptr;
     unsigned depth_reg;                /* 255: depth from the rasteriser */
     nv_surface zt;
     bool ztest, zwrite;
@@ -308,6 +316,11 @@ static int setup_rop(pl_ctx *c)
                      NV_VAL(NVB197, SET_CT_WRITE, A_ENABLE, wm) << 3;
         if (blend_decode(c, t, &c->blend[t]) != 0)
             return CG_ERR_FAULT;
+        c->rgba8[t] = f->type == NV3D_CH_UNORM && f->bytes == 4 && c->mask[t] == 15 &&
+                      !c->blend[t].enable;
+        for (unsigned k = 0; k < 4; k++)
+            if (f->bits[k] != 8 || f->off[k] != 8 * k)
+                c->rgba8[t] = false;
     }
     cg_nv_rt_state zt;
     bool zen;
@@ -332,6 +345,19 @@ static int setup_rop(pl_ctx *c)
         else
             c->ztest = false;
     }
+    c->rop_rgba8 = !c->ztest;
+    c->one_pitch = -1;
+    unsigned written = 0;
+    for (unsigned t = 0; t < c->nout; t++)
+        if (c->rt[t].valid && c->mask[t]) {
+            written++;
+            if (!c->rgba8[t])
+                c->rop_rgba8 = false;
+            else if (c->rt[t].pitch)
+                c->one_pitch = (int)t;
+        }
+    if (written != 1)
+        c->one_pitch = -1;
     /* the surface clip, as clears use it, and scissor 0 */
     uint32_t sh = REG(o, NVB197_SET_SURFACE_CLIP_HORIZONTAL);
     uint32_t sv = REG(o, NVB197_SET_SURFACE_CLIP_VERTICAL);
@@ -379,6 +405,35 @@ static void setup_inputs(pl_ctx *c)
 
 /* ---- fragments ------------------------------------------------------------ */
 
+/* Store a packed 4-byte pixel (frag_warp) at va: in place through a
+ * one-page cache when the page is plain memory, else through nv_mem_rw. */
+static inline void put4(uint8_t *p, uint32_t v) /* channel k in byte k, any host order */
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static inline int rop_store4(pl_ctx *c, uint64_t va, uint32_t packed)
+{
+    uint64_t pg = va & ~(uint64_t)0xfff;
+    if ((va & 0xfff) <= 0x1000 - 4) {
+        uint8_t *p;
+        if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+            c->wpg_va = pg;
+            c->wpg_ptr = p;
+        }
+        if (pg == c->wpg_va) {
+            put4(c->wpg_ptr + (va - pg), packed);
+            return 0;
+        }
+    }
+    uint8_t px[4];
+    put4(px, packed);
+    return nv_mem_rw(c->ch->vas, va, px, 4, true, c->ag);
+}
+
 static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x, uint32_t y,
                      float z)
 {
@@ -404,6 +459,11 @@ static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x
         const nv_surface *s = &c->rt[t];
         if (!s->valid || !c->mask[t])
             continue;
+        if (c->rgba8[t]) {
+            if (rop_store4(c, nv_surface_addr(s, x, y), c->packed[t][lane]) != 0)
+                return CG_ERR_FAULT;
+            continue;
+        }
         float src[4] = {0, 0, 0, 1};
         for (unsigned k = 0; k < 4; k++)
             if (c->out_reg[t][k] != 255)
@@ -439,7 +499,9 @@ static int frag_warp(void *user, const nv_frags *f)
     pl_ctx *c = user;
     nv_sass_warp *w = c->warp;
     uint32_t lanes = f->nquads >= 8 ? 0xFFFFFFFFu : (1u << (4 * f->nquads)) - 1;
-    c->pixels += (uint64_t)__builtin_popcount(f->cover);
+    uint32_t pc = f->cover - (f->cover >> 1 & 0x55555555u); /* population count */
+    pc = (pc & 0x33333333u) + (pc >> 2 & 0x33333333u);
+    c->pixels += (((pc + (pc >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
     if (!c->ps) {
         /* no pixel program: depth only */
         for (unsigned l = 0; l < 4 * f->nquads; l++)
@@ -452,8 +514,7 @@ static int frag_warp(void *user, const nv_frags *f)
             }
         return 0;
     }
-    for (unsigned r = 0; r < c->regcount; r++)
-        memset(w->r[r], 0, sizeof(w->r[r]));
+    memset(w->r, 0, c->regcount * sizeof(w->r[0]));
     memset(w->p, 0, sizeof(w->p));
     w->p[7] = 0xFFFFFFFFu;
     w->active = lanes;
@@ -466,6 +527,87 @@ static int frag_warp(void *user, const nv_frags *f)
     if (nv_sass_run(c->ps, &c->fenv, w, &fault) != 0)
         return sass_fault(c, &fault);
     uint32_t write = f->cover & ~w->killed;
+    /* A8B8G8R8-like targets: every lane's pixel packed in one loop (the
+     * UNORM rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else
+     * f * 255 + 0.5 truncated, in double) */
+    for (unsigned t = 0; t < c->nout; t++) {
+        if (!c->rgba8[t] || !c->rt[t].valid)
+            continue;
+        uint32_t *pk = c->packed[t];
+        memset(pk, 0, sizeof c->packed[t]);
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned r = c->out_reg[t][k];
+            if (r == 255) {
+                uint32_t one = k == 3 ? 255u << 24 : 0;
+                for (unsigned l = 0; l < NV_WARP; l++)
+                    pk[l] |= one;
+                continue;
+            }
+            /* clamped to [0, 1] first on the bits (NaN, -0 and negatives ->
+             * +0): 0 -> 0.5 -> 0 and 1 -> 255.5 -> 255 as the rule gives;
+             * two loops, as GCC vectorises each but not the two in one */
+            const uint32_t *src = w->r[r];
+            uint32_t cb[NV_WARP];
+            float cf[NV_WARP];
+            for (unsigned l = 0; l < NV_WARP; l++) {
+                int32_t si = (int32_t)src[l];
+                uint32_t v = ((si <= 0) | (si > 0x7f800000)) ? 0 : src[l];
+                cb[l] = (int32_t)v >= 0x3f800000 ? 0x3f800000u : v;
+            }
+            memcpy(cf, cb, sizeof cf);
+            for (unsigned l = 0; l < NV_WARP; l++)
+                pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << (8 * k);
+        }
+    }
+    c->wpg_va = UINT64_MAX;
+    if (c->rop_rgba8 && c->one_pitch >= 0) {
+        /* one pitch target: both pixels of a quad row in one 8-byte store
+         * when they are written and in one plain page (no effects, so the
+         * same as two stores); otherwise pixel by pixel in lane order */
+        unsigned t = (unsigned)c->one_pitch;
+        const nv_surface *s = &c->rt[t];
+        for (unsigned k = 0; k < f->nquads; k++)
+            for (unsigned r = 0; r < 2; r++) {
+                unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
+                if (!b)
+                    continue;
+                uint64_t va = s->base + (uint64_t)((uint32_t)f->qy[k] + r) * s->pitch_bytes +
+                              (uint64_t)(uint32_t)f->qx[k] * 4;
+                uint64_t pg = va & ~(uint64_t)0xfff;
+                if (b == 3 && pg == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
+                    put4(c->wpg_ptr + (va - pg), c->packed[t][l0]);
+                    put4(c->wpg_ptr + (va - pg) + 4, c->packed[t][l0 + 1]);
+                    continue;
+                }
+                if (((b & 1) && rop_store4(c, va, c->packed[t][l0]) != 0) ||
+                    ((b & 2) && rop_store4(c, va + 4, c->packed[t][l0 + 1]) != 0)) {
+                    c->ch->state = CG_NV_CH_FAULTED;
+                    return CG_ERR_FAULT;
+                }
+            }
+        return 0;
+    }
+    if (c->rop_rgba8) {
+        /* no depth test and only packed targets: what rop_pixel does for
+         * them, without the per-pixel call */
+        for (uint32_t m = write; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t x = (uint32_t)f->qx[l / 4] + (l & 1);
+            uint32_t y = (uint32_t)f->qy[l / 4] + (l >> 1 & 1);
+            for (unsigned t = 0; t < c->nout; t++) {
+                const nv_surface *s = &c->rt[t];
+                if (!s->valid || !c->mask[t])
+                    continue;
+                uint64_t va = s->pitch ? s->base + (uint64_t)y * s->pitch_bytes + (uint64_t)x * 4
+                                       : nv_surface_addr(s, x, y);
+                if (rop_store4(c, va, c->packed[t][l]) != 0) {
+                    c->ch->state = CG_NV_CH_FAULTED;
+                    return CG_ERR_FAULT;
+                }
+            }
+        }
+        return 0;
+    }
     for (unsigned l = 0; l < 4 * f->nquads; l++)
         if ((write >> l) & 1) {
             if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),
@@ -826,6 +968,7 @@ static void ctx_free(pl_ctx *c)
         cg__free(c->dev, c->warp, sizeof(*c->warp));
     if (c->planes)
         cg__free(c->dev, c->planes, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
+    nv_sass_tex_cache_free(c->tcache);
 }
 
 /* Build the program of pipeline slot i (SET_PIPELINE_PROGRAM(i) from the
@@ -903,7 +1046,8 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
     c->vscratch = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
     c->warp = cg__alloc(c->dev, sizeof(*c->warp));
     c->planes = cg__alloc(c->dev, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
-    if (!c->vin || !c->vscratch || !c->warp || !c->planes) {
+    c->tcache = nv_sass_tex_cache_new();
+    if (!c->vin || !c->vscratch || !c->warp || !c->planes || !c->tcache) {
         nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
         goto out;
     }
@@ -914,6 +1058,7 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
         goto out;
     setup_env(c, &c->venv);
     setup_env(c, &c->fenv);
+    c->venv.tcache = c->fenv.tcache = c->tcache;
     if (setup_cbs(c, s, 0, 0, &c->venv) != 0 || setup_cbs(c, s, 4, 1, &c->fenv) != 0)
         goto out;
     c->fenv.planes = c->planes;

@@ -123,36 +123,56 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
     f.cover = 0;
     uint64_t count = 0;
     int64_t qy0 = py0 & ~(int64_t)1, qx0 = px0 & ~(int64_t)1;
+    /* lane l of a quad is pixel (qx + (l & 1), qy + l / 2): its edge
+     * values are the quad's plus these */
+    const int64_t o0[4] = {0, e0dx, e0dy, e0dx + e0dy}, o1[4] = {0, e1dx, e1dy, e1dx + e1dy},
+                  o2[4] = {0, e2dx, e2dy, e2dx + e2dy};
+    int64_t omin0 = 0, omin1 = 0, omin2 = 0, omax0 = 0, omax1 = 0, omax2 = 0;
+    for (unsigned l = 1; l < 4; l++) {
+        omin0 = o0[l] < omin0 ? o0[l] : omin0;
+        omin1 = o1[l] < omin1 ? o1[l] : omin1;
+        omin2 = o2[l] < omin2 ? o2[l] : omin2;
+        omax0 = o0[l] > omax0 ? o0[l] : omax0;
+        omax1 = o1[l] > omax1 ? o1[l] : omax1;
+        omax2 = o2[l] > omax2 ? o2[l] : omax2;
+    }
     for (int64_t qy = qy0; qy < py1; qy += 2) {
         int64_t cy = qy * SUB + SUB / 2;
         int64_t cx = qx0 * SUB + SUB / 2;
         int64_t r0 = edge(X[1], Y[1], X[2], Y[2], cx, cy) + b0;
         int64_t r1 = edge(X[2], Y[2], X[0], Y[0], cx, cy) + b1;
         int64_t r2 = edge(X[0], Y[0], X[1], Y[1], cx, cy) + b2;
+        /* rows of the quad inside [py0, py1) (lanes 0-1 top, 2-3 bottom) */
+        unsigned rows = (qy >= py0 ? 3u : 0u) | (qy + 1 < py1 ? 12u : 0u);
+        float sy[2] = {(float)qy + 0.5f, (float)(qy + 1) + 0.5f};
+        float bsy[2] = {zp.b * sy[0], zp.b * sy[1]};
         for (int64_t qx = qx0; qx < px1; qx += 2, r0 += 2 * e0dx, r1 += 2 * e1dx, r2 += 2 * e2dx) {
-            unsigned m = 0;
-            for (unsigned l = 0; l < 4; l++) {
-                int64_t x = qx + (l & 1), y = qy + (l >> 1);
-                if (x < px0 || x >= px1 || y < py0 || y >= py1)
-                    continue;
-                int64_t dxl = (int64_t)(l & 1), dyl = (int64_t)(l >> 1);
-                if (r0 + dxl * e0dx + dyl * e0dy >= 0 && r1 + dxl * e1dx + dyl * e1dy >= 0 &&
-                    r2 + dxl * e2dx + dyl * e2dy >= 0)
-                    m |= 1u << l;
+            unsigned in = rows & ((qx >= px0 ? 5u : 0u) | (qx + 1 < px1 ? 10u : 0u));
+            unsigned m = 15;
+            if (r0 + omax0 < 0 || r1 + omax1 < 0 || r2 + omax2 < 0) {
+                continue; /* every lane outside one edge */
+            } else if (r0 + omin0 < 0 || r1 + omin1 < 0 || r2 + omin2 < 0) {
+                /* not every lane inside every edge: lane by lane */
+                m = 0;
+                for (unsigned l = 0; l < 4; l++)
+                    m |= (unsigned)((r0 + o0[l] >= 0) & (r1 + o1[l] >= 0) & (r2 + o2[l] >= 0))
+                         << l;
             }
+            m &= in;
             if (!m)
                 continue;
             unsigned k = f.nquads++;
             f.qx[k] = (int32_t)qx;
             f.qy[k] = (int32_t)qy;
             f.cover |= (uint32_t)m << (4 * k);
+            float sx[2] = {(float)qx + 0.5f, (float)(qx + 1) + 0.5f};
+            float asx[2] = {zp.a * sx[0], zp.a * sx[1]};
             for (unsigned l = 0; l < 4; l++) {
-                float sx = (float)(qx + (l & 1)) + 0.5f, sy = (float)(qy + (l >> 1)) + 0.5f;
-                f.x[4 * k + l] = sx;
-                f.y[4 * k + l] = sy;
-                f.z[4 * k + l] = zp.a * sx + zp.b * sy + zp.c;
-                count += (m >> l) & 1;
+                f.x[4 * k + l] = sx[l & 1];
+                f.y[4 * k + l] = sy[l >> 1];
+                f.z[4 * k + l] = asx[l & 1] + bsy[l >> 1] + zp.c;
             }
+            count += (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3);
             if (f.nquads == 8) {
                 int rc = fn(user, &f);
                 if (rc)

@@ -773,11 +773,19 @@ static int do_ipa(xctx *c)
         if (mode == 2) {
             LANES v[l] = pl->flat;
         } else {
-            LANES v[l] = uf(pl->a * e->frag_x[l] + pl->b * e->frag_y[l] + pl->c);
+            float pv[NV_WARP], a = pl->a, b = pl->b, cc = pl->c;
+            LANES pv[l] = a * e->frag_x[l] + b * e->frag_y[l] + cc;
+            memcpy(v, pv, sizeof v);
         }
     }
-    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4)
-        LANES v[l] = uf(fl(v[l]) * fl(mul[l]));
+    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4) {
+        /* as float arrays: the lane loop vectorises */
+        float fv[NV_WARP], fm[NV_WARP];
+        memcpy(fv, v, sizeof fv);
+        memcpy(fm, mul, sizeof fm);
+        LANES fv[l] *= fm[l];
+        memcpy(v, fv, sizeof v);
+    }
     if (mode != 2 && sat)
         LANES v[l] = fout(fl(v[l]), false, true);
     nv_xwrite(w, in->o[0].reg, c->m, v);
@@ -1005,18 +1013,29 @@ static int alu(xctx *c)
         if (op == 6 || op == 7)
             return nv_xunsupported(c);
         SRC(a, 1);
-        LANES {
-            float x = fl(ftz(fmod_na(a[l], o[1].neg, o[1].abs))), y;
-            switch (op) {
-            case 0: y = cosf(x); break;
-            case 1: y = sinf(x); break;
-            case 2: y = exp2f(x); break;
-            case 3: y = log2f(x); break;
-            case 4: y = 1.0f / x; break;
-            case 5: y = (float)(1.0 / sqrt((double)x)); break;
-            default: y = sqrtf(x); break;
+        float x[NV_WARP], y[NV_WARP];
+        bool neg = o[1].neg, abs_ = o[1].abs;
+        LANES x[l] = fl(ftz(fmod_na(a[l], neg, abs_)));
+        /* one lane loop per function (RCP, RSQ and SQRT vectorise) */
+        switch (op) {
+        case 0: LANES y[l] = cosf(x[l]); break;
+        case 1: LANES y[l] = sinf(x[l]); break;
+        case 2: LANES y[l] = exp2f(x[l]); break;
+        case 3: LANES y[l] = log2f(x[l]); break;
+        case 4: LANES y[l] = 1.0f / x[l]; break;
+        case 5: LANES y[l] = (float)(1.0 / sqrt((double)x[l])); break;
+        default: LANES y[l] = sqrtf(x[l]); break;
+        }
+        if (sat) {
+            LANES r[l] = fout(y[l], true, true);
+        } else {
+            /* fout(y, true, false) on the bits: NaN -> canonical, FTZ */
+            uint32_t yb[NV_WARP];
+            memcpy(yb, y, sizeof yb);
+            LANES {
+                uint32_t u = (yb[l] & 0x7f800000u) ? yb[l] : yb[l] & 0x80000000u;
+                r[l] = (yb[l] & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
             }
-            r[l] = fout(y, true, sat);
         }
         break;
     }

@@ -82,6 +82,13 @@ typedef struct nv_sass_tex_env {
     unsigned handle_bank;      /* cb bank TEX/TEXS handles are read from */
 } nv_sass_tex_env;
 
+/* Decoded texture header/sampler pairs kept across the warps of a draw:
+ * every use compares the cached words with the pool's (plain memory only),
+ * so a changed or unmapped entry is seen; NULL in the env: none. */
+typedef struct nv_sass_tex_cache nv_sass_tex_cache;
+nv_sass_tex_cache *nv_sass_tex_cache_new(void);
+void nv_sass_tex_cache_free(nv_sass_tex_cache *tc);
+
 typedef struct nv_sass_env {
     cg_device *dev;
     cg_vas *vas;
@@ -91,6 +98,7 @@ typedef struct nv_sass_env {
     const uint32_t *cb[NV_SASS_CB_SLOTS];
     uint32_t cb_size[NV_SASS_CB_SLOTS];
     nv_sass_tex_env tex;
+    nv_sass_tex_cache *tcache;            /* optional (see above) */
     /* vertex stage: attributes in, per lane (ALD), and out (AST) */
     uint32_t (*attr_in)[NV_ATTR_WORDS];   /* [lane][word] */
     uint32_t (*attr_out)[NV_ATTR_WORDS];  /* [lane][word] */

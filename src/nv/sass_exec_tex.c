@@ -5,6 +5,7 @@
  * packed formats of src/nv/tex_formats.def. Semantics:
  * docs/nv-sass-exec.md. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
@@ -42,6 +43,9 @@ typedef struct tlevel {
     uint64_t base;
     uint32_t w, h;
     nv_bl bl;
+    uint64_t row_bytes;       /* block-linear: a row of blocks; pitch: the pitch */
+    unsigned bshift;          /* block-linear: log2 bytes of a block */
+    uint32_t wmask, hmask;    /* w - 1 / h - 1 when a power of two, else 0 */
 } tlevel;
 
 typedef struct tsampler {
@@ -55,12 +59,21 @@ typedef struct tsampler {
     unsigned levels;          /* mip levels present */
     float border[4];
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
-    uint32_t unorm8[256];     /* bytes8: the float bits of i / 255 */
     bool ident;               /* swizzle R G B A */
     tlevel lv0;               /* level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
 } tsampler;
+
+#define NV_TCACHE_N 4
+struct nv_sass_tex_cache {
+    struct {
+        bool valid;
+        uint64_t va[2]; /* TIC and TSC entry addresses */
+        tsampler s;     /* decoded (its tic.raw / tsc.raw are the words) */
+    } e[NV_TCACHE_N];
+    unsigned next;
+};
 
 static inline float fl(uint32_t u)
 {
@@ -91,7 +104,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
 {
     if (s->bytes8 && s->ident) {
         for (unsigned k = 0; k < 4; k++)
-            out[k] = s->unorm8[p[k]];
+            out[k] = uf((float)p[k] * s->scale[0]);
         return;
     }
     /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
@@ -99,7 +112,7 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
     uint32_t *c = ext + 2;
     if (s->bytes8) {
         for (unsigned k = 0; k < 4; k++)
-            c[k] = s->unorm8[p[k]];
+            c[k] = uf((float)p[k] * s->scale[0]);
     }
     for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
         unsigned w = s->f->bits[k];
@@ -160,6 +173,21 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     uint32_t w[8];
     uint64_t bad;
     uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
+    nv_sass_tex_cache *tc = e->tcache;
+    uint8_t *pw[2];
+    if (tc && cg__vas_span(e->vas, va[0], 32, false, &pw[0]) == 32 &&
+        cg__vas_span(e->vas, va[1], 32, false, &pw[1]) == 32) {
+        /* both entries are plain readable memory: a cached decoding of the
+         * same words at the same addresses is this one */
+        for (unsigned i = 0; i < NV_TCACHE_N; i++) {
+            const tsampler *h = &tc->e[i].s;
+            if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
+                !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
+                *s = *h;
+                return 0;
+            }
+        }
+    }
     for (int i = 0; i < 2; i++) {
         cg_fault_kind k = cg_vas_check(e->vas, va[i], 32, false, &bad);
         if (k != CG_FAULT_NONE)
@@ -210,9 +238,6 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
             s->bytes8 = false;
     s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
                s->tic.swizzle[3] == 5;
-    if (s->bytes8)
-        for (unsigned i = 0; i < 256; i++)
-            s->unorm8[i] = uf((float)i * s->scale[0]);
     s->pg_va = UINT64_MAX;
     s->pg_ptr = NULL;
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
@@ -228,7 +253,26 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                              (unsigned long long)nv_xpc_bytes(c->pc));
     s->lv0.w = 0;
     level_of(s, 0, &s->lv0);
+    if (tc) {
+        tc->e[tc->next].valid = true;
+        tc->e[tc->next].va[0] = va[0];
+        tc->e[tc->next].va[1] = va[1];
+        tc->e[tc->next].s = *s;
+        tc->next = (tc->next + 1) % NV_TCACHE_N;
+    }
     return 0;
+}
+
+/* Decoded TIC/TSC pairs kept across warps (sampler_load revalidates them
+ * against the pool words on every use). */
+nv_sass_tex_cache *nv_sass_tex_cache_new(void)
+{
+    return calloc(1, sizeof(nv_sass_tex_cache));
+}
+
+void nv_sass_tex_cache_free(nv_sass_tex_cache *tc)
+{
+    free(tc);
 }
 
 static void level_of(const tsampler *s, unsigned lv, tlevel *out)
@@ -251,6 +295,13 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
             out->w = w;
             out->h = h;
             out->bl = b;
+            /* nv_bl_offset for depth 1 split into a column and a row part:
+             * block (y / rows) * blocks_x + x / 64 of 512 << bh bytes */
+            out->bshift = 9 + bh;
+            out->row_bytes = s->bl ? (((uint64_t)b.width + 63) / 64) << out->bshift
+                                   : s->tic.pitch;
+            out->wmask = (w & (w - 1)) == 0 ? w - 1 : 0;
+            out->hmask = (h & (h - 1)) == 0 ? h - 1 : 0;
             return;
         }
         base += nv_bl_size(&b);
@@ -259,45 +310,168 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
     }
 }
 
-/* Fetch texel (x, y) of a level (in range). 0 or a fault. */
+/* Byte offset of texel (x, y) (in range) in its level: nv_bl_offset of
+ * byte x * bytes, row y, slice 0 for block-linear levels. */
+static inline uint64_t texel_off(const tsampler *s, const tlevel *lv, uint32_t x, uint32_t y)
+{
+    if (!s->bl)
+        return (uint64_t)y * lv->row_bytes + (uint64_t)x * s->f->bytes;
+    uint32_t xb = x * s->f->bytes;
+    unsigned bh = lv->bl.bh;
+    return ((uint64_t)(xb / 64) << lv->bshift) + (uint64_t)(y >> (3 + bh)) * lv->row_bytes +
+           ((uint64_t)((y >> 3) & ((1u << bh) - 1)) << 9) + ((xb % 64) / 32) * 256 +
+           ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
+}
+
+/* The bytes of texel (x, y) of a level (in range): in place, through a
+ * per-instruction cache of one page (nothing writes memory while one
+ * instruction samples), or read into buf. NULL on a fault (raised), or
+ * with `in_place_only` when the texel is not plain memory (nothing done). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const uint8_t *texel_ptr(xctx *c, tsampler *s, const tlevel *lv, uint32_t x,
+                                       uint32_t y, uint8_t buf[16], bool in_place_only)
+{
+    uint64_t va = lv->base + texel_off(s, lv, x, y), pg = va & ~(uint64_t)0xfff;
+    unsigned nb = s->f->bytes;
+    uint8_t *sp;
+    cg_vas *vas = c->env->vas;
+    if ((va & 0xfff) + nb <= 0x1000) {
+        if (pg == s->pg_va)
+            return s->pg_ptr + (va - pg);
+        if (cg__vas_span(vas, pg, 0x1000, false, &sp) == 0x1000) {
+            s->pg_va = pg;
+            s->pg_ptr = sp;
+            return sp + (va - pg);
+        }
+    }
+    if (cg__vas_span(vas, va, nb, false, &sp) == nb)
+        return sp;
+    if (in_place_only)
+        return NULL;
+    uint64_t bad;
+    cg_fault_kind k = cg_vas_check(vas, va, nb, false, &bad);
+    if (k != CG_FAULT_NONE) {
+        tex_fault(c, k, bad, "memory unreadable");
+        return NULL;
+    }
+    if (cg_vas_read(vas, va, buf, nb, &c->env->agent)) {
+        tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
+        return NULL;
+    }
+    return buf;
+}
+
+/* Fetch texel (x, y) of a level (in range), decoded. 0 or a fault. */
 static int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
                  uint32_t out[4])
 {
-    uint64_t off = s->bl ? nv_bl_offset(&lv->bl, x * s->f->bytes, y, 0)
-                         : (uint64_t)y * s->tic.pitch + (uint64_t)x * s->f->bytes;
-    uint64_t va = lv->base + off, pg = va & ~(uint64_t)0xfff;
-    uint8_t *p, buf[16];
-    cg_vas *vas = c->env->vas;
-    /* Texels read in place through a per-instruction cache of one page
-     * (nothing writes memory while one instruction samples). */
-    if (pg == s->pg_va && (va & 0xfff) + s->f->bytes <= 0x1000) {
-        texel_decode(s, s->pg_ptr + (va - pg), out);
-        return 0;
-    }
-    if ((va & 0xfff) + s->f->bytes <= 0x1000 && cg__vas_span(vas, pg, 0x1000, false, &p) == 0x1000) {
-        s->pg_va = pg;
-        s->pg_ptr = p;
-        texel_decode(s, p + (va - pg), out);
-        return 0;
-    }
-    if (cg__vas_span(vas, va, s->f->bytes, false, &p) != s->f->bytes) {
-        uint64_t bad;
-        cg_fault_kind k = cg_vas_check(vas, va, s->f->bytes, false, &bad);
-        if (k != CG_FAULT_NONE)
-            return tex_fault(c, k, bad, "memory unreadable");
-        if (cg_vas_read(vas, va, buf, s->f->bytes, &c->env->agent))
-            return tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
-        p = buf;
-    }
+    uint8_t buf[16];
+    const uint8_t *p = texel_ptr(c, s, lv, x, y, buf, false);
+    if (!p)
+        return CG_ERR_FAULT;
     texel_decode(s, p, out);
     return 0;
 }
 
-/* Wrap an integer texel coordinate; -1 = border. */
-static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
+/* The texels of the lanes of `mask` at (xs[l], ys[l]) (-1: the border)
+ * into t[k][l]: decoded words, or (four 8-bit UNORM components in order)
+ * gathered as raw words and converted in one lane loop. 0, or the first
+ * fault in lane order; with `in_place_only`, 1 (nothing raised) as soon as
+ * a texel is not plain memory. */
+static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const int32_t *xs,
+                  const int32_t *ys, uint32_t t[4][NV_WARP], bool in_place_only)
+{
+    uint32_t bw[4];
+    for (int k = 0; k < 4; k++)
+        bw[k] = uf(s->border[k]);
+    uint8_t buf[16];
+    if (!(s->bytes8 && s->ident)) {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t tx[4];
+            if (xs[l] < 0 || ys[l] < 0) {
+                memcpy(tx, bw, sizeof bw);
+            } else {
+                const uint8_t *p =
+                    texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+                if (!p)
+                    return in_place_only ? 1 : CG_ERR_FAULT;
+                texel_decode(s, p, tx);
+            }
+            for (int k = 0; k < 4; k++)
+                t[k][l] = tx[k];
+        }
+        return 0;
+    }
+    /* keep[l]: all ones where t keeps its word (lane not in mask), bsel[l]
+     * all ones for a border texel */
+    uint32_t raw[NV_WARP], keep[NV_WARP], bsel[NV_WARP];
+    LANES {
+        raw[l] = 0;
+        keep[l] = (mask >> l & 1) - 1u;
+        bsel[l] = 0;
+    }
+    /* the previous lane's texel, when read in place (no effects: reused) */
+    int32_t px = -1, py = -1;
+    uint32_t praw = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (xs[l] < 0 || ys[l] < 0) {
+            bsel[l] = ~0u;
+            continue;
+        }
+        if (xs[l] == px && ys[l] == py) {
+            raw[l] = praw;
+            continue;
+        }
+        const uint8_t *p =
+            texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+        if (!p)
+            return in_place_only ? 1 : CG_ERR_FAULT;
+        raw[l] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                 (uint32_t)p[3] << 24;
+        if (p != buf) {
+            px = xs[l];
+            py = ys[l];
+            praw = raw[l];
+        } else {
+            px = py = -1;
+        }
+    }
+    float sc = s->scale[0];
+    uint32_t anyb = 0;
+    LANES anyb |= bsel[l];
+    if (mask == 0xffffffffu && !anyb) {
+        /* every lane, no border texel: the conversion alone */
+        for (int k = 0; k < 4; k++) {
+            uint32_t *tk = t[k];
+            unsigned sh = 8 * (unsigned)k;
+            LANES tk[l] = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
+        }
+        return 0;
+    }
+    for (int k = 0; k < 4; k++) {
+        uint32_t *tk = t[k], b = bw[k];
+        unsigned sh = 8 * (unsigned)k;
+        LANES {
+            uint32_t v = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
+            v = (bsel[l] & b) | (~bsel[l] & v);
+            tk[l] = (keep[l] & tk[l]) | (~keep[l] & v);
+        }
+    }
+    return 0;
+}
+
+/* Wrap an integer texel coordinate; -1 = border. `pmask` is n - 1 when n
+ * is a power of two (WRAP is then a mask), else 0. */
+static inline int32_t wrap(int64_t i, uint32_t n, uint32_t pmask, unsigned mode)
 {
     switch (mode) {
     case 0: { /* WRAP */
+        if (pmask || n == 1)
+            return (int32_t)(i & pmask);
         int64_t r = i % (int64_t)n;
         return (int32_t)(r < 0 ? r + n : r);
     }
@@ -314,71 +488,175 @@ static int32_t wrap(int64_t i, uint32_t n, unsigned mode)
     }
 }
 
-/* Sample one level at (u, v) (normalized unless the TIC says not). */
-static int sample_level(xctx *c, tsampler *s, unsigned lvn, float u, float v, bool linear,
-                        float out[4], uint32_t raw[4])
+/* Wrapped texel coordinates f[l] + add of every lane (-1 = border), one
+ * lane loop per mode. */
+static void wrap_lanes(const int32_t *restrict f, int32_t add, uint32_t n, uint32_t pmask,
+                       unsigned mode, int32_t *restrict out)
+{
+    if (mode == 0 && (pmask || n == 1)) {
+        LANES out[l] = (f[l] + add) & (int32_t)pmask;
+    } else if (mode == 2 && n <= INT32_MAX) {
+        int32_t top = (int32_t)n - 1;
+        LANES {
+            int32_t i = f[l] + add;
+            out[l] = i < 0 ? 0 : i > top ? top : i;
+        }
+    } else {
+        LANES out[l] = wrap((int64_t)f[l] + add, n, pmask, mode);
+    }
+}
+
+/* Sample level `lvn` at (u[l], v[l]) (normalized unless the TIC says not)
+ * for the lanes of `mask`: POINT gives the texel's words, LINEAR the bits of
+ * the filtered floats. Texels are read lane by lane in footprint order, so
+ * the fault is the first in that order. The coordinate, wrap and filter
+ * stages are loops over all 32 lanes. */
+static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t mask,
+                     const float *u, const float *v, uint32_t out[4][NV_WARP])
 {
     tlevel lv;
     level_of(s, lvn, &lv);
     unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
-    if (u != u)
-        u = 0;
-    if (v != v)
-        v = 0;
+    bool norm = s->tic.normalized_coords;
+    double ow = linear ? 0.5 : 0.0;
+    float uu[NV_WARP], vv[NV_WARP];
+    double x[NV_WARP], y[NV_WARP], xcl[NV_WARP], ycl[NV_WARP]; /* xcl: clamped to +-1e9 */
+    int32_t fxs[NV_WARP], fys[NV_WARP];
+    float ax[NV_WARP], ay[NV_WARP];
+    LANES {
+        uu[l] = u[l] != u[l] ? 0.0f : u[l];
+        vv[l] = v[l] != v[l] ? 0.0f : v[l];
+    }
+    /* CLAMP_OGL: the coordinate clamped to [0, 1] (or the level's size) */
+    float cu = norm ? 1.0f : (float)lv.w, cv = norm ? 1.0f : (float)lv.h;
     if (wu == 4)
-        u = s->tic.normalized_coords ? fminf(fmaxf(u, 0.0f), 1.0f) : fminf(fmaxf(u, 0.0f), (float)lv.w);
+        LANES uu[l] = fminf(fmaxf(uu[l], 0.0f), cu);
     if (wv == 4)
-        v = s->tic.normalized_coords ? fminf(fmaxf(v, 0.0f), 1.0f) : fminf(fmaxf(v, 0.0f), (float)lv.h);
-    double x = s->tic.normalized_coords ? (double)u * lv.w : u;
-    double y = s->tic.normalized_coords ? (double)v * lv.h : v;
-    uint32_t bw[4];
-    for (int k = 0; k < 4; k++)
-        bw[k] = uf(s->border[k]);
-    if (!linear) {
-        double fx = floor(x), fy = floor(y);
-        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-        int32_t ix = wrap((int64_t)fx, lv.w, wu), iy = wrap((int64_t)fy, lv.h, wv);
-        if (ix < 0 || iy < 0) {
-            memcpy(raw, bw, sizeof bw);
-        } else if (fetch(c, s, &lv, (uint32_t)ix, (uint32_t)iy, raw)) {
-            return CG_ERR_FAULT;
+        LANES vv[l] = fminf(fmaxf(vv[l], 0.0f), cv);
+    double sw = norm ? (double)lv.w : 1.0, sh = norm ? (double)lv.h : 1.0;
+    LANES {
+        /* x * 1.0 is x: one expression for both coordinate kinds */
+        double xl = (double)uu[l] * sw - ow, yl = (double)vv[l] * sh - ow;
+        x[l] = xl;
+        y[l] = yl;
+        /* floor of the coordinate clamped to +-1e9 (floor and the clamp
+         * commute), by truncation; x is never NaN */
+        double xc = xl > 1e9 ? 1e9 : xl, yc = yl > 1e9 ? 1e9 : yl;
+        xc = xc < -1e9 ? -1e9 : xc;
+        yc = yc < -1e9 ? -1e9 : yc;
+        xcl[l] = xc;
+        ycl[l] = yc;
+        int32_t ix = (int32_t)xc, iy = (int32_t)yc;
+        fxs[l] = ix - ((double)ix > xc);
+        fys[l] = iy - ((double)iy > yc);
+    }
+    if (linear) {
+        /* 8-bit filter weights, as the texture unit's: floor((x - floor(x))
+         * * 256) / 256 (the product is in [0, 256): truncation) */
+        LANES {
+            ax[l] = (float)(int32_t)((xcl[l] - (double)fxs[l]) * 256.0) / 256.0f;
+            ay[l] = (float)(int32_t)((ycl[l] - (double)fys[l]) * 256.0) / 256.0f;
         }
-        for (int k = 0; k < 4; k++)
-            out[k] = fl(raw[k]);
-        return 0;
+        /* a coordinate clamped at +-1e9 (past it, or infinite; or exactly
+         * there): its weights from its own floor */
+        int wide = 0;
+        LANES wide |= (fxs[l] == 1000000000) | (fxs[l] == -1000000000) |
+                      (fys[l] == 1000000000) | (fys[l] == -1000000000);
+        if (wide)
+            LANES if (!(fabs(x[l]) <= 1e9) || !(fabs(y[l]) <= 1e9)) {
+                double fx = floor(x[l]), fy = floor(y[l]);
+                ax[l] = (float)floor((x[l] - fx) * 256.0) / 256.0f;
+                ay[l] = (float)floor((y[l] - fy) * 256.0) / 256.0f;
+            }
     }
-    x -= 0.5;
-    y -= 0.5;
-    double fx = floor(x), fy = floor(y);
-    /* 8-bit filter weights, as the texture unit's */
-    float ax = (float)floor((x - fx) * 256.0) / 256.0f, ay = (float)floor((y - fy) * 256.0) / 256.0f;
-    fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-    fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-    int32_t x0 = wrap((int64_t)fx, lv.w, wu), x1 = wrap((int64_t)fx + 1, lv.w, wu);
-    int32_t y0 = wrap((int64_t)fy, lv.h, wv), y1 = wrap((int64_t)fy + 1, lv.h, wv);
-    uint32_t t[4][4];
-    const int32_t xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
-    for (int i = 0; i < 4; i++) {
-        if (xs[i] < 0 || ys[i] < 0)
-            memcpy(t[i], bw, sizeof bw);
-        else if (fetch(c, s, &lv, (uint32_t)xs[i], (uint32_t)ys[i], t[i]))
-            return CG_ERR_FAULT;
-    }
+    int32_t x0[NV_WARP], y0[NV_WARP];
+    wrap_lanes(fxs, 0, lv.w, lv.wmask, wu, x0);
+    wrap_lanes(fys, 0, lv.h, lv.hmask, wv, y0);
+    if (!linear)
+        return gather(c, s, &lv, mask, x0, y0, out, false) ? CG_ERR_FAULT : 0;
+    int32_t x1[NV_WARP], y1[NV_WARP];
+    wrap_lanes(fxs, 1, lv.w, lv.wmask, wu, x1);
+    wrap_lanes(fys, 1, lv.h, lv.hmask, wv, y1);
+    /* the footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1), each lane's four in
+     * that order */
+    uint32_t t[4][4][NV_WARP]; /* [texel][component][lane] */
+    if (mask != 0xffffffffu)
+        memset(t, 0, sizeof t);
+    const int32_t *xs[4] = {x0, x1, x0, x1}, *ys[4] = {y0, y0, y1, y1};
+    /* Texel by texel over the lanes when every texel is plain memory (reads
+     * in place have no effects, so their order does not matter); otherwise
+     * (sparse, coherency-checked or faulting memory) lane by lane, texel by
+     * texel, the order reads and faults always had. */
+    int rc = 1;
+    if (mask & (mask - 1))
+        for (int i = 0; i < 4 && (rc = gather(c, s, &lv, mask, xs[i], ys[i], t[i], true)) == 0;
+             i++)
+            ;
+    if (rc)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint32_t one = m & -m;
+            for (int i = 0; i < 4; i++)
+                if (gather(c, s, &lv, one, xs[i], ys[i], t[i], false))
+                    return CG_ERR_FAULT;
+        }
     for (int k = 0; k < 4; k++) {
-        float top = fl(t[0][k]) + (fl(t[1][k]) - fl(t[0][k])) * ax;
-        float bot = fl(t[2][k]) + (fl(t[3][k]) - fl(t[2][k])) * ax;
-        out[k] = top + (bot - top) * ay;
-        raw[k] = t[0][k];
+        /* lanes outside the mask filter what the array holds; not stored */
+        float r[NV_WARP];
+        LANES {
+            float a0 = fl(t[0][k][l]), a1 = fl(t[1][k][l]);
+            float b0 = fl(t[2][k][l]), b1 = fl(t[3][k][l]);
+            float top = a0 + (a1 - a0) * ax[l];
+            float bot = b0 + (b1 - b0) * ax[l];
+            r[l] = top + (bot - top) * ay[l];
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            out[k][l] = uf(r[l]);
+        }
     }
     return 0;
 }
 
+/* Level, filter and blend factor of one LOD value. */
+typedef struct tsel {
+    uint8_t lv, linear;
+    float t;
+} tsel;
+
+static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, float maxl)
+{
+    bool mag = !(lod > 0);
+    if (lod < minl)
+        lod = minl;
+    if (lod > maxl)
+        lod = maxl;
+    if (!(lod >= 0))
+        lod = 0;
+    tsel r = {0, !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2), 0};
+    unsigned mip = s->tsc.mip_filter, lv0 = 0;
+    if (mip == 2 && !mag) {
+        lv0 = (unsigned)floorf(lod + 0.5f);
+    } else if (mip == 3 && !mag) {
+        lv0 = (unsigned)floorf(lod);
+        r.t = lod - (float)lv0;
+    }
+    if (lv0 >= s->levels)
+        lv0 = s->levels - 1;
+    r.lv = (uint8_t)lv0;
+    return r;
+}
+
 /* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
- * 2 bias (lodv), 3 explicit level (lodv). */
+ * 2 bias (lodv), 3 explicit level (lodv). The implicit LOD is computed once
+ * per 2x2 quad (every lane of a quad has the same), LZ once. When every
+ * lane samples one level with one filter (the usual case) they go through
+ * sample_lv together; otherwise lane by lane, in the order the texels were
+ * always read. */
 static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
                   const float *lodv, uint32_t res[4][NV_WARP])
 {
+    if (!c->m)
+        return 0;
     bool is_int = false;
     for (int k = 0; k < 4; k++)
         if (s->f->bits[k] && (s->tic.type[k] == TY_SINT || s->tic.type[k] == TY_UINT))
@@ -388,58 +666,96 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     float top = (float)(s->levels - 1);
     if (maxl > top)
         maxl = top;
-    for (unsigned l = 0; l < NV_WARP; l++) {
-        if (!(c->m >> l & 1))
-            continue;
-        float lod = 0;
-        if (lod_mode == 0 || lod_mode == 2) {
-            unsigned q = l & ~3u;
-            float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
-            float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-            float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
-            float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
-            float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
-            float rho = rx > ry ? rx : ry;
-            lod = rho > 0 ? log2f(rho) : -INFINITY;
-            if (lod != lod)
-                lod = 0;
-            if (lod_mode == 2)
-                lod += lodv[l];
-        } else if (lod_mode == 3) {
-            lod = lodv[l];
+    tsel sel[NV_WARP];
+    float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
+    float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
+    if (lod_mode == 1) {
+        tsel one = select_lod(s, 0, is_int, minl, maxl);
+        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        LANES sel[l] = one;
+    }
+    bool uniform = true, blend = false, first = true;
+    tsel f0 = {0, 0, 0};
+    if (lod_mode != 1) {
+        uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
+        bool have = false, fresh = false;
+        float plod = 0;
+        tsel pone = {0, 0, 0};
+        for (unsigned q = 0; q < NV_WARP; q += 4) {
+            unsigned qm = c->m >> q & 15;
+            if (!qm)
+                continue;
+            float lod = 0;
+            if (lod_mode != 3) {
+                float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
+                float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
+                uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
+                if (!have || memcmp(d, pd, sizeof d)) {
+                    /* not the previous quad's derivatives (bits): its LOD */
+                    float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                    float rho = rx > ry ? rx : ry;
+                    plod = rho > 0 ? log2f(rho) : -INFINITY;
+                    if (plod != plod)
+                        plod = 0;
+                    memcpy(pd, d, sizeof d);
+                    have = fresh = true;
+                }
+                lod = plod;
+            }
+            if (lod_mode == 0) {
+                /* the same selection for the quad's lanes (and for the
+                 * next quad with the same derivatives) */
+                if (fresh)
+                    pone = select_lod(s, lod + bias, is_int, minl, maxl);
+                fresh = false;
+                for (unsigned l = q; l < q + 4; l++)
+                    sel[l] = pone;
+                if (first)
+                    f0 = pone, first = false;
+                else if (pone.lv != f0.lv || pone.linear != f0.linear)
+                    uniform = false;
+                if (pone.t > 0 && pone.lv + 1u < s->levels)
+                    blend = true;
+                continue;
+            }
+            for (unsigned l = q; l < q + 4; l++)
+                if (qm >> (l - q) & 1)
+                    sel[l] = select_lod(s, (lod_mode == 2 ? lod + lodv[l] : lodv[l]) + bias,
+                                        is_int, minl, maxl);
         }
-        lod += lod_mode == 1 ? 0 : bias;
-        bool mag = !(lod > 0);
-        if (lod < minl)
-            lod = minl;
-        if (lod > maxl)
-            lod = maxl;
-        if (!(lod >= 0))
-            lod = 0;
-        bool linear = !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2);
-        unsigned mip = s->tsc.mip_filter;
-        float o0[4], o1[4];
-        uint32_t r0[4], r1[4];
-        unsigned lv0 = 0;
-        float t = 0;
-        if (mip == 2 && !mag) {
-            lv0 = (unsigned)floorf(lod + 0.5f);
-        } else if (mip == 3 && !mag) {
-            lv0 = (unsigned)floorf(lod);
-            t = lod - (float)lv0;
+    }
+    unsigned f = (unsigned)__builtin_ctz(c->m);
+    if (lod_mode != 0) /* LZ with a blend, bias and explicit LOD: lane by lane */
+        for (uint32_t m = c->m; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
+                uniform = false;
+            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
+                blend = true;
         }
-        if (lv0 >= s->levels)
-            lv0 = s->levels - 1;
-        if (sample_level(c, s, lv0, u[l], v[l], linear, o0, r0))
+    if (uniform && !blend)
+        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
+        memset(r0, 0, sizeof r0);
+        memset(r1, 0, sizeof r1);
+        if (sample_lv(c, s, sel[l].lv, sel[l].linear, 1u << l, u, v, r0))
             return CG_ERR_FAULT;
-        if (t > 0 && lv0 + 1 < s->levels) {
-            if (sample_level(c, s, lv0 + 1, u[l], v[l], linear, o1, r1))
+        float t = sel[l].t;
+        if (t > 0 && sel[l].lv + 1u < s->levels) {
+            if (sample_lv(c, s, sel[l].lv + 1u, sel[l].linear, 1u << l, u, v, r1))
                 return CG_ERR_FAULT;
+            for (int k = 0; k < 4; k++) {
+                float o0 = fl(r0[k][l]), o1 = fl(r1[k][l]);
+                /* integer formats sample the second level, keep the first */
+                res[k][l] = is_int ? r0[k][l] : uf(o0 + (o1 - o0) * t);
+            }
+        } else {
             for (int k = 0; k < 4; k++)
-                o0[k] += (o1[k] - o0[k]) * t;
+                res[k][l] = r0[k][l];
         }
-        for (int k = 0; k < 4; k++)
-            res[k][l] = (is_int || (!linear && !(t > 0))) ? r0[k] : uf(o0[k]);
     }
     return 0;
 }
@@ -531,11 +847,15 @@ int nv_xtex(xctx *c)
                 return nv_xunsupported(c);
             if (sampler_load(c, o[4].val, &s))
                 return CG_ERR_FAULT;
-            LANES {
-                u[l] = fl(A[l]);
-                v[l] = tg == 0 ? 0.0f : tg == 3 ? fl(A1[l]) : fl(B[l]);
-                lodv[l] = tg == 3 ? fl(B[l]) : 0;
-            }
+            memcpy(u, A, sizeof u);
+            if (tg == 0)
+                memset(v, 0, sizeof v);
+            else
+                memcpy(v, tg == 3 ? A1 : B, sizeof v);
+            if (tg == 3)
+                memcpy(lodv, B, sizeof lodv);
+            else
+                memset(lodv, 0, sizeof lodv);
             unsigned lm = tg == 1 ? 0 : tg == 3 ? 3 : 1;
             if (sample(c, &s, u, v, lm, lodv, res))
                 return CG_ERR_FAULT;
@@ -592,8 +912,8 @@ int nv_xtex(xctx *c)
                     /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
                     const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
                     for (int k = 0; k < 4; k++) {
-                        int32_t ix = wrap((int64_t)fx + dx[k], L.w, s.tsc.wrap_u);
-                        int32_t iy = wrap((int64_t)fy + dy[k], L.h, s.tsc.wrap_v);
+                        int32_t ix = wrap((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+                        int32_t iy = wrap((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
                         uint32_t t[4];
                         if (ix < 0 || iy < 0) {
                             t[comp] = uf(s.border[comp]);
