@@ -347,9 +347,12 @@ static bool put_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n
 int cg_image_write_png_file(FILE *f, const cg_image *img)
 {
     /* The model's own encoder (docs/performance.md, "PNG writer"): every row
-     * Up-filtered into one stream (RGBA8, or grey for R8), compressed by
-     * cg__zfast, one IDAT chunk per GiB. cg__image_write_png_with is the
-     * libpng path, kept for comparison (bench/png_levels.c). */
+     * Up-filtered (RGBA8, or grey for R8) into a window of about 64 KiB that
+     * cg__zfast compresses as it fills (the stream is the one a single call
+     * over all the rows would give, without a buffer of the whole filtered
+     * image, whose pages the kernel would fault in one by one), one IDAT
+     * chunk per GiB. cg__image_write_png_with is the libpng path, kept for
+     * comparison (bench/png_levels.c). */
     int rc = image_check(img);
     if (rc)
         return rc;
@@ -358,13 +361,15 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
     bool grey = img->format == CG_FORMAT_R8;
     unsigned px = grey ? 1 : 4;
     size_t rowb = (size_t)img->width * px, n = (rowb + 1) * img->height;
-    size_t bound = cg__zfast_bound(n);
-    uint8_t *raw = malloc(n), *z = malloc(bound), *cur = malloc(rowb), *prev = calloc(rowb, 1);
-    if (!raw || !z || !cur || !prev) {
-        free(raw), free(z), free(cur), free(prev);
+    size_t bound = cg__zfast_bound(n), cap = ((size_t)64 << 10) + rowb + 1;
+    uint8_t *win = malloc(cap), *z = malloc(bound), *cur = malloc(rowb), *prev = calloc(rowb, 1);
+    if (!win || !z || !cur || !prev) {
+        free(win), free(z), free(cur), free(prev);
         return CG_ERR_NOMEM;
     }
-    uint8_t *o = raw;
+    cg__zfast_state zs;
+    cg__zfast_begin(&zs, px, z);
+    size_t len = 0, next = 0; /* win[0..len) filtered, win[next] the next to compress */
     for (uint32_t y = 0; y < img->height; y++) {
         const uint8_t *src = row_ptr(img, y);
         const uint8_t *row = src; /* R8 and RGBA8888 rows as they are */
@@ -375,11 +380,21 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
             decode_span(img->format, src, img->width, cur);
             row = cur;
         }
-        *o++ = 2; /* filter type Up */
-        up_filter(o, row, prev, rowb);
-        o += rowb;
+        if (cap - len < rowb + 1) {
+            /* compress all but the last 258 bytes, keep those and the
+             * pixel before them (at most 257 + 4 bytes: the row fits) */
+            next = cg__zfast_feed(&zs, win, next, len, false);
+            size_t keep = next >= px ? next - px : 0;
+            memmove(win, win + keep, len - keep);
+            len -= keep;
+            next -= keep;
+        }
+        win[len] = 2; /* filter type Up */
+        up_filter(win + len + 1, row, prev, rowb);
+        len += rowb + 1;
     }
-    size_t zn = cg__zfast(raw, n, px, z);
+    cg__zfast_feed(&zs, win, next, len, true);
+    size_t zn = cg__zfast_end(&zs);
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     uint8_t ihdr[13];
     be32(ihdr, img->width);
@@ -393,7 +408,7 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
         ok = put_chunk(f, "IDAT", z + at, (uint32_t)part);
     }
     ok = ok && put_chunk(f, "IEND", NULL, 0);
-    free(raw), free(z), free(cur), free(prev);
+    free(win), free(z), free(cur), free(prev);
     /* A full disk shows up at the flush at the latest. */
     if (!ok || fflush(f) != 0 || ferror(f))
         return CG_ERR_IO;

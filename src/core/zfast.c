@@ -66,14 +66,8 @@ static void tables_build(void)
     }
 }
 
-typedef struct bitw {
-    uint8_t *p;
-    uint64_t acc;
-    unsigned nb;
-} bitw;
-
 /* n <= 32 bits, LSB first; the buffer was sized for the worst case. */
-static inline void put(bitw *w, uint32_t bits, unsigned n)
+static inline void put(cg__zfast_state *w, uint32_t bits, unsigned n)
 {
     w->acc |= (uint64_t)bits << w->nb;
     w->nb += n;
@@ -87,7 +81,7 @@ static inline void put(bitw *w, uint32_t bits, unsigned n)
     }
 }
 
-static inline void put_lit(bitw *w, unsigned s) { put(w, lit_code[s], lit_len[s]); }
+static inline void put_lit(cg__zfast_state *w, unsigned s) { put(w, lit_code[s], lit_len[s]); }
 
 static inline uint64_t load64(const uint8_t *p)
 {
@@ -125,33 +119,43 @@ size_t cg__zfast_bound(size_t n)
     return n + n / 8 + 32;
 }
 
-size_t cg__zfast(const uint8_t *s, size_t n, unsigned pixel, uint8_t *out)
+void cg__zfast_begin(cg__zfast_state *z, unsigned pixel, uint8_t *out)
 {
     pthread_once(&tables_once, tables_build);
-    uint8_t *start = out;
+    *z = (cg__zfast_state){.start = out, .p = out + 2, .a = 1, .pixel = pixel};
     out[0] = 0x78; /* deflate, 32 KiB window */
     out[1] = 0x01; /* no dictionary, fastest; (0x78 * 256 + 0x01) % 31 == 0 */
-    bitw w = {out + 2, 0, 0};
-    put(&w, 1 | 1 << 1, 3); /* BFINAL, BTYPE = 01 fixed Huffman */
-    uint64_t a = 1, b = 0;
-    size_t i = 0;
-    while (i < n) {
-        size_t max = n - i < 258 ? n - i : 258, best = 0, dist = 0;
-        if (i >= 1) {
+    put(z, 1 | 1 << 1, 3); /* BFINAL, BTYPE = 01 fixed Huffman */
+}
+
+size_t cg__zfast_feed(cg__zfast_state *z, const uint8_t *s, size_t at, size_t len, bool last)
+{
+    /* Greedy: at each position the longer of the matches at distances 1 and
+     * `pixel` (max 258 bytes, and no further than the data), else a literal.
+     * Stopping 258 bytes short of the window's end until the last call makes
+     * every decision the one a single call over all the data makes. */
+    uint64_t a = z->a, b = z->b;
+    unsigned pixel = z->pixel;
+    size_t i = at;
+    uint64_t base = z->pos - at; /* stream position of s[0] */
+    while (i < len && (last || len - i >= 258)) {
+        uint64_t pos = base + i;
+        size_t max = len - i < 258 ? len - i : 258, best = 0, dist = 0;
+        if (pos >= 1) {
             best = match_len(s, i, 1, max);
             dist = 1;
         }
-        if (pixel > 1 && i >= pixel && best < max) {
+        if (pixel > 1 && pos >= pixel && best < max) {
             size_t l = match_len(s, i, pixel, max);
             if (l > best)
                 best = l, dist = pixel;
         }
         if (best >= 3) {
-            put(&w, lit_code[len_sym[best]], lit_len[len_sym[best]]);
+            put(z, lit_code[len_sym[best]], lit_len[len_sym[best]]);
             if (len_xbits[best])
-                put(&w, len_xval[best], len_xbits[best]);
+                put(z, len_xval[best], len_xbits[best]);
             /* distance codes 0..3 are distances 1..4, 5 bits, no extra */
-            put(&w, reverse((uint32_t)(dist - 1), 5), 5);
+            put(z, reverse((uint32_t)(dist - 1), 5), 5);
             if (dist == 1 && s[i - 1] == 0) {
                 b += (uint64_t)best * a; /* a run of zeros leaves a alone */
             } else {
@@ -164,24 +168,40 @@ size_t cg__zfast(const uint8_t *s, size_t n, unsigned pixel, uint8_t *out)
             b %= ADLER_MOD;
             i += best;
         } else {
-            put_lit(&w, s[i]);
+            put_lit(z, s[i]);
             a += s[i];
             b += a;
-            if ((i & 1023) == 0) {
+            if ((pos & 1023) == 0) {
                 a %= ADLER_MOD;
                 b %= ADLER_MOD;
             }
             i++;
         }
     }
-    put_lit(&w, 256); /* end of block */
-    while (w.nb > 0) {   /* to a byte boundary */
-        *w.p++ = (uint8_t)w.acc;
-        w.acc >>= 8;
-        w.nb = w.nb > 8 ? w.nb - 8 : 0;
+    z->a = a % ADLER_MOD;
+    z->b = b % ADLER_MOD;
+    z->pos = base + i;
+    return i;
+}
+
+size_t cg__zfast_end(cg__zfast_state *z)
+{
+    put_lit(z, 256); /* end of block */
+    while (z->nb > 0) { /* to a byte boundary */
+        *z->p++ = (uint8_t)z->acc;
+        z->acc >>= 8;
+        z->nb = z->nb > 8 ? z->nb - 8 : 0;
     }
-    uint32_t adler = (uint32_t)((b % ADLER_MOD) << 16 | (a % ADLER_MOD));
-    w.p[0] = (uint8_t)(adler >> 24), w.p[1] = (uint8_t)(adler >> 16), w.p[2] = (uint8_t)(adler >> 8),
-    w.p[3] = (uint8_t)adler;
-    return (size_t)(w.p + 4 - start);
+    uint32_t adler = (uint32_t)(z->b << 16 | z->a);
+    z->p[0] = (uint8_t)(adler >> 24), z->p[1] = (uint8_t)(adler >> 16),
+    z->p[2] = (uint8_t)(adler >> 8), z->p[3] = (uint8_t)adler;
+    return (size_t)(z->p + 4 - z->start);
+}
+
+size_t cg__zfast(const uint8_t *s, size_t n, unsigned pixel, uint8_t *out)
+{
+    cg__zfast_state z;
+    cg__zfast_begin(&z, pixel, out);
+    cg__zfast_feed(&z, s, 0, n, true);
+    return cg__zfast_end(&z);
 }

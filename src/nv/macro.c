@@ -19,7 +19,10 @@ enum mme_kind {
     K_BAD_ALU, /* an ALU operation macro.def has no row for */
     K_BAD_OP,  /* an opcode macro.def has no row for */
     K_END,     /* past the last word: not an instruction */
+    K_SLOW,    /* dispatch only: run by the general path (see decode) */
+    K_COUNT,
 };
+_Static_assert(K_COUNT * 8 <= 256, "an operation code fits nv_mme_insn.op");
 
 #define F_EXIT 1u
 #define F_BNZ 2u
@@ -53,8 +56,11 @@ static void decode(uint32_t w, uint32_t pc, uint32_t pc_mask, nv_mme_insn *d)
     }
 #undef MME_KIND
     uint32_t dst = NV_MME_F_DST(w);
-    d->op = (uint8_t)(kind * 8 + NV_MME_F_RES(w));
-    d->unused = 0;
+    d->kop = (uint8_t)(kind * 8 + NV_MME_F_RES(w));
+    /* An instruction with its exit bit set ends the macro after a delay
+     * slot: the general path runs it (once per call), so the hot loop never
+     * tests the bit. segment() sends some branches there too. */
+    d->op = NV_MME_F_EXIT(w) ? (uint8_t)(K_SLOW * 8) : d->kop;
     d->dst = (uint8_t)(dst ? dst : R_ZERO_SINK);
     d->a = (uint8_t)NV_MME_F_SRCA(w);
     d->b = (uint8_t)NV_MME_F_SRCB(w);
@@ -73,15 +79,21 @@ static void decode(uint32_t w, uint32_t pc, uint32_t pc_mask, nv_mme_insn *d)
 }
 
 /* Segment lengths of d[0..n) (d[n] is the end marker): each instruction's
- * count of instructions through the next branch or the last word. */
+ * count of instructions through the next branch or the last word. Branches
+ * the hot loop's branch handler cannot take as they are go to the general
+ * path: the last word's (its delay slot is past the end or wraps) and
+ * those whose target is past the end (nv_mme_run's plain arrays). */
 static void segment(nv_mme_insn *d, size_t n)
 {
     uint32_t len = 0;
-    d[n].op = K_END * 8;
+    d[n].op = d[n].kop = K_END * 8;
     d[n].seg = 0;
     for (size_t i = n; i-- > 0;) {
-        len = d[i].op >> 3 == K_OP_BRANCH ? 1 : len + 1;
+        bool branch = d[i].kop >> 3 == K_OP_BRANCH;
+        len = branch ? 1 : len + 1;
         d[i].seg = len;
+        if (branch && (i == n - 1 || d[i].imm >= n))
+            d[i].op = K_SLOW * 8;
     }
 }
 
@@ -106,13 +118,23 @@ enum { ST_OK, ST_EXIT, ST_BRANCH, ST_END, ST_HANG, ST_FEW, ST_BAD_ALU, ST_BAD_OP
 #define MME_INLINE static inline
 #endif
 
+/* The send of a call without io (c->send is never NULL). */
+static int send_nowhere(void *user, uint32_t method, uint32_t value)
+{
+    (void)user, (void)method, (void)value;
+    return 0;
+}
+
 MME_INLINE int mme_send(mme_core *c, uint32_t v)
 {
-    int rc = c->send ? c->send(c->user, c->maddr, v) : 0;
+    int rc = c->send(c->user, c->maddr, v);
     c->sends++;
     c->maddr = (c->maddr + c->minc) & 0xFFFu; /* 12-bit method index wraps */
-    c->io_rc = rc;
-    return rc ? ST_IO : ST_OK;
+    if (__builtin_expect(rc != 0, 0)) {
+        c->io_rc = rc;
+        return ST_IO;
+    }
+    return ST_OK;
 }
 
 MME_INLINE void mme_setm(mme_core *c, uint32_t v)
@@ -122,9 +144,9 @@ MME_INLINE void mme_setm(mme_core *c, uint32_t v)
 }
 
 /* Run one instruction of operation kind `kind` and result operation `rop`
- * (any but a branch, which it reports). Returns ST_OK, ST_EXIT (its exit
- * bit is set), or why it stopped. Called with constants by mme_step, so
- * each (kind, rop) pair gets its own straight code. */
+ * (an operation, not a branch). Returns ST_OK or why it stopped; its exit
+ * bit is the caller's. Called with constants by run's handlers and by
+ * mme_step, so each (kind, rop) pair gets its own straight code. */
 MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kind, int rop)
 {
     uint32_t a = r[ip->a], b = r[ip->b], res, p;
@@ -222,19 +244,26 @@ MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kin
         st = mme_send(c, (res >> 12) & 0x3Fu);
         break;
     }
-    return st ? st : (int)(ip->flags & F_EXIT);
+    return st;
 }
 
-/* Run one instruction: one switch over every (kind, result operation) pair
- * of macro.def's rows. */
-MME_INLINE int mme_step(mme_core *c, uint32_t *r, const nv_mme_insn *ip)
+/* Run one instruction of any kind (kop, not op), for the general path:
+ * returns ST_OK, ST_EXIT (its exit bit is set), ST_BRANCH for a branch
+ * (which the caller takes), or why it stopped. One switch over every
+ * (kind, result operation) pair of macro.def's rows; out of line, so the
+ * hot loop in run() stays small. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int mme_step(mme_core *c, uint32_t *r, const nv_mme_insn *ip)
 {
+    int st;
 #define MME_CASE(k, rop)                                                                         \
-    case (k) * 8 + (rop): return mme_exec(c, r, ip, k, rop);
+    case (k) * 8 + (rop): st = mme_exec(c, r, ip, k, rop); break;
 #define MME_CASES(k)                                                                             \
     MME_CASE(k, 0) MME_CASE(k, 1) MME_CASE(k, 2) MME_CASE(k, 3) MME_CASE(k, 4) MME_CASE(k, 5) \
         MME_CASE(k, 6) MME_CASE(k, 7)
-    switch ((unsigned)ip->op) {
+    switch ((unsigned)ip->kop) {
 #define NV_MME_ALU(id, value, mn) MME_CASES(K_ALU_##id)
 #include "macro.def"
     /* the opcodes; ALU's (its rows are above) and BRANCH's (below) are
@@ -242,16 +271,17 @@ MME_INLINE int mme_step(mme_core *c, uint32_t *r, const nv_mme_insn *ip)
 #define NV_MME_OP(id, value, mn)                                                                 \
     MME_CASES(K_OP_##id + (value == NV_MME_OP_ALU || value == NV_MME_OP_BRANCH ? 64 : 0))
 #include "macro.def"
-    default: break;
+    default:
+        switch (ip->kop >> 3) {
+        case K_OP_BRANCH: return ST_BRANCH;
+        case K_BAD_ALU: return ST_BAD_ALU;
+        case K_BAD_OP: return ST_BAD_OP;
+        default: return ST_END;
+        }
     }
 #undef MME_CASES
 #undef MME_CASE
-    switch (ip->op >> 3) {
-    case K_OP_BRANCH: return ST_BRANCH;
-    case K_BAD_ALU: return ST_BAD_ALU;
-    case K_BAD_OP: return ST_BAD_OP;
-    default: return ST_END;
-    }
+    return st ? st : (int)(ip->flags & F_EXIT);
 }
 
 /* Where faults go and what they name; the agent is made only when one is
@@ -341,7 +371,20 @@ MME_INLINE int mme_enter(uint64_t steps, uint64_t budget, uint32_t pc, size_t n)
  * non-annulled branch the next instruction runs, then the PC becomes the
  * target; after an exit the next instruction runs, then the macro ends. A
  * delay slot of either kind may not branch, and its own exit bit is
- * ignored. */
+ * ignored.
+ *
+ * Two paths run this. The hot loop dispatches on op through a table of
+ * label addresses (GCC and Clang's labels as values), one indirect jump per
+ * instruction, with no test per instruction beyond what the operation
+ * itself needs: each operation's handler ends by going to `nx`, the next
+ * instruction, or after a delay slot the branch target; the branch handler
+ * counts the segment's instructions, checks the budget for the delay slot
+ * and the target's segment, and runs the delay slot through a second table
+ * (in which a branch is a fault). Everything else -- an exit bit, a
+ * segment the budget does not cover, the end of the code, branches that
+ * segment() marks -- goes to the general path below `general:`, which runs
+ * one instruction at a time through mme_step and goes back to the hot loop
+ * at the next segment. */
 /* Where the hot loop and the dispatch targets fall against cache lines
  * moved the macro bench by 10% (the same code measured 2.9x and 3.2x of C
  * at different addresses in different links): the function starts on a
@@ -357,14 +400,53 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
                const cg_agent *who, cg_device *dev, int32_t macro, uint32_t pc_mask,
                nv_mme_result *out)
 {
+    /* The tables: every (kind, result operation) of an operation has its
+     * own handler, H_<kind>_<rop>; branches have one per (annul, bnz). */
+#define MME_ROW(k, l0, l1, l2, l3, l4, l5, l6, l7)                                            \
+    [(k) * 8 + 0] = &&l0, [(k) * 8 + 1] = &&l1, [(k) * 8 + 2] = &&l2, [(k) * 8 + 3] = &&l3,     \
+    [(k) * 8 + 4] = &&l4, [(k) * 8 + 5] = &&l5, [(k) * 8 + 6] = &&l6, [(k) * 8 + 7] = &&l7,
+#define MME_OPS(k) MME_ROW(k, H_##k##_0, H_##k##_1, H_##k##_2, H_##k##_3, H_##k##_4, H_##k##_5, \
+                           H_##k##_6, H_##k##_7)
+#define MME_SAME(k, l) MME_ROW(k, l, l, l, l, l, l, l, l)
+#define MME_COMMON                                                                              \
+    MME_OPS(K_OP_ADD_IMM) MME_OPS(K_OP_EXTRACT_INSERT) MME_OPS(K_OP_EXTRACT_SHL_IMM)            \
+    MME_OPS(K_OP_EXTRACT_SHL_REG) MME_OPS(K_OP_READ) MME_SAME(K_OP_ALU, H_END)                 \
+    MME_SAME(K_BAD_ALU, H_BAD_ALU) MME_SAME(K_BAD_OP, H_BAD_OP)
+    /* macro.def's opcodes: ALU and BRANCH have their rows here, the other
+     * five are named in MME_COMMON (a new opcode needs its row there) */
+    _Static_assert(K_OP_BRANCH - K_OP_ALU == 6 && K_BAD_ALU == K_OP_BRANCH + 1,
+                   "macro.def's opcodes are the ones run() has handlers for");
+    static const void *const hot[K_COUNT * 8] = {
+#define NV_MME_ALU(id, value, mn) MME_OPS(K_ALU_##id)
+#include "macro.def"
+        MME_COMMON
+        MME_ROW(K_OP_BRANCH, H_BRA_00, H_BRA_01, H_BRA_10, H_BRA_11, H_BRA_00, H_BRA_01,
+                H_BRA_10, H_BRA_11)
+        MME_SAME(K_END, H_END) MME_SAME(K_SLOW, H_SLOW)
+    };
+    /* the same for a delay slot */
+    static const void *const slot[K_COUNT * 8] = {
+#define NV_MME_ALU(id, value, mn) MME_OPS(K_ALU_##id)
+#include "macro.def"
+        MME_COMMON
+        MME_SAME(K_OP_BRANCH, H_SLOT_BRANCH)
+        MME_SAME(K_END, H_SLOT_SLOW) MME_SAME(K_SLOW, H_SLOT_SLOW)
+    };
+#undef MME_COMMON
+#undef MME_SAME
+#undef MME_OPS
+#undef MME_ROW
+
     mme_core c;
     uint32_t r[9] = {0}; /* r[R_ZERO_SINK] takes writes to r0 */
     memset(&c, 0, sizeof c);
     c.par = params;
     c.np = params ? nparams : 0;
+    c.send = send_nowhere;
     if (io) {
         c.user = io->user;
-        c.send = io->send;
+        if (io->send)
+            c.send = io->send;
         c.read = io->read;
     }
     if (c.np) {
@@ -376,66 +458,161 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
     uint64_t steps = 0;
     int st = ST_OK, rc = 0;
     bool ending = false;
-    for (;;) {
-        /* a segment starts at pc, outside any delay slot */
-        last = pc;
-        if ((st = mme_enter(steps, budget, pc, n)) != ST_OK)
-            break;
-        const nv_mme_insn *ip = d + pc, *first = ip;
-        if (ip->seg <= budget - steps) {
-            while ((st = mme_step(&c, r, ip)) == ST_OK)
-                ip++;
-        } else {
-            const nv_mme_insn *stop = ip + (budget - steps);
-            for (;; ip++) {
-                if (ip == stop) {
-                    st = ST_HANG;
-                    break;
-                }
-                if ((st = mme_step(&c, r, ip)) != ST_OK)
-                    break;
-            }
-        }
-        last = pc = (uint32_t)(ip - d);
-        steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
-        if (st == ST_BRANCH) {
-            if ((r[ip->a] != 0) == ((ip->flags & F_BNZ) != 0)) {
-                /* An exit bit on a taken branch does not fire (envytools
-                 * macro.c; yuzu PR #9005, deko3d). */
-                target = ip->imm;
-                if (ip->flags & F_ANNUL) {
-                    pc = target;
-                    continue;
-                }
-            } else if (ip->flags & F_EXIT) {
-                ending = true;
-            } else {
-                pc = (pc + 1) & pc_mask;
-                continue;
-            }
-        } else if (st == ST_EXIT) {
-            ending = true;
-        } else if (st == ST_END) {
-            pc = (uint32_t)n & pc_mask; /* wraps to 0 in the code RAM */
-            continue;
-        } else {
-            break;
-        }
-        /* a delay slot: of an exit (ending) or of a taken branch */
-        last = slot_pc = (pc + 1) & pc_mask;
-        if ((st = mme_enter(steps, budget, slot_pc, n)) != ST_OK)
-            break;
-        steps++;
-        /* An exit bit on a delay-slot instruction is ignored (hw-tested
-         * by fincs: yuzu PR #2466, Ryujinx PR #899). */
-        st = mme_step(&c, r, d + slot_pc);
-        if (st > ST_EXIT)
-            break;
-        st = ST_OK;
-        if (ending)
-            break;
-        pc = target;
+    /* ip: the instruction running; first: where its segment started (the
+     * instructions from first to ip are counted when the segment ends);
+     * nx: where to go after ip */
+    const nv_mme_insn *ip, *first, *nx;
+
+segment: /* a segment starts at pc, outside any delay slot */
+    last = pc;
+    if ((st = mme_enter(steps, budget, pc, n)) != ST_OK)
+        goto stop;
+    ip = first = d + pc;
+    if (ip->seg > budget - steps)
+        goto checked;
+    nx = ip + 1;
+    goto *hot[ip->op];
+
+#define MME_NEXT()                                                                               \
+    do {                                                                                         \
+        ip = nx;                                                                                 \
+        nx = ip + 1;                                                                             \
+        goto *hot[ip->op];                                                                       \
+    } while (0)
+#define MME_H(k, rop)                                                                            \
+    H_##k##_##rop : if ((st = mme_exec(&c, r, ip, k, rop)) != ST_OK) goto hot_fault;            \
+    MME_NEXT();
+#define MME_HS(k)                                                                                \
+    MME_H(k, 0) MME_H(k, 1) MME_H(k, 2) MME_H(k, 3) MME_H(k, 4) MME_H(k, 5) MME_H(k, 6)         \
+        MME_H(k, 7)
+#define NV_MME_ALU(id, value, mn) MME_HS(K_ALU_##id)
+#include "macro.def"
+    MME_HS(K_OP_ADD_IMM)
+    MME_HS(K_OP_EXTRACT_INSERT)
+    MME_HS(K_OP_EXTRACT_SHL_IMM)
+    MME_HS(K_OP_EXTRACT_SHL_REG)
+    MME_HS(K_OP_READ)
+#undef MME_HS
+#undef MME_H
+
+    /* A branch outside a delay slot, with no exit bit, not the last word,
+     * its target inside the code (segment() sends the others to H_SLOW). */
+#define MME_BRA(bnz, annul)                                                                      \
+    H_BRA_##annul##bnz : if ((r[ip->a] != 0) != (bnz)) {                                        \
+        steps += (uint64_t)(ip - first) + 1;                                                     \
+        pc = (uint32_t)(ip - d) + 1;                                                             \
+        goto segment;                                                                            \
+    }                                                                                            \
+    if (annul) {                                                                                 \
+        steps += (uint64_t)(ip - first) + 1;                                                     \
+        pc = ip->imm;                                                                            \
+        goto segment;                                                                            \
+    }                                                                                            \
+    {                                                                                            \
+        uint64_t through = steps + (uint64_t)(ip - first) + 2; /* and the delay slot */          \
+        const nv_mme_insn *to = d + ip->imm;                                                     \
+        if (through > budget || to->seg > budget - through) {                                    \
+            st = ST_BRANCH;                                                                      \
+            goto general;                                                                        \
+        }                                                                                        \
+        steps = through;                                                                         \
+        first = nx = to;                                                                         \
+        ip++;                                                                                    \
+        goto *slot[ip->op];                                                                      \
     }
+    MME_BRA(0, 0)
+    MME_BRA(1, 0)
+    MME_BRA(0, 1)
+    MME_BRA(1, 1)
+#undef MME_BRA
+
+H_SLOT_SLOW: /* a delay slot with its exit bit set (ignored), or a branch */
+    if ((st = mme_step(&c, r, ip)) > ST_EXIT)
+        goto hot_fault;
+    MME_NEXT();
+H_SLOW:
+    if ((st = mme_step(&c, r, ip)) == ST_OK)
+        MME_NEXT();
+    goto general;
+H_END:
+    st = ST_END;
+    goto general;
+H_SLOT_BRANCH:
+    st = ST_BRANCH;
+    goto hot_fault;
+H_BAD_ALU:
+    st = ST_BAD_ALU;
+    goto hot_fault;
+H_BAD_OP:
+    st = ST_BAD_OP;
+    goto hot_fault;
+#undef MME_NEXT
+
+hot_fault:
+    /* ip faulted: it counts, unless it is a delay slot (counted by the
+     * branch, which made nx the target; when the target is the next word
+     * anyway, ip - first + 1 is 0) */
+    if (nx == ip + 1)
+        steps += (uint64_t)(ip - first) + 1;
+    last = pc = (uint32_t)(ip - d);
+    goto stop;
+
+checked: /* a segment the budget does not cover: runs as far as it goes */
+    {
+        const nv_mme_insn *stop_at = ip + (budget - steps);
+        for (;; ip++) {
+            if (ip == stop_at) {
+                st = ST_HANG;
+                break;
+            }
+            if ((st = mme_step(&c, r, ip)) != ST_OK)
+                break;
+        }
+    }
+    /* fall through */
+general: /* ip stopped its segment with status st */
+    last = pc = (uint32_t)(ip - d);
+    steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
+    if (st == ST_BRANCH) {
+        if ((r[ip->a] != 0) == ((ip->flags & F_BNZ) != 0)) {
+            /* An exit bit on a taken branch does not fire (envytools
+             * macro.c; yuzu PR #9005, deko3d). */
+            target = ip->imm;
+            if (ip->flags & F_ANNUL) {
+                pc = target;
+                goto segment;
+            }
+        } else if (ip->flags & F_EXIT) {
+            ending = true;
+        } else {
+            pc = (pc + 1) & pc_mask;
+            goto segment;
+        }
+    } else if (st == ST_EXIT) {
+        ending = true;
+    } else if (st == ST_END) {
+        pc = (uint32_t)n & pc_mask; /* wraps to 0 in the code RAM */
+        goto segment;
+    } else {
+        goto stop;
+    }
+    /* a delay slot: of an exit (ending) or of a taken branch */
+    last = slot_pc = (pc + 1) & pc_mask;
+    if ((st = mme_enter(steps, budget, slot_pc, n)) != ST_OK)
+        goto stop;
+    steps++;
+    /* An exit bit on a delay-slot instruction is ignored (hw-tested
+     * by fincs: yuzu PR #2466, Ryujinx PR #899). */
+    st = mme_step(&c, r, d + slot_pc);
+    if (st > ST_EXIT)
+        goto stop;
+    st = ST_OK;
+    if (ending)
+        goto stop;
+    pc = target;
+    goto segment;
+
+stop:
     if (st != ST_OK)
         rc = step_fault(&f, st, c.io_rc, c.np, n, last,
                         st == ST_END ? 0 : last < n ? code[last] : 0, budget);

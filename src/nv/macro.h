@@ -125,9 +125,10 @@ int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_
  * step); `seg` counts the instructions from this one through the next
  * branch (or the end of the code), the stretch run between budget checks. */
 typedef struct nv_mme_insn {
-    uint8_t op;         /* macro.c's operation kind (opcode and ALU operation) * 8
-                         * + result operation: one dispatch per instruction */
-    uint8_t unused;
+    uint8_t kop;        /* macro.c's operation kind (opcode and ALU operation) * 8
+                         * + result operation (for a branch: annul * 2 + bnz) */
+    uint8_t op;         /* what the hot loop dispatches on: kop, or macro.c's
+                         * K_SLOW * 8 for what its general path runs */
     uint8_t dst, a, b;  /* register indices; dst 8 for r0 */
     uint8_t bsrc, bdst; /* bitfield source and destination bit */
     uint8_t flags;      /* exit, branch-if-nonzero, annul */

@@ -58,6 +58,7 @@ int cg_radeon_create(cg_device *dev, const cg_radeon_config *cfg, cg_radeon **ou
     cg_radeon *rd = calloc(1, sizeof(*rd));
     if (!rd)
         return CG_ERR_NOMEM;
+    atomic_init(&rd->irq_raised, 0);
     rd->dev = dev;
     rd->cfg = c;
     rd->p3 = rd_p3_table(c.gen);

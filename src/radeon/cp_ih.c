@@ -71,9 +71,13 @@ int rd_post_irq(cg_radeon *rd, unsigned src_id, uint32_t src_data)
 int rd_cp_interrupt(cg_radeon *rd, uint32_t stat_bit, uint32_t enable_bit, unsigned src)
 {
     rd->regs[REG_CP_INT_STATUS / 4] |= stat_bit;
-    if (!(rd->regs[REG_CP_INT_CNTL / 4] & enable_bit)) {
+    int rc = 0;
+    if (!(rd->regs[REG_CP_INT_CNTL / 4] & enable_bit))
         rd->counters.irqs_dropped++;
-        return 0;
-    }
-    return rd_post_irq(rd, src, 0);
+    else
+        rc = rd_post_irq(rd, src, 0);
+    /* after the fence (or other) write this interrupt follows and the IH
+     * entry: a threaded fence waiter's acquire load of irq_raised sees both */
+    atomic_fetch_add_explicit(&rd->irq_raised, 1, memory_order_release);
+    return rc;
 }

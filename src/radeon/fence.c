@@ -6,22 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cp_internal.h" /* rd_reg_read_nl */
 #include "radeon_internal.h"
+
+/* The fence location: a scratch register, or its writeback copy, or (EOP
+ * fences) writeback + 3072 + ring * 4 (ring 0). */
+static uint64_t fence_addr(const cg_radeon_drv *drv)
+{
+    if (!drv->cfg.use_scratch_fence)
+        return drv->wb_gpu + WB_EVENTS;
+    if (drv->cfg.no_writeback)
+        return drv->fence_scratch;
+    return drv->wb_gpu + WB_SCRATCH + (drv->fence_scratch - REG_SCRATCH_REG0);
+}
+
+/* Read the fence location; the GPU's lock is held (threaded mode). */
+static uint32_t fence_read_nl(cg_radeon_drv *drv)
+{
+    uint32_t v = 0;
+    if (drv->cfg.use_scratch_fence && drv->cfg.no_writeback) {
+        rd_reg_read_nl(drv->gpu, drv->fence_scratch, &v);
+    } else {
+        uint8_t b[4] = {0};
+        cg_vas_cpu_read(drv->gpu->vas, fence_addr(drv), b, 4);
+        v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    }
+    return v;
+}
 
 static uint32_t fence_read(cg_radeon_drv *drv)
 {
     uint32_t v = 0;
-    if (drv->cfg.use_scratch_fence) {
-        if (drv->cfg.no_writeback)
-            cg_radeon_reg_read(drv->gpu, drv->fence_scratch, &v);
-        else
-            cg_radeon_cpu_read32(drv->gpu,
-                                 drv->wb_gpu + WB_SCRATCH + (drv->fence_scratch - REG_SCRATCH_REG0),
-                                 &v);
-    } else {
-        /* EOP fences land at writeback + 3072 + ring * 4 (ring 0). */
-        cg_radeon_cpu_read32(drv->gpu, drv->wb_gpu + WB_EVENTS, &v);
-    }
+    if (drv->cfg.use_scratch_fence && drv->cfg.no_writeback)
+        cg_radeon_reg_read(drv->gpu, drv->fence_scratch, &v);
+    else
+        cg_radeon_cpu_read32(drv->gpu, fence_addr(drv), &v);
     return v;
 }
 
@@ -63,12 +82,12 @@ void rd_fence_force_completion(cg_radeon_drv *drv)
     rd_funlock(drv);
 }
 
-/* radeon_fence_activity: extend the 32-bit hardware value to 64 bits
+/* radeon_fence_activity: extend the 32-bit hardware value `hw` to 64 bits
  * against last_seq and the last emitted sequence. */
-void rd_fence_process(cg_radeon_drv *drv)
+static void fence_activity(cg_radeon_drv *drv, uint32_t hw)
 {
     uint64_t last_seq = drv->last_seq, last_emitted = drv->fence_seq;
-    uint64_t seq = fence_read(drv);
+    uint64_t seq = hw;
     seq |= last_seq & 0xffffffff00000000ull;
     if (seq < last_seq) {
         seq &= 0xffffffffull;
@@ -82,6 +101,25 @@ void rd_fence_process(cg_radeon_drv *drv)
             drv->fence_fn(drv->fence_user, s);
     if (drv->threaded)
         pthread_cond_broadcast(&drv->fence_cond);
+}
+
+void rd_fence_process(cg_radeon_drv *drv)
+{
+    fence_activity(drv, fence_read(drv));
+}
+
+/* rd_fence_process for a polling waiter (threaded, fence_lock held): never
+ * blocks on the GPU's lock, which the CP thread holds while it runs. False
+ * when the lock was busy (nothing read). */
+static bool fence_process_try(cg_radeon_drv *drv)
+{
+    cg_radeon *rd = drv->gpu;
+    if (pthread_mutex_trylock(&rd->lock) != 0)
+        return false;
+    uint32_t hw = fence_read_nl(drv);
+    pthread_mutex_unlock(&rd->lock);
+    fence_activity(drv, hw);
+    return true;
 }
 
 void cg_radeon_fence_set_callback(cg_radeon_drv *drv, void (*fn)(void *user, uint64_t seq),
@@ -203,34 +241,56 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
         return CG_ERR_INVAL;
     if (drv->lockup)
         return CG_ERR_BUSY; /* reset first */
-    cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &drv->last_rptr);
-    drv->last_activity = drv->polls;
     if (drv->threaded) {
         /* First poll the fence for up to FENCE_SPIN_US (the CP usually
          * writes it within a few microseconds of its own wake-up), yielding
          * the processor between polls so the CP and IH threads can run:
          * the waiter then sees the fence in memory, without waiting for the
-         * IH thread's wake-up and then its own. Then sleep until the IH
-         * thread signals, in 1 ms slices (the lockup check's unit:
-         * lockup_polls slices, 10 s by default as radeon); polling does not
-         * count as lockup slices. docs/performance.md has the measurements
-         * behind the spin. */
+         * IH thread's wake-up and then its own. A poll takes no lock the CP
+         * holds: it loads the GPU's count of raised interrupts (acquire;
+         * the CP adds to it with release after the fence write and the
+         * interrupt it raises) and reads the fence only when that moved,
+         * and then only if the GPU's lock is free (trylock), so the waiter
+         * never sleeps on the lock the CP thread holds while it runs. Then
+         * sleep until the IH thread signals, in 1 ms slices (the lockup
+         * check's unit: lockup_polls slices, 10 s by default as radeon);
+         * polling does not count as lockup slices. docs/radeon.md and
+         * docs/performance.md have the measurements behind this. */
         double start = now_us(), deadline = start + timeout_us;
         double spin_end = start + FENCE_SPIN_US < deadline ? start + FENCE_SPIN_US : deadline;
         int rc = 0;
+        bool spinning = true, polled = false;
+        uint64_t raised = 0;
         pthread_mutex_lock(&drv->fence_lock);
         for (;;) {
             if (drv->last_seq >= seq)
                 break;
-            rd_fence_process(drv); /* the value may be there before the interrupt */
+            if (spinning) {
+                /* the value may be there before the interrupt is handled */
+                uint64_t now = atomic_load_explicit(&drv->gpu->irq_raised, memory_order_acquire);
+                if ((!polled || now != raised) && fence_process_try(drv)) {
+                    raised = now;
+                    polled = true;
+                }
+            } else {
+                rd_fence_process(drv);
+            }
             if (drv->last_seq >= seq)
                 break;
             double t = now_us();
-            if (t < spin_end) {
+            if (spinning && t < spin_end) {
                 pthread_mutex_unlock(&drv->fence_lock);
                 FENCE_SPIN_PAUSE();
                 pthread_mutex_lock(&drv->fence_lock);
                 continue;
+            }
+            if (spinning) {
+                /* the lockup check's baseline, taken when the slices start:
+                 * read at the start of the wait, it would block on the lock
+                 * the CP thread holds while it runs the commit */
+                spinning = false;
+                cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &drv->last_rptr);
+                drv->last_activity = drv->polls;
             }
             if (t >= deadline) {
                 rc = CG_ERR_TIMEOUT;
@@ -251,6 +311,8 @@ int rd_fence_wait_lockup(cg_radeon_drv *drv, uint64_t seq, uint32_t timeout_us)
         pthread_mutex_unlock(&drv->fence_lock);
         return rc;
     }
+    cg_radeon_reg_read(drv->gpu, REG_CP_RB_RPTR, &drv->last_rptr);
+    drv->last_activity = drv->polls;
     for (uint32_t i = 0;; i++) {
         if (cg_radeon_fence_signaled(drv, seq))
             return 0;

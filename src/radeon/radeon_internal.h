@@ -12,6 +12,7 @@
 #ifndef CMDGPU_RADEON_INTERNAL_H
 #define CMDGPU_RADEON_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include "cmdgpu/cmdgpu.h"
 #include "core/def.h"
@@ -258,6 +259,10 @@ struct cg_radeon {
     pthread_cond_t kick, irq;
     pthread_t thread;
     uint64_t kicks, irq_seq;
+    /* CP interrupts raised (posted or not), stored with release after
+     * what the interrupt reports was written: a fence waiter polls it
+     * without the lock and reads the fence only when it moved (fence.c). */
+    _Atomic uint64_t irq_raised;
 };
 
 /* Lock helpers: no-ops in deterministic mode. */
