@@ -155,6 +155,8 @@ int vc4_gl_cache_reset(vc4_gl_cache **cp)
 
 void vc4_gl_cache_free(vc4_gl_cache *c)
 {
+    if (c)
+        vc4_qpu_cache_destroy(c->code);
     free(c);
 }
 
@@ -186,8 +188,12 @@ static int gl_run(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t code, uint
                          "budget %s ran out while shading vertices",
                          cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
     (*budget)--;
+    if (!c->code && !(c->code = vc4_qpu_cache_create()))
+        return CG_ERR_NOMEM;
     vc4_qpu_init(&c->qs, v->dev, v->bus, &t->agent, code, unif, v->cfg.qpu_strict);
     vc4_qpu_set_units(&c->qs, &c->units, 0);
+    /* decoded once, as fragment shaders are (docs/vc4-qpu.md) */
+    vc4_qpu_use_cache(&c->qs, c->code);
     if (vc4_qpu_run(&c->qs, v->cfg.qpu_budget) != 0) {
         t->faulted = true;
         t->running = false;

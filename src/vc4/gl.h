@@ -78,6 +78,8 @@ typedef struct vc4_gl_cache {
     vc4_vertex vert[VC4_GL_CACHE];
     vc4_v3d_units units; /* the VPM the VCD fills and the shader reads and writes */
     vc4_qpu_state qs;    /* the QPU that runs the batch */
+    vc4_qpu_cache *code; /* the shaders' decoded code (revalidated against
+                          * memory at every run), NULL until the first */
     vc4_gl_record rec; /* the record of `word`, when rec_valid */
     bool rec_valid;
     /* a vertex array's vertices [ahead_lo, ahead_hi]: a batch that shades
