@@ -15,23 +15,6 @@
 #include "cmdgpu/cmdgpu.h"
 #include "cmdgpu/vc4_qpu.h"
 
-/* Hard faults from index `from` of the log on. */
-static size_t hard_faults(cg_device *dev, size_t from, bool print)
-{
-    size_t n = 0;
-    for (size_t i = from; i < cg_fault_count(dev); i++) {
-        const cg_fault *f = cg_fault_get(dev, i);
-        if (!(f->flags & CG_FAULT_F_WARNING)) {
-            char line[512];
-            cg_fault_format(f, line, sizeof line);
-            if (print)
-                fprintf(stderr, "%s\n", line);
-            n++;
-        }
-    }
-    return n;
-}
-
 /* Assemble `src` (instructions separated by '\n') to bus address addr. */
 static uint32_t put_qpu(cg_vc4 *v, uint32_t addr, const char *src)
 {
@@ -105,7 +88,7 @@ static size_t run_frame(cg_device *dev, cg_vc4 *v, const char *state, const char
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     cg_vc4_wait_idle(v);
     cg_asm_destroy(as);
-    return hard_faults(dev, before, print);
+    return vc4_hard_faults(dev, before, print);
 }
 
 static void read_fb(cg_vc4 *v, uint32_t *px)
@@ -412,6 +395,39 @@ static bool in_xline(double px, double py, double x0, double y0, double x1, doub
     return py >= yl - w / 2 && py < yl + w / 2;
 }
 
+/* Pixels of the 64x64 frame (white where want(pixel centre) is true,
+ * else the clear colour) that differ; the first five are printed. *lit
+ * counts the pixels want lights. */
+static int lit_mismatches(cg_vc4 *v, const char *what, bool (*want)(double px, double py),
+                          int *lit)
+{
+    int bad = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            bool on = want(x + 0.5, y + 0.5);
+            uint32_t got;
+            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
+            if (got != (on ? 0xFFFFFFFFu : 0xFF000000u) && bad++ < 5)
+                fprintf(stderr, "%s pixel %d,%d: 0x%08x, want %s\n", what, x, y, got,
+                        on ? "lit" : "clear");
+            *lit += on;
+        }
+    return bad;
+}
+
+/* test_points_lines's two points and two lines */
+static bool want_points_lines(double px, double py)
+{
+    return in_point(px, py, 10.5, 10.5, 4) || in_point(px, py, 30.25, 50.75, 5) ||
+           in_xline(px, py, 4, 20.5, 40, 20.5, 1) || in_xline(px, py, 10, 40, 50, 60, 3);
+}
+
+/* test_points_lines_near's clipped line and kept point */
+static bool want_near(double px, double py)
+{
+    return in_xline(px, py, 16, 24, 26.6875, 32, 1) || in_point(px, py, 40, 40, 4);
+}
+
 static void test_points_lines(void)
 {
     cg_device *dev;
@@ -435,21 +451,8 @@ static void test_points_lines(void)
         ".half 64, 328\n.float 0.5, 1\n.half 640, 328\n.float 0.5, 1\n"
         ".half 160, 640\n.float 0.5, 1\n.half 800, 960\n.float 0.5, 1\n";
     CHECK_EQ(run_frame(dev, v, state, data, true), 0);
-    int bad = 0, lit = 0;
-    for (int y = 0; y < 64; y++)
-        for (int x = 0; x < 64; x++) {
-            double px = x + 0.5, py = y + 0.5;
-            bool want = in_point(px, py, 10.5, 10.5, 4) || in_point(px, py, 30.25, 50.75, 5) ||
-                        in_xline(px, py, 4, 20.5, 40, 20.5, 1) ||
-                        in_xline(px, py, 10, 40, 50, 60, 3);
-            uint32_t got;
-            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
-            if (got != (want ? 0xFFFFFFFFu : 0xFF000000u) && bad++ < 5)
-                fprintf(stderr, "points/lines pixel %d,%d: 0x%08x, want %s\n", x, y, got,
-                        want ? "lit" : "clear");
-            lit += want;
-        }
-    CHECK_EQ(bad, 0);
+    int lit = 0;
+    CHECK_EQ(lit_mismatches(v, "points/lines", want_points_lines, &lit), 0);
     /* 16 + 25 (the second point's square [27.75, 32.75) x [48.25, 53.25)
      * holds centres 28..32 x 48..52) + 36 + 40 columns of 3, less the 15
      * pixels where the wide line crosses the second point */
@@ -474,7 +477,8 @@ static void test_points_lines(void)
                        ".align 16\nCLP: .float 0, 0, 0, 1, 0, 0, 0, 1\n"
                        ".align 16\nSHP: .half 168, 168\n.float 0.5, 1, 3, 1\n"
                        ".half 648, 648\n.float 0.5, 1, 6, 1\n", true), 0);
-    bad = lit = 0;
+    int bad = 0;
+    lit = 0;
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < 64; x++) {
             double px = x + 0.5, py = y + 0.5;
@@ -528,7 +532,7 @@ static void test_render_to_texture(void)
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     cg_vc4_wait_idle(v);
     cg_asm_destroy(as);
-    CHECK_EQ(hard_faults(dev, 0, true), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     static uint32_t first[64 * 64], second[64 * 64];
     read_fb(v, first);
     /* frame 2: a quad over the tile, varyings s, t = 0..1; the fragment
@@ -639,7 +643,7 @@ static void test_gl_cube_example(void)
     kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     cg_vc4_wait_idle(v);
-    CHECK_EQ(hard_faults(dev, 0, true), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     CHECK_EQ(cg_fault_count(dev), 0); /* no restriction diagnostic either */
     uint32_t ua = sym(as, "UNIF"), va = sym(as, "VERTS"), ia = sym(as, "IDX");
     float u[20];
@@ -902,19 +906,8 @@ static void test_points_lines_near(void)
                        "GL_Shader_State GLL, 2\nVertex_Array_Primitives 1, 4, 0\n"
                        "Vertex_Array_Primitives 0, 2, 4",
                        data, true), 0);
-    int bad = 0, lit = 0;
-    for (int y = 0; y < 64; y++)
-        for (int x = 0; x < 64; x++) {
-            double px = x + 0.5, py = y + 0.5;
-            bool want = in_xline(px, py, 16, 24, 26.6875, 32, 1) || in_point(px, py, 40, 40, 4);
-            uint32_t got;
-            cg_vc4_cpu_read32(v, 0x100000 + (uint32_t)(y * 64 + x) * 4, &got);
-            if (got != (want ? 0xFFFFFFFFu : 0xFF000000u) && bad++ < 5)
-                fprintf(stderr, "near pixel %d,%d: 0x%08x, want %s\n", x, y, got,
-                        want ? "lit" : "clear");
-            lit += want;
-        }
-    CHECK_EQ(bad, 0);
+    int lit = 0;
+    CHECK_EQ(lit_mismatches(v, "near", want_near, &lit), 0);
     CHECK_EQ(lit, 11 + 16); /* the line's columns 16..26, the point's 4x4 */
     /* the clipped line as one Clipped_Primitive entry, the point as one item */
     cg_vc4_stats st;

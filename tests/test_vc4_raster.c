@@ -19,21 +19,6 @@
 enum { W = 192, H = 128, TW = 3, TH = 2, FB = 0x100000, VD = 0x380000 };
 enum { CLIP_X = 3, CLIP_Y = 5, CLIP_W = 185, CLIP_H = 118 };
 
-static size_t hard_faults(cg_device *dev)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cg_fault_count(dev); i++) {
-        const cg_fault *f = cg_fault_get(dev, i);
-        if (!(f->flags & CG_FAULT_F_WARNING)) {
-            char line[512];
-            cg_fault_format(f, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
-            n++;
-        }
-    }
-    return n;
-}
-
 /* The scene: a binning list for TW x TH tiles, a render list storing each
  * tile (raster RGBA8888), one triangle from VD; fadd tlbc, vary, r5. */
 static cg_asm *scene(cg_vc4 *v)
@@ -183,7 +168,7 @@ static void test_random_triangles(void)
         covered += want_frags;
     }
     CHECK_EQ(mismatches, 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     /* the mix covered something of every kind: pinned so that a change of
      * the generator shows */
     CHECK_EQ(covered, 570849);
@@ -258,7 +243,7 @@ static void test_tiled_transfers(void)
     cg_asm *as = load(v, src);
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     CHECK_EQ(cg_vc4_wait_idle(v), 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     int bad = 0;
     for (uint32_t y = 0; y < FH; y++)
         for (uint32_t x = 0; x < FW; x++) {

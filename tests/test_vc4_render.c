@@ -8,21 +8,6 @@
 #include "vc4_testenv.h"
 #include "cmdgpu/cmdgpu.h"
 
-static size_t hard_faults(cg_device *dev)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cg_fault_count(dev); i++) {
-        const cg_fault *f = cg_fault_get(dev, i);
-        if (!(f->flags & CG_FAULT_F_WARNING)) {
-            char line[512];
-            cg_fault_format(f, line, sizeof line);
-            fprintf(stderr, "%s\n", line);
-            n++;
-        }
-    }
-    return n;
-}
-
 /* One 64x64 tile; PRIMS and STORE are spliced in. */
 static const char *frame =
     ".section t, 0x10000\n"
@@ -57,7 +42,7 @@ static void test_varyings(void)
     kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     CHECK_EQ(cg_vc4_wait_idle(v), 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     /* the model's interpolation (docs/vc4.md): barycentrics w_i = E_i * (1 /
      * area) from the 12.4 edge functions, W = 1 / sum(w_i / W_i),
      * V = W * sum(w_i (V_i - V_0) / W_i) + V_0 */
@@ -132,7 +117,7 @@ static void test_early_z(void)
     kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     CHECK_EQ(cg_vc4_wait_idle(v), 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     uint32_t px;
     cg_vc4_cpu_read32(v, 0x100000 + (2 * 64 + 2) * 4, &px); /* A and B: B is nearer */
     CHECK_EQ(px, 0xFF00FF00);
@@ -273,7 +258,7 @@ static void test_culling(void)
         cg_vc4_get_stats(v, &st);
         CHECK_EQ(st.fragments, cases[k].frags);
         CHECK_EQ(st.tile_prims, cases[k].frags ? 1 : 0);
-        CHECK_EQ(hard_faults(dev), 0);
+        CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
         cg_asm_destroy(as);
         cg_vc4_destroy(v);
         cg_device_destroy(dev);
@@ -320,7 +305,7 @@ static void test_late_z(void)
     kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     CHECK_EQ(cg_vc4_wait_idle(v), 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     uint32_t px;
     cg_vc4_cpu_read32(v, 0x100000 + (10 * 64 + 2) * 4, &px); /* C in front */
     CHECK_EQ(px, 0xFF0000FF);
@@ -357,7 +342,7 @@ static void test_clip_window(void)
     kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
     kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
     CHECK_EQ(cg_vc4_wait_idle(v), 0);
-    CHECK_EQ(hard_faults(dev), 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     int white = 0, inside = 0;
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < 64; x++) {

@@ -43,4 +43,22 @@ static inline void kick(cg_vc4 *v, int t, uint32_t s, uint32_t e)
     cg_vc4_reg_write(v, t ? CG_VC4_CT1EA : CG_VC4_CT0EA, e);
 }
 
+/* Hard faults (not warnings) from index `from` of the device's log on,
+ * each printed on stderr when `print`. */
+static inline size_t vc4_hard_faults(cg_device *dev, size_t from, bool print)
+{
+    size_t n = 0;
+    for (size_t i = from; i < cg_fault_count(dev); i++) {
+        const cg_fault *f = cg_fault_get(dev, i);
+        if (!(f->flags & CG_FAULT_F_WARNING)) {
+            char line[512];
+            cg_fault_format(f, line, sizeof line);
+            if (print)
+                fprintf(stderr, "%s\n", line);
+            n++;
+        }
+    }
+    return n;
+}
+
 #endif
