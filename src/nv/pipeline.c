@@ -914,12 +914,15 @@ static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
     nv_sass_warp *w = c->warp;
     for (uint32_t base = 0; base < c->n; base += NV_WARP) {
         uint32_t cnt = c->n - base < NV_WARP ? c->n - base : NV_WARP;
-        memset(c->vin, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        /* c->vin starts zeroed (cg__alloc) and the program never writes it
+         * (sass_exec.c: ALD reads, AST writes attr_out) nor reads inactive
+         * lanes: each warp rewrites only the words below, no 32 KB clear.
+         * The generic attributes not fetched read (0, 0, 0, 1.0f) */
         for (uint32_t l = 0; l < cnt; l++) {
             const uint32_t *v = in->words + (size_t)(base + l) * in->stride;
-            /* attributes not fetched read (0, 0, 0, 1.0f) */
-            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++)
-                c->vin[l][W_GENERIC + 4 * a + 3] = fbits(1.0f);
+            if (base == 0)
+                for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++)
+                    c->vin[l][W_GENERIC + 4 * a + 3] = fbits(1.0f);
             for (unsigned j = 0; j < in->nattr; j++)
                 memcpy(&c->vin[l][W_GENERIC + 4 * in->attr[j]], v + NV_VTX_ATTR0 + 4 * j,
                        4 * sizeof(uint32_t));
