@@ -127,6 +127,24 @@ expect 0 "unmapped texture" -- "$bin" run -f nv --dump-textures "$tmp/tex2" "$tm
 grep -q "^--dump-textures: tic 1 " "$tmp/err" && ok || bad "unreadable texture message"
 [ ! -f "$tmp/tex2/tic_1.png" ] && ok || bad "no PNG for an unreadable texture"
 
+# a draw the pipeline renders and records (examples/nv/textured_square.s):
+# the draw callback's full vertex records and the pipeline's compact vertex
+# inputs are filled from one fetch (draw.c); asking for the records changes
+# neither the picture nor the record (hashes as on main before wip-nvsmall)
+if command -v sha256sum >/dev/null; then
+    expect 0 "textured square --draws -o" -- "$bin" run -f nv --out "$tmp" \
+        --draws "$tmp/sq.json" -o "$tmp/sq_d.png" "$src/examples/nv/textured_square.s"
+    expect 0 "textured square -o" -- "$bin" run -f nv --out "$tmp" \
+        -o "$tmp/sq.png" "$src/examples/nv/textured_square.s"
+    cmp -s "$tmp/sq.png" "$tmp/sq_d.png" && ok || bad "--draws changes the picture"
+    [ "$(sha256sum <"$tmp/sq.png" | cut -c1-64)" = \
+      74d46d4ef36dd4b35311eeebbd527eec82dfdd7d768c77bc3cf42f31a0bb58e8 ] && ok ||
+        bad "textured square picture hash"
+    [ "$(sha256sum <"$tmp/sq.json" | cut -c1-64)" = \
+      567989c40629ee16df3fe2a6416ae597b5f808b7b0d59455937284d3a3c847c9 ] && ok ||
+        bad "textured square draw record hash"
+fi
+
 expect 2 "--draws without a value" -- "$bin" run -f nv "$tmp/square.s" --draws
 expect 3 "--draws into a missing directory" -- "$bin" run -f nv --draws "$tmp/no/such/d.json" "$tmp/square.s"
 

@@ -188,9 +188,9 @@ static float small_float(uint32_t v, unsigned m, bool has_sign)
 }
 
 /* Decode the fetched bytes of one attribute (f->components > 0). */
-static void attrib_decode(const cg_nv_attrib_fmt *f, const uint8_t *b, cg_nv_attrib_val *out)
+static void attrib_decode(const cg_nv_attrib_fmt *f, const va_size *z, const uint8_t *b,
+                          cg_nv_attrib_val *out)
 {
-    const va_size *z = va_size_find(f->size);
     memset(out, 0, sizeof(*out));
     out->f[3] = 1.0f;
     out->i[3] = 1;
@@ -331,24 +331,37 @@ typedef struct draw_req {
     unsigned index_size;  /* bytes */
 } draw_req;
 
-/* Fetch the vertex with index `index` of instance `inst` into v. */
-static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, uint32_t index, uint32_t inst,
-                        cg_nv_vertex *v, const cg_agent *ag)
+/* The attributes a draw fetches (a valid format, not constant), found once
+ * per draw: their formats' sizes and the bytes each reads. */
+typedef struct fetch_plan {
+    nv_vtx_in in;                          /* the attribute list (pipeline.h) */
+    const va_size *z[CG_NV_MAX_ATTRIBS];   /* by position in in.attr */
+} fetch_plan;
+
+static void fetch_plan_make(const cg_nv_draw *d, fetch_plan *p)
 {
-    v->index = index;
-    v->instance = inst;
+    memset(p, 0, sizeof(*p));
     for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
         const cg_nv_attrib_fmt *f = &d->attribs[a];
-        cg_nv_attrib_val *val = &v->attr[a];
-        uint8_t b[16] = {0};
-        if (f->constant || !f->components) {
-            memset(val, 0, sizeof(*val));
-            val->f[3] = 1.0f;
-            val->i[3] = 1;
+        if (f->constant || !f->components)
             continue;
-        }
+        p->z[p->in.nattr] = va_size_find(f->size);
+        p->in.attr[p->in.nattr++] = (uint8_t)a;
+    }
+    p->in.stride = NV_VTX_ATTR0 + 4 * p->in.nattr;
+}
+
+/* Fetch the attributes of plan p of the vertex with index `index` of
+ * instance `inst` into val[0 .. p->in.nattr), in attribute order. */
+static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, const fetch_plan *p,
+                        uint32_t index, uint32_t inst, cg_nv_attrib_val *val,
+                        const cg_agent *ag)
+{
+    for (unsigned j = 0; j < p->in.nattr; j++) {
+        const cg_nv_attrib_fmt *f = &d->attribs[p->in.attr[j]];
+        const va_size *z = p->z[j];
+        uint8_t b[16] = {0};
         const cg_nv_stream *s = &d->streams[f->stream];
-        const va_size *z = va_size_find(f->size);
         /* instanced streams advance once per FREQUENCY instances; 0 reads
          * element 0 for every instance (Vulkan's divisor 0) */
         uint64_t elem = s->instanced ? (s->frequency ? inst / s->frequency : 0) : index;
@@ -358,8 +371,8 @@ static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, uint32_t index, 
             ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
         }
-        attrib_decode(f, b, val);
-        val->out_of_range = oob;
+        attrib_decode(f, z, b, &val[j]);
+        val[j].out_of_range = oob;
     }
     return 0;
 }
@@ -382,9 +395,10 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "%s: no host memory for the draw record",
                         r->what);
     int rc = 0;
-    cg_nv_vertex one, *verts = NULL;
+    cg_nv_vertex *verts = NULL;
+    uint32_t *words = NULL;
     cg_nv_tex_binding *tex = NULL;
-    size_t vbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
+    size_t vbytes = 0, wbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
 
     d->channel = ch->id;
     d->stream_addr = ag->stream_addr;
@@ -435,28 +449,37 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->index_addr = addr40(o, NVB197_SET_INDEX_BUFFER_A, NVB197_SET_INDEX_BUFFER_B);
         d->index_limit = addr40(o, NVB197_SET_INDEX_BUFFER_C, NVB197_SET_INDEX_BUFFER_D);
     }
+    /* Every vertex is fetched (a fault stops the draw) into what needs it:
+     * the record's full cg_nv_vertex array only for a draw callback, the
+     * pipeline's compact words (8 + 16 bytes per fetched attribute) only
+     * when a vertex program runs. */
     bool pipeline = nv_pipeline_active(o);
-    if (r->count && (gpu->draw_fn || pipeline)) { /* the record's, the pipeline's vertices */
+    fetch_plan plan;
+    fetch_plan_make(d, &plan);
+    if (r->count && gpu->draw_fn) {
         vbytes = (size_t)need;
         verts = cg__alloc(gpu->dev, vbytes);
-        if (!verts) {
-            rc = nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
-                          "%s: no host memory for a draw record of %u vertices", r->what,
-                          r->count);
-            goto out;
-        }
     }
+    if (r->count && pipeline) {
+        wbytes = (size_t)r->count * plan.in.stride * sizeof(uint32_t);
+        words = cg__alloc(gpu->dev, wbytes);
+    }
+    if ((r->count && gpu->draw_fn && !verts) || (r->count && pipeline && !words)) {
+        rc = nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
+                      "%s: no host memory for a draw record of %u vertices", r->what, r->count);
+        goto out;
+    }
+    plan.in.words = words;
     for (uint32_t i = 0; i < r->count; i++) {
-        cg_nv_vertex *v = verts ? &verts[i] : &one;
         uint32_t index = r->first + i;
-        v->index_out_of_range = false;
+        bool index_oob = false;
         if (r->indexed) {
             /* Past the limit an index reads 0, as a vertex past its stream's
              * limit reads zeros (the limits are bounds checks). */
             uint64_t va = d->index_addr + ((uint64_t)r->first + i) * r->index_size;
             uint8_t b[4] = {0};
             if (va + r->index_size - 1 > d->index_limit) {
-                v->index_out_of_range = true;
+                index_oob = true;
             } else if (nv_mem_rw(ch->vas, va, b, r->index_size, false, ag) != 0) {
                 ch->state = CG_NV_CH_FAULTED;
                 rc = CG_ERR_FAULT;
@@ -465,9 +488,38 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
             index = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
                     (uint32_t)b[3] << 24;
         }
-        rc = fetch_vertex(ch, d, index, s->instance, v, ag);
+        cg_nv_attrib_val val[CG_NV_MAX_ATTRIBS];
+        rc = fetch_vertex(ch, d, &plan, index, s->instance, val, ag);
         if (rc)
             goto out;
+        if (verts) {
+            /* the record: every attribute, those not fetched (0, 0, 0, 1) */
+            cg_nv_vertex *v = &verts[i];
+            v->index = index;
+            v->instance = s->instance;
+            v->index_out_of_range = index_oob;
+            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
+                cg_nv_attrib_val *x = &v->attr[a];
+                memset(x, 0, sizeof(*x));
+                x->f[3] = 1.0f;
+                x->i[3] = 1;
+            }
+            for (unsigned j = 0; j < plan.in.nattr; j++)
+                v->attr[plan.in.attr[j]] = val[j];
+        }
+        if (words) {
+            /* the pipeline: the words a shader input receives */
+            uint32_t *w = words + (size_t)i * plan.in.stride;
+            w[NV_VTX_INDEX] = index;
+            w[NV_VTX_INSTANCE] = s->instance;
+            for (unsigned j = 0; j < plan.in.nattr; j++)
+                for (unsigned k = 0; k < 4; k++) {
+                    uint32_t u = (uint32_t)val[j].i[k];
+                    if (!val[j].is_int)
+                        memcpy(&u, &val[j].f[k], sizeof(u));
+                    w[NV_VTX_ATTR0 + 4 * j + k] = u;
+                }
+        }
     }
     nv3d_count_draw(s, r->topology, r->count, 1);
     s->draws++;
@@ -507,13 +559,14 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
     }
     /* the pipeline runs after the record (docs/nv-pipeline.md) */
     if (pipeline)
-        rc = verts ? nv_pipeline_draw(ch, o, s, r->topology, verts, r->count, ag)
-                   : nv_pipeline_draw(ch, o, s, r->topology, NULL, 0, ag);
+        rc = nv_pipeline_draw(ch, o, s, r->topology, &plan.in, words ? r->count : 0, ag);
 out:
     if (tex)
         cg__free(gpu->dev, tex, tbytes);
     if (verts)
         cg__free(gpu->dev, verts, vbytes);
+    if (words)
+        cg__free(gpu->dev, words, wbytes);
     cg__free(gpu->dev, d, sizeof(*d));
     return rc;
 }

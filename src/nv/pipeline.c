@@ -909,23 +909,29 @@ static int assemble(pl_ctx *c, unsigned topo)
 
 /* ---- vertex shading ------------------------------------------------------- */
 
-static int shade_vertices(pl_ctx *c, const cg_nv_vertex *verts)
+static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
 {
     nv_sass_warp *w = c->warp;
     for (uint32_t base = 0; base < c->n; base += NV_WARP) {
         uint32_t cnt = c->n - base < NV_WARP ? c->n - base : NV_WARP;
-        memset(c->vin, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        /* c->vin starts zeroed (cg__alloc) and the program never writes it
+         * (sass_exec.c: ALD reads, AST writes attr_out) nor reads inactive
+         * lanes: each warp rewrites only the words below, no 32 KB clear.
+         * The generic attributes not fetched read (0, 0, 0, 1.0f) */
         for (uint32_t l = 0; l < cnt; l++) {
-            const cg_nv_vertex *v = &verts[base + l];
-            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++)
-                for (unsigned k = 0; k < 4; k++)
-                    c->vin[l][W_GENERIC + 4 * a + k] =
-                        v->attr[a].is_int ? (uint32_t)v->attr[a].i[k] : fbits(v->attr[a].f[k]);
-            c->vin[l][0x2f8 / 4] = v->instance; /* instance id, vertex id (Mesa nv50_ir) */
-            c->vin[l][0x2fc / 4] = v->index;
-            c->venv.vertex_id[l] = v->index;
+            const uint32_t *v = in->words + (size_t)(base + l) * in->stride;
+            if (base == 0)
+                for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++)
+                    c->vin[l][W_GENERIC + 4 * a + 3] = fbits(1.0f);
+            for (unsigned j = 0; j < in->nattr; j++)
+                memcpy(&c->vin[l][W_GENERIC + 4 * in->attr[j]], v + NV_VTX_ATTR0 + 4 * j,
+                       4 * sizeof(uint32_t));
+            c->vin[l][0x2f8 / 4] = v[NV_VTX_INSTANCE]; /* instance id, vertex id (Mesa nv50_ir) */
+            c->vin[l][0x2fc / 4] = v[NV_VTX_INDEX];
+            c->venv.vertex_id[l] = v[NV_VTX_INDEX];
         }
-        c->venv.instance_id = cnt ? verts[base].instance : 0;
+        c->venv.instance_id =
+            cnt ? in->words[(size_t)base * in->stride + NV_VTX_INSTANCE] : 0;
         c->venv.attr_in = c->vin;
         memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
         c->venv.attr_out = c->vscratch;
@@ -1011,7 +1017,7 @@ bool nv_pipeline_active(const nv_obj *o)
 }
 
 int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
-                     const cg_nv_vertex *verts, uint32_t n, const cg_agent *ag)
+                     const nv_vtx_in *in, uint32_t n, const cg_agent *ag)
 {
     bool en[6];
     for (unsigned i = 0; i < 6; i++) {
@@ -1096,7 +1102,7 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
         c->point_size = 1;
     if (c->point_size > 2048)
         c->point_size = 2048;
-    if (shade_vertices(c, verts) != 0)
+    if (shade_vertices(c, in) != 0)
         goto out;
     if (assemble(c, topology) != 0)
         goto out;

@@ -123,12 +123,26 @@ double nv_zeta_quantize(const nv3d_zt_format *f, float z);
 
 /* ---- pipeline.c ---------------------------------------------------------- */
 
-/* Run the pipeline over a fetched draw: `verts` are the draw's `n` vertices
+/* A draw's fetched vertices as the vertex program receives them (draw.c
+ * fills it): per vertex `stride` words, the vertex index, the instance,
+ * then for each of the `nattr` fetched attributes attr[0..nattr) the four
+ * words its shader input holds (integer types: the integers, others: the
+ * float bits). Every other generic attribute (constant, or no valid format)
+ * reads (0, 0, 0, 1.0f). Compact where the draw record's cg_nv_vertex is
+ * not: 8 + 16 * nattr bytes a vertex against about 1.3 KB. */
+enum { NV_VTX_INDEX, NV_VTX_INSTANCE, NV_VTX_ATTR0 };
+typedef struct nv_vtx_in {
+    const uint32_t *words;
+    unsigned nattr, stride; /* stride = NV_VTX_ATTR0 + 4 * nattr */
+    uint8_t attr[CG_NV_MAX_ATTRIBS];
+} nv_vtx_in;
+
+/* Run the pipeline over a fetched draw: `in` holds the draw's `n` vertices
  * in draw order (after the index buffer). 0 (also when no shader stage is
  * enabled: then nothing renders, as before the pipeline existed) or
  * CG_ERR_FAULT after raising a fault (the channel stops). */
 int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
-                     const cg_nv_vertex *verts, uint32_t n, const cg_agent *ag);
+                     const nv_vtx_in *in, uint32_t n, const cg_agent *ag);
 /* Will nv_pipeline_draw do anything (a vertex-side slot is enabled)? draw.c
  * keeps the fetched vertices only then, or for a draw callback. */
 bool nv_pipeline_active(const nv_obj *o);
