@@ -78,6 +78,17 @@ void cg__mem_read_raw(const cg_mem *m, uint64_t off, void *dst, uint64_t n)
     }
 }
 
+const uint8_t *cg__mem_span(const cg_mem *m, uint64_t off, size_t n, uint8_t *scratch)
+{
+    uint64_t in_page = off & CG__PAGE_MASK;
+    if (in_page + n > CG_PAGE_SIZE) {
+        cg__mem_read_raw(m, off, scratch, n);
+        return scratch;
+    }
+    const uint8_t *page = cg__mem_page(m, off >> CG__PAGE_SHIFT);
+    return (page ? page : cg__zero_page) + in_page;
+}
+
 int cg__mem_write_raw(cg_mem *m, uint64_t off, const void *src, uint64_t n)
 {
     const uint8_t *in = src;
