@@ -61,6 +61,12 @@ struct cg_mem {
     unsigned top_shift; /* CG__DIR_SHIFT * (directory depth - 1) */
     size_t root_len;    /* entries in the root directory node */
     void **root;
+    /* Page backing (mem.c): chunks mapped so far, the unused rest of the
+     * newest (bump, bump_left pages), the next chunk's size in pages. */
+    struct cg__chunk *chunks;
+    uint8_t *bump;
+    size_t bump_left;
+    uint64_t chunk_pages;
 
     /* CPU-cache model: hash table of lines (cap is 0 or a power of two). */
     cg__line *lines;
