@@ -1,6 +1,7 @@
 /* Memory objects: ids, sizes, references, lazy backing, direct and CPU-view
  * access, host-memory accounting, device teardown with live objects. */
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "core/mem_internal.h"
@@ -318,6 +319,54 @@ static void test_destroy_live(void)
     cg_device_destroy(dev);
 }
 
+/* Page backing in chunks (4, 8, ... 256 pages, never more than the object
+ * still lacks) and cg__mem_span: every page distinct and zeroed, exact
+ * accounting, spans in place, on the zero page, or copied across pages. */
+static void test_chunks_and_spans(void)
+{
+    cg_device *dev;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    cg_mem *m;
+    CHECK_EQ(cg_mem_create(dev, 1100 * 4096ull, 0, &m), 0);
+    size_t before = cg_device_host_bytes(dev);
+    /* 1030 pages, written backwards: 4+8+...+256 pages, then 256s, then the
+     * last chunk of what is left */
+    for (uint64_t p = 1030; p-- > 0;) {
+        uint8_t *page = cg__mem_page_alloc(m, p);
+        CHECK(page != NULL);
+        CHECK_EQ(page[0], 0);
+        CHECK_EQ(page[4095], 0);
+        uint32_t v = (uint32_t)(p * 2654435761u);
+        CHECK_EQ(cg_mem_write(m, p * 4096 + 4092, &v, 4), 0);
+        CHECK_EQ(cg_mem_write(m, p * 4096, &v, 4), 0);
+    }
+    CHECK_EQ(cg_mem_resident_bytes(m), 1030 * 4096);
+    CHECK_EQ(cg_device_host_bytes(dev) - before, 1030 * 4096 + 3 * 4096); /* + 3 directory nodes */
+    for (uint64_t p = 0; p < 1030; p++) {
+        uint32_t v = (uint32_t)(p * 2654435761u), got = 0;
+        CHECK_EQ(cg_mem_read(m, p * 4096 + 4092, &got, 4), 0);
+        CHECK_EQ(got, v);
+        CHECK_EQ(cg_mem_read(m, p * 4096, &got, 4), 0);
+        CHECK_EQ(got, v);
+    }
+    uint8_t scratch[16] = {0};
+    /* in one page: where it lies */
+    const uint8_t *s = cg__mem_span(m, 7 * 4096 + 8, 8, scratch);
+    CHECK(s == cg__mem_page(m, 7) + 8);
+    /* never written: the zero page */
+    s = cg__mem_span(m, 1040 * 4096 + 100, 16, scratch);
+    CHECK(s == cg__zero_page + 100);
+    /* across pages 6 and 7: copied */
+    s = cg__mem_span(m, 7 * 4096 - 4, 8, scratch);
+    CHECK(s == scratch);
+    uint32_t v6 = (uint32_t)(6 * 2654435761u), v7 = (uint32_t)(7 * 2654435761u);
+    CHECK_EQ(memcmp(scratch, &v6, 4), 0);
+    CHECK_EQ(memcmp(scratch + 4, &v7, 4), 0);
+    cg_mem_unref(m);
+    CHECK_EQ(cg_device_host_bytes(dev), (size_t)(dev->mems_cap * sizeof(cg_mem *)));
+    cg_device_destroy(dev);
+}
+
 int main(void)
 {
     test_create_and_ids();
@@ -326,5 +375,6 @@ int main(void)
     test_cpu_views();
     test_many_lines();
     test_destroy_live();
+    test_chunks_and_spans();
     return check_report("test_mem");
 }

@@ -231,14 +231,32 @@ static uint64_t fnv1a_bgra(uint64_t h, const uint8_t *p, size_t n)
     return h;
 }
 
+/* An image's rows where they lie (cg_image_hash, cg_image_write_png_file). */
+static const uint8_t *image_row(void *user, uint32_t y, uint8_t *scratch)
+{
+    (void)scratch;
+    return row_ptr(user, y);
+}
+
+static cg__image_rows image_rows(const cg_image *img)
+{
+    return (cg__image_rows){img->width, img->height, img->format, image_row, (void *)img};
+}
+
 uint64_t cg_image_hash(const cg_image *img)
 {
     if (image_check(img))
         return 0;
+    cg__image_rows r = image_rows(img);
+    return cg__image_hash_rows(&r, NULL);
+}
+
+uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch)
+{
     uint8_t dims[8];
     for (int i = 0; i < 4; i++) {
-        dims[i] = (uint8_t)(img->width >> (8 * i));
-        dims[4 + i] = (uint8_t)(img->height >> (8 * i));
+        dims[i] = (uint8_t)(r->width >> (8 * i));
+        dims[4 + i] = (uint8_t)(r->height >> (8 * i));
     }
     uint64_t h = fnv1a(FNV64_BASIS, dims, sizeof(dims));
 
@@ -246,20 +264,20 @@ uint64_t cg_image_hash(const cg_image *img)
      * decoded in chunks so no allocation is needed. */
     enum { CHUNK = 256 };
     uint8_t buf[CHUNK * 4];
-    unsigned bpp = formats[img->format].bpp;
-    for (uint32_t y = 0; y < img->height; y++) {
-        const uint8_t *src = row_ptr(img, y);
-        if (img->format == CG_FORMAT_RGBA8888) {
-            h = fnv1a_rgba(h, src, img->width);
+    unsigned bpp = formats[r->format].bpp;
+    for (uint32_t y = 0; y < r->height; y++) {
+        const uint8_t *src = r->row(r->user, y, scratch);
+        if (r->format == CG_FORMAT_RGBA8888) {
+            h = fnv1a_rgba(h, src, r->width);
             continue;
         }
-        if (img->format == CG_FORMAT_BGRA8888) {
-            h = fnv1a_bgra(h, src, img->width);
+        if (r->format == CG_FORMAT_BGRA8888) {
+            h = fnv1a_bgra(h, src, r->width);
             continue;
         }
-        for (uint32_t x = 0; x < img->width; x += CHUNK) {
-            size_t n = img->width - x < CHUNK ? img->width - x : CHUNK;
-            decode_span(img->format, src + (size_t)x * bpp, n, buf);
+        for (uint32_t x = 0; x < r->width; x += CHUNK) {
+            size_t n = r->width - x < CHUNK ? r->width - x : CHUNK;
+            decode_span(r->format, src + (size_t)x * bpp, n, buf);
             h = fnv1a_rgba(h, buf, n);
         }
     }
@@ -346,6 +364,15 @@ static bool put_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n
 
 int cg_image_write_png_file(FILE *f, const cg_image *img)
 {
+    int rc = image_check(img);
+    if (rc)
+        return rc;
+    cg__image_rows r = image_rows(img);
+    return cg__image_write_png_rows(f, &r, NULL);
+}
+
+int cg__image_write_png_rows(FILE *f, const cg__image_rows *img, uint8_t *scratch)
+{
     /* The model's own encoder (docs/performance.md, "PNG writer"): every row
      * Up-filtered (RGBA8, or grey for R8) into a window of about 64 KiB that
      * cg__zfast compresses as it fills (the stream is the one a single call
@@ -353,9 +380,6 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
      * image, whose pages the kernel would fault in one by one), one IDAT
      * chunk per GiB. cg__image_write_png_with is the libpng path, kept for
      * comparison (bench/png_levels.c). */
-    int rc = image_check(img);
-    if (rc)
-        return rc;
     if (!f)
         return CG_ERR_INVAL;
     bool grey = img->format == CG_FORMAT_R8;
@@ -371,7 +395,7 @@ int cg_image_write_png_file(FILE *f, const cg_image *img)
     cg__zfast_begin(&zs, px, z);
     size_t len = 0, next = 0; /* win[0..len) filtered, win[next] the next to compress */
     for (uint32_t y = 0; y < img->height; y++) {
-        const uint8_t *src = row_ptr(img, y);
+        const uint8_t *src = img->row(img->user, y, scratch);
         const uint8_t *row = src; /* R8 and RGBA8888 rows as they are */
         if (img->format == CG_FORMAT_BGRA8888) {
             bgra_to_rgba(cur, src, img->width);

@@ -20,4 +20,20 @@
 int cg__image_write_png_with(FILE *f, const cg_image *img, int level, int filters,
                              int strategy);
 
+/* An image whose rows need not lie at one stride from each other (the vc4
+ * scene runner reads a frame buffer straight out of the model's pages):
+ * row(user, y, scratch) returns row y's width * bpp bytes, where they lie or
+ * copied into scratch (width * bpp bytes, the caller's). One hash and one
+ * PNG writer: cg_image_hash and cg_image_write_png_file are these over an
+ * image's own rows; callers check width, height, format and sizes. */
+typedef struct cg__image_rows {
+    uint32_t width, height;
+    cg_format format;
+    const uint8_t *(*row)(void *user, uint32_t y, uint8_t *scratch);
+    void *user;
+} cg__image_rows;
+
+uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch);
+int cg__image_write_png_rows(FILE *f, const cg__image_rows *r, uint8_t *scratch);
+
 #endif

@@ -1,12 +1,113 @@
 /* cmdgpu core: memory objects (lazy page backing, ids, references) and the
  * per-object CPU-cache line model. Address spaces are in vas.c. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "mem_internal.h"
 
 const uint8_t cg__zero_page[CG_PAGE_SIZE];
+
+/* ---- page backing ------------------------------------------------------- */
+
+/* Pages come out of chunks this object maps itself, one mmap with
+ * MAP_POPULATE each: a page is only ever taken to be written, so the chunk's
+ * pages are made present (zeroed) in one system call instead of one page
+ * fault each (on this VM a fault is several microseconds; the first
+ * triangle's render took about 310 of them, docs/performance.md). Chunks
+ * double from CHUNK_MIN to CHUNK_MAX pages and never exceed the pages the
+ * object has left without backing, so what is mapped and not yet used is
+ * at most min(what is used, CHUNK_MAX pages) per object. Pages are never
+ * freed one by one: the chunks go with the object. Host accounting stays
+ * per page (cg_device_host_bytes counts backed pages, as before). */
+enum { CHUNK_MIN = 4, CHUNK_MAX = 256 };
+
+/* Under AddressSanitizer each page is followed by a poisoned guard page, so
+ * an access past a page's end is reported as a calloc'd page's redzone
+ * would report it (chunks hold half as many pages). */
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define CG_MEM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) /* clang */
+#define CG_MEM_ASAN 1
+#endif
+#endif
+#ifdef CG_MEM_ASAN
+#include <sanitizer/asan_interface.h>
+enum { PAGE_STRIDE = 2 };
+#define GUARD_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define GUARD_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+enum { PAGE_STRIDE = 1 };
+#define GUARD_POISON(p, n) ((void)(p), (void)(n))
+#define GUARD_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+typedef struct cg__chunk {
+    struct cg__chunk *next;
+    void *base;
+    size_t bytes;
+} cg__chunk;
+
+/* cg__alloc's accounting for a page taken (n > 0) or given back (n < 0). */
+static void host_account(cg_device *dev, long long n)
+{
+    if (n < 0) {
+        atomic_fetch_sub(&dev->host_bytes, (size_t)-n);
+        return;
+    }
+    size_t now = atomic_fetch_add(&dev->host_bytes, (size_t)n) + (size_t)n;
+    size_t peak = atomic_load(&dev->host_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&dev->host_peak, &peak, now))
+        ;
+}
+
+/* A zeroed page for m, under the device lock. */
+static void *page_new(cg_mem *m)
+{
+    if (!m->bump_left) {
+        uint64_t left = m->npages - m->resident, n = m->chunk_pages ? m->chunk_pages : CHUNK_MIN;
+        if (n > left)
+            n = left ? left : 1;
+        cg__chunk *c = malloc(sizeof(*c));
+        if (!c)
+            return NULL;
+        c->bytes = (size_t)n * PAGE_STRIDE * CG_PAGE_SIZE;
+        c->base = mmap(NULL, c->bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (c->base == MAP_FAILED) {
+            free(c);
+            return NULL;
+        }
+        GUARD_POISON(c->base, c->bytes);
+        c->next = m->chunks;
+        m->chunks = c;
+        m->bump = c->base;
+        m->bump_left = (size_t)n;
+        if (m->chunk_pages < CHUNK_MAX)
+            m->chunk_pages = m->chunk_pages ? m->chunk_pages * 2 : CHUNK_MIN * 2;
+    }
+    void *p = m->bump;
+    GUARD_UNPOISON(p, CG_PAGE_SIZE);
+    m->bump += PAGE_STRIDE * CG_PAGE_SIZE;
+    m->bump_left--;
+    host_account(m->dev, CG_PAGE_SIZE);
+    return p;
+}
+
+static void chunks_free(cg_mem *m)
+{
+    host_account(m->dev, -(long long)(m->resident * CG_PAGE_SIZE));
+    for (cg__chunk *c = m->chunks, *next; c; c = next) {
+        next = c->next;
+        GUARD_UNPOISON(c->base, c->bytes);
+        munmap(c->base, c->bytes);
+        free(c);
+    }
+    m->chunks = NULL;
+}
 
 /* ---- page directory ---------------------------------------------------- */
 
@@ -20,7 +121,7 @@ static void *slot_fill(cg_mem *m, void **slot, size_t bytes, bool page)
         return e;
     cg__lock(m->dev);
     e = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    if (!e && (e = cg__alloc(m->dev, bytes)) != NULL) {
+    if (!e && (e = page ? page_new(m) : cg__alloc(m->dev, bytes)) != NULL) {
         __atomic_store_n(slot, e, __ATOMIC_RELEASE);
         if (page)
             m->resident++;
@@ -45,17 +146,12 @@ uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx)
 }
 
 /* Free a directory subtree: `node` has `len` entries that are pages when
- * shift is 0, else nodes one level down. */
+ * shift is 0 (those go with the chunks), else nodes one level down. */
 static void dir_free(cg_device *dev, void **node, size_t len, unsigned shift)
 {
-    for (size_t i = 0; i < len; i++) {
-        if (!node[i])
-            continue;
-        if (shift)
+    for (size_t i = 0; shift && i < len; i++)
+        if (node[i])
             dir_free(dev, (void **)node[i], CG__DIR_FANOUT, shift - CG__DIR_SHIFT);
-        else
-            cg__free(dev, node[i], CG_PAGE_SIZE);
-    }
     cg__free(dev, node, len * sizeof(void *));
 }
 
@@ -76,6 +172,17 @@ void cg__mem_read_raw(const cg_mem *m, uint64_t off, void *dst, uint64_t n)
         off += len;
         n -= len;
     }
+}
+
+const uint8_t *cg__mem_span(const cg_mem *m, uint64_t off, size_t n, uint8_t *scratch)
+{
+    uint64_t in_page = off & CG__PAGE_MASK;
+    if (in_page + n > CG_PAGE_SIZE) {
+        cg__mem_read_raw(m, off, scratch, n);
+        return scratch;
+    }
+    const uint8_t *page = cg__mem_page(m, off >> CG__PAGE_SHIFT);
+    return (page ? page : cg__zero_page) + in_page;
 }
 
 int cg__mem_write_raw(cg_mem *m, uint64_t off, const void *src, uint64_t n)
@@ -128,6 +235,7 @@ static void mem_destroy(cg_mem *m)
         dev->mems[m->id] = NULL;
     cg__unlock(dev);
     dir_free(dev, m->root, m->root_len, m->top_shift);
+    chunks_free(m);
     lines_free(m);
     cg__free(dev, m, sizeof(*m));
 }

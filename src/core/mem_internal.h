@@ -61,6 +61,12 @@ struct cg_mem {
     unsigned top_shift; /* CG__DIR_SHIFT * (directory depth - 1) */
     size_t root_len;    /* entries in the root directory node */
     void **root;
+    /* Page backing (mem.c): chunks mapped so far, the unused rest of the
+     * newest (bump, bump_left pages), the next chunk's size in pages. */
+    struct cg__chunk *chunks;
+    uint8_t *bump;
+    size_t bump_left;
+    uint64_t chunk_pages;
 
     /* CPU-cache model: hash table of lines (cap is 0 or a power of two). */
     cg__line *lines;
@@ -98,6 +104,11 @@ uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx);
  * before the failing page are written). Filling absent pages with zero keeps
  * them absent: they read as zero already. */
 void cg__mem_read_raw(const cg_mem *m, uint64_t off, void *dst, uint64_t n);
+/* n bytes at off (in range): where they lie when one page holds them (the
+ * shared zero page when that page was never written), else copied into
+ * scratch (n bytes). No copy for the common case of reading a row of a
+ * frame buffer, and no fault on a fresh buffer. */
+const uint8_t *cg__mem_span(const cg_mem *m, uint64_t off, size_t n, uint8_t *scratch);
 int cg__mem_write_raw(cg_mem *m, uint64_t off, const void *src, uint64_t n);
 int cg__mem_fill_raw(cg_mem *m, uint64_t off, uint8_t byte, uint64_t n);
 

@@ -8,29 +8,70 @@
 #include <string.h>
 #include "scene.h"
 #include "core/capfile_internal.h"
+#include "core/image_internal.h"
 
-/* The frame buffer as last read out of SDRAM: `.png`, `.expect_hash`, the
- * final hash line and -o all use one copy, one hash and one PNG encoding
- * (written to each distinct file) until a directive that can change memory
- * runs. */
+/* The frame buffer as it lies in SDRAM (the memory the display reads, not
+ * the ARM's cache): `.png`, `.expect_hash`, the final hash line and -o all
+ * use one hash and one PNG encoding (written to each distinct file) until a
+ * directive that can change memory runs. Both read the rows straight out of
+ * the model's pages (cg__mem_span; a row across a page boundary is copied
+ * into `row`), not out of a copy of the whole buffer, whose 1.2 MB of fresh
+ * pages the kernel would fault in one by one. */
 typedef struct fb_cache {
     bool valid;
     cg_vc4_fb fb;
-    int rc; /* of the read-out */
-    uint8_t *buf;
-    cg_image img;
+    int rc; /* of the checks */
+    cg_mem *sdram;
+    uint32_t base; /* offset of the first row in sdram */
+    cg__image_rows rows;
+    uint8_t *row; /* one row's bytes */
     bool hashed;
     uint64_t hash;
     char *png; /* the encoded file, once encoded */
     size_t png_len;
-    char last[1024]; /* the last file written from this copy */
+    char last[1024]; /* the last file written from this buffer */
 } fb_cache;
 
 static void fbc_drop(fb_cache *c)
 {
-    free(c->buf);
+    free(c->row);
     free(c->png);
     *c = (fb_cache){0};
+}
+
+static const uint8_t *fbc_row(void *user, uint32_t y, uint8_t *scratch)
+{
+    const fb_cache *c = user;
+    return cg__mem_span(c->sdram, (uint64_t)c->base + (uint64_t)y * c->fb.pitch,
+                        (size_t)c->rows.width * (c->fb.depth / 8), scratch);
+}
+
+/* The checks vc4_fb_image makes, with its return codes. */
+static int fbc_open(fb_cache *c, cg_vc4 *v)
+{
+    const cg_vc4_fb *fb = &c->fb;
+    if (!fb->width || !fb->height || fb->width > 65535 || fb->height > 65535)
+        return CG_ERR_INVAL;
+    cg_format f;
+    unsigned bpp;
+    if (fb->depth == 32)
+        f = CG_FORMAT_BGRA8888, bpp = 4;
+    else if (fb->depth == 16)
+        f = CG_FORMAT_RGB565, bpp = 2;
+    else
+        return CG_ERR_UNSUPPORTED;
+    if (fb->pitch < fb->width * bpp)
+        return CG_ERR_INVAL;
+    uint64_t n = (uint64_t)fb->pitch * (fb->height - 1) + (uint64_t)fb->width * bpp;
+    c->sdram = cg_vc4_sdram(v);
+    c->base = fb->bus_addr & 0x3FFFFFFFu;
+    if (c->base + n > v->cfg.sdram_size || c->base + n > cg_mem_size(c->sdram))
+        return CG_ERR_RANGE;
+    c->row = malloc((size_t)fb->width * bpp);
+    if (!c->row)
+        return CG_ERR_NOMEM;
+    c->rows = (cg__image_rows){fb->width, fb->height, f, fbc_row, c};
+    return 0;
 }
 
 static int fbc_get(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb)
@@ -41,8 +82,7 @@ static int fbc_get(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb)
     fbc_drop(c);
     c->valid = true;
     c->fb = *fb;
-    c->rc = vc4_fb_image(v, fb->bus_addr, fb->width, fb->height, fb->pitch, fb->depth, &c->img,
-                         &c->buf);
+    c->rc = fbc_open(c, v);
     return c->rc;
 }
 
@@ -50,7 +90,7 @@ static int fbc_hash(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, uint64_t *h)
 {
     int rc = fbc_get(c, v, fb);
     if (rc == 0 && !c->hashed) {
-        c->hash = cg_image_hash(&c->img);
+        c->hash = cg__image_hash_rows(&c->rows, c->row);
         c->hashed = true;
     }
     *h = rc == 0 ? c->hash : 0;
@@ -71,7 +111,7 @@ static int fbc_png(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, const char *path
         FILE *m = open_memstream(&c->png, &c->png_len);
         if (!m)
             return CG_ERR_NOMEM;
-        rc = cg_image_write_png_file(m, &c->img);
+        rc = cg__image_write_png_rows(m, &c->rows, c->row);
         if (fclose(m) != 0 && rc == 0)
             rc = CG_ERR_NOMEM;
         if (rc != 0) {
