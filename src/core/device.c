@@ -92,9 +92,13 @@ size_t cg_device_host_peak(const cg_device *dev)
     return dev ? atomic_load(&dev->host_peak) : 0;
 }
 
-static void account(cg_device *dev, size_t n)
+void cg__host_account(cg_device *dev, long long n)
 {
-    size_t now = atomic_fetch_add(&dev->host_bytes, n) + n;
+    if (n < 0) {
+        atomic_fetch_sub(&dev->host_bytes, (size_t)-n);
+        return;
+    }
+    size_t now = atomic_fetch_add(&dev->host_bytes, (size_t)n) + (size_t)n;
     size_t peak = atomic_load(&dev->host_peak);
     while (now > peak && !atomic_compare_exchange_weak(&dev->host_peak, &peak, now))
         ;
@@ -104,7 +108,7 @@ void *cg__alloc(cg_device *dev, size_t n)
 {
     void *p = calloc(1, n ? n : 1);
     if (p)
-        account(dev, n);
+        cg__host_account(dev, (long long)n);
     return p;
 }
 
@@ -115,9 +119,9 @@ void *cg__realloc(cg_device *dev, void *p, size_t old_n, size_t new_n)
         return NULL;
     if (new_n > old_n) {
         memset((char *)q + old_n, 0, new_n - old_n);
-        account(dev, new_n - old_n);
+        cg__host_account(dev, (long long)(new_n - old_n));
     } else {
-        atomic_fetch_sub(&dev->host_bytes, old_n - new_n);
+        cg__host_account(dev, -(long long)(old_n - new_n));
     }
     return q;
 }
@@ -126,7 +130,7 @@ void cg__free(cg_device *dev, void *p, size_t n)
 {
     if (!p)
         return;
-    atomic_fetch_sub(&dev->host_bytes, n);
+    cg__host_account(dev, -(long long)n);
     free(p);
 }
 

@@ -59,6 +59,9 @@ struct cg_device {
 static inline void cg__lock(cg_device *dev) { pthread_mutex_lock(&dev->lock); }
 static inline void cg__unlock(cg_device *dev) { pthread_mutex_unlock(&dev->lock); }
 
+/* Count n bytes (negative: release them) in the device's host memory
+ * figures (host_bytes and its peak). */
+void cg__host_account(cg_device *dev, long long n);
 /* Zeroed allocation counted in the device's host memory figures. */
 void *cg__alloc(cg_device *dev, size_t n);
 void *cg__realloc(cg_device *dev, void *p, size_t old_n, size_t new_n); /* new tail zeroed */

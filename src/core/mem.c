@@ -51,19 +51,6 @@ typedef struct cg__chunk {
     size_t bytes;
 } cg__chunk;
 
-/* cg__alloc's accounting for a page taken (n > 0) or given back (n < 0). */
-static void host_account(cg_device *dev, long long n)
-{
-    if (n < 0) {
-        atomic_fetch_sub(&dev->host_bytes, (size_t)-n);
-        return;
-    }
-    size_t now = atomic_fetch_add(&dev->host_bytes, (size_t)n) + (size_t)n;
-    size_t peak = atomic_load(&dev->host_peak);
-    while (now > peak && !atomic_compare_exchange_weak(&dev->host_peak, &peak, now))
-        ;
-}
-
 /* A zeroed page for m, under the device lock. */
 static void *page_new(cg_mem *m)
 {
@@ -93,13 +80,13 @@ static void *page_new(cg_mem *m)
     GUARD_UNPOISON(p, CG_PAGE_SIZE);
     m->bump += PAGE_STRIDE * CG_PAGE_SIZE;
     m->bump_left--;
-    host_account(m->dev, CG_PAGE_SIZE);
+    cg__host_account(m->dev, CG_PAGE_SIZE);
     return p;
 }
 
 static void chunks_free(cg_mem *m)
 {
-    host_account(m->dev, -(long long)(m->resident * CG_PAGE_SIZE));
+    cg__host_account(m->dev, -(long long)(m->resident * CG_PAGE_SIZE));
     for (cg__chunk *c = m->chunks, *next; c; c = next) {
         next = c->next;
         GUARD_UNPOISON(c->base, c->bytes);
