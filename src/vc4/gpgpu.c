@@ -279,10 +279,22 @@ bool vc4_gpgpu_watchdog(cg_vc4 *v)
 
 bool vc4_gpgpu_reg_read(cg_vc4 *v, uint32_t off, uint32_t *val)
 {
-    vc4_gpgpu *g = gp_get(v);
-    vc4_gpgpu zero = {0};
-    if (!g)
-        g = &zero;
+    switch (off) {
+    case CG_VC4_SQRSV0: case CG_VC4_SQRSV1: case CG_VC4_SQCNTL: case CG_VC4_SRQPC:
+    case CG_VC4_SRQUA: case CG_VC4_SRQUL: case CG_VC4_SRQCS: case CG_VC4_DBQITE:
+    case CG_VC4_DBQITC:
+        break;
+    default:
+        return false;
+    }
+    /* Before any user-program state exists every one of these reads its
+     * reset value, 0: a read makes no state (it allocated the 93 KB state,
+     * and zeroed as much on the stack, on every register read). */
+    const vc4_gpgpu *g = v->gp;
+    if (!g) {
+        *val = 0;
+        return true;
+    }
     switch (off) {
     case CG_VC4_SQRSV0: *val = g->sqrsv[0]; return true;
     case CG_VC4_SQRSV1: *val = g->sqrsv[1]; return true;
