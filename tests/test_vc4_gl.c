@@ -495,6 +495,28 @@ static void test_points_lines(void)
     cg_device_destroy(dev);
 }
 
+/* A quad of two triangles over the 64x64 tile, s, t = 0..1 at its corners,
+ * whose fragment shader samples TMU0 (texture parameters p0, p1) at the
+ * pixel centre; returns run_frame's hard faults. */
+static size_t textured_quad(cg_device *dev, cg_vc4 *v, uint32_t p0, uint32_t p1)
+{
+    put_qpu(v, 0x30400,
+            "mov r0, vary\nfadd r0, r0, r5\nmov r1, vary\nfadd r1, r1, r5\n"
+            "mov t0t, r1\nmov t0s, r0\nnop; ldtmu0\nnop\nmov tlbc, r4; thrend\nnop\nnop");
+    char data[1024];
+    snprintf(data, sizeof data,
+             ".align 16\nNVT: .byte 0, 20, 0, 2\n.word 0x30400, TU, VT\n"
+             "TU: .word 0x%08x, 0x%08x\n"
+             ".align 16\nVT: .half 0, 0\n.float 0.5, 1, 0, 0\n"
+             ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+             ".half 0, 1024\n.float 0.5, 1, 0, 1\n"
+             ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
+             ".half 1024, 1024\n.float 0.5, 1, 1, 1\n"
+             ".half 0, 1024\n.float 0.5, 1, 0, 1\n",
+             p0, p1);
+    return run_frame(dev, v, "NV_Shader_State NVT\nVertex_Array_Primitives 4, 6, 0", data, true);
+}
+
 /* Render to texture: a frame stored in T-format by
  * Store_Tile_Buffer_General (and in raster to the frame buffer) is sampled
  * by the next frame's fragment shader through TMU0 at every pixel centre
@@ -538,19 +560,7 @@ static void test_render_to_texture(void)
     /* frame 2: a quad over the tile, varyings s, t = 0..1; the fragment
      * shader samples the 64x64 RGBA8888 T-format texture at 0x200000
      * (P0 = 0x200000, P1 = 64 x 64, nearest / nearest, repeat) */
-    put_qpu(v, 0x30400,
-            "mov r0, vary\nfadd r0, r0, r5\nmov r1, vary\nfadd r1, r1, r5\n"
-            "mov t0t, r1\nmov t0s, r0\nnop; ldtmu0\nnop\nmov tlbc, r4; thrend\nnop\nnop");
-    CHECK_EQ(run_frame(dev, v, "NV_Shader_State NVT\nVertex_Array_Primitives 4, 6, 0",
-                       ".align 16\nNVT: .byte 0, 20, 0, 2\n.word 0x30400, TU, VT\n"
-                       "TU: .word 0x00200000, 0x04004090\n"
-                       ".align 16\nVT: .half 0, 0\n.float 0.5, 1, 0, 0\n"
-                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
-                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n"
-                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
-                       ".half 1024, 1024\n.float 0.5, 1, 1, 1\n"
-                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n",
-                       true), 0);
+    CHECK_EQ(textured_quad(dev, v, 0x00200000, 0x04004090), 0);
     read_fb(v, second);
     int diff = 0;
     for (int i = 0; i < 64 * 64; i++)
@@ -585,20 +595,8 @@ static void test_helper_lanes_mip(void)
         lvl1[i] = 0xff00ff00u;
     cg_vc4_cpu_write(v, 0x200000, lvl0, sizeof lvl0);
     cg_vc4_cpu_write(v, 0x200000 - sizeof lvl1, lvl1, sizeof lvl1);
-    put_qpu(v, 0x30400,
-            "mov r0, vary\nfadd r0, r0, r5\nmov r1, vary\nfadd r1, r1, r5\n"
-            "mov t0t, r1\nmov t0s, r0\nnop; ldtmu0\nnop\nmov tlbc, r4; thrend\nnop\nnop");
     /* P0: base, MIPLVLS 1; P1: 64x64, mag nearest, min NEAR_MIP_NEAR (2), repeat */
-    CHECK_EQ(run_frame(dev, v, "NV_Shader_State NVT\nVertex_Array_Primitives 4, 6, 0",
-                       ".align 16\nNVT: .byte 0, 20, 0, 2\n.word 0x30400, TU, VT\n"
-                       "TU: .word 0x00200001, 0x040040a0\n"
-                       ".align 16\nVT: .half 0, 0\n.float 0.5, 1, 0, 0\n"
-                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
-                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n"
-                       ".half 1024, 0\n.float 0.5, 1, 1, 0\n"
-                       ".half 1024, 1024\n.float 0.5, 1, 1, 1\n"
-                       ".half 0, 1024\n.float 0.5, 1, 0, 1\n",
-                       true), 0);
+    CHECK_EQ(textured_quad(dev, v, 0x00200001, 0x040040a0), 0);
     static uint32_t px[64 * 64];
     read_fb(v, px);
     int wrong = 0;
