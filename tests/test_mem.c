@@ -321,7 +321,8 @@ static void test_destroy_live(void)
 
 /* Page backing in chunks (4, 8, ... 256 pages, never more than the object
  * still lacks) and cg__mem_span: every page distinct and zeroed, exact
- * accounting, spans in place, on the zero page, or copied across pages. */
+ * accounting, spans in place, on the zero page, or copied across pages.
+ * Run twice: with mmap'd chunks and with the heap fallback. */
 static void test_chunks_and_spans(void)
 {
     cg_device *dev;
@@ -376,5 +377,8 @@ int main(void)
     test_many_lines();
     test_destroy_live();
     test_chunks_and_spans();
+    cg__mem_no_mmap = true; /* the heap fallback (mmap failed): the same results */
+    test_chunks_and_spans();
+    cg__mem_no_mmap = false;
     return check_report("test_mem");
 }

@@ -45,10 +45,13 @@ enum { PAGE_STRIDE = 1 };
 #define GUARD_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+bool cg__mem_no_mmap;
+
 typedef struct cg__chunk {
     struct cg__chunk *next;
     void *base;
     size_t bytes;
+    bool heap; /* from aligned_alloc (mmap failed, e.g. vm.max_map_count) */
 } cg__chunk;
 
 /* A zeroed page for m, under the device lock. */
@@ -62,11 +65,20 @@ static void *page_new(cg_mem *m)
         if (!c)
             return NULL;
         c->bytes = (size_t)n * PAGE_STRIDE * CG_PAGE_SIZE;
-        c->base = mmap(NULL, c->bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        c->base = cg__mem_no_mmap ? MAP_FAILED
+                                  : mmap(NULL, c->bytes, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        c->heap = false;
         if (c->base == MAP_FAILED) {
-            free(c);
-            return NULL;
+            /* Out of mappings or address space: the heap may still have
+             * room (zeroed here, as MAP_ANONYMOUS pages are). */
+            c->base = aligned_alloc(CG_PAGE_SIZE, c->bytes);
+            if (!c->base) {
+                free(c);
+                return NULL;
+            }
+            memset(c->base, 0, c->bytes);
+            c->heap = true;
         }
         GUARD_POISON(c->base, c->bytes);
         c->next = m->chunks;
@@ -90,7 +102,10 @@ static void chunks_free(cg_mem *m)
     for (cg__chunk *c = m->chunks, *next; c; c = next) {
         next = c->next;
         GUARD_UNPOISON(c->base, c->bytes);
-        munmap(c->base, c->bytes);
+        if (c->heap)
+            free(c->base);
+        else
+            munmap(c->base, c->bytes);
         free(c);
     }
     m->chunks = NULL;

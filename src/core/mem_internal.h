@@ -76,6 +76,8 @@ struct cg_mem {
 
 /* A read-only page of zeros: what absent pages and sparse holes read as. */
 extern const uint8_t cg__zero_page[CG_PAGE_SIZE];
+/* Tests only: page chunks come from the heap, as when mmap fails. */
+extern bool cg__mem_no_mmap;
 
 /* The host page behind object page `pidx`, or NULL if it has no backing yet. */
 static inline uint8_t *cg__mem_page(const cg_mem *m, uint64_t pidx)
