@@ -7,7 +7,9 @@
  * MAP_VA + 0x1000 and + 0x1200), texture data and global memory (LDG/STG).
  * Attributes and planes are derived from the constant buffer words. The
  * program region is the first page, or (bit 0 of constant buffer word 1)
- * the mapping plus an unmapped page after it.
+ * the mapping plus an unmapped page after it. With bit 1 of constant buffer
+ * word 1 the draw's texture cache is on and the warp runs twice more with it
+ * (the second time on cached headers), under the same invariants.
  *
  * Invariants (abort() otherwise): build and run return 0 or CG_ERR_FAULT;
  * a fault has a kind other than NONE, a non-empty message and a pc inside
@@ -96,23 +98,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int r = nv_sass_prog_build(vas, &env.agent, MAP_VA, region, MAP_VA, NV_STAGE_FRAGMENT, &p,
                                &f);
     if (r == 0) {
-        memset(&w, 0, sizeof w);
-        w.active = active;
-        w.local = local;
-        w.local_bytes = 256;
-        memset(&f, 0, sizeof f);
-        r = nv_sass_run(p, &env, &w, &f);
-        if (getenv("FUZZ_NV_SASS_EXEC_VERBOSE"))
-            fprintf(stderr, "run: %d executed %llu exited %08x killed %08x %s\n", r,
-                    (unsigned long long)w.executed, w.exited, w.killed, r ? f.msg : "");
         nv_sass_prog_info info;
         nv_sass_prog_get_info(p, &info);
-        if (r != 0 && r != CG_ERR_FAULT)
-            abort();
-        if (r == CG_ERR_FAULT && (f.kind == CG_FAULT_NONE || !f.msg[0] || f.pc < 0x58))
-            abort();
-        if (w.executed > (uint64_t)env.budget + info.insns + 1)
-            abort();
+        unsigned runs = (cb[1] & 2) ? 3 : 1;
+        for (unsigned run = 0; run < runs; run++) {
+            if (run == 1 && !(env.tcache = nv_sass_tex_cache_new()))
+                abort();
+            memset(&w, 0, sizeof w);
+            w.active = active;
+            w.local = local;
+            w.local_bytes = 256;
+            memset(&f, 0, sizeof f);
+            r = nv_sass_run(p, &env, &w, &f);
+            if (getenv("FUZZ_NV_SASS_EXEC_VERBOSE"))
+                fprintf(stderr, "run %u: %d executed %llu exited %08x killed %08x %s\n", run, r,
+                        (unsigned long long)w.executed, w.exited, w.killed, r ? f.msg : "");
+            if (r != 0 && r != CG_ERR_FAULT)
+                abort();
+            if (r == CG_ERR_FAULT && (f.kind == CG_FAULT_NONE || !f.msg[0] || f.pc < 0x58))
+                abort();
+            if (w.executed > (uint64_t)env.budget + info.insns + 1)
+                abort();
+        }
+        nv_sass_tex_cache_free(env.tcache);
         nv_sass_prog_free(p);
     } else if (r != CG_ERR_FAULT || p || f.kind == CG_FAULT_NONE) {
         abort();

@@ -99,3 +99,5 @@ seed alu 0xffffffff 1000 "$tmp/alu.s"
 seed flow 0x0000ffff 5000 "$tmp/flow.s"
 seed tex 0xffffffff 1000 "$tmp/tex.s"
 seed mem 0x000000ff 1000 "$tmp/mem.s"
+# tex again with the texture cache on (constant buffer word 1 = 2): three runs
+{ head -c 12 "$out/tex"; le32 2; tail -c +17 "$out/tex"; } > "$out/tex_cached"
