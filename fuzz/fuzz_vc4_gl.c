@@ -6,7 +6,13 @@
  * attribute arrays [2:0], extended [3]) and flags (bit 7: relocate the
  * record's code and attribute addresses into the data window, so runs get
  * past the first unmapped read; bit 6: indexed primitives); byte 1 = the
- * primitive mode (low 3 bits); byte 2 = the count (at most 48); byte 3 = the
+ * primitive mode (low 3 bits) and state records before the primitives
+ * (bit 3: depth offset enabled in Configuration_Bits, with LEQUAL and Z
+ * writes, and a Depth_Offset record whose factor and units are the first 4
+ * of the data window's last 20 bytes; bit 4: Z_min_and_max_clipping_planes
+ * from the next 8; bit 5: Clipper_XY_Scaling for the 64x64 tile and a
+ * Clipper_Z_Scale_and_Offset from the last 8; zeros for a window shorter
+ * than 20 bytes); byte 2 = the count (at most 48); byte 3 = the
  * first vertex / maximum index; bytes 4..135 = the GL shader record
  * (132 bytes, the extended form's largest); the rest = the data window at
  * DATA (at most 32 KiB): vertex data, QPU code, uniforms, indices.
@@ -47,17 +53,18 @@ static size_t u32(uint8_t *b, size_t n, uint32_t v)
     return u16(b, n, (uint16_t)(v >> 16));
 }
 
-/* A binning list for one 64x64 tile around `state` bytes, and its render list. */
+/* A binning list for one 64x64 tile around `state` bytes, and its render
+ * list; cfg1 = Configuration_Bits' second byte, cfg0's bit 3 = depth offset. */
 static void lists(cg_vc4 *v, uint32_t bin, const uint8_t *state, size_t sn, uint32_t *bin_end,
-                  uint32_t rend, uint32_t *rend_end)
+                  uint32_t rend, uint32_t *rend_end, uint8_t cfg0, uint8_t cfg1)
 {
-    uint8_t b[128], r[64];
+    uint8_t b[192], r[64];
     size_t n = 0, m = 0;
     n = u8(b, n, 112), n = u32(b, n, 0x40000), n = u32(b, n, 0x1000), n = u32(b, n, 0x50000);
     n = u8(b, n, 1), n = u8(b, n, 1), n = u8(b, n, 0x04);
     n = u8(b, n, 6), n = u8(b, n, 7);
     n = u8(b, n, 102), n = u16(b, n, 0), n = u16(b, n, 0), n = u16(b, n, 64), n = u16(b, n, 64);
-    n = u8(b, n, 96), n = u8(b, n, 3), n = u16(b, n, 0);
+    n = u8(b, n, 96), n = u8(b, n, (uint8_t)(3 | cfg0)), n = u8(b, n, cfg1), n = u8(b, n, 0);
     n = u8(b, n, 103), n = u16(b, n, 0), n = u16(b, n, 0);
     n = put(b, n, state, sn);
     n = u8(b, n, 4);
@@ -118,9 +125,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (dn)
         cg_vc4_cpu_write(v, DATA, data + HEADER, dn);
 
-    /* GL_Shader_State, then the primitives */
-    uint8_t st[32];
+    /* state records, GL_Shader_State, then the primitives */
+    uint8_t st[96], w[20] = {0};
+    if (dn >= sizeof w)
+        memcpy(w, data + HEADER + dn - sizeof w, sizeof w);
     size_t n = 0;
+    uint8_t cfg0 = 0, cfg1 = 0;
+    if (data[1] & 0x08) {
+        cfg0 = 0x08, cfg1 = 0x30 | 0x80; /* depth offset; LEQUAL, Z updates */
+        n = u8(st, n, 101), n = put(st, n, w, 4);
+    }
+    if (data[1] & 0x10)
+        n = u8(st, n, 104), n = put(st, n, w + 4, 8);
+    if (data[1] & 0x20) {
+        /* half the tile in 1/16 pixel: 512.0f */
+        n = u8(st, n, 105), n = u32(st, n, 0x44000000), n = u32(st, n, 0x44000000);
+        n = u8(st, n, 106), n = put(st, n, w + 12, 8);
+    }
     n = u8(st, n, 64), n = u32(st, n, REC | (data[0] & 15u));
     unsigned mode = data[1] & 7, count = data[2] % 49;
     if (data[0] & 0x40) {
@@ -131,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n = u32(st, n, data[3]);
     }
     uint32_t be, re;
-    lists(v, BIN, st, n, &be, REND, &re);
+    lists(v, BIN, st, n, &be, REND, &re, cfg0, cfg1);
     kick(v, BIN, be, REND, re);
 
     /* the next frame: reset both threads, one NV triangle covering the tile
@@ -156,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n = 0;
     n = u8(st, n, 65), n = u32(st, n, GOOD);
     n = u8(st, n, 33), n = u8(st, n, 4), n = u32(st, n, 3), n = u32(st, n, 0);
-    lists(v, GOOD + 0x200, st, n, &be, GOOD + 0x300, &re);
+    lists(v, GOOD + 0x200, st, n, &be, GOOD + 0x300, &re, 0, 0);
     kick(v, GOOD + 0x200, be, GOOD + 0x300, re);
     uint32_t px = 0;
     cg_vc4_cpu_read32(v, FB + (10 * 64 + 10) * 4, &px);
