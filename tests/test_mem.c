@@ -319,8 +319,8 @@ static void test_destroy_live(void)
     cg_device_destroy(dev);
 }
 
-/* Page backing in chunks (4, 8, ... 256 pages, never more than the object
- * still lacks) and cg__mem_span: every page distinct and zeroed, exact
+/* Page backing from the device's pool (a small first region, then 2 MiB
+ * ones) and cg__mem_span: every page distinct and zeroed, exact
  * accounting, spans in place, on the zero page, or copied across pages.
  * Run twice: with mmap'd chunks and with the heap fallback. */
 static void test_chunks_and_spans(void)
@@ -330,8 +330,8 @@ static void test_chunks_and_spans(void)
     cg_mem *m;
     CHECK_EQ(cg_mem_create(dev, 1100 * 4096ull, 0, &m), 0);
     size_t before = cg_device_host_bytes(dev);
-    /* 1030 pages, written backwards: 4+8+...+256 pages, then 256s, then the
-     * last chunk of what is left */
+    /* 1030 pages (and 3 directory nodes), written backwards: more than two
+     * 2 MiB regions */
     for (uint64_t p = 1030; p-- > 0;) {
         uint8_t *page = cg__mem_page_alloc(m, p);
         CHECK(page != NULL);
@@ -368,6 +368,42 @@ static void test_chunks_and_spans(void)
     cg_device_destroy(dev);
 }
 
+/* Pages of a destroyed object are reused by the next (zeroed again), and the
+ * accounting gives them back. */
+static void test_pool_reuse(void)
+{
+    cg_device *dev;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    cg_mem *a, *b;
+    CHECK_EQ(cg_mem_create(dev, 64 * 4096, 0, &a), 0);
+    size_t with_a = cg_device_host_bytes(dev);
+    uint8_t ones[4096];
+    memset(ones, 0xA5, sizeof ones);
+    for (uint64_t p = 0; p < 64; p++)
+        CHECK_EQ(cg_mem_write(a, p * 4096, ones, sizeof ones), 0);
+    CHECK_EQ(cg_device_host_bytes(dev) - with_a, 64 * 4096);
+    uint8_t *first = cg__mem_page(a, 0);
+    cg_mem_unref(a);
+    CHECK_EQ(cg_device_host_bytes(dev), (size_t)(dev->mems_cap * sizeof(cg_mem *)));
+    CHECK_EQ(cg_mem_create(dev, 64 * 4096, 0, &b), 0);
+    uint8_t z[4096];
+    for (uint64_t p = 0; p < 64; p++) {
+        uint8_t *pg = cg__mem_page_alloc(b, p);
+        CHECK(pg != NULL);
+        CHECK_EQ(cg_mem_read(b, p * 4096, z, sizeof z), 0);
+        bool zero = true;
+        for (size_t i = 0; i < sizeof z; i++)
+            zero = zero && z[i] == 0;
+        CHECK(zero);
+    }
+    /* b's pages are a's (one level of directory: pages only) */
+    CHECK(cg__mem_page(b, 63) == first); /* a's page 0 went back first, comes out last */
+    CHECK_EQ(dev->pool.nfree, 0);
+    cg_mem_unref(b);
+    CHECK_EQ(dev->pool.nfree, 64);
+    cg_device_destroy(dev);
+}
+
 int main(void)
 {
     test_create_and_ids();
@@ -377,8 +413,10 @@ int main(void)
     test_many_lines();
     test_destroy_live();
     test_chunks_and_spans();
+    test_pool_reuse();
     cg__mem_no_mmap = true; /* the heap fallback (mmap failed): the same results */
     test_chunks_and_spans();
+    test_pool_reuse();
     cg__mem_no_mmap = false;
     return check_report("test_mem");
 }

@@ -65,6 +65,7 @@ void cg_device_destroy(cg_device *dev)
         return;
     cg__vas_teardown(dev);
     cg__mem_teardown(dev);
+    cg__mem_pool_teardown(dev);
     for (size_t i = 0; i < CG_ARRAY_SIZE(dev->fault_chunks); i++)
         free(dev->fault_chunks[i]);
     pthread_mutex_destroy(&dev->lock);

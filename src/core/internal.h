@@ -13,6 +13,16 @@ struct cg_trace_sink {
 
 #define CG_FAULT_CHUNK 64 /* faults per chunk of the log */
 
+/* Host regions that back model memory pages (mem.c). */
+typedef struct cg__region cg__region;
+typedef struct cg__pool {
+    cg__region *regions;      /* every region mapped, newest first */
+    uint8_t *bump;            /* the newest region's next unused page */
+    size_t bump_left;         /* its unused pages */
+    void **free;              /* pages given back by destroyed objects */
+    size_t nfree, free_cap;
+} cg__pool;
+
 struct cg_device {
     cg_coherency coherency;
 
@@ -53,6 +63,10 @@ struct cg_device {
     _Atomic uint64_t cpu_write_seq; /* numbers CPU writes for coherency messages */
 
     uint64_t budget[CG_BUDGET_COUNT]; /* 0: the default (cg_device_budget) */
+
+    /* The pool every object page and directory node comes from (mem.c,
+     * "page backing"), under the lock. */
+    cg__pool pool;
 };
 
 /* The device lock (recursive: see struct cg_device). */
@@ -70,6 +84,7 @@ void cg__free(cg_device *dev, void *p, size_t n);
 /* Called by cg_device_destroy: free every address space, then every object. */
 void cg__vas_teardown(cg_device *dev);
 void cg__mem_teardown(cg_device *dev);
+void cg__mem_pool_teardown(cg_device *dev); /* after cg__mem_teardown */
 
 /* snprintf into a fixed buffer and return it (for messages). */
 #define CG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,21 +12,31 @@ const uint8_t cg__zero_page[CG_PAGE_SIZE];
 
 /* ---- page backing ------------------------------------------------------- */
 
-/* Pages come out of chunks this object maps itself, one mmap with
- * MAP_POPULATE each: a page is only ever taken to be written, so the chunk's
- * pages are made present (zeroed) in one system call instead of one page
- * fault each (on this VM a fault is several microseconds; the first
- * triangle's render took about 310 of them, docs/performance.md). Chunks
- * double from CHUNK_MIN to CHUNK_MAX pages and never exceed the pages the
- * object has left without backing, so what is mapped and not yet used is
- * at most min(what is used, CHUNK_MAX pages) per object. Pages are never
- * freed one by one: the chunks go with the object. Host accounting stays
- * per page (cg_device_host_bytes counts backed pages, as before). */
-enum { CHUNK_MIN = 4, CHUNK_MAX = 256 };
+/* Every object page and directory node of a device comes from one pool of
+ * host regions the device maps itself (under the device lock):
+ *
+ * - The first region is POOL_FIRST pages, made present with MAP_POPULATE;
+ *   every later one is 2 MiB, aligned to 2 MiB and advised MADV_HUGEPAGE,
+ *   so the kernel backs it with one huge page on first touch. On the
+ *   virtual machines this project is measured on, the first write to each
+ *   fresh 4 KiB page costs 10-20 us even after MAP_POPULATE (the host's own
+ *   page tables fault behind the guest's back), against 0.15-0.3 ms for a
+ *   whole 2 MiB huge page; the first triangle's frame buffer alone is 300
+ *   pages (docs/performance.md, "Huge pages for model memory"). Without
+ *   transparent huge pages the region is faulted a 4 KiB page at a time,
+ *   only where used.
+ * - Pages of destroyed objects go on a free list and are zeroed again when
+ *   reused, so a device that creates and drops objects reuses its memory.
+ * - Regions go with the device (cg__mem_pool_teardown). Host accounting
+ *   stays per page: cg_device_host_bytes counts pages handed out.
+ * - If mmap fails (vm.max_map_count, address space) a region comes from the
+ *   heap instead. */
+enum { POOL_FIRST = 8, REGION_BYTES = 2u << 20 };
 
 /* Under AddressSanitizer each page is followed by a poisoned guard page, so
  * an access past a page's end is reported as a calloc'd page's redzone
- * would report it (chunks hold half as many pages). */
+ * would report it (regions hold half as many pages), and pages on the free
+ * list are poisoned (a use after the object's end is reported). */
 #if defined(__SANITIZE_ADDRESS__) /* gcc */
 #define CG_MEM_ASAN 1
 #elif defined(__has_feature)
@@ -47,68 +57,119 @@ enum { PAGE_STRIDE = 1 };
 
 bool cg__mem_no_mmap;
 
-typedef struct cg__chunk {
-    struct cg__chunk *next;
-    void *base;
-    size_t bytes;
-    bool heap; /* from aligned_alloc (mmap failed, e.g. vm.max_map_count) */
-} cg__chunk;
+struct cg__region {
+    struct cg__region *next;
+    void *map;    /* what to unmap or free */
+    size_t bytes; /* of map */
+    bool heap;    /* from aligned_alloc (mmap failed) */
+};
 
-/* A zeroed page for m, under the device lock. */
-static void *page_new(cg_mem *m)
+/* A new region of `bytes` (a multiple of the page size) at pool->bump. */
+static bool region_new(cg_device *dev, size_t bytes, bool huge)
 {
-    if (!m->bump_left) {
-        uint64_t left = m->npages - m->resident, n = m->chunk_pages ? m->chunk_pages : CHUNK_MIN;
-        if (n > left)
-            n = left ? left : 1;
-        cg__chunk *c = malloc(sizeof(*c));
-        if (!c)
-            return NULL;
-        c->bytes = (size_t)n * PAGE_STRIDE * CG_PAGE_SIZE;
-        c->base = cg__mem_no_mmap ? MAP_FAILED
-                                  : mmap(NULL, c->bytes, PROT_READ | PROT_WRITE,
-                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        c->heap = false;
-        if (c->base == MAP_FAILED) {
-            /* Out of mappings or address space: the heap may still have
-             * room (zeroed here, as MAP_ANONYMOUS pages are). */
-            c->base = aligned_alloc(CG_PAGE_SIZE, c->bytes);
-            if (!c->base) {
-                free(c);
-                return NULL;
-            }
-            memset(c->base, 0, c->bytes);
-            c->heap = true;
+    cg__region *r = malloc(sizeof(*r));
+    if (!r)
+        return false;
+    uint8_t *base = MAP_FAILED;
+    r->heap = false;
+    if (cg__mem_no_mmap) {
+        /* tests: as if mmap had failed */
+    } else if (huge) {
+        /* 2 MiB aligned: map twice the size, give back the ends */
+        size_t span = bytes + REGION_BYTES;
+        uint8_t *q = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (q != MAP_FAILED) {
+            uintptr_t a = ((uintptr_t)q + REGION_BYTES - 1) & ~(uintptr_t)(REGION_BYTES - 1);
+            base = (uint8_t *)a;
+            if (base > q)
+                munmap(q, (size_t)(base - q));
+            if (q + span > base + bytes)
+                munmap(base + bytes, (size_t)(q + span - (base + bytes)));
+#ifdef MADV_HUGEPAGE
+            (void)madvise(base, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
         }
-        GUARD_POISON(c->base, c->bytes);
-        c->next = m->chunks;
-        m->chunks = c;
-        m->bump = c->base;
-        m->bump_left = (size_t)n;
-        if (m->chunk_pages < CHUNK_MAX)
-            m->chunk_pages = m->chunk_pages ? m->chunk_pages * 2 : CHUNK_MIN * 2;
+    } else {
+        base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     }
-    void *p = m->bump;
-    GUARD_UNPOISON(p, CG_PAGE_SIZE);
-    m->bump += PAGE_STRIDE * CG_PAGE_SIZE;
-    m->bump_left--;
-    cg__host_account(m->dev, CG_PAGE_SIZE);
+    if (base == MAP_FAILED) {
+        base = aligned_alloc(CG_PAGE_SIZE, bytes);
+        if (!base) {
+            free(r);
+            return false;
+        }
+        memset(base, 0, bytes);
+        r->heap = true;
+    }
+    GUARD_POISON(base, bytes);
+    r->map = base;
+    r->bytes = bytes;
+    r->next = dev->pool.regions;
+    dev->pool.regions = r;
+    dev->pool.bump = base;
+    dev->pool.bump_left = bytes / (PAGE_STRIDE * CG_PAGE_SIZE);
+    return true;
+}
+
+/* A zeroed page of dev's pool, under the device lock; NULL when the host is
+ * out of memory. */
+static void *page_new(cg_device *dev)
+{
+    cg__pool *pool = &dev->pool;
+    void *p;
+    if (pool->nfree) {
+        p = pool->free[--pool->nfree];
+        GUARD_UNPOISON(p, CG_PAGE_SIZE);
+        memset(p, 0, CG_PAGE_SIZE);
+    } else {
+        if (!pool->bump_left) {
+            bool first = !pool->regions;
+            if (!region_new(dev, first ? (size_t)POOL_FIRST * PAGE_STRIDE * CG_PAGE_SIZE
+                                       : REGION_BYTES,
+                            !first))
+                return NULL;
+        }
+        p = pool->bump;
+        GUARD_UNPOISON(p, CG_PAGE_SIZE);
+        pool->bump += PAGE_STRIDE * CG_PAGE_SIZE;
+        pool->bump_left--;
+    }
+    cg__host_account(dev, CG_PAGE_SIZE);
     return p;
 }
 
-static void chunks_free(cg_mem *m)
+/* Give page p back to dev's pool (under the device lock). If the free list
+ * cannot grow the page stays unused until the device goes. */
+static void page_put(cg_device *dev, void *p)
 {
-    cg__host_account(m->dev, -(long long)(m->resident * CG_PAGE_SIZE));
-    for (cg__chunk *c = m->chunks, *next; c; c = next) {
-        next = c->next;
-        GUARD_UNPOISON(c->base, c->bytes);
-        if (c->heap)
-            free(c->base);
-        else
-            munmap(c->base, c->bytes);
-        free(c);
+    cg__pool *pool = &dev->pool;
+    cg__host_account(dev, -(long long)CG_PAGE_SIZE);
+    if (pool->nfree == pool->free_cap) {
+        size_t ncap = pool->free_cap ? pool->free_cap * 2 : 64;
+        void **nf = realloc(pool->free, ncap * sizeof(*nf));
+        if (!nf)
+            return;
+        pool->free = nf;
+        pool->free_cap = ncap;
     }
-    m->chunks = NULL;
+    GUARD_POISON(p, CG_PAGE_SIZE);
+    pool->free[pool->nfree++] = p;
+}
+
+void cg__mem_pool_teardown(cg_device *dev)
+{
+    for (cg__region *r = dev->pool.regions, *next; r; r = next) {
+        next = r->next;
+        GUARD_UNPOISON(r->map, r->bytes);
+        if (r->heap)
+            free(r->map);
+        else
+            munmap(r->map, r->bytes);
+        free(r);
+    }
+    free(dev->pool.free);
+    memset(&dev->pool, 0, sizeof(dev->pool));
 }
 
 /* ---- page directory ---------------------------------------------------- */
@@ -116,14 +177,14 @@ static void chunks_free(cg_mem *m)
 /* Fill an absent directory slot or page under the device lock: another
  * thread may have filled it meanwhile (then that one is used). Published
  * with a release store for cg__mem_page's lock-free readers. */
-static void *slot_fill(cg_mem *m, void **slot, size_t bytes, bool page)
+static void *slot_fill(cg_mem *m, void **slot, bool page)
 {
     void *e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (e)
         return e;
     cg__lock(m->dev);
     e = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    if (!e && (e = page ? page_new(m) : cg__alloc(m->dev, bytes)) != NULL) {
+    if (!e && (e = page_new(m->dev)) != NULL) {
         __atomic_store_n(slot, e, __ATOMIC_RELEASE);
         if (page)
             m->resident++;
@@ -138,23 +199,27 @@ uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx)
     void **slot = &m->root[pidx >> shift];
     /* Walk down, creating missing directory nodes; the last slot holds the page. */
     while (shift) {
-        void *node = slot_fill(m, slot, CG__DIR_FANOUT * sizeof(void *), false);
+        void *node = slot_fill(m, slot, false);
         if (!node)
             return NULL;
         shift -= CG__DIR_SHIFT;
         slot = &((void **)node)[(pidx >> shift) & (CG__DIR_FANOUT - 1)];
     }
-    return slot_fill(m, slot, CG_PAGE_SIZE, true);
+    return slot_fill(m, slot, true);
 }
 
-/* Free a directory subtree: `node` has `len` entries that are pages when
- * shift is 0 (those go with the chunks), else nodes one level down. */
-static void dir_free(cg_device *dev, void **node, size_t len, unsigned shift)
+/* Give back a directory subtree's pages and inner nodes to the pool (under
+ * the device lock): `node` has `len` entries that are pages when shift is
+ * 0, else nodes one level down. The root itself is the caller's. */
+static void dir_put(cg_device *dev, void **node, size_t len, unsigned shift)
 {
-    for (size_t i = 0; shift && i < len; i++)
-        if (node[i])
-            dir_free(dev, (void **)node[i], CG__DIR_FANOUT, shift - CG__DIR_SHIFT);
-    cg__free(dev, node, len * sizeof(void *));
+    for (size_t i = 0; i < len; i++) {
+        if (!node[i])
+            continue;
+        if (shift)
+            dir_put(dev, (void **)node[i], CG__DIR_FANOUT, shift - CG__DIR_SHIFT);
+        page_put(dev, node[i]);
+    }
 }
 
 void cg__mem_read_raw(const cg_mem *m, uint64_t off, void *dst, uint64_t n)
@@ -235,9 +300,9 @@ static void mem_destroy(cg_mem *m)
     cg__lock(dev);
     if (m->id < dev->mems_cap && dev->mems[m->id] == m)
         dev->mems[m->id] = NULL;
+    dir_put(dev, m->root, m->root_len, m->top_shift);
     cg__unlock(dev);
-    dir_free(dev, m->root, m->root_len, m->top_shift);
-    chunks_free(m);
+    cg__free(dev, m->root, m->root_len * sizeof(void *));
     lines_free(m);
     cg__free(dev, m, sizeof(*m));
 }

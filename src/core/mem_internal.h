@@ -3,12 +3,13 @@
  *
  * Layout of a memory object
  * -------------------------
- * Host backing is one 4 KiB calloc'd page per touched object page, found
- * through a page directory: a radix tree of 512-entry nodes whose depth fits
- * the object (one level up to 2 MiB, two up to 1 GiB, ... four for 2^48). The
- * root holds exactly as many entries as the object needs, inner nodes and pages
- * are allocated on first write, so a huge object costs what is written, not
- * its size. Reading an absent page gives zeros.
+ * Host backing is one 4 KiB page per touched object page, taken from the
+ * device's page pool (mem.c, "page backing"), found through a page
+ * directory: a radix tree of 512-entry nodes whose depth fits the object
+ * (one level up to 2 MiB, two up to 1 GiB, ... four for 2^48). The root
+ * holds exactly as many entries as the object needs, inner nodes (pool
+ * pages too) and pages are allocated on first write, so a huge object costs
+ * what is written, not its size. Reading an absent page gives zeros.
  *
  * CPU-cache line model
  * --------------------
@@ -61,12 +62,6 @@ struct cg_mem {
     unsigned top_shift; /* CG__DIR_SHIFT * (directory depth - 1) */
     size_t root_len;    /* entries in the root directory node */
     void **root;
-    /* Page backing (mem.c): chunks mapped so far, the unused rest of the
-     * newest (bump, bump_left pages), the next chunk's size in pages. */
-    struct cg__chunk *chunks;
-    uint8_t *bump;
-    size_t bump_left;
-    uint64_t chunk_pages;
 
     /* CPU-cache model: hash table of lines (cap is 0 or a power of two). */
     cg__line *lines;
@@ -76,7 +71,7 @@ struct cg_mem {
 
 /* A read-only page of zeros: what absent pages and sparse holes read as. */
 extern const uint8_t cg__zero_page[CG_PAGE_SIZE];
-/* Tests only: page chunks come from the heap, as when mmap fails. */
+/* Tests only: pool regions come from the heap, as when mmap fails. */
 extern bool cg__mem_no_mmap;
 
 /* The host page behind object page `pidx`, or NULL if it has no backing yet. */
