@@ -44,6 +44,7 @@
  * Degenerate (zero-area) and culled triangles are not listed. */
 #include <stdlib.h>
 #include "gl.h"
+#include "prim_encode.h"
 
 #define TILE_STATE_BYTES 48 /* research/vc4.md 1.2 (khrn_prod_4.h) */
 
@@ -247,8 +248,12 @@ static uint32_t blocks_for(const vc4_binner *b, const vc4_tile_list *tl, unsigne
     return need / (b->block - 8) + 1;
 }
 
+static int bin_tri_tile_slow(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3],
+                             bool current);
+
 /* One triangle into one tile: 0, 1 (out of memory, nothing written). */
-static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
+static inline int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl,
+                               const uint32_t tri[3])
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all; /* the list has all the state */
@@ -256,13 +261,11 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
         tl->hp_gen == b->gen && tl->cur >= tl->hp_lo && tl->cur + 7 <= tl->hp_hi) {
         /* the common case: an open compressed list with its state, room for
          * the item without a new block (what the path below would decide)
-         * and its bytes in the page the list last wrote */
-        uint8_t code[7];
-        unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+         * and its bytes in the page the list last wrote: the coding goes
+         * straight there (the encoder writes exactly its n bytes, none when
+         * it fails) */
+        unsigned n = vc4_prim_encode(tl->prev, tri, tl->first, tl->hp + (tl->cur - tl->hp_lo));
         if (n != 0) {
-            uint8_t *dst = tl->hp + (tl->cur - tl->hp_lo);
-            for (unsigned i = 0; i < n; i++) /* 1 to 7 bytes: no call */
-                dst[i] = code[i];
             tl->cur += n;
             memcpy(tl->prev, tri, sizeof tl->prev);
             tl->first = false;
@@ -271,6 +274,17 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
             return 0;
         }
     }
+    return bin_tri_tile_slow(v, t, tl, tri, current);
+}
+
+/* bin_tri_tile's general path: state, blocks, the pool. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int bin_tri_tile_slow(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3],
+                             bool current)
+{
+    vc4_binner *b = &v->bin;
     unsigned need = (current ? 0 : state_need(b, tl)) + 2 + 7 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
@@ -285,7 +299,7 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
         tl->first = true;
     }
     uint8_t code[7];
-    unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+    unsigned n = vc4_prim_encode(tl->prev, tri, tl->first, code);
     if (n == 0)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, 0,
                          "binner: vertex index above 65535 needs 32-bit index lists: not "
@@ -640,6 +654,29 @@ typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
 
+/* Xs, Ys of NV shaded vertex idx (the 4 bytes at offset off), the viewport
+ * offset added. vc4_vertex_bytes with its page test folded into one
+ * compare: the cached page (its address va is page-aligned, below 2^32)
+ * holds the bytes exactly when a - va <= 4092 as unsigned; otherwise the
+ * miss path reads (or faults) and caches the new page. */
+static inline int bin_vertex_xy(cg_vc4 *v, vc4_thread *t, const vc4_nv_record *nvr, uint32_t off,
+                                uint64_t base, uint32_t stride, uint32_t idx,
+                                vc4_page_cache *vpc, int32_t vpx, int32_t vpy, xy32 *o)
+{
+    uint64_t a = base + (uint64_t)idx * stride; /* base = nvr->vdata + off */
+    uint8_t xy[4];
+    if (vpc->page && a - vpc->va <= 4096 - 4) {
+        memcpy(xy, vpc->page + (a - vpc->va), 4);
+    } else {
+        int rc = vc4_vertex_bytes_miss(v, &t->agent, nvr, idx, off, xy, 4, vpc);
+        if (rc)
+            return rc;
+    }
+    o->x = (int16_t)vc4_le16(xy) + vpx;
+    o->y = (int16_t)vc4_le16(xy + 2) + vpy;
+    return 0;
+}
+
 /* A triangle or a line crossing the near or far plane: cut in clip space
  * (vc4_clip_near_far, vc4_clip_line), the polygon or segment placed on
  * screen with the clipper's scaling, written once as a clipped-primitive
@@ -879,14 +916,19 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     static const uint8_t no_cfg[3] = {3, 0, 0};
     const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
     vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
+    uint32_t xy_off = (nvr.flags & 8) ? 16 : 0; /* Xs, Ys after a clip header */
+    uint64_t vbase = (uint64_t)nvr.vdata + xy_off;
+    uint32_t vstride = nvr.stride;
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
         if (ptl)
             pl_of(mode, k, count, vn);
         else
             tri_of(mode, k, vn);
-        for (int j = 0; j < 3; j++) {
-            if (indexed) {
+        if (!indexed) {
+            idx[0] = first + vn[0], idx[1] = first + vn[1], idx[2] = first + vn[2];
+        } else {
+            for (int j = 0; j < 3; j++) {
                 uint8_t ib[2] = {0, 0};
                 uint64_t ia = (uint64_t)iaddr + (uint64_t)vn[j] * (itype ? 2 : 1);
                 if (ia > 0xFFFFFFFFu)
@@ -899,8 +941,6 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 if (idx[j] > maxi)
                     return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
                                      "index %u above the record's maximum index %u", idx[j], maxi);
-            } else {
-                idx[j] = first + vn[j];
             }
         }
         t->pc++;
@@ -925,14 +965,16 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 clip = 1; /* a point outside the near or far plane (or at Wc
                            * <= 0) is discarded (GL ES 2.0 section 2.13) */
         }
-        for (int j = 0; j < 3 && !glr; j++) {
-            uint8_t xy[4];
-            int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
-                                      (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
-            if (rc)
+        if (!glr) {
+            int32_t vpx = b->st.vp_x, vpy = b->st.vp_y;
+            int rc;
+            if ((rc = bin_vertex_xy(v, t, &nvr, xy_off, vbase, vstride, idx[0], &vpc, vpx, vpy,
+                                    &vx[0])) ||
+                (rc = bin_vertex_xy(v, t, &nvr, xy_off, vbase, vstride, idx[1], &vpc, vpx, vpy,
+                                    &vx[1])) ||
+                (rc = bin_vertex_xy(v, t, &nvr, xy_off, vbase, vstride, idx[2], &vpc, vpx, vpy,
+                                    &vx[2])))
                 return rc;
-            vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
-            vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
         }
         if (tile0 == 0)
             v->stats.prims_binned++;
@@ -980,6 +1022,18 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         int64_t tx0 = px0 >> 6, tx1 = px1 >> 6;
         int64_t ty0 = py0 >> 6, ty1 = py1 >> 6;
         _Static_assert(VC4_TILE == 64, "tile shifts");
+        if (tx0 == tx1 && ty0 == ty1 && tile0 == 0) {
+            /* a box in one tile: the triangle is listed there (the loop
+             * below does the same for its one tile) */
+            if (bin_budget_spent(v))
+                return bin_budget_fault(v, t, addr);
+            int rc = bin_tri_tile(v, t, &b->tiles[ty0 * b->tw + tx0], idx);
+            if (rc == 1)
+                return bin_oom(v, addr, k, 0);
+            if (rc)
+                return rc;
+            continue;
+        }
         /* edges e -> e+1, signed so that the inside is E >= 0 (only needed
          * when the box spans tiles) */
         int64_t edx[3] = {0, 0, 0}, edy[3] = {0, 0, 0};
