@@ -251,9 +251,14 @@ static uint32_t blocks_for(const vc4_binner *b, const vc4_tile_list *tl, unsigne
 static int bin_tri_tile_slow(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3],
                              bool current);
 
-/* One triangle into one tile: 0, 1 (out of memory, nothing written). */
-static inline int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl,
-                               const uint32_t tri[3])
+/* One triangle into one tile: 0, 1 (out of memory, nothing written).
+ * Inline in the one-tile path of bin_prims, called (bin_tri_tile) from
+ * the tile loop. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int bin_tri_tile_inl(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl,
+                                   const uint32_t tri[3])
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all; /* the list has all the state */
@@ -275,6 +280,11 @@ static inline int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl,
         }
     }
     return bin_tri_tile_slow(v, t, tl, tri, current);
+}
+
+static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
+{
+    return bin_tri_tile_inl(v, t, tl, tri);
 }
 
 /* bin_tri_tile's general path: state, blocks, the pool. */
@@ -654,6 +664,21 @@ typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
 
+/* The tile-coverage function of the edge a -> c of a triangle of winding
+ * `pos` (area2 > 0), signed so that the inside is E >= 0: E = sdx * (py -
+ * ay) - sdy * (px - ax) at the corner of a tile's pixel-centre rectangle
+ * where E is largest (right column, + 1016, when sdy < 0, else left, + 8;
+ * bottom row when sdx > 0): at tile (tx, ty), E = ec + ex * tx + ey * ty. */
+static inline void bin_edge(int32_t ax, int32_t ay, int32_t cx, int32_t cy, bool pos,
+                            int64_t *ex, int64_t *ey, int64_t *ec)
+{
+    int64_t sdx = pos ? cx - ax : ax - cx, sdy = pos ? cy - ay : ay - cy;
+    int64_t ox = sdy < 0 ? 1016 : 8, oy = sdx > 0 ? 1016 : 8;
+    *ex = -sdy * 1024;
+    *ey = sdx * 1024;
+    *ec = sdx * (oy - ay) - sdy * (ox - ax);
+}
+
 /* Xs, Ys of NV shaded vertex idx (the 4 bytes at offset off), the viewport
  * offset added. vc4_vertex_bytes with its page test folded into one
  * compare: the cached page (its address va is page-aligned, below 2^32)
@@ -915,6 +940,10 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     }
     static const uint8_t no_cfg[3] = {3, 0, 0};
     const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
+    /* the culling of each winding, and the clip window and frame in 32 bits
+     * (0 <= x0 and x1 <= 2 * 65535) */
+    bool cull_neg = vc4_tri_culled(cfg, -1), cull_pos = vc4_tri_culled(cfg, 1);
+    int32_t kx0 = (int32_t)cx0, ky0 = (int32_t)cy0, kx1 = (int32_t)cx1, ky1 = (int32_t)cy1;
     vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     uint32_t xy_off = (nvr.flags & 8) ? 16 : 0; /* Xs, Ys after a clip header */
     uint64_t vbase = (uint64_t)nvr.vdata + xy_off;
@@ -993,78 +1022,70 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             tile0 = 0;
             continue;
         }
-        int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
-                        (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
-        if (clip == 1 || area2 == 0 || vc4_tri_culled(cfg, area2)) {
+        /* 12.4 coordinates: 16 bits plus the viewport offset, so sums and
+         * differences fit 32 bits, products 64 */
+        int32_t x0 = vx[0].x, y0 = vx[0].y, x1 = vx[1].x, y1 = vx[1].y, x2 = vx[2].x,
+                y2 = vx[2].y;
+        int64_t area2 = (int64_t)(x1 - x0) * (y2 - y0) - (int64_t)(x2 - x0) * (y1 - y0);
+        if (clip == 1 || area2 == 0 || (area2 < 0 ? cull_neg : cull_pos)) {
             tile0 = 0;
             continue;
         }
-        int64_t minx = vx[0].x, maxx = vx[0].x, miny = vx[0].y, maxy = vx[0].y;
-        for (int j = 1; j < 3; j++) {
-            if (vx[j].x < minx) minx = vx[j].x;
-            if (vx[j].x > maxx) maxx = vx[j].x;
-            if (vx[j].y < miny) miny = vx[j].y;
-            if (vx[j].y > maxy) maxy = vx[j].y;
-        }
+        int32_t minx = x0 < x1 ? x0 : x1, maxx = x0 < x1 ? x1 : x0;
+        int32_t miny = y0 < y1 ? y0 : y1, maxy = y0 < y1 ? y1 : y0;
+        minx = x2 < minx ? x2 : minx, maxx = x2 > maxx ? x2 : maxx;
+        miny = y2 < miny ? y2 : miny, maxy = y2 > maxy ? y2 : maxy;
         /* pixel x is sampled at 16x+8 (12.4); covered pixels have centres in
          * [minx, maxx] */
-        int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
-        int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
-        if (px0 < cx0) px0 = cx0;
-        if (py0 < cy0) py0 = cy0;
-        if (px1 > cx1 - 1) px1 = cx1 - 1;
-        if (py1 > cy1 - 1) py1 = cy1 - 1;
+        int32_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+        int32_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+        if (px0 < kx0) px0 = kx0;
+        if (py0 < ky0) py0 = ky0;
+        if (px1 > kx1 - 1) px1 = kx1 - 1;
+        if (py1 > ky1 - 1) py1 = ky1 - 1;
         if (px0 > px1 || py0 > py1) {
             tile0 = 0;
             continue;
         }
         /* 0 <= px0 <= px1 (the clip window starts at 0 or later): shifts */
-        int64_t tx0 = px0 >> 6, tx1 = px1 >> 6;
-        int64_t ty0 = py0 >> 6, ty1 = py1 >> 6;
+        int32_t tx0 = px0 >> 6, tx1 = px1 >> 6;
+        int32_t ty0 = py0 >> 6, ty1 = py1 >> 6;
         _Static_assert(VC4_TILE == 64, "tile shifts");
         if (tx0 == tx1 && ty0 == ty1 && tile0 == 0) {
             /* a box in one tile: the triangle is listed there (the loop
              * below does the same for its one tile) */
             if (bin_budget_spent(v))
                 return bin_budget_fault(v, t, addr);
-            int rc = bin_tri_tile(v, t, &b->tiles[ty0 * b->tw + tx0], idx);
+            int rc = bin_tri_tile_inl(v, t, &b->tiles[(uint32_t)ty0 * b->tw + (uint32_t)tx0], idx);
             if (rc == 1)
                 return bin_oom(v, addr, k, 0);
             if (rc)
                 return rc;
             continue;
         }
-        /* edges e -> e+1, signed so that the inside is E >= 0 (only needed
-         * when the box spans tiles) */
-        int64_t edx[3] = {0, 0, 0}, edy[3] = {0, 0, 0};
-        if (tx0 != tx1 || ty0 != ty1)
-            for (int e = 0; e < 3; e++) {
-                const xy32 *a = &vx[e], *c = &vx[(e + 1) % 3];
-                edx[e] = area2 > 0 ? c->x - a->x : a->x - c->x;
-                edy[e] = area2 > 0 ? c->y - a->y : a->y - c->y;
-            }
+        /* edges e -> e+1, signed so that the inside is E >= 0: E = sdx * (py
+         * - ay) - sdy * (px - ax). E is linear, so the four corners of a
+         * tile's pixel-centre rectangle are all outside exactly when the
+         * corner with the largest E is: px = the right column (+1016) when
+         * sdy < 0, else the left (+8), py = the bottom row when sdx > 0.
+         * At that corner of tile (tx, ty), E = ec + ex * tx + ey * ty
+         * (exact in 64 bits), stepped along the row. Only needed when the
+         * box spans tiles (a resumed one-tile triangle: all zero, listed). */
+        int64_t ex[3] = {0, 0, 0}, ey[3] = {0, 0, 0}, ec[3] = {0, 0, 0};
+        if (tx0 != tx1 || ty0 != ty1) {
+            bin_edge(x0, y0, x1, y1, area2 > 0, &ex[0], &ey[0], &ec[0]);
+            bin_edge(x1, y1, x2, y2, area2 > 0, &ex[1], &ey[1], &ec[1]);
+            bin_edge(x2, y2, x0, y0, area2 > 0, &ex[2], &ey[2], &ec[2]);
+        }
         uint32_t tix = 0;
-        for (int64_t ty = ty0; ty <= ty1; ty++)
-            for (int64_t tx = tx0; tx <= tx1; tx++, tix++) {
-                if (tix < tile0)
+        for (int64_t ty = ty0; ty <= ty1; ty++) {
+            int64_t e0 = ec[0] + ey[0] * ty + ex[0] * tx0, e1 = ec[1] + ey[1] * ty + ex[1] * tx0,
+                    e2 = ec[2] + ey[2] * ty + ex[2] * tx0;
+            for (int64_t tx = tx0; tx <= tx1;
+                 tx++, tix++, e0 += ex[0], e1 += ex[1], e2 += ex[2]) {
+                /* in the tile unless an edge has its best corner outside */
+                if (tix < tile0 || (e0 | e1 | e2) < 0)
                     continue;
-                /* edge test against the tile's pixel-centre rectangle (a
-                 * triangle whose box lies in one tile is in it) */
-                if (tx0 == tx1 && ty0 == ty1)
-                    goto listed;
-                int64_t rx0 = tx * 1024 + 8, rx1 = tx * 1024 + 1016;
-                int64_t ry0 = ty * 1024 + 8, ry1 = ty * 1024 + 1016;
-                bool out = false;
-                for (int e = 0; e < 3 && !out; e++) {
-                    /* E = sdx * (py - ay) - sdy * (px - ax) is inside when
-                     * >= 0 and linear: the four corners are outside exactly
-                     * when the corner with the largest E is */
-                    int64_t px = edy[e] < 0 ? rx1 : rx0, py = edx[e] > 0 ? ry1 : ry0;
-                    out = edx[e] * (py - vx[e].y) - edy[e] * (px - vx[e].x) < 0;
-                }
-                if (out)
-                    continue;
-            listed:;
                 /* every tile entry costs one unit of the budget too */
                 if (bin_budget_spent(v))
                     return bin_budget_fault(v, t, addr);
@@ -1075,6 +1096,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                 if (rc)
                     return rc;
             }
+        }
         tile0 = 0;
     }
     return 0;
