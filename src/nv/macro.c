@@ -142,9 +142,13 @@ static int send_nowhere(void *user, uint32_t method, uint32_t value)
 
 MME_INLINE int mme_send(mme_core *c, uint32_t v)
 {
-    int rc = c->send(c->user, c->maddr, v);
+    /* the send counts and the method address advances whatever the send
+     * returns; the callback sees neither, so both happen first (nothing
+     * to keep across the call) */
+    uint32_t m = c->maddr;
+    c->maddr = (m + c->minc) & 0xFFFu; /* 12-bit method index wraps */
     c->sends++;
-    c->maddr = (c->maddr + c->minc) & 0xFFFu; /* 12-bit method index wraps */
+    int rc = c->send(c->user, m, v);
     if (__builtin_expect(rc != 0, 0)) {
         c->io_rc = rc;
         return ST_IO;
