@@ -22,6 +22,7 @@ enum mme_kind {
     K_SLOW,    /* dispatch only: run by the general path (see decode) */
     K_ADDI_BRA, /* dispatch only: ADD_IMM.mov followed by a branch (segment) */
     K_ADDI_SEND, /* dispatch only: ADD_IMM.movm followed by ADD.movsend */
+    K_MOV_A,   /* dispatch only: ALU ADD with srcB r0 (segment) */
     K_COUNT,
 };
 _Static_assert(K_COUNT * 8 <= 256, "an operation code fits nv_mme_insn.op");
@@ -104,11 +105,16 @@ static void segment(nv_mme_insn *d, size_t n)
         if (d[i].op == K_OP_ADD_IMM * 8 + NV_MME_RES_MOV && i + 1 < n &&
             d[i + 1].op >> 3 == K_OP_BRANCH)
             d[i].op = (uint8_t)(K_ADDI_BRA * 8 + (d[i + 1].op & 3));
-        /* and `addi.movm r0, r0, METHOD; add.movsend r0, rN, r0`: set the
-         * method, send a register */
+        /* `add rD, rA, r0`, the move idiom: the result is rA and the carry
+         * 0 (nothing to add) */
+        if (d[i].op >> 3 == K_ALU_ADD && d[i].b == 0)
+            d[i].op = (uint8_t)(K_MOV_A * 8 + (d[i].op & 7));
+        /* and `addi.movm r0, r0, METHOD; add.movsend r0, rN, rM`: set the
+         * method, send (code 0: a general ADD, 1: a move) */
         if (d[i].op == K_OP_ADD_IMM * 8 + NV_MME_RES_MOVM && i + 1 < n &&
-            d[i + 1].op == K_ALU_ADD * 8 + NV_MME_RES_MOV_SEND)
-            d[i].op = K_ADDI_SEND * 8;
+            (d[i + 1].op == K_ALU_ADD * 8 + NV_MME_RES_MOV_SEND ||
+             d[i + 1].op == K_MOV_A * 8 + NV_MME_RES_MOV_SEND))
+            d[i].op = (uint8_t)(K_ADDI_SEND * 8 + (d[i + 1].op >> 3 == K_MOV_A));
     }
 }
 
@@ -175,6 +181,10 @@ MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kin
         wide = (uint64_t)a + b;
         res = (uint32_t)wide;
         c->carry = (uint32_t)(wide >> 32);
+        break;
+    case K_MOV_A: /* K_ALU_ADD with b = r0 = 0 */
+        res = a;
+        c->carry = 0;
         break;
     case K_ALU_ADC:
         wide = (uint64_t)a + b + c->carry;
@@ -444,7 +454,9 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         MME_SAME(K_END, H_END) MME_SAME(K_SLOW, H_SLOW)
         MME_ROW(K_ADDI_BRA, H_ADDI_BRA_00, H_ADDI_BRA_01, H_ADDI_BRA_10, H_ADDI_BRA_11,
                 H_ADDI_BRA_00, H_ADDI_BRA_01, H_ADDI_BRA_10, H_ADDI_BRA_11)
-        MME_SAME(K_ADDI_SEND, H_ADDI_SEND)
+        MME_ROW(K_ADDI_SEND, H_ADDI_SEND, H_ADDI_SENDA, H_END, H_END, H_END, H_END, H_END,
+                H_END) /* codes 2-7 are never made */
+        MME_OPS(K_MOV_A)
     };
     /* the same for a delay slot */
     static const void *const slot[K_COUNT * 8] = {
@@ -455,6 +467,7 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         MME_SAME(K_END, H_SLOT_SLOW) MME_SAME(K_SLOW, H_SLOT_SLOW)
         MME_SAME(K_ADDI_BRA, H_K_OP_ADD_IMM_1) /* a delay slot goes to the target */
         MME_SAME(K_ADDI_SEND, H_K_OP_ADD_IMM_2)
+        MME_OPS(K_MOV_A)
     };
 #undef MME_COMMON
 #undef MME_SAME
@@ -522,6 +535,7 @@ segment: /* a segment starts at pc, outside any delay slot */
     MME_HS(K_OP_EXTRACT_SHL_IMM)
     MME_HS(K_OP_EXTRACT_SHL_REG)
     MME_HS(K_OP_READ)
+    MME_HS(K_MOV_A)
 #undef MME_HS
 #undef MME_H
 
@@ -571,6 +585,11 @@ H_ADDI_SEND: /* ADD_IMM.movm, then the ADD.movsend after it */
     ip = nx;
     nx = ip + 1;
     goto H_K_ALU_ADD_4;
+H_ADDI_SENDA: /* the same with a move */
+    mme_exec(&c, r, ip, K_OP_ADD_IMM, NV_MME_RES_MOVM);
+    ip = nx;
+    nx = ip + 1;
+    goto H_K_MOV_A_4;
 
 H_SLOT_SLOW: /* a delay slot with its exit bit set (ignored), or a branch */
     if ((st = mme_step(&c, r, ip)) > ST_EXIT)
