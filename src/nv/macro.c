@@ -20,6 +20,9 @@ enum mme_kind {
     K_BAD_OP,  /* an opcode macro.def has no row for */
     K_END,     /* past the last word: not an instruction */
     K_SLOW,    /* dispatch only: run by the general path (see decode) */
+    K_ADDI_BRA, /* dispatch only: ADD_IMM.mov followed by a branch (segment) */
+    K_ADDI_SEND, /* dispatch only: ADD_IMM.movm followed by ADD.movsend */
+    K_MOV_A,   /* dispatch only: ALU ADD with srcB r0 (segment) */
     K_COUNT,
 };
 _Static_assert(K_COUNT * 8 <= 256, "an operation code fits nv_mme_insn.op");
@@ -92,8 +95,26 @@ static void segment(nv_mme_insn *d, size_t n)
         bool branch = d[i].kop >> 3 == K_OP_BRANCH;
         len = branch ? 1 : len + 1;
         d[i].seg = len;
+        d[i].op = (d[i].flags & F_EXIT) ? (uint8_t)(K_SLOW * 8) : d[i].kop;
         if (branch && (i == n - 1 || d[i].imm >= n))
             d[i].op = K_SLOW * 8;
+        /* the loop counter idiom `addi.mov rN, rN, -1; bra rN`: an
+         * ADD_IMM.mov whose next word is a branch the hot loop runs goes
+         * straight on to that branch's handler, with no dispatch between
+         * (d[i + 1].op is final: the loop runs backwards) */
+        if (d[i].op == K_OP_ADD_IMM * 8 + NV_MME_RES_MOV && i + 1 < n &&
+            d[i + 1].op >> 3 == K_OP_BRANCH)
+            d[i].op = (uint8_t)(K_ADDI_BRA * 8 + (d[i + 1].op & 3));
+        /* `add rD, rA, r0`, the move idiom: the result is rA and the carry
+         * 0 (nothing to add) */
+        if (d[i].op >> 3 == K_ALU_ADD && d[i].b == 0)
+            d[i].op = (uint8_t)(K_MOV_A * 8 + (d[i].op & 7));
+        /* and `addi.movm r0, r0, METHOD; add.movsend r0, rN, rM`: set the
+         * method, send (code 0: a general ADD, 1: a move) */
+        if (d[i].op == K_OP_ADD_IMM * 8 + NV_MME_RES_MOVM && i + 1 < n &&
+            (d[i + 1].op == K_ALU_ADD * 8 + NV_MME_RES_MOV_SEND ||
+             d[i + 1].op == K_MOV_A * 8 + NV_MME_RES_MOV_SEND))
+            d[i].op = (uint8_t)(K_ADDI_SEND * 8 + (d[i + 1].op >> 3 == K_MOV_A));
     }
 }
 
@@ -127,9 +148,13 @@ static int send_nowhere(void *user, uint32_t method, uint32_t value)
 
 MME_INLINE int mme_send(mme_core *c, uint32_t v)
 {
-    int rc = c->send(c->user, c->maddr, v);
+    /* the send counts and the method address advances whatever the send
+     * returns; the callback sees neither, so both happen first (nothing
+     * to keep across the call) */
+    uint32_t m = c->maddr;
+    c->maddr = (m + c->minc) & 0xFFFu; /* 12-bit method index wraps */
     c->sends++;
-    c->maddr = (c->maddr + c->minc) & 0xFFFu; /* 12-bit method index wraps */
+    int rc = c->send(c->user, m, v);
     if (__builtin_expect(rc != 0, 0)) {
         c->io_rc = rc;
         return ST_IO;
@@ -156,6 +181,10 @@ MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kin
         wide = (uint64_t)a + b;
         res = (uint32_t)wide;
         c->carry = (uint32_t)(wide >> 32);
+        break;
+    case K_MOV_A: /* K_ALU_ADD with b = r0 = 0 */
+        res = a;
+        c->carry = 0;
         break;
     case K_ALU_ADC:
         wide = (uint64_t)a + b + c->carry;
@@ -423,6 +452,11 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         MME_ROW(K_OP_BRANCH, H_BRA_00, H_BRA_01, H_BRA_10, H_BRA_11, H_BRA_00, H_BRA_01,
                 H_BRA_10, H_BRA_11)
         MME_SAME(K_END, H_END) MME_SAME(K_SLOW, H_SLOW)
+        MME_ROW(K_ADDI_BRA, H_ADDI_BRA_00, H_ADDI_BRA_01, H_ADDI_BRA_10, H_ADDI_BRA_11,
+                H_ADDI_BRA_00, H_ADDI_BRA_01, H_ADDI_BRA_10, H_ADDI_BRA_11)
+        MME_ROW(K_ADDI_SEND, H_ADDI_SEND, H_ADDI_SENDA, H_END, H_END, H_END, H_END, H_END,
+                H_END) /* codes 2-7 are never made */
+        MME_OPS(K_MOV_A)
     };
     /* the same for a delay slot */
     static const void *const slot[K_COUNT * 8] = {
@@ -431,6 +465,9 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
         MME_COMMON
         MME_SAME(K_OP_BRANCH, H_SLOT_BRANCH)
         MME_SAME(K_END, H_SLOT_SLOW) MME_SAME(K_SLOW, H_SLOT_SLOW)
+        MME_SAME(K_ADDI_BRA, H_K_OP_ADD_IMM_1) /* a delay slot goes to the target */
+        MME_SAME(K_ADDI_SEND, H_K_OP_ADD_IMM_2)
+        MME_OPS(K_MOV_A)
     };
 #undef MME_COMMON
 #undef MME_SAME
@@ -458,18 +495,24 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
     uint64_t steps = 0;
     int st = ST_OK, rc = 0;
     bool ending = false;
-    /* ip: the instruction running; first: where its segment started (the
-     * instructions from first to ip are counted when the segment ends);
-     * nx: where to go after ip */
-    const nv_mme_insn *ip, *first, *nx;
+    /* ip: the instruction running; nx: where to go after it. The hot loop
+     * counts no steps: a segment is charged whole (through its branch) when
+     * it starts, and a delay slot with the target's segment when the branch
+     * is taken; fuel is the budget left after what was charged. Where the
+     * hot loop stops, what was charged but not run is the rest of the
+     * segment, which the seg of the instruction it would have run next
+     * says (nx->seg; ip->seg - 1 for an instruction that counts). */
+    const nv_mme_insn *ip, *nx;
+    uint64_t fuel = 0;
 
 segment: /* a segment starts at pc, outside any delay slot */
     last = pc;
     if ((st = mme_enter(steps, budget, pc, n)) != ST_OK)
         goto stop;
-    ip = first = d + pc;
+    ip = d + pc;
     if (ip->seg > budget - steps)
         goto checked;
+    fuel = budget - steps - ip->seg;
     nx = ip + 1;
     goto *hot[ip->op];
 
@@ -492,6 +535,7 @@ segment: /* a segment starts at pc, outside any delay slot */
     MME_HS(K_OP_EXTRACT_SHL_IMM)
     MME_HS(K_OP_EXTRACT_SHL_REG)
     MME_HS(K_OP_READ)
+    MME_HS(K_MOV_A)
 #undef MME_HS
 #undef MME_H
 
@@ -499,24 +543,23 @@ segment: /* a segment starts at pc, outside any delay slot */
      * its target inside the code (segment() sends the others to H_SLOW). */
 #define MME_BRA(bnz, annul)                                                                      \
     H_BRA_##annul##bnz : if ((r[ip->a] != 0) != (bnz)) {                                        \
-        steps += (uint64_t)(ip - first) + 1;                                                     \
+        steps = budget - fuel; /* the segment ran through the branch */                         \
         pc = (uint32_t)(ip - d) + 1;                                                             \
         goto segment;                                                                            \
     }                                                                                            \
     if (annul) {                                                                                 \
-        steps += (uint64_t)(ip - first) + 1;                                                     \
+        steps = budget - fuel;                                                                   \
         pc = ip->imm;                                                                            \
         goto segment;                                                                            \
     }                                                                                            \
     {                                                                                            \
-        uint64_t through = steps + (uint64_t)(ip - first) + 2; /* and the delay slot */          \
         const nv_mme_insn *to = d + ip->imm;                                                     \
-        if (through > budget || to->seg > budget - through) {                                    \
+        if ((uint64_t)to->seg + 1 > fuel) { /* the delay slot and the target's segment */       \
             st = ST_BRANCH;                                                                      \
             goto general;                                                                        \
         }                                                                                        \
-        steps = through;                                                                         \
-        first = nx = to;                                                                         \
+        fuel -= (uint64_t)to->seg + 1;                                                           \
+        nx = to;                                                                                 \
         ip++;                                                                                    \
         goto *slot[ip->op];                                                                      \
     }
@@ -525,6 +568,28 @@ segment: /* a segment starts at pc, outside any delay slot */
     MME_BRA(0, 1)
     MME_BRA(1, 1)
 #undef MME_BRA
+
+    /* ADD_IMM.mov, then the branch after it (segment() fuses them) */
+#define MME_ADDI_BRA(bnz, annul)                                                                 \
+    H_ADDI_BRA_##annul##bnz : mme_exec(&c, r, ip, K_OP_ADD_IMM, NV_MME_RES_MOV);                \
+    ip = nx;                                                                                     \
+    nx = ip + 1;                                                                                 \
+    goto H_BRA_##annul##bnz;
+    MME_ADDI_BRA(0, 0)
+    MME_ADDI_BRA(1, 0)
+    MME_ADDI_BRA(0, 1)
+    MME_ADDI_BRA(1, 1)
+#undef MME_ADDI_BRA
+H_ADDI_SEND: /* ADD_IMM.movm, then the ADD.movsend after it */
+    mme_exec(&c, r, ip, K_OP_ADD_IMM, NV_MME_RES_MOVM);
+    ip = nx;
+    nx = ip + 1;
+    goto H_K_ALU_ADD_4;
+H_ADDI_SENDA: /* the same with a move */
+    mme_exec(&c, r, ip, K_OP_ADD_IMM, NV_MME_RES_MOVM);
+    ip = nx;
+    nx = ip + 1;
+    goto H_K_MOV_A_4;
 
 H_SLOT_SLOW: /* a delay slot with its exit bit set (ignored), or a branch */
     if ((st = mme_step(&c, r, ip)) > ST_EXIT)
@@ -549,17 +614,15 @@ H_BAD_OP:
 #undef MME_NEXT
 
 hot_fault:
-    /* ip faulted: it counts, unless it is a delay slot (counted by the
-     * branch, which made nx the target; when the target is the next word
-     * anyway, ip - first + 1 is 0) */
-    if (nx == ip + 1)
-        steps += (uint64_t)(ip - first) + 1;
+    /* ip faulted and counts (a delay slot too: its branch charged it);
+     * nx's segment rest was charged and did not run */
+    steps = budget - fuel - nx->seg;
     last = pc = (uint32_t)(ip - d);
     goto stop;
 
 checked: /* a segment the budget does not cover: runs as far as it goes */
     {
-        const nv_mme_insn *stop_at = ip + (budget - steps);
+        const nv_mme_insn *first = ip, *stop_at = ip + (budget - steps);
         for (;; ip++) {
             if (ip == stop_at) {
                 st = ST_HANG;
@@ -568,11 +631,14 @@ checked: /* a segment the budget does not cover: runs as far as it goes */
             if ((st = mme_step(&c, r, ip)) != ST_OK)
                 break;
         }
+        steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
     }
-    /* fall through */
-general: /* ip stopped its segment with status st */
+    goto stopped;
+general: /* the hot loop stopped at ip with status st (ip counts unless
+          * it is the end of the code) */
+    steps = budget - fuel - ip->seg + (st != ST_END);
+stopped:
     last = pc = (uint32_t)(ip - d);
-    steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
     if (st == ST_BRANCH) {
         if ((r[ip->a] != 0) == ((ip->flags & F_BNZ) != 0)) {
             /* An exit bit on a taken branch does not fire (envytools

@@ -44,6 +44,13 @@
  * Degenerate (zero-area) and culled triangles are not listed. */
 #include <stdlib.h>
 #include "gl.h"
+#include "prim_encode.h"
+
+#if defined(__GNUC__)
+#define BIN_INLINE static inline __attribute__((always_inline))
+#else
+#define BIN_INLINE static inline
+#endif
 
 #define TILE_STATE_BYTES 48 /* research/vc4.md 1.2 (khrn_prod_4.h) */
 
@@ -247,8 +254,14 @@ static uint32_t blocks_for(const vc4_binner *b, const vc4_tile_list *tl, unsigne
     return need / (b->block - 8) + 1;
 }
 
-/* One triangle into one tile: 0, 1 (out of memory, nothing written). */
-static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
+static int bin_tri_tile_slow(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3],
+                             bool current);
+
+/* One triangle into one tile: 0, 1 (out of memory, nothing written).
+ * Inline in the one-tile path of bin_tri, called (bin_tri_tile) from its
+ * tile loop. */
+BIN_INLINE int bin_tri_tile_inl(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl,
+                                const uint32_t tri[3])
 {
     vc4_binner *b = &v->bin;
     bool current = tl->ver_all == b->ver_all; /* the list has all the state */
@@ -256,13 +269,11 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
         tl->hp_gen == b->gen && tl->cur >= tl->hp_lo && tl->cur + 7 <= tl->hp_hi) {
         /* the common case: an open compressed list with its state, room for
          * the item without a new block (what the path below would decide)
-         * and its bytes in the page the list last wrote */
-        uint8_t code[7];
-        unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+         * and its bytes in the page the list last wrote: the coding goes
+         * straight there (the encoder writes exactly its n bytes, none when
+         * it fails) */
+        unsigned n = vc4_prim_encode(tl->prev, tri, tl->first, tl->hp + (tl->cur - tl->hp_lo));
         if (n != 0) {
-            uint8_t *dst = tl->hp + (tl->cur - tl->hp_lo);
-            for (unsigned i = 0; i < n; i++) /* 1 to 7 bytes: no call */
-                dst[i] = code[i];
             tl->cur += n;
             memcpy(tl->prev, tri, sizeof tl->prev);
             tl->first = false;
@@ -271,6 +282,22 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
             return 0;
         }
     }
+    return bin_tri_tile_slow(v, t, tl, tri, current);
+}
+
+static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3])
+{
+    return bin_tri_tile_inl(v, t, tl, tri);
+}
+
+/* bin_tri_tile's general path: state, blocks, the pool. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int bin_tri_tile_slow(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint32_t tri[3],
+                             bool current)
+{
+    vc4_binner *b = &v->bin;
     unsigned need = (current ? 0 : state_need(b, tl)) + 2 + 7 + 1;
     uint32_t nb = blocks_for(b, tl, need);
     if (nb && pool_bytes(v) < (uint64_t)nb * b->block)
@@ -285,7 +312,7 @@ static int bin_tri_tile(cg_vc4 *v, vc4_thread *t, vc4_tile_list *tl, const uint3
         tl->first = true;
     }
     uint8_t code[7];
-    unsigned n = cg_vc4_prim_encode(tl->prev, tri, tl->first, code);
+    unsigned n = vc4_prim_encode(tl->prev, tri, tl->first, code);
     if (n == 0)
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, 0,
                          "binner: vertex index above 65535 needs 32-bit index lists: not "
@@ -542,7 +569,7 @@ int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state)
 /* ---- primitives ---- */
 
 /* Triangles of a primitive run: the k-th triangle's vertex numbers. */
-static void tri_of(unsigned mode, uint32_t k, uint32_t out[3])
+BIN_INLINE void tri_of(unsigned mode, uint32_t k, uint32_t out[3])
 {
     if (mode == 4) {
         out[0] = 3 * k, out[1] = 3 * k + 1, out[2] = 3 * k + 2;
@@ -639,6 +666,58 @@ bool vc4_tri_culled(const uint8_t cfg[3], int64_t area2)
 typedef struct xy32 {
     int32_t x, y; /* 12.4, viewport offset applied */
 } xy32;
+
+/* The tile-coverage function of the edge a -> c of a triangle of winding
+ * `pos` (area2 > 0), signed so that the inside is E >= 0: E = sdx * (py -
+ * ay) - sdy * (px - ax) at the corner of a tile's pixel-centre rectangle
+ * where E is largest (right column, + 1016, when sdy < 0, else left, + 8;
+ * bottom row when sdx > 0): at tile (tx, ty), E = ec + ex * tx + ey * ty. */
+BIN_INLINE void bin_edge(int32_t ax, int32_t ay, int32_t cx, int32_t cy, bool pos,
+                         int64_t *ex, int64_t *ey, int64_t *ec)
+{
+    int64_t sdx = pos ? cx - ax : ax - cx, sdy = pos ? cy - ay : ay - cy;
+    int64_t ox = sdy < 0 ? 1016 : 8, oy = sdx > 0 ? 1016 : 8;
+    *ex = -sdy * 1024;
+    *ey = sdx * 1024;
+    *ec = sdx * (oy - ay) - sdy * (ox - ax);
+}
+
+/* The vertex page cache (vc4_page_cache) of bin_prims, kept in locals that
+ * never have their address taken, so they stay in registers: va is
+ * VA_NONE when no page is cached. */
+typedef struct bin_vcache {
+    const uint8_t *page;
+    uint64_t va;
+} bin_vcache;
+#define VA_NONE (1ull << 63)
+
+/* Xs, Ys of NV shaded vertex idx (the 4 bytes at offset off), the viewport
+ * offset added. vc4_vertex_bytes with its page test folded into one
+ * compare: the cached page (va page-aligned, below 2^32, or VA_NONE) holds
+ * the bytes exactly when a - va <= 4092 as unsigned; otherwise the miss
+ * path reads (or faults) and caches the new page. */
+BIN_INLINE int bin_vertex_xy(cg_vc4 *v, vc4_thread *t, const vc4_nv_record *nvr, uint32_t off,
+                             uint64_t base, uint32_t stride, uint32_t idx, bin_vcache *vc,
+                             int32_t vpx, int32_t vpy, xy32 *o)
+{
+    uint64_t a = base + (uint64_t)idx * stride; /* base = nvr->vdata + off */
+    if (__builtin_expect(a - vc->va <= 4096 - 4, 1)) {
+        const uint8_t *p = vc->page + (a - vc->va);
+        o->x = (int16_t)vc4_le16(p) + vpx;
+        o->y = (int16_t)vc4_le16(p + 2) + vpy;
+        return 0;
+    }
+    uint8_t xy[4];
+    vc4_page_cache pc = {NULL, 0};
+    int rc = vc4_vertex_bytes_miss(v, &t->agent, nvr, idx, off, xy, 4, &pc);
+    vc->page = pc.page;
+    vc->va = pc.page ? pc.va : VA_NONE;
+    if (rc)
+        return rc;
+    o->x = (int16_t)vc4_le16(xy) + vpx;
+    o->y = (int16_t)vc4_le16(xy + 2) + vpy;
+    return 0;
+}
 
 /* A triangle or a line crossing the near or far plane: cut in clip space
  * (vc4_clip_near_far, vc4_clip_line), the polygon or segment placed on
@@ -793,6 +872,179 @@ static int bin_pl(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned mode, uint32
     return 0;
 }
 
+/* What bin_prims' loops share for one record. */
+typedef struct bin_run {
+    uint32_t addr;                  /* the record */
+    bool cull_neg, cull_pos;        /* culled windings (area2 < 0, > 0) */
+    int32_t kx0, ky0, kx1, ky1;     /* clip window and frame, pixels (0 <= x0, x1 <= 2 * 65535) */
+    bool indexed;
+    unsigned itype;                 /* index type (indexed) */
+    uint32_t iaddr, maxi, first;    /* index list, its maximum; first vertex (arrays) */
+} bin_run;
+
+/* Triangle k (vertices idx, screen 12.4 with the viewport offset: 16 bits
+ * plus the offset, so sums and differences fit 32 bits, products 64) into
+ * every tile it may cover, from tile entry tile0 on (a resumed triangle).
+ * 0, or what ends the record (a fault, 1 = out of memory with the resume
+ * point set). */
+BIN_INLINE int bin_tri(cg_vc4 *v, vc4_thread *t, const bin_run *R, uint32_t k,
+                       const uint32_t idx[3], int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                       int32_t x2, int32_t y2, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    /* 12.4 coordinates: 16 bits plus the viewport offset, so sums and
+     * differences fit 32 bits, products 64 */
+    int64_t area2 = (int64_t)(x1 - x0) * (y2 - y0) - (int64_t)(x2 - x0) * (y1 - y0);
+    if (area2 == 0 || (area2 < 0 ? R->cull_neg : R->cull_pos))
+        return 0;
+    int32_t minx = x0 < x1 ? x0 : x1, maxx = x0 < x1 ? x1 : x0;
+    int32_t miny = y0 < y1 ? y0 : y1, maxy = y0 < y1 ? y1 : y0;
+    minx = x2 < minx ? x2 : minx, maxx = x2 > maxx ? x2 : maxx;
+    miny = y2 < miny ? y2 : miny, maxy = y2 > maxy ? y2 : maxy;
+    /* pixel x is sampled at 16x+8 (12.4); covered pixels have centres in
+     * [minx, maxx] */
+    int32_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
+    int32_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
+    if (px0 < R->kx0) px0 = R->kx0;
+    if (py0 < R->ky0) py0 = R->ky0;
+    if (px1 > R->kx1 - 1) px1 = R->kx1 - 1;
+    if (py1 > R->ky1 - 1) py1 = R->ky1 - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+    /* 0 <= px0 <= px1 (the clip window starts at 0 or later): shifts */
+    int32_t tx0 = px0 >> 6, tx1 = px1 >> 6;
+    int32_t ty0 = py0 >> 6, ty1 = py1 >> 6;
+    _Static_assert(VC4_TILE == 64, "tile shifts");
+    if (tx0 == tx1 && ty0 == ty1 && tile0 == 0) {
+        /* a box in one tile: the triangle is listed there (the loop
+         * below does the same for its one tile) */
+        if (bin_budget_spent(v))
+            return bin_budget_fault(v, t, R->addr);
+        int rc = bin_tri_tile_inl(v, t, &b->tiles[(uint32_t)ty0 * b->tw + (uint32_t)tx0], idx);
+        if (rc == 1)
+            return bin_oom(v, R->addr, k, 0);
+        return rc;
+    }
+    /* edges e -> e+1, signed so that the inside is E >= 0: E = sdx * (py
+     * - ay) - sdy * (px - ax). E is linear, so the four corners of a
+     * tile's pixel-centre rectangle are all outside exactly when the
+     * corner with the largest E is: px = the right column (+1016) when
+     * sdy < 0, else the left (+8), py = the bottom row when sdx > 0.
+     * At that corner of tile (tx, ty), E = ec + ex * tx + ey * ty
+     * (exact in 64 bits), stepped along the row. Only needed when the
+     * box spans tiles (a resumed one-tile triangle: all zero, listed). */
+    int64_t ex[3] = {0, 0, 0}, ey[3] = {0, 0, 0}, ec[3] = {0, 0, 0};
+    if (tx0 != tx1 || ty0 != ty1) {
+        bin_edge(x0, y0, x1, y1, area2 > 0, &ex[0], &ey[0], &ec[0]);
+        bin_edge(x1, y1, x2, y2, area2 > 0, &ex[1], &ey[1], &ec[1]);
+        bin_edge(x2, y2, x0, y0, area2 > 0, &ex[2], &ey[2], &ec[2]);
+    }
+    uint32_t tix = 0;
+    for (int64_t ty = ty0; ty <= ty1; ty++) {
+        int64_t e0 = ec[0] + ey[0] * ty + ex[0] * tx0, e1 = ec[1] + ey[1] * ty + ex[1] * tx0,
+                e2 = ec[2] + ey[2] * ty + ex[2] * tx0;
+        for (int64_t tx = tx0; tx <= tx1;
+             tx++, tix++, e0 += ex[0], e1 += ex[1], e2 += ex[2]) {
+            /* in the tile unless an edge has its best corner outside */
+            if (tix < tile0 || (e0 | e1 | e2) < 0)
+                continue;
+            /* every tile entry costs one unit of the budget too */
+            if (bin_budget_spent(v))
+                return bin_budget_fault(v, t, R->addr);
+            vc4_tile_list *tl = &b->tiles[ty * b->tw + tx];
+            int rc = bin_tri_tile(v, t, tl, idx);
+            if (rc == 1)
+                return bin_oom(v, R->addr, k, tix);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* The vertex numbers of primitive k become indices: the index list's
+ * entries (read, checked against the record's maximum) or first + n. */
+BIN_INLINE int bin_indices(cg_vc4 *v, vc4_thread *t, const bin_run *R, const uint32_t vn[3],
+                           uint32_t idx[3])
+{
+    if (!R->indexed) {
+        idx[0] = R->first + vn[0], idx[1] = R->first + vn[1], idx[2] = R->first + vn[2];
+        return 0;
+    }
+    for (int j = 0; j < 3; j++) {
+        uint8_t ib[2] = {0, 0};
+        uint64_t ia = (uint64_t)R->iaddr + (uint64_t)vn[j] * (R->itype ? 2 : 1);
+        if (ia > 0xFFFFFFFFu)
+            return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, R->iaddr,
+                             "index %u of the list at 0x%08x lies past the 32-bit bus", vn[j],
+                             R->iaddr);
+        if (vc4_bus_read(v->bus, ia, ib, R->itype ? 2 : 1, &t->agent) != 0)
+            return CG_ERR_FAULT;
+        idx[j] = R->itype ? vc4_le16(ib) : ib[0];
+        if (idx[j] > R->maxi)
+            return vc4_fault(v, t, CG_FAULT_BAD_STATE, R->addr,
+                             "index %u above the record's maximum index %u", idx[j], R->maxi);
+    }
+    return 0;
+}
+
+/* Triangles k0 .. ntri - 1 (modes 4-6) of an NV shader state record: the
+ * general loop of bin_prims without the GL, point and line cases, so its
+ * few live values stay in registers. The same steps in the same order:
+ * indices, one budget unit, Xs / Ys, then bin_tri. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int bin_nv_tris(cg_vc4 *v, vc4_thread *t, const bin_run *R, const vc4_nv_record *nvr,
+                       unsigned mode, uint32_t k0, uint32_t ntri, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    bin_vcache vc = {NULL, VA_NONE}; /* host page of the last vertex read */
+    uint32_t xy_off = (nvr->flags & 8) ? 16 : 0; /* Xs, Ys after a clip header */
+    uint64_t vbase = (uint64_t)nvr->vdata + xy_off;
+    uint32_t vstride = nvr->stride;
+    int32_t vpx = b->st.vp_x, vpy = b->st.vp_y;
+    /* a list of vertex arrays: triangle k is vertices first + 3k .. + 2 */
+    bool consec = !R->indexed && mode == 4;
+    for (uint32_t k = k0; k < ntri; k++) {
+        uint32_t vn[3], idx[3];
+        tri_of(mode, k, vn);
+        int rc = bin_indices(v, t, R, vn, idx);
+        if (rc)
+            return rc;
+        t->pc++;
+        if (bin_budget_spent(v))
+            return bin_budget_fault(v, t, R->addr);
+        /* the binner needs only Xs, Ys of each vertex (the renderer reads
+         * the rest when it draws) */
+        xy32 q0, q1, q2;
+        uint64_t a0 = vbase + (uint64_t)idx[0] * vstride;
+        if (consec && a0 - vc.va <= 4096 - 4 - 2 * (uint64_t)vstride) {
+            /* three vertices in a row in the cached page: one page test
+             * for all three (each would hit it) */
+            const uint8_t *p = vc.page + (a0 - vc.va);
+            q0.x = (int16_t)vc4_le16(p) + vpx, q0.y = (int16_t)vc4_le16(p + 2) + vpy;
+            p += vstride;
+            q1.x = (int16_t)vc4_le16(p) + vpx, q1.y = (int16_t)vc4_le16(p + 2) + vpy;
+            p += vstride;
+            q2.x = (int16_t)vc4_le16(p) + vpx, q2.y = (int16_t)vc4_le16(p + 2) + vpy;
+        } else if ((rc = bin_vertex_xy(v, t, nvr, xy_off, vbase, vstride, idx[0], &vc, vpx, vpy,
+                                       &q0)) ||
+                   (rc = bin_vertex_xy(v, t, nvr, xy_off, vbase, vstride, idx[1], &vc, vpx, vpy,
+                                       &q1)) ||
+                   (rc = bin_vertex_xy(v, t, nvr, xy_off, vbase, vstride, idx[2], &vc, vpx, vpy,
+                                       &q2))) {
+            return rc;
+        }
+        if (tile0 == 0)
+            v->stats.prims_binned++;
+        if ((rc = bin_tri(v, t, R, k, idx, q0.x, q0.y, q1.x, q1.y, q2.x, q2.y, tile0)))
+            return rc;
+        tile0 = 0;
+    }
+    return 0;
+}
+
 static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
@@ -878,6 +1130,11 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
     }
     static const uint8_t no_cfg[3] = {3, 0, 0};
     const uint8_t *cfg = b->st.config_valid ? b->st.config : no_cfg;
+    bin_run R = {addr, vc4_tri_culled(cfg, -1), vc4_tri_culled(cfg, 1), (int32_t)cx0,
+                 (int32_t)cy0, (int32_t)cx1, (int32_t)cy1, indexed, itype, iaddr, maxi, first};
+    if (!glr && !ptl)
+        return bin_nv_tris(v, t, &R, &nvr, mode, k0, ntri, tile0);
+    /* GL shader state (any primitive), NV points and lines */
     vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
     for (uint32_t k = k0; k < ntri; k++) {
         uint32_t vn[3], idx[3];
@@ -885,35 +1142,18 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
             pl_of(mode, k, count, vn);
         else
             tri_of(mode, k, vn);
-        for (int j = 0; j < 3; j++) {
-            if (indexed) {
-                uint8_t ib[2] = {0, 0};
-                uint64_t ia = (uint64_t)iaddr + (uint64_t)vn[j] * (itype ? 2 : 1);
-                if (ia > 0xFFFFFFFFu)
-                    return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, iaddr,
-                                     "index %u of the list at 0x%08x lies past the 32-bit bus",
-                                     vn[j], iaddr);
-                if (vc4_bus_read(v->bus, ia, ib, itype ? 2 : 1, &t->agent) != 0)
-                    return CG_ERR_FAULT;
-                idx[j] = itype ? vc4_le16(ib) : ib[0];
-                if (idx[j] > maxi)
-                    return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr,
-                                     "index %u above the record's maximum index %u", idx[j], maxi);
-            } else {
-                idx[j] = first + vn[j];
-            }
-        }
+        int rc = bin_indices(v, t, &R, vn, idx);
+        if (rc)
+            return rc;
         t->pc++;
         if (bin_budget_spent(v))
             return bin_budget_fault(v, t, addr);
-        /* the binner needs only Xs, Ys of each vertex (the renderer reads the
-         * rest when it draws) */
         xy32 vx[3];
         int clip = 0;
         vc4_gl_coord gc[3];
         if (glr) {
             /* the coordinate shader's Xs, Ys; the clipper's decision */
-            int rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
+            rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
             if (rc)
                 return rc;
             for (int j = 0; j < 3; j++)
@@ -927,8 +1167,8 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         for (int j = 0; j < 3 && !glr; j++) {
             uint8_t xy[4];
-            int rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j],
-                                      (nvr.flags & 8) ? 16 : 0, xy, 4, &vpc);
+            rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j], (nvr.flags & 8) ? 16 : 0, xy, 4,
+                                  &vpc);
             if (rc)
                 return rc;
             vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
@@ -936,91 +1176,17 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
         }
         if (tile0 == 0)
             v->stats.prims_binned++;
-        if (clip == 2) {
-            int rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0, ptl);
-            if (rc)
-                return rc;
-            tile0 = 0;
-            continue;
-        }
-        if (ptl) {
-            int rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1,
-                            clip, tile0);
-            if (rc)
-                return rc;
-            tile0 = 0;
-            continue;
-        }
-        int64_t area2 = (int64_t)(vx[1].x - vx[0].x) * (vx[2].y - vx[0].y) -
-                        (int64_t)(vx[2].x - vx[0].x) * (vx[1].y - vx[0].y);
-        if (clip == 1 || area2 == 0 || vc4_tri_culled(cfg, area2)) {
-            tile0 = 0;
-            continue;
-        }
-        int64_t minx = vx[0].x, maxx = vx[0].x, miny = vx[0].y, maxy = vx[0].y;
-        for (int j = 1; j < 3; j++) {
-            if (vx[j].x < minx) minx = vx[j].x;
-            if (vx[j].x > maxx) maxx = vx[j].x;
-            if (vx[j].y < miny) miny = vx[j].y;
-            if (vx[j].y > maxy) maxy = vx[j].y;
-        }
-        /* pixel x is sampled at 16x+8 (12.4); covered pixels have centres in
-         * [minx, maxx] */
-        int64_t px0 = (minx - 8 + 15) >> 4, px1 = (maxx - 8) >> 4;
-        int64_t py0 = (miny - 8 + 15) >> 4, py1 = (maxy - 8) >> 4;
-        if (px0 < cx0) px0 = cx0;
-        if (py0 < cy0) py0 = cy0;
-        if (px1 > cx1 - 1) px1 = cx1 - 1;
-        if (py1 > cy1 - 1) py1 = cy1 - 1;
-        if (px0 > px1 || py0 > py1) {
-            tile0 = 0;
-            continue;
-        }
-        /* 0 <= px0 <= px1 (the clip window starts at 0 or later): shifts */
-        int64_t tx0 = px0 >> 6, tx1 = px1 >> 6;
-        int64_t ty0 = py0 >> 6, ty1 = py1 >> 6;
-        _Static_assert(VC4_TILE == 64, "tile shifts");
-        /* edges e -> e+1, signed so that the inside is E >= 0 (only needed
-         * when the box spans tiles) */
-        int64_t edx[3] = {0, 0, 0}, edy[3] = {0, 0, 0};
-        if (tx0 != tx1 || ty0 != ty1)
-            for (int e = 0; e < 3; e++) {
-                const xy32 *a = &vx[e], *c = &vx[(e + 1) % 3];
-                edx[e] = area2 > 0 ? c->x - a->x : a->x - c->x;
-                edy[e] = area2 > 0 ? c->y - a->y : a->y - c->y;
-            }
-        uint32_t tix = 0;
-        for (int64_t ty = ty0; ty <= ty1; ty++)
-            for (int64_t tx = tx0; tx <= tx1; tx++, tix++) {
-                if (tix < tile0)
-                    continue;
-                /* edge test against the tile's pixel-centre rectangle (a
-                 * triangle whose box lies in one tile is in it) */
-                if (tx0 == tx1 && ty0 == ty1)
-                    goto listed;
-                int64_t rx0 = tx * 1024 + 8, rx1 = tx * 1024 + 1016;
-                int64_t ry0 = ty * 1024 + 8, ry1 = ty * 1024 + 1016;
-                bool out = false;
-                for (int e = 0; e < 3 && !out; e++) {
-                    /* E = sdx * (py - ay) - sdy * (px - ax) is inside when
-                     * >= 0 and linear: the four corners are outside exactly
-                     * when the corner with the largest E is */
-                    int64_t px = edy[e] < 0 ? rx1 : rx0, py = edx[e] > 0 ? ry1 : ry0;
-                    out = edx[e] * (py - vx[e].y) - edy[e] * (px - vx[e].x) < 0;
-                }
-                if (out)
-                    continue;
-            listed:;
-                /* every tile entry costs one unit of the budget too */
-                if (bin_budget_spent(v))
-                    return bin_budget_fault(v, t, addr);
-                vc4_tile_list *tl = &b->tiles[ty * b->tw + tx];
-                int rc = bin_tri_tile(v, t, tl, idx);
-                if (rc == 1)
-                    return bin_oom(v, addr, k, tix);
-                if (rc)
-                    return rc;
-            }
+        rc = 0;
+        if (clip == 2)
+            rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0, ptl);
+        else if (ptl)
+            rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1, clip,
+                        tile0);
+        else if (clip != 1)
+            rc = bin_tri(v, t, &R, k, idx, vx[0].x, vx[0].y, vx[1].x, vx[1].y, vx[2].x, vx[2].y,
+                         tile0);
+        if (rc)
+            return rc;
         tile0 = 0;
     }
     return 0;

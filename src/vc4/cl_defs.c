@@ -2,6 +2,7 @@
  * per command set, research/style.md A6), and compressed primitive lists. */
 #include <string.h>
 #include "vc4_internal.h"
+#include "prim_encode.h"
 
 /* Pass 1: one flat array of fields, and one of macro slots, in .def order;
  * enumerators give each record's first field and slot. */
@@ -316,49 +317,5 @@ unsigned cg_vc4_prim_decode(const uint8_t *p, size_t n, const uint32_t prev[3],
 unsigned cg_vc4_prim_encode(const uint32_t prev[3], const uint32_t tri[3], bool first,
                             uint8_t out[7])
 {
-    if (tri[0] > 0xFFFF || tri[1] > 0xFFFF || tri[2] > 0xFFFF)
-        return 0;
-    int32_t i0 = (int32_t)tri[0], i1 = (int32_t)tri[1], i2 = (int32_t)tri[2];
-    if (!first) {
-        int32_t p0 = (int32_t)prev[0], p1 = (int32_t)prev[1], p2 = (int32_t)prev[2];
-        /* coding 0: d in -31..31 (-32 would make 0x80..0x82) */
-        int32_t d = i2 - p2;
-        if (d >= -31 && d <= 31) {
-            int flag = -1;
-            if (i0 == p2 && i1 == p1)
-                flag = 0;
-            else if (i0 == p0 && i1 == p2)
-                flag = 1;
-            else if (i0 == p1 && i1 == p0)
-                flag = 2;
-            if (flag >= 0) {
-                out[0] = (uint8_t)(flag | (((uint32_t)d & 0x3F) << 2));
-                return 1;
-            }
-        }
-        /* coding 1: deltas -8..7, but not a first byte of 0x83 (-8 in [7:4]),
-         * kept clear of the 0x80..0x82 codes */
-        int32_t d0 = i0 - p0, d1 = i1 - p1, d2 = i2 - p2;
-        if (d0 >= -7 && d0 <= 7 && d1 >= -8 && d1 <= 7 && d2 >= -8 && d2 <= 7) {
-            uint32_t w = 3u | ((uint32_t)d0 & 0xF) << 4 | ((uint32_t)d1 & 0xF) << 8 |
-                         ((uint32_t)d2 & 0xF) << 12;
-            out[0] = (uint8_t)w;
-            out[1] = (uint8_t)(w >> 8);
-            return 2;
-        }
-    }
-    int32_t e1 = i1 - i0, e2 = i2 - i0;
-    if (e1 >= -32 && e1 <= 31 && e2 >= -32 && e2 <= 31) {
-        uint32_t w = 0xFu | ((uint32_t)e1 & 0x3F) << 4 | ((uint32_t)e2 & 0x3F) << 10 |
-                     (uint32_t)i0 << 16;
-        for (int k = 0; k < 4; k++)
-            out[k] = (uint8_t)(w >> (8 * k));
-        return 4;
-    }
-    out[0] = 0x81;
-    for (int k = 0; k < 3; k++) {
-        out[1 + 2 * k] = (uint8_t)tri[k];
-        out[2 + 2 * k] = (uint8_t)(tri[k] >> 8);
-    }
-    return 7;
+    return vc4_prim_encode(prev, tri, first, out);
 }
