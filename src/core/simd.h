@@ -14,11 +14,11 @@
 #ifndef CMDGPU_CORE_SIMD_H
 #define CMDGPU_CORE_SIMD_H
 
-enum {
-    CG_SIMD_BASE = 0,   /* the build's baseline (SSE2 on x86-64) */
-    CG_SIMD_AVX2 = 1,   /* AVX2 */
-    CG_SIMD_AVX512 = 2, /* AVX-512 F+BW+DQ+VL */
-};
+/* Macros, not enum constants: the variant tests below are #if's, where an
+ * enum constant would read as 0. */
+#define CG_SIMD_BASE 0   /* the build's baseline (SSE2 on x86-64) */
+#define CG_SIMD_AVX2 1   /* AVX2 */
+#define CG_SIMD_AVX512 2 /* AVX-512 F+BW+DQ+VL */
 
 #ifndef CG_SIMD_VARIANT
 #define CG_SIMD_VARIANT CG_SIMD_BASE
