@@ -270,12 +270,19 @@ typedef struct vc4_qpu_wait {
 struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */
+    uint32_t xrow[2][16];            /* interpreter scratch after r5: zeros, the
+                                      * instruction's small immediate */
     /* TMU result FIFOs (ring of VC4_TMU_FIFO_SLOTS per TMU; valid entries
      * are counted by tmu_n below) and coordinates (valid per tmu_has bit),
      * so reinit need not clear them */
     uint32_t tmu_res[2][VC4_TMU_FIFO_SLOTS][16];
     uint32_t tmu_coord[2][3][16];    /* T, R, B written for the next request (valid: tmu_has) */
-    uint16_t zf, nf, cf;             /* Z, N, C flags, bit i = lane i */
+    union {                          /* Z, N, C flags, bit i = lane i; fl[0] is */
+        struct {                     /* always 0 (fl[cond >> 1] is a condition's */
+            uint16_t fl_never, zf, nf, cf; /* mask before the inversion of odd codes) */
+        };
+        uint16_t fl[4];
+    };
     uint32_t pc;                     /* bus address of the next instruction */
     uint32_t unif;                   /* bus address of the next uniform */
     uint32_t nvary_read;             /* varyings read so far */
@@ -290,7 +297,8 @@ struct vc4_qpu_state {
     uint32_t branch_target;
     int end_wait;                    /* delay slots left after thrend, -1 none */
     int since_branch;                /* instructions since the last branch */
-    uint64_t prev_phys_a, prev_phys_b; /* physical registers the last instruction wrote */
+    uint64_t prev_phys;              /* physical registers the last instruction wrote
+                                      * (ra n = bit n, rb n = bit 32 + n) */
     uint8_t prev_acc;                /* accumulators (bit n = rn) it wrote */
     bool sbwait_done;
     /* shared units and identity */
@@ -321,12 +329,9 @@ struct vc4_qpu_state {
     vc4_qpu_sems *sems;
     vc4_qpu_sems own_sems;
     struct vc4_qpu_prog *prog;       /* decoded code in use (vc4_qpu_cache), or NULL */
-    /* rows written since the last reset (ra0-31 = 0-31, rb0-31 = 32-63,
-     * r0-r5 = 64-69): a set and the same rows as a list */
-    uint64_t dirty_ab;
-    uint8_t dirty_acc;
-    uint8_t ndirty;
-    uint8_t dirty_list[70];
+    /* rows written since the last reset (ra0-31 = bits 0-31 of dirty[0],
+     * rb0-31 = bits 32-63, r0-r5 = bits 0-5 of dirty[1]) */
+    uint64_t dirty[2];
 };
 
 /* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be
