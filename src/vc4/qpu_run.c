@@ -123,6 +123,8 @@ enum {
     D_PLAINW = 1 << 15, /* both writes go to plain rows (ra/rb 0-31, r0-r3) or
                          * nowhere, not to the same row, no pack: written
                          * straight to the rows of wrow[] */
+    D_FASTBR = 1 << 17, /* a branch with no link write, register or flags:
+                         * run in the slice loop */
     D_FAST = 1 << 16,   /* an ALU instruction of the common shape (alu_fast):
                          * D_PLAINW, operands from plain rows, zeros or the
                          * small immediate (src[]), no unpack, rotation,
@@ -262,17 +264,20 @@ typedef struct row {
     vn c[NV];
 } row;
 
+/* a native vector at a 4-byte boundary; vector types alias their element
+ * type, so a row store does not make the compiler reload unrelated state */
+typedef vn vn_ua __attribute__((aligned(4)));
 static inline row vload(const uint32_t *p)
 {
     row v;
     for (int k = 0; k < NV; k++)
-        memcpy(&v.c[k], p + k * NL, sizeof v.c[k]);
+        v.c[k] = *(const vn_ua *)(p + k * NL);
     return v;
 }
 static inline void vstore(uint32_t *p, row v)
 {
     for (int k = 0; k < NV; k++)
-        memcpy(p + k * NL, &v.c[k], sizeof v.c[k]);
+        *(vn_ua *)(p + k * NL) = v.c[k];
 }
 static inline vn nsplat(uint32_t x)
 {
@@ -1407,7 +1412,10 @@ static int end_rules(vc4_qpu_state *s, const vc4_qpu_dins *d, bool is_end, uint3
 }
 
 /* Execute the decoded instruction d at addr (one step). */
-static inline int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
 {
     /* only a semaphore acquire, or an ALU read of the mutex while some QPU
      * holds it, can block */
@@ -1585,14 +1593,26 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     uint32_t pstart = pg ? pg->start : 0, pn = pg ? pg->n : 0;
     if (pg)
         s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
-    /* nothing pending that the fast path does not handle: no SFU result or
-     * program end on the way, no wait (changes only in step_d) */
-    bool quiet = !(s->sfu_wait | (s->end_wait + 1) | s->wait.kind);
     if (s->ended)
         goto out;
+    /* What the fast path changes besides the rows and flags, kept in locals
+     * between the slow steps (step_d sees and changes the state). */
+    uint32_t pc = s->pc;
+    uint64_t executed = s->executed, prev_phys = s->prev_phys;
+    int since_branch = s->since_branch, branch_wait = s->branch_wait;
+    uint8_t prev_acc = s->prev_acc;
+#define SYNC_OUT()                                                                      \
+    (s->pc = pc, s->executed = executed, s->prev_phys = prev_phys,                     \
+     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc)
+#define SYNC_IN()                                                                       \
+    (pc = s->pc, executed = s->executed, prev_phys = s->prev_phys,                     \
+     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc)
+    /* nothing pending that the fast path does not handle: no SFU result or
+     * program end on the way, no wait (these change only in step_d) */
+    bool quiet = !(s->sfu_wait | (s->end_wait + 1) | s->wait.kind);
     s->agent.nwords = 2;
     while (n < max) {
-        uint32_t addr = s->pc, off = addr - pstart;
+        uint32_t addr = pc, off = addr - pstart;
         const vc4_qpu_dins *d;
         s->agent.stream_addr = addr;
         /* (off rotated: an unaligned offset is out of range) */
@@ -1617,21 +1637,43 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         }
         /* the common case: an ALU instruction of the common shape, quiet */
         if ((d->flags & D_FAST) && quiet) {
-            s->executed++;
-            if (((s->prev_phys & d->rd) != 0) && (rc = fast_rules(s, d)))
-                break;
-            uint8_t accw;
-            s->prev_phys = alu_fast(s, d, &accw);
-            s->prev_acc = accw;
-            s->since_branch += s->since_branch < 100;
+            executed++;
+            if (prev_phys & d->rd) {
+                SYNC_OUT();
+                if ((rc = fast_rules(s, d)))
+                    break;
+            }
+            prev_phys = alu_fast(s, d, &prev_acc);
+            since_branch += since_branch < 100;
             n++;
-            if (s->branch_wait > 0 && --s->branch_wait == 0)
-                s->pc = s->branch_target;
+            if (branch_wait > 0 && --branch_wait == 0)
+                pc = s->branch_target;
             else
-                s->pc = addr + 8;
+                pc = addr + 8;
             continue;
         }
+        /* a branch without link, register or flags, away from other
+         * branches (exec_branch's work) */
+        if ((d->flags & D_FASTBR) && quiet && since_branch >= 3) {
+            executed++;
+            uint32_t c = d->bcond;
+            uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
+            f = (uint16_t)(f ^ (0u - (c & 1)));
+            bool taken = c == 15 || ((c & 2) ? f != 0 : f == ALL_LANES);
+            prev_phys = 0;
+            prev_acc = 0;
+            since_branch = 1;
+            n++;
+            if (taken) {
+                s->branch_target = d->brel ? addr + 32 + d->imm : d->imm;
+                branch_wait = 3; /* the three delay slots */
+            }
+            pc = addr + 8;
+            continue;
+        }
+        SYNC_OUT();
         rc = step_d(s, d, addr);
+        SYNC_IN();
         if (rc)
             break;
         n++;
@@ -1639,6 +1681,9 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             break;
         quiet = !(s->sfu_wait | (s->end_wait + 1) | s->wait.kind);
     }
+    SYNC_OUT();
+#undef SYNC_OUT
+#undef SYNC_IN
 out:
     *insns = n;
     return rc;
@@ -1884,6 +1929,9 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
         if (!vc4_qpu_bconds[d->bcond].name)
             f |= D_BAD;
+        else if (d->waddr_add == VC4_QPU_W_NOP && d->waddr_mul == VC4_QPU_W_NOP &&
+                 !d->breg && !(d->braddr & 1) && !(f & (D_SIGFX | D_SHARED)))
+            f |= D_FASTBR;
     } else if (d->kind == K_ALU) {
         uint32_t op_add = d->op_add, op_mul = d->op_mul;
         if (simm) {
@@ -1961,6 +2009,8 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             }
         }
     }
+    if (d->kind == K_SIGNAL && !(f & (D_SIGFX | D_BLOCK | D_SHARED)))
+        f |= D_FAST; /* nothing but the step itself (both ops nop: no write) */
     d->flags = f;
 }
 
