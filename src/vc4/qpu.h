@@ -182,7 +182,19 @@ int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
  * are compared with the bus's bytes, and a difference drops the cached
  * instructions from the first changed one on; memory the model must watch
  * (CPU-cached lines, unmapped or read-only pages) is never cached and is
- * fetched instruction by instruction as without a cache. */
+ * fetched instruction by instruction as without a cache.
+ *
+ * Threads: a cache (its decoded programs and its QPU state) belongs to one
+ * thread at a time; different caches may be used by different threads at
+ * once (vc4_qpu_run_fragment_cached, vc4_qpu_cache_payload_use,
+ * vc4_qpu_cache_revalidate, vc4_qpu_use_cache on distinct caches), as may
+ * vc4_qpu_run_fragment and the vc4_qpu_step / run functions on distinct
+ * states: the interpreter has no mutable static data (its tables are const;
+ * the vector level, cg__simd_level, is decided once, thread-safely). The
+ * bus, device and fault log they share are thread-safe for these reads and
+ * fault reports; the semaphores a vc4_frag_batch may point to (sems) and
+ * the vc4_v3d_units of vc4_qpu_set_units are not locked: states that share
+ * them must run on one thread. */
 typedef struct vc4_qpu_cache vc4_qpu_cache;
 vc4_qpu_cache *vc4_qpu_cache_create(void);
 void vc4_qpu_cache_destroy(vc4_qpu_cache *c);
@@ -266,7 +278,11 @@ typedef struct vc4_qpu_wait {
  * again at the next step. s->wait says why. */
 #define VC4_QPU_BLOCKED 1
 
-/* General QPU state, for tests and other shader types. */
+/* General QPU state, for tests and other shader types. The interpreter
+ * reads and writes the register rows ra, rb, acc, xrow as one array of 64-byte
+ * rows (in this order); a state on a 64-byte boundary (as the renderer's
+ * cache and the user-program scheduler keep theirs) has each row in one cache
+ * line, which is faster, but any alignment works. */
 struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */

@@ -53,6 +53,13 @@
 
 #define LANES 16
 #define ALL_LANES 0xffffu
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
 
 static inline float u2f(uint32_t u)
 {
@@ -180,7 +187,9 @@ struct vc4_qpu_cache {
     vc4_qpu_prog prog[CACHE_PROGS];
     uint64_t tick;
     bool st_ready;
-    vc4_qpu_state st;
+    /* on a 64-byte boundary: the register rows are whole cache lines for
+     * the executor's row loads and stores (the cache is allocated so) */
+    _Alignas(64) vc4_qpu_state st;
 };
 
 /* ---- shared between the builds (defined in the baseline build) ---- */
@@ -1599,17 +1608,20 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      * between the slow steps (step_d sees and changes the state). */
     uint32_t pc = s->pc;
     uint64_t executed = s->executed, prev_phys = s->prev_phys;
-    int since_branch = s->since_branch, branch_wait = s->branch_wait;
+    int since_branch = s->since_branch, branch_wait = s->branch_wait, end_wait = s->end_wait;
     uint8_t prev_acc = s->prev_acc;
 #define SYNC_OUT()                                                                      \
     (s->pc = pc, s->executed = executed, s->prev_phys = prev_phys,                     \
-     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc)
+     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc, \
+     s->end_wait = end_wait)
 #define SYNC_IN()                                                                       \
     (pc = s->pc, executed = s->executed, prev_phys = s->prev_phys,                     \
-     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc)
+     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc, \
+     end_wait = s->end_wait)
     /* nothing pending that the fast path does not handle: no SFU result or
-     * program end on the way, no wait (these change only in step_d) */
-    bool quiet = !(s->sfu_wait | (s->end_wait + 1) | s->wait.kind);
+     * program end on the way, no wait (these change only in step_d and
+     * around a program end) */
+    bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     s->agent.nwords = 2;
     while (n < max) {
         uint32_t addr = pc, off = addr - pstart;
@@ -1636,9 +1648,10 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                         dirty_row(s, d->wrow[k]);
         }
         /* the common case: an ALU instruction of the common shape, quiet */
-        if ((d->flags & D_FAST) && quiet) {
+        uint32_t fl = d->flags;
+        if ((fl & (D_FAST | D_END)) == D_FAST && quiet) {
             executed++;
-            if (prev_phys & d->rd) {
+            if (UNLIKELY(prev_phys & d->rd)) {
                 SYNC_OUT();
                 if ((rc = fast_rules(s, d)))
                     break;
@@ -1646,6 +1659,39 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             prev_phys = alu_fast(s, d, &prev_acc);
             since_branch += since_branch < 100;
             n++;
+            if (UNLIKELY(branch_wait > 0) && --branch_wait == 0)
+                pc = s->branch_target;
+            else
+                pc = addr + 8;
+            continue;
+        }
+        /* the same around a program end: the end itself (not in the delay
+         * slots of a branch or of another end: step_d's diagnostics) and
+         * its delay slots */
+        if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
+            (!(fl & D_END) || (end_wait < 0 && branch_wait <= 0))) {
+            executed++;
+            if (prev_phys & d->rd) {
+                SYNC_OUT();
+                if ((rc = fast_rules(s, d)))
+                    break;
+            }
+            prev_phys = alu_fast(s, d, &prev_acc);
+            if ((fl & D_END) && prev_phys) { /* end_rules' one case here */
+                SYNC_OUT();
+                if ((rc = diag(s, "program end instruction writes a register-file register")))
+                    break;
+            }
+            since_branch += since_branch < 100;
+            n++;
+            /* control flow: end after two delay slots, branch after three */
+            if (end_wait >= 0 && (end_wait == 0 || --end_wait == 0)) {
+                s->ended = true;
+                break;
+            }
+            if (fl & D_END)
+                end_wait = 2;
+            quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
             if (branch_wait > 0 && --branch_wait == 0)
                 pc = s->branch_target;
             else
@@ -1654,7 +1700,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         }
         /* a branch without link, register or flags, away from other
          * branches (exec_branch's work) */
-        if ((d->flags & D_FASTBR) && quiet && since_branch >= 3) {
+        if ((fl & D_FASTBR) && quiet && since_branch >= 3 && end_wait < 0) {
             executed++;
             uint32_t c = d->bcond;
             uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
@@ -1679,7 +1725,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         n++;
         if ((d->flags & D_SHARED) || s->ended)
             break;
-        quiet = !(s->sfu_wait | (s->end_wait + 1) | s->wait.kind);
+        quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     }
     SYNC_OUT();
 #undef SYNC_OUT
@@ -1993,9 +2039,12 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
         bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
                     (simm || d->raddr_b < 32 || (f & D_ZB));
-        if (plain && rows &&
-            !(f & (D_BAD | D_SLOW | D_PACK | D_SIGFX | D_BLOCK | D_SHARED | D_UVREAD |
-                   D_VPMRULE | D_MUTEXRD))) {
+        /* program end (thrend) has nothing of its own at the end of the
+         * instruction; the slice loop keeps the end's count */
+        bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
+        if (plain && rows && sigok &&
+            !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
+                   D_MUTEXRD))) {
             f |= D_FAST;
             for (int k = 0; k < 4; k++) {
                 uint32_t m = d->mux[k];
@@ -2009,14 +2058,18 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             }
         }
     }
-    if (d->kind == K_SIGNAL && !(f & (D_SIGFX | D_BLOCK | D_SHARED)))
+    if (d->kind == K_SIGNAL && !(f & (D_BLOCK | D_SHARED)) &&
+        (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
         f |= D_FAST; /* nothing but the step itself (both ops nop: no write) */
     d->flags = f;
 }
 
 vc4_qpu_cache *vc4_qpu_cache_create(void)
 {
-    return calloc(1, sizeof(vc4_qpu_cache));
+    vc4_qpu_cache *c = aligned_alloc(_Alignof(vc4_qpu_cache), sizeof *c);
+    if (c)
+        memset(c, 0, sizeof *c);
+    return c;
 }
 
 void vc4_qpu_cache_destroy(vc4_qpu_cache *c)
@@ -2297,7 +2350,7 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
 {
     if (!dev || !bus || !b)
         return CG_ERR_INVAL;
-    vc4_qpu_state st;
+    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
     vc4_qpu_state *s = &st;
     if (c) {
         s = &c->st;
