@@ -906,9 +906,8 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
             case VC4_QPU_IO_TLBAM: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
             default: dst = fb->color, written = &fb->color_mask; break;
             }
-            for (int i = 0; i < LANES; i++)
-                if ((lanes >> i) & 1)
-                    dst[i] = w->v[i];
+            if (lanes)
+                blend(dst, vload(w->v), lanes);
             *written |= lanes;
         }
         return 0;
@@ -2371,8 +2370,8 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
     memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
     dirty_ab(s, 0, 15);
     dirty_ab(s, 1, 15);
-    for (int i = 0; i < LANES; i++)
-        b->ms_flags[i] = (b->mask >> i) & 1 ? 15 : 0;
+    vstore(b->ms_flags, vsplat(0));
+    blend(b->ms_flags, vsplat(15), b->mask);
     /* outputs start empty for each batch */
     b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
     b->stencil_writes = 0;
