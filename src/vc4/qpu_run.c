@@ -339,18 +339,43 @@ static inline unsigned vbits(row m)
 /* ftz: a zero exponent keeps only the sign */
 static inline vn n_ftz(vn u)
 {
+#if VBYTES == 64
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x7f800000));
+    return (vn)_mm512_mask_and_epi32(x, k, x, _mm512_set1_epi32((int)0x80000000u));
+#else
     return u & ~(VM((u & 0x7f800000u) == 0) & 0x7fffffffu);
+#endif
 }
 /* fin as bits: denormals flushed (sign kept), NaN -> the infinity of its
  * sign: exponent 0 or 255 <=> bits 30:24 of u + (1 << 23) are 0; then
  * clearing the mantissa is both rules */
 static inline vn n_fin(vn u)
 {
+#if VBYTES == 64 /* the same with AVX-512 masks: test, masked and */
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_testn_epi32_mask(_mm512_add_epi32(x, _mm512_set1_epi32(0x00800000)),
+                                          _mm512_set1_epi32(0x7f000000));
+    return (vn)_mm512_mask_and_epi32(x, k, x, _mm512_set1_epi32((int)0xff800000u));
+#else
     return u & ~(VM(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
+#endif
 }
 static inline vn n_isnan(vn u)
 {
     return VM((vni)(u & 0x7fffffffu) > 0x7f800000);
+}
+/* a result's NaN lanes -> nan, the others flushed (ftz) */
+static inline vn n_fix(vn u, uint32_t nan)
+{
+#if VBYTES == 64
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_cmpgt_epi32_mask(_mm512_and_epi32(x, _mm512_set1_epi32(0x7fffffff)),
+                                          _mm512_set1_epi32(0x7f800000));
+    return (vn)_mm512_mask_mov_epi32((__m512i)n_ftz(u), k, _mm512_set1_epi32((int)nan));
+#else
+    return nsel(n_isnan(u), nsplat(nan), n_ftz(u));
+#endif
 }
 /* fgreater's sign-magnitude order as a signed key: -mag - 1 for a set sign
  * bit, the value itself otherwise */
@@ -363,13 +388,11 @@ static inline vni n_key(vn u)
 static inline vn n_fadd(vn a, vn b)
 {
     /* Inf - Inf gives -Inf, not NaN (VC4C OpCodes.h measurements) */
-    vn u = (vn)((vnf)n_fin(a) + (vnf)n_fin(b));
-    return nsel(n_isnan(u), nsplat(0xff800000u), n_ftz(u));
+    return n_fix((vn)((vnf)n_fin(a) + (vnf)n_fin(b)), 0xff800000u);
 }
 static inline vn n_fsub(vn a, vn b)
 {
-    vn u = (vn)((vnf)n_fin(a) - (vnf)n_fin(b));
-    return nsel(n_isnan(u), nsplat(0xff800000u), n_ftz(u));
+    return n_fix((vn)((vnf)n_fin(a) - (vnf)n_fin(b)), 0xff800000u);
 }
 static inline vn n_fgt(vn a, vn b, uint32_t am) /* a > b (of the |values| for am) */
 {
@@ -466,8 +489,7 @@ static inline vn n_v8muld(vn a, vn b)
 static inline vn n_fmul(vn a, vn b)
 {
     /* fres: NaN -> 0x7fc00000, else ftz */
-    vn u = (vn)((vnf)n_fin(a) * (vnf)n_fin(b));
-    return nsel(n_isnan(u), nsplat(0x7fc00000u), n_ftz(u));
+    return n_fix((vn)((vnf)n_fin(a) * (vnf)n_fin(b)), 0x7fc00000u);
 }
 static inline vn n_mul24(vn a, vn b) { return (a & 0xffffffu) * (b & 0xffffffu); }
 
