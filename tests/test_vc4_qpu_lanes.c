@@ -3,11 +3,15 @@
  * conditional writes) against a plain scalar reference written here from
  * the rules of docs/vc4-qpu.md, and pseudo-random instruction words run on
  * pseudo-random states whose every outcome (registers, flags, pc, faults)
- * goes into one hash with a fixed value. ctest runs this under every vector
+ * goes into one hash with a fixed value; fragment shaders run through
+ * distinct caches from several threads at once (the renderer's tile
+ * workers) give the one-thread results. ctest runs this under every vector
  * level (CMDGPU_SIMD=base, avx2, avx512): each must give the same bits. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "qpu_text.h"
 #include "cmdgpu/cmdgpu.h"
 #include "core/simd.h"
 #include "vc4/qpu.h"
@@ -451,9 +455,114 @@ static void test_random_words(void)
     env_fini(&e);
 }
 
+/* ---- fragment shaders through distinct caches on several threads ---- */
+
+static int bus_put(void *ctx, uint32_t at, const void *p, size_t n)
+{
+    return cg_vas_cpu_write(((env *)ctx)->bus, at, p, n);
+}
+
+#define NTHREADS 4
+#define NBATCH 64
+
+typedef struct frag_job {
+    env *e;
+    int first;             /* the job's first batch */
+    uint32_t color[NBATCH][16];
+    uint16_t mask[NBATCH];
+    int rc;
+} frag_job;
+
+static void fill_batch(vc4_frag_batch *b, int k)
+{
+    memset(b, 0, sizeof *b);
+    b->mask = (uint16_t)(0xffffu >> (k % 7));
+    b->nvary = 1;
+    for (int i = 0; i < 16; i++) {
+        b->vary[0][i] = 0.25f * (float)(i + k);
+        b->vary_c[0][i] = (float)k;
+        b->frag_w[i] = 0x40000000u; /* 2.0 */
+        b->x[i] = (uint32_t)(16 * k + i);
+    }
+}
+
+static void *frag_worker(void *arg)
+{
+    frag_job *j = arg;
+    vc4_qpu_cache *c = vc4_qpu_cache_create();
+    vc4_frag_batch *b = malloc(sizeof *b);
+    j->rc = c && b ? 0 : -1;
+    for (int n = 0; n < 200 && !j->rc; n++)
+        for (int k = 0; k < NBATCH; k++) {
+            fill_batch(b, j->first + k);
+            int rc = vc4_qpu_run_fragment_cached(c, j->e->dev, j->e->bus, NULL, CODE, UNIF, b,
+                                                 100, true);
+            if (rc)
+                j->rc = rc;
+            memcpy(j->color[k], b->color, sizeof b->color);
+            j->mask[k] = b->color_mask;
+        }
+    free(b);
+    vc4_qpu_cache_destroy(c);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    env e;
+    env_init(&e);
+    /* (vary * W + r5) * x, through both ALUs, a small immediate and a
+     * conditional write */
+    qpu_text_load(CODE,
+                  "nop : fmul r0, ra15, vary\n"
+                  "fadd r0, r0, r5 : nop\n"
+                  "itof r1, x_coord : nop\n"
+                  "fmul.setf r2, r0, r1 : nop\n"
+                  "fsub.ifnz r2, r2, f1.0 : fmul r3, r2, r0\n"
+                  "ftoi r2, r2 : nop\n"
+                  "add tlbc, r2, r3 : nop : thrend\n"
+                  "nop\n"
+                  "nop\n",
+                  NULL, bus_put, &e);
+    /* one thread, uncached: the expected colours */
+    vc4_frag_batch *b = malloc(sizeof *b);
+    static uint32_t want[NTHREADS * NBATCH][16];
+    static uint16_t want_mask[NTHREADS * NBATCH];
+    for (int k = 0; k < NTHREADS * NBATCH; k++) {
+        fill_batch(b, k);
+        CHECK_EQ(vc4_qpu_run_fragment(e.dev, e.bus, NULL, CODE, UNIF, b, 100, true), 0);
+        memcpy(want[k], b->color, sizeof b->color);
+        want_mask[k] = b->color_mask;
+    }
+    /* lane 5 of batch 3: vary 2.0 * W 2.0 + r5 3.0 = 7.0; x 53: 371.0 - 1.0
+     * = 370; mul side 371 * 7 = 2597.0 (bits 0x45225000) */
+    CHECK_EQ(want[3][5], 370u + 0x45225000u);
+    CHECK_EQ(want_mask[3], 0xffffu >> 3);
+    frag_job *jobs = calloc(NTHREADS, sizeof *jobs);
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        jobs[t].e = &e;
+        jobs[t].first = t * NBATCH;
+        CHECK_EQ(pthread_create(&th[t], NULL, frag_worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NTHREADS; t++) {
+        CHECK_EQ(jobs[t].rc, 0);
+        CHECK_MEM(jobs[t].color, want[t * NBATCH], sizeof jobs[t].color);
+        for (int k = 0; k < NBATCH; k++)
+            CHECK_EQ(jobs[t].mask[k], want_mask[t * NBATCH + k]);
+    }
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    free(jobs);
+    free(b);
+    env_fini(&e);
+}
+
 int main(void)
 {
     test_ops();
     test_random_words();
+    test_threads();
     return check_report("test_vc4_qpu_lanes");
 }
