@@ -1643,17 +1643,25 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      * program end on the way, no wait (these change only in step_d and
      * around a program end) */
     bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
-    s->agent.nwords = 2;
+    /* The agent (fault records: address and words of the instruction) is
+     * set before anything that may raise a fault or read memory; after the
+     * fast path it is set at the end (`last`, the last instruction it ran),
+     * so it reads as if set at every fetch. */
+    const vc4_qpu_dins *last = NULL;
+    uint32_t last_addr = 0;
+#define AGENT(d_, addr_)                                                                \
+    (s->agent.stream_addr = (addr_), memcpy(s->agent.words, &(d_)->ins, 8),          \
+     s->agent.nwords = 2, last = NULL) /* little-endian: low word first */
     while (n < max) {
         uint32_t addr = pc, off = addr - pstart;
         const vc4_qpu_dins *d;
-        s->agent.stream_addr = addr;
         /* (off rotated: an unaligned offset is out of range) */
         if ((off >> 3 | off << 29) < pn) {
             d = &pd[off >> 3];
-            memcpy(s->agent.words, &d->ins, 8); /* little-endian: low word first */
         } else {
+            s->agent.stream_addr = addr;
             s->agent.nwords = 0;
+            last = NULL;
             d = vc4__qpu_fetch(s, addr, &tmp); /* sets the words */
             if (!d) {
                 rc = CG_ERR_FAULT;
@@ -1674,9 +1682,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             executed++;
             if (UNLIKELY(prev_phys & d->rd)) {
                 SYNC_OUT();
+                AGENT(d, addr);
                 if ((rc = fast_rules(s, d)))
                     break;
             }
+            last = d, last_addr = addr;
             prev_phys = alu_fast(s, d, &prev_acc);
             since_branch += since_branch < 100;
             n++;
@@ -1692,6 +1702,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
             (!(fl & D_END) || (end_wait < 0 && branch_wait <= 0))) {
             executed++;
+            AGENT(d, addr);
             if (prev_phys & d->rd) {
                 SYNC_OUT();
                 if ((rc = fast_rules(s, d)))
@@ -1723,6 +1734,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
          * branches (exec_branch's work) */
         if ((fl & D_FASTBR) && quiet && since_branch >= 3 && end_wait < 0) {
             executed++;
+            last = d, last_addr = addr;
             uint32_t c = d->bcond;
             uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
             f = (uint16_t)(f ^ (0u - (c & 1)));
@@ -1739,6 +1751,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             continue;
         }
         SYNC_OUT();
+        AGENT(d, addr);
         rc = step_d(s, d, addr);
         SYNC_IN();
         if (rc)
@@ -1749,8 +1762,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     }
     SYNC_OUT();
+    if (last)
+        AGENT(last, last_addr);
 #undef SYNC_OUT
 #undef SYNC_IN
+#undef AGENT
 out:
     *insns = n;
     return rc;
