@@ -1708,12 +1708,15 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 if ((rc = fast_rules(s, d)))
                     break;
             }
-            prev_phys = alu_fast(s, d, &prev_acc);
-            if ((fl & D_END) && prev_phys) { /* end_rules' one case here */
+            uint8_t accw;
+            uint64_t phys = alu_fast(s, d, &accw);
+            if ((fl & D_END) && phys) { /* end_rules' one case here */
                 SYNC_OUT();
                 if ((rc = diag(s, "program end instruction writes a register-file register")))
                     break;
             }
+            prev_phys = phys;
+            prev_acc = accw;
             since_branch += since_branch < 100;
             n++;
             /* control flow: end after two delay slots, branch after three */
