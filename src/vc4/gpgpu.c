@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "gpgpu.h"
 #include "qpu.h"
 
@@ -21,8 +22,15 @@ typedef struct vc4_srq_entry {
     uint32_t pc, ua, ul;
 } vc4_srq_entry;
 
+/* A QPU state on a 64-byte boundary: its register rows are whole cache
+ * lines, so the interpreter's 64-byte row loads and stores do not straddle
+ * two lines (qpu.h). */
+typedef struct vc4_qpu_slot {
+    _Alignas(64) vc4_qpu_state s;
+} vc4_qpu_slot;
+
 typedef struct vc4_gpgpu {
-    vc4_qpu_state q[VC4_NQPU];
+    vc4_qpu_slot q[VC4_NQPU];
     bool busy[VC4_NQPU];    /* a user program runs on the QPU */
     bool blocked[VC4_NQPU]; /* its last step was a stall */
     uint64_t insns[VC4_NQPU]; /* instructions of the current program (stalls excluded) */
@@ -49,9 +57,12 @@ typedef struct vc4_gpgpu {
 static vc4_gpgpu *gp_get(cg_vc4 *v)
 {
     if (!v->gp) {
-        v->gp = calloc(1, sizeof *v->gp);
-        if (v->gp)
+        /* aligned for the QPU states (a multiple of 64: the slots' size) */
+        v->gp = aligned_alloc(64, sizeof *v->gp);
+        if (v->gp) {
+            memset(v->gp, 0, sizeof *v->gp);
             vc4_v3d_units_init(&v->gp->units);
+        }
     }
     return v->gp;
 }
@@ -80,18 +91,18 @@ static uint32_t srqcs(const vc4_gpgpu *g)
 static void wait_desc(cg_vc4 *v, vc4_gpgpu *g, unsigned n, char *buf, size_t cap)
 {
     (void)v;
-    vc4_qpu_wait_text(&g->q[n], buf, cap);
+    vc4_qpu_wait_text(&g->q[n].s, buf, cap);
 }
 
 static void start_program(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const vc4_srq_entry *e)
 {
     cg_agent who = {.family = CG_FAMILY_VC4, .unit = "qpu", .channel = (int)n};
-    vc4_qpu_init(&g->q[n], v->dev, v->bus, &who, e->pc, e->ua, v->cfg.qpu_strict);
-    vc4_qpu_set_units(&g->q[n], &g->units, n);
+    vc4_qpu_init(&g->q[n].s, v->dev, v->bus, &who, e->pc, e->ua, v->cfg.qpu_strict);
+    vc4_qpu_set_units(&g->q[n].s, &g->units, n);
     /* decoded once (no cache if it cannot be allocated: fetch from memory) */
     if (!g->cache)
         g->cache = vc4_qpu_cache_create();
-    vc4_qpu_use_cache(&g->q[n], g->cache);
+    vc4_qpu_use_cache(&g->q[n].s, g->cache);
     g->busy[n] = true;
     g->blocked[n] = false;
     g->insns[n] = 0;
@@ -133,7 +144,7 @@ static void all_qpus(cg_vc4 *v, vc4_gpgpu *g, int skip, char *buf, size_t cap)
             continue;
         char w[64];
         wait_desc(v, g, n, w, sizeof w);
-        int k = snprintf(buf + len, cap - len, "%sq%u@%08x %s", len ? "; " : "", n, g->q[n].pc,
+        int k = snprintf(buf + len, cap - len, "%sq%u@%08x %s", len ? "; " : "", n, g->q[n].s.pc,
                          g->blocked[n] ? w : "runs");
         if (k < 0)
             break;
@@ -161,10 +172,10 @@ static void hang(cg_vc4 *v, vc4_gpgpu *g, unsigned n, const char *why)
     wait_desc(v, g, n, w, sizeof w);
     all_qpus(v, g, (int)n, all, sizeof all);
     cg_agent who = {.family = CG_FAMILY_VC4, .unit = "qpu", .channel = (int)n,
-                    .stream_addr = g->q[n].pc};
-    cg_fault_post(v->dev, &who, CG_FAULT_HANG, g->q[n].pc,
+                    .stream_addr = g->q[n].s.pc};
+    cg_fault_post(v->dev, &who, CG_FAULT_HANG, g->q[n].s.pc,
                   "%s (budget %s): qpu %u pc 0x%08x waits on %s; others: %s", why,
-                  cg_budget_name(CG_BUDGET_VC4_QPU_INSNS), n, g->q[n].pc,
+                  cg_budget_name(CG_BUDGET_VC4_QPU_INSNS), n, g->q[n].s.pc,
                   g->blocked[n] ? w : "nothing (runs)", all[0] ? all : "none");
     end_program(g, n, false);
 }
@@ -194,7 +205,7 @@ int vc4_gpgpu_run(cg_vc4 *v)
             if (!g->busy[n])
                 continue;
             any = true;
-            vc4_qpu_state *s = &g->q[n];
+            vc4_qpu_state *s = &g->q[n].s;
             s->host_int = 0;
             uint64_t max = budget > g->insns[n] ? budget - g->insns[n] : 0;
             if (g->tick_limit) {
@@ -460,7 +471,7 @@ int cg_vc4_qpu_get(cg_vc4 *v, unsigned qpu, cg_vc4_qpu_info *out)
     out->busy = g->busy[qpu];
     out->blocked = g->blocked[qpu];
     out->reserved = reserved(g, qpu);
-    out->pc = g->q[qpu].pc;
+    out->pc = g->q[qpu].s.pc;
     out->code = g->code[qpu];
     out->unif = g->unif[qpu];
     out->insns = g->insns[qpu];

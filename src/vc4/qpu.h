@@ -182,7 +182,19 @@ int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
  * are compared with the bus's bytes, and a difference drops the cached
  * instructions from the first changed one on; memory the model must watch
  * (CPU-cached lines, unmapped or read-only pages) is never cached and is
- * fetched instruction by instruction as without a cache. */
+ * fetched instruction by instruction as without a cache.
+ *
+ * Threads: a cache (its decoded programs and its QPU state) belongs to one
+ * thread at a time; different caches may be used by different threads at
+ * once (vc4_qpu_run_fragment_cached, vc4_qpu_cache_payload_use,
+ * vc4_qpu_cache_revalidate, vc4_qpu_use_cache on distinct caches), as may
+ * vc4_qpu_run_fragment and the vc4_qpu_step / run functions on distinct
+ * states: the interpreter has no mutable static data (its tables are const;
+ * the vector level, cg__simd_level, is decided once, thread-safely). The
+ * bus, device and fault log they share are thread-safe for these reads and
+ * fault reports; the semaphores a vc4_frag_batch may point to (sems) and
+ * the vc4_v3d_units of vc4_qpu_set_units are not locked: states that share
+ * them must run on one thread. */
 typedef struct vc4_qpu_cache vc4_qpu_cache;
 vc4_qpu_cache *vc4_qpu_cache_create(void);
 void vc4_qpu_cache_destroy(vc4_qpu_cache *c);
@@ -266,16 +278,27 @@ typedef struct vc4_qpu_wait {
  * again at the next step. s->wait says why. */
 #define VC4_QPU_BLOCKED 1
 
-/* General QPU state, for tests and other shader types. */
+/* General QPU state, for tests and other shader types. The interpreter
+ * reads and writes the register rows ra, rb, acc, xrow as one array of 64-byte
+ * rows (in this order); a state on a 64-byte boundary (as the renderer's
+ * cache and the user-program scheduler keep theirs) has each row in one cache
+ * line, which is faster, but any alignment works. */
 struct vc4_qpu_state {
     uint32_t ra[32][16], rb[32][16]; /* register files A and B */
     uint32_t acc[6][16];             /* r0-r5 */
+    uint32_t xrow[2][16];            /* interpreter scratch after r5: zeros, the
+                                      * instruction's small immediate */
     /* TMU result FIFOs (ring of VC4_TMU_FIFO_SLOTS per TMU; valid entries
      * are counted by tmu_n below) and coordinates (valid per tmu_has bit),
      * so reinit need not clear them */
     uint32_t tmu_res[2][VC4_TMU_FIFO_SLOTS][16];
     uint32_t tmu_coord[2][3][16];    /* T, R, B written for the next request (valid: tmu_has) */
-    uint16_t zf, nf, cf;             /* Z, N, C flags, bit i = lane i */
+    union {                          /* Z, N, C flags, bit i = lane i; fl[0] is */
+        struct {                     /* always 0 (fl[cond >> 1] is a condition's */
+            uint16_t fl_never, zf, nf, cf; /* mask before the inversion of odd codes) */
+        };
+        uint16_t fl[4];
+    };
     uint32_t pc;                     /* bus address of the next instruction */
     uint32_t unif;                   /* bus address of the next uniform */
     uint32_t nvary_read;             /* varyings read so far */
@@ -290,7 +313,8 @@ struct vc4_qpu_state {
     uint32_t branch_target;
     int end_wait;                    /* delay slots left after thrend, -1 none */
     int since_branch;                /* instructions since the last branch */
-    uint64_t prev_phys_a, prev_phys_b; /* physical registers the last instruction wrote */
+    uint64_t prev_phys;              /* physical registers the last instruction wrote
+                                      * (ra n = bit n, rb n = bit 32 + n) */
     uint8_t prev_acc;                /* accumulators (bit n = rn) it wrote */
     bool sbwait_done;
     /* shared units and identity */
@@ -321,12 +345,9 @@ struct vc4_qpu_state {
     vc4_qpu_sems *sems;
     vc4_qpu_sems own_sems;
     struct vc4_qpu_prog *prog;       /* decoded code in use (vc4_qpu_cache), or NULL */
-    /* rows written since the last reset (ra0-31 = 0-31, rb0-31 = 32-63,
-     * r0-r5 = 64-69): a set and the same rows as a list */
-    uint64_t dirty_ab;
-    uint8_t dirty_acc;
-    uint8_t ndirty;
-    uint8_t dirty_list[70];
+    /* rows written since the last reset (ra0-31 = bits 0-31 of dirty[0],
+     * rb0-31 = bits 32-63, r0-r5 = bits 0-5 of dirty[1]) */
+    uint64_t dirty[2];
 };
 
 /* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be

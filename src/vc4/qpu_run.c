@@ -17,12 +17,49 @@
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "core/mem_internal.h"
+#include "core/simd.h"
 #include "qpu_io.h"
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#ifndef CG_SIMD_HAVE_VARIANTS
+#define CG_SIMD_HAVE_VARIANTS 0
+#endif
+
+/* This file is built once per vector level (src/core/simd.h,
+ * cmdgpu_simd_variants in CMakeLists.txt): the executor (the ALUs, register
+ * reads and writes, one step, vc4__qpu_slice_<level>) in every build; the
+ * rest (faults, decoding, the program cache, the public entry points) only
+ * in the baseline build (SHARED below). */
+/* (numbers, not the enum names of simd.h: the preprocessor reads an enum
+ * name as 0) */
+#if CG_SIMD_VARIANT == 2
+#define SHARED 0
+#define SLICE_FN vc4__qpu_slice_avx512
+#elif CG_SIMD_VARIANT == 1
+#define SHARED 0
+#define SLICE_FN vc4__qpu_slice_avx2
+#else
+#define SHARED 1
+#define SLICE_FN vc4__qpu_slice_base
+#endif
 
 #define LANES 16
 #define ALL_LANES 0xffffu
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
 
 static inline float u2f(uint32_t u)
 {
@@ -64,381 +101,555 @@ static inline float fin(uint32_t u)
     return u2f(u);
 }
 
-/* ---- faults ---- */
+/* ---- decoded instructions ----
+ *
+ * Everything a step needs from the 64-bit word, taken out once (decode):
+ * the fields, the small immediate's value, which register reads are plain
+ * rows (and their bits for the back-to-back read rule), the physical
+ * registers each ALU writes, and what the instruction may do beyond its
+ * lanes (block, touch a unit the QPUs share, fall under the end rules). */
 
-static int post(vc4_qpu_state *s, cg_fault_kind kind, bool warning, uint64_t gpu_addr,
-                const char *fmt, va_list ap)
+enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
+
+enum {
+    D_SIMM = 1 << 0,    /* raddr_b is a small immediate (imm: its value) */
+    D_END = 1 << 1,     /* program end signal */
+    D_SIGFX = 1 << 2,   /* a signal that does something (stop, sbwait, r4 loads, end) */
+    D_BLOCK = 1 << 3,   /* may wait on another QPU: semaphore acquire, mutex read */
+    D_SHARED = 1 << 4,  /* touches a shared unit: semaphore, mutex, VPM/VDR/VDW, host int */
+    D_UVREAD = 1 << 5,  /* uniform or varying read (a rule of the last three instructions) */
+    D_VPMRULE = 1 << 6, /* VPM/VDR/VDW access (likewise) */
+    D_R4 = 1 << 7,      /* an active mux reads r4 */
+    D_SLOW = 1 << 8,    /* unpack or mul rotation: operands prepared lane by lane */
+    D_BAD = 1 << 9,     /* a reserved code the executor faults on */
+    D_PACK = 1 << 10,   /* a pack applies to some write */
+    D_MUTEXRD = 1 << 11,/* an ALU read of MUTEX_ACQUIRE */
+    D_SEM = 1 << 12,    /* a semaphore instruction */
+    D_ZA = 1 << 13,     /* raddr_a reads nothing (NOP): zeros */
+    D_ZB = 1 << 14,     /* raddr_b likewise */
+    D_PLAINW = 1 << 15, /* both writes go to plain rows (ra/rb 0-31, r0-r3) or
+                         * nowhere, not to the same row, no pack: written
+                         * straight to the rows of wrow[] */
+    D_FASTBR = 1 << 17, /* a branch with no link write, register or flags:
+                         * run in the slice loop */
+    D_FAST = 1 << 16,   /* an ALU instruction of the common shape (alu_fast):
+                         * D_PLAINW, operands from plain rows, zeros or the
+                         * small immediate (src[]), no unpack, rotation,
+                         * pack, signal effect, I/O or reserved code */
+};
+
+typedef struct vc4_qpu_dins {
+    uint64_t ins;
+    uint32_t imm;             /* LDI / branch immediate; small-immediate value */
+    uint32_t rd_a, rd_b;      /* bit n: the instruction reads ra n / rb n */
+    uint64_t rd;              /* the same as prev_phys: rd_b << 32 | rd_a */
+    uint64_t pw[2];           /* pb << 32 | pa of each write */
+    uint32_t pa[2], pb[2];    /* regfile A / B bits the add [0] and mul [1] writes hit */
+    uint32_t flags;
+    uint8_t acc[2];           /* accumulator bits (bit n = rn) of the two writes */
+    uint8_t src[4];           /* D_FAST: operand of add a, add b, mul a, mul b: a
+                               * row (ra 0-31, rb 32-63, r0-r5 64-69, SRC_ZERO,
+                               * SRC_IMM) */
+    uint8_t kind, sig;
+    uint8_t op_add, op_mul, cond_add, cond_mul, waddr_add, waddr_mul, raddr_a, raddr_b;
+    uint8_t mux[4];
+    uint8_t unpack, pack, pm, sf, ws, ldi_mode;
+    uint8_t add_fl;           /* the add op takes float inputs */
+    uint8_t add_rfl;          /* the add result is a float (pack, flags) */
+    uint8_t mul_fl;           /* fmul */
+    uint8_t bcond, brel, breg, braddr; /* branch fields */
+    uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
+                               * r0-r3 64-67; 0xff none) */
+} vc4_qpu_dins;
+
+enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
+
+/* ---- decoded programs ---- */
+
+#define PROG_MAX_INS 4096 /* instructions one cached program holds */
+#define CACHE_PROGS 16    /* programs (start addresses) a cache holds (12 QPUs
+                           * may run 12 different user programs) */
+
+/* The instructions fetched from [start, start + 8n), in fetch order from the
+ * start address: the code bytes as they were read and their decoding. */
+typedef struct vc4_qpu_prog {
+    uint32_t start, n, cap;
+    uint64_t wdirty[2];       /* rows (vc4_qpu_state.dirty) the D_FAST instructions write */
+    uint8_t *bytes;
+    vc4_qpu_dins *d;
+    uint64_t last_use;
+    /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
+    uint32_t use_n;
+    bool use_w, use_z;
+} vc4_qpu_prog;
+
+struct vc4_qpu_cache {
+    vc4_qpu_prog prog[CACHE_PROGS];
+    uint64_t tick;
+    bool st_ready;
+    /* on a 64-byte boundary: the register rows are whole cache lines for
+     * the executor's row loads and stores (the cache is allocated so) */
+    _Alignas(64) vc4_qpu_state st;
+};
+
+/* ---- shared between the builds (defined in the baseline build) ---- */
+
+/* a fault at the current instruction; a restriction diagnostic (qpu_io.h) */
+#define fault(s, kind, ...) vc4__qpu_fault((s), (kind), 0, __VA_ARGS__)
+#define diag(s, ...) vc4__qpu_diag((s), __VA_ARGS__)
+const vc4_qpu_dins *vc4__qpu_fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins *tmp);
+int vc4__qpu_slice_base(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+int vc4__qpu_slice_avx2(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+int vc4__qpu_slice_avx512(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+
+/* Note a register row the run writes (reinit clears it for the next run):
+ * rows ra0-31 = 0-31, rb0-31 = 32-63, r0-r5 = 64-69, the layout of the
+ * state (ra, rb and acc follow each other). */
+static inline void dirty_row(vc4_qpu_state *s, unsigned row)
 {
-    char msg[CG_FAULT_MSG_LEN];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    cg_fault f;
-    cg_fault_init(&f, &s->agent, kind, gpu_addr, "%s", msg);
-    if (warning)
-        f.flags |= CG_FAULT_F_WARNING;
-    return cg_fault_raise(s->dev, &f);
+    s->dirty[row >> 6] |= 1ull << (row & 63);
 }
-
-static int fault(vc4_qpu_state *s, cg_fault_kind kind, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int fault(vc4_qpu_state *s, cg_fault_kind kind, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    post(s, kind, false, 0, fmt, ap);
-    va_end(ap);
-    s->ended = true;
-    return CG_ERR_FAULT;
-}
-
-int vc4__qpu_fault(vc4_qpu_state *s, cg_fault_kind kind, uint64_t gpu_addr, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    post(s, kind, false, gpu_addr, fmt, ap);
-    va_end(ap);
-    s->ended = true;
-    return CG_ERR_FAULT;
-}
-
-/* A documented restriction broken: a warning, or in strict mode a fault. */
-static int diag(vc4_qpu_state *s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int diag(vc4_qpu_state *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, 0, fmt, ap);
-    va_end(ap);
-    if (s->strict) {
-        s->ended = true;
-        return CG_ERR_FAULT;
-    }
-    return rc < 0 ? rc : 0;
-}
-
-int vc4__qpu_diag(vc4_qpu_state *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, 0, fmt, ap);
-    va_end(ap);
-    if (s->strict) {
-        s->ended = true;
-        return CG_ERR_FAULT;
-    }
-    return rc < 0 ? rc : 0;
-}
-
-/* Note a register row the run writes (reinit clears it for the next run). */
 static inline void dirty_ab(vc4_qpu_state *s, int file, uint32_t n)
 {
-    unsigned row = (unsigned)file * 32 + n;
-    if (!(s->dirty_ab >> row & 1)) {
-        s->dirty_ab |= 1ull << row;
-        s->dirty_list[s->ndirty++] = (uint8_t)row;
-    }
+    dirty_row(s, (unsigned)file * 32 + n);
 }
 static inline void dirty_acc(vc4_qpu_state *s, unsigned n)
 {
-    if (!(s->dirty_acc >> n & 1)) {
-        s->dirty_acc |= (uint8_t)(1u << n);
-        s->dirty_list[s->ndirty++] = (uint8_t)(64 + n);
+    dirty_row(s, 64 + n);
+}
+static inline uint32_t *row_ptr(vc4_qpu_state *s, unsigned row)
+{
+    return s->ra[0] + 16 * row;
+}
+_Static_assert(offsetof(vc4_qpu_state, rb) == offsetof(vc4_qpu_state, ra) + 32 * 64 &&
+                   offsetof(vc4_qpu_state, acc) == offsetof(vc4_qpu_state, rb) + 32 * 64 &&
+                   offsetof(vc4_qpu_state, xrow) == offsetof(vc4_qpu_state, acc) + 6 * 64,
+               "register rows ra, rb, acc, xrow follow each other");
+
+static int read_uniform(vc4_qpu_state *s, uint32_t *out)
+{
+    uint32_t v;
+    if (cg_vas_read(s->bus, s->unif, &v, 4, &s->agent) != 0) {
+        s->ended = true;
+        return CG_ERR_FAULT;
     }
+    s->unif += 4;
+    for (int i = 0; i < LANES; i++)
+        out[i] = v;
+    return 0;
 }
 
-/* Everything vc4_qpu_init sets besides zeroing the state. */
-static void set_env(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
-                    uint32_t code_addr, uint32_t unif_addr, bool strict)
-{
-    s->dev = dev;
-    s->bus = bus;
-    s->agent.family = CG_FAMILY_VC4;
-    s->agent.unit = "qpu";
-    s->agent.channel = -1;
-    if (who) {
-        s->agent.family = who->family;
-        s->agent.channel = who->channel;
-    }
-    s->pc = code_addr;
-    s->unif = unif_addr;
-    s->strict = strict;
-    s->end_wait = -1;
-    s->since_branch = 100;
-    s->sems = &s->own_sems;
-}
+static const uint32_t zero_lanes[LANES];
 
-void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
-                  uint32_t code_addr, uint32_t unif_addr, bool strict)
-{
-    memset(s, 0, sizeof *s);
-    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
-}
-
-void vc4_qpu_set_units(vc4_qpu_state *s, vc4_v3d_units *units, uint32_t qpu_num)
-{
-    s->units = units;
-    s->qpu_num = qpu_num;
-    s->sems = units ? &units->sems : &s->own_sems;
-}
-
-int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
-{
-    switch (s->wait.kind) {
-    case VC4_QPU_WAIT_SEM_ACQUIRE:
-        return snprintf(buf, cap, "semaphore %u acquire (count 0)", s->wait.detail & 15);
-    case VC4_QPU_WAIT_MUTEX:
-        return snprintf(buf, cap, "mutex (held by QPU %u)", s->wait.detail);
-    default:
-        return snprintf(buf, cap, "nothing");
-    }
-}
-
-/* vc4_qpu_init for a state that ran before: the same zeroed state, but only
- * the register rows the last run wrote are cleared (the register files and
- * accumulators are 4.4 KiB of the state's 4.6; they come first in it). */
-static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
-                   uint32_t code_addr, uint32_t unif_addr, bool strict)
-{
-    for (unsigned i = 0; i < s->ndirty; i++) {
-        unsigned row = s->dirty_list[i];
-        uint32_t *p = row < 32 ? s->ra[row] : row < 64 ? s->rb[row - 32] : s->acc[row - 64];
-        memset(p, 0, sizeof s->ra[0]);
-    }
-    memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
-    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
-}
-
-/* ---- the ALUs: 16 lanes at once ----
+/* ---- the ALUs: 16 lanes as vectors ----
  *
- * Each op is one loop over the 16 lanes with no branch or call per lane,
- * so the compiler vectorises it (docs/vc4-qpu.md, "Interpreter"). The
- * float rules are those of ftz/fres/fin/fgreater above, written as
- * selects on the bit patterns: */
+ * A 16 x 32-bit register row (`row`) is NV native vectors (`vn`): four SSE2
+ * registers in the baseline build, two AVX2 or one AVX-512 register in the
+ * wider builds (src/core/simd.h builds this file once per level). Each op is
+ * written once on `vn` with GCC/Clang vector extensions and applied to the
+ * NV parts. The same source gives the same bits at every level: integer
+ * ops are exact, each float op is one IEEE operation (no contraction), and
+ * the float rules of ftz/fres/fin above are selects on the bit patterns
+ * (docs/vc4-qpu.md, "Interpreter"). Loads and stores go through memcpy (the
+ * state need not be aligned). */
+#if defined(__GNUC__) && !defined(__clang__)
+/* the vector helpers are static: no ABI to keep */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
+#define VBYTES 64
+#elif defined(__AVX2__)
+#define VBYTES 32
+#else
+#define VBYTES 16
+#endif
+#define NV (64 / VBYTES)    /* native vectors per row */
+#define NL (LANES / NV)     /* lanes per native vector */
+typedef uint32_t vn __attribute__((vector_size(VBYTES)));
+typedef int32_t vni __attribute__((vector_size(VBYTES)));
+typedef float vnf __attribute__((vector_size(VBYTES)));
+typedef uint8_t vn8 __attribute__((vector_size(VBYTES)));
+typedef struct row {
+    vn c[NV];
+} row;
 
-/* all ones when x is true, else 0 */
-#define L_MASK(x) ((uint32_t)0 - (uint32_t)(x))
-/* ftz: a zero exponent keeps only the sign */
-static inline uint32_t l_ftz(uint32_t u)
+/* a native vector at a 4-byte boundary; vector types alias their element
+ * type, so a row store does not make the compiler reload unrelated state */
+typedef vn vn_ua __attribute__((aligned(4)));
+static inline row vload(const uint32_t *p)
 {
-    return u & ~(L_MASK((u & 0x7f800000u) == 0) & 0x7fffffffu);
+    row v;
+    for (int k = 0; k < NV; k++)
+        v.c[k] = *(const vn_ua *)(p + k * NL);
+    return v;
+}
+static inline void vstore(uint32_t *p, row v)
+{
+    for (int k = 0; k < NV; k++)
+        *(vn_ua *)(p + k * NL) = v.c[k];
+}
+static inline vn nsplat(uint32_t x)
+{
+    vn v = {0};
+    return v + x;
+}
+static inline row vsplat(uint32_t x)
+{
+    row r;
+    for (int k = 0; k < NV; k++)
+        r.c[k] = nsplat(x);
+    return r;
+}
+/* lanes of a where m is all ones, else of b */
+static inline vn nsel(vn m, vn a, vn b)
+{
+    return (a & m) | (b & ~m);
+}
+/* a vector compare as lane masks (all ones or 0) */
+#define VM(x) ((vn)(x))
+
+/* bit i = the sign bit of lane i (a lane mask's lanes are all ones or 0) */
+static inline unsigned vbits(row m)
+{
+#if VBYTES == 64
+    __m512i x;
+    memcpy(&x, &m, sizeof x);
+    return _mm512_movepi32_mask(x);
+#elif VBYTES == 32
+    __m256 x[2];
+    memcpy(&x[0], &m.c[0], sizeof x[0]);
+    memcpy(&x[1], &m.c[1], sizeof x[1]);
+    return (unsigned)_mm256_movemask_ps(x[0]) | (unsigned)_mm256_movemask_ps(x[1]) << 8;
+#elif defined(__SSE2__)
+    __m128 x[4];
+    for (int k = 0; k < 4; k++)
+        memcpy(&x[k], &m.c[k], sizeof x[k]);
+    return (unsigned)_mm_movemask_ps(x[0]) | (unsigned)_mm_movemask_ps(x[1]) << 4 |
+           (unsigned)_mm_movemask_ps(x[2]) << 8 | (unsigned)_mm_movemask_ps(x[3]) << 12;
+#else
+    uint32_t l[LANES];
+    unsigned r = 0;
+    memcpy(l, &m, sizeof l);
+    for (int i = 0; i < LANES; i++)
+        r |= (l[i] >> 31) << i;
+    return r;
+#endif
+}
+
+/* ftz: a zero exponent keeps only the sign */
+static inline vn n_ftz(vn u)
+{
+#if VBYTES == 64
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x7f800000));
+    return (vn)_mm512_mask_and_epi32(x, k, x, _mm512_set1_epi32((int)0x80000000u));
+#else
+    return u & ~(VM((u & 0x7f800000u) == 0) & 0x7fffffffu);
+#endif
 }
 /* fin as bits: denormals flushed (sign kept), NaN -> the infinity of its
- * sign (the mantissa cleared) */
-static inline uint32_t l_fin(uint32_t u)
+ * sign: exponent 0 or 255 <=> bits 30:24 of u + (1 << 23) are 0; then
+ * clearing the mantissa is both rules */
+static inline vn n_fin(vn u)
 {
-    /* exponent 0 or 255 <=> bits 30:24 of u + (1 << 23) are 0; then
-     * clearing the mantissa is both rules (exponent 0: only the sign is
-     * left) */
-    return u & ~(L_MASK(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
+#if VBYTES == 64 /* the same with AVX-512 masks: test, masked and */
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_testn_epi32_mask(_mm512_add_epi32(x, _mm512_set1_epi32(0x00800000)),
+                                          _mm512_set1_epi32(0x7f000000));
+    return (vn)_mm512_mask_and_epi32(x, k, x, _mm512_set1_epi32((int)0xff800000u));
+#else
+    return u & ~(VM(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
+#endif
 }
-/* a NaN's bits (signed compare: SSE2 has no unsigned one) */
-static inline uint32_t l_isnan(uint32_t u)
+static inline vn n_isnan(vn u)
 {
-    return L_MASK((int32_t)(u & 0x7fffffffu) > 0x7f800000);
+    return VM((vni)(u & 0x7fffffffu) > 0x7f800000);
 }
-/* fres as bits: NaN -> 0x7fc00000, else ftz */
-static inline uint32_t l_fres(uint32_t u)
+/* a result's NaN lanes -> nan, the others flushed (ftz) */
+static inline vn n_fix(vn u, uint32_t nan)
 {
-    uint32_t n = l_isnan(u);
-    return (n & 0x7fc00000u) | (~n & l_ftz(u));
+#if VBYTES == 64
+    __m512i x = (__m512i)u;
+    __mmask16 k = _mm512_cmpgt_epi32_mask(_mm512_and_epi32(x, _mm512_set1_epi32(0x7fffffff)),
+                                          _mm512_set1_epi32(0x7f800000));
+    return (vn)_mm512_mask_mov_epi32((__m512i)n_ftz(u), k, _mm512_set1_epi32((int)nan));
+#else
+    return nsel(n_isnan(u), nsplat(nan), n_ftz(u));
+#endif
 }
 /* fgreater's sign-magnitude order as a signed key: -mag - 1 for a set sign
  * bit, the value itself otherwise */
-static inline int32_t l_key(uint32_t u)
+static inline vni n_key(vn u)
 {
-    return (int32_t)(u ^ ((uint32_t)(0 - (u >> 31)) & 0x7fffffffu));
-}
-static inline uint32_t l_sat8add(uint32_t a, uint32_t b)
-{
-    uint32_t r = 0;
-    for (int k = 0; k < 32; k += 8) {
-        uint32_t t = ((a >> k) & 255) + ((b >> k) & 255);
-        r |= (t > 255 ? 255 : t) << k;
-    }
-    return r;
-}
-static inline uint32_t l_sat8sub(uint32_t a, uint32_t b)
-{
-    uint32_t r = 0;
-    for (int k = 0; k < 32; k += 8) {
-        uint32_t x = (a >> k) & 255, y = (b >> k) & 255;
-        r |= (x > y ? x - y : 0) << k;
-    }
-    return r;
-}
-static inline uint32_t l_v8min(uint32_t a, uint32_t b, bool max)
-{
-    uint32_t r = 0;
-    for (int k = 0; k < 32; k += 8) {
-        uint32_t x = (a >> k) & 255, y = (b >> k) & 255;
-        r |= ((x < y) != max ? x : y) << k;
-    }
-    return r;
-}
-static inline uint32_t l_v8muld(uint32_t a, uint32_t b)
-{
-    uint32_t r = 0;
-    for (int k = 0; k < 32; k += 8) /* rounded x*y/255 */
-        r |= ((((a >> k) & 255) * ((b >> k) & 255) + 127) / 255) << k;
-    return r;
+    return (vni)(u ^ ((vn)((vni)u >> 31) & 0x7fffffffu));
 }
 
-#define LANE for (int i = 0; i < LANES; i++)
-
-/* The add ALU over 16 lanes: out = a op b, c = the C flag per lane (0/1). */
-static void add_lanes(uint32_t op, const uint32_t *restrict a, const uint32_t *restrict b,
-                      uint32_t *restrict out, uint32_t *restrict c)
+/* the ops on one native vector */
+static inline vn n_fadd(vn a, vn b)
 {
+    /* Inf - Inf gives -Inf, not NaN (VC4C OpCodes.h measurements) */
+    return n_fix((vn)((vnf)n_fin(a) + (vnf)n_fin(b)), 0xff800000u);
+}
+static inline vn n_fsub(vn a, vn b)
+{
+    return n_fix((vn)((vnf)n_fin(a) - (vnf)n_fin(b)), 0xff800000u);
+}
+static inline vn n_fgt(vn a, vn b, uint32_t am) /* a > b (of the |values| for am) */
+{
+    return VM(n_key(n_ftz(a) & am) > n_key(n_ftz(b) & am));
+}
+static inline vn n_fmin(vn a, vn b)
+{
+    return nsel(n_fgt(a, b, ~0u), n_ftz(b), n_ftz(a));
+}
+static inline vn n_fmax(vn a, vn b)
+{
+    return nsel(n_fgt(a, b, ~0u), n_ftz(a), n_ftz(b));
+}
+static inline vn n_fminabs(vn a, vn b)
+{
+    return nsel(n_fgt(a, b, 0x7fffffffu), n_ftz(b), n_ftz(a)) & 0x7fffffffu;
+}
+static inline vn n_fmaxabs(vn a, vn b)
+{
+    return nsel(n_fgt(a, b, 0x7fffffffu), n_ftz(a), n_ftz(b)) & 0x7fffffffu;
+}
+/* truncation toward zero; NaN, infinities and values outside the int32
+ * range give 0 (VC4C OpCodes.h: "any out-of-bounds value is flushed to
+ * zero") */
+static inline vn n_ftoi(vn a, vn b)
+{
+    (void)b;
+    vnf x = (vnf)n_fin(a);
+    vn ok = VM(x >= -2147483648.0f) & VM(x < 2147483648.0f); /* 0 for NaN */
+    return (vn)__builtin_convertvector((vnf)((vn)x & ok), vni);
+}
+static inline vn n_itof(vn a, vn b) /* never NaN; never a denormal */
+{
+    (void)b;
+    return n_ftz((vn)__builtin_convertvector((vni)a, vnf));
+}
+static inline vn n_add(vn a, vn b) { return a + b; }
+static inline vn n_sub(vn a, vn b) { return a - b; }
+/* shifts use b[4:0] (VC4C OpCodes.h) */
+static inline vn n_shr(vn a, vn b) { return a >> (b & 31); }
+static inline vn n_asr(vn a, vn b) { return (vn)((vni)a >> (vni)(b & 31)); }
+static inline vn n_ror(vn a, vn b)
+{
+    vn sh = b & 31;
+    return (a >> sh) | (a << ((32 - sh) & 31));
+}
+static inline vn n_shl(vn a, vn b) { return a << (b & 31); }
+static inline vn n_min(vn a, vn b) { return nsel(VM((vni)a > (vni)b), b, a); }
+static inline vn n_max(vn a, vn b) { return nsel(VM((vni)a > (vni)b), a, b); }
+static inline vn n_and(vn a, vn b) { return a & b; }
+static inline vn n_or(vn a, vn b) { return a | b; }
+static inline vn n_xor(vn a, vn b) { return a ^ b; }
+static inline vn n_not(vn a, vn b) { (void)b; return ~a; }
+static inline vn n_clz(vn a, vn b)
+{
+    (void)b;
+    vn r;
+    for (int i = 0; i < NL; i++)
+        r[i] = a[i] ? (uint32_t)__builtin_clz(a[i]) : 32;
+    return r;
+}
+/* per byte: saturating add / subtract, min, max; rounded x*y/255 */
+static inline vn n_v8adds(vn a, vn b)
+{
+    vn8 x = (vn8)a, t = x + (vn8)b;
+    return (vn)(t | (vn8)(t < x));
+}
+static inline vn n_v8subs(vn a, vn b)
+{
+    vn8 x = (vn8)a, y = (vn8)b;
+    return (vn)((x - y) & (vn8)(x >= y));
+}
+static inline vn n_v8min(vn a, vn b)
+{
+    vn8 x = (vn8)a, y = (vn8)b, m = (vn8)(x < y);
+    return (vn)((x & m) | (y & ~m));
+}
+static inline vn n_v8max(vn a, vn b)
+{
+    vn8 x = (vn8)a, y = (vn8)b, m = (vn8)(x < y);
+    return (vn)((y & m) | (x & ~m));
+}
+static inline vn n_v8muld(vn a, vn b)
+{
+    vn r;
+    for (int i = 0; i < NL; i++) {
+        uint32_t x = a[i], y = b[i], t = 0;
+        for (int k = 0; k < 32; k += 8)
+            t |= ((((x >> k) & 255) * ((y >> k) & 255) + 127) / 255) << k;
+        r[i] = t;
+    }
+    return r;
+}
+static inline vn n_fmul(vn a, vn b)
+{
+    /* fres: NaN -> 0x7fc00000, else ftz */
+    return n_fix((vn)((vnf)n_fin(a) * (vnf)n_fin(b)), 0x7fc00000u);
+}
+static inline vn n_mul24(vn a, vn b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+
+/* the C flag per lane (lane masks) */
+static inline vn n_c_fpos(vn a, vn b, vn r) /* the result is positive (VC4C CARRY_POSITIVE) */
+{
+    (void)a, (void)b;
+    return VM((vni)r > 0);
+}
+/* first operand greater (of the absolute values for *abs) (VC4C
+ * CARRY_FIRST_GREATER_SECOND) */
+static inline vn n_c_fgt(vn a, vn b, vn r) { (void)r; return n_fgt(a, b, ~0u); }
+static inline vn n_c_fgtabs(vn a, vn b, vn r) { (void)r; return n_fgt(a, b, 0x7fffffffu); }
+static inline vn n_c_add(vn a, vn b, vn r) { (void)b; return VM(r < a); }
+static inline vn n_c_sub(vn a, vn b, vn r) { (void)r; return VM(a < b); }
+/* non-zero bits shifted out of the bottom (shr, asr) or the top (shl),
+ * our reading of VC4C's CARRY_WORD_UNDERFLOW / CARRY_WORD_OVERFLOW */
+static inline vn n_c_shr(vn a, vn b, vn r)
+{
+    (void)r;
+    return VM((a & ((nsplat(1) << (b & 31)) - 1)) != 0);
+}
+static inline vn n_c_shl(vn a, vn b, vn r)
+{
+    (void)r;
+    return VM(((a >> 1) >> (31 - (b & 31))) != 0);
+}
+static inline vn n_c_gt(vn a, vn b, vn r) { (void)r; return VM((vni)a > (vni)b); }
+/* mul24: the product needs more than 32 bits (VC4C) */
+static inline vn n_c_mul24(vn a, vn b, vn r)
+{
+    (void)r;
+    vn c;
+    for (int i = 0; i < NL; i++)
+        c[i] = (((uint64_t)(a[i] & 0xffffffu) * (b[i] & 0xffffffu)) >> 32) ? ~0u : 0;
+    return c;
+}
+
+#define EACH2(fn) \
+    for (int k = 0; k < NV; k++) \
+        r.c[k] = fn(a.c[k], b.c[k]); \
+    return r
+#define EACH3(fn) \
+    for (int k = 0; k < NV; k++) \
+        r.c[k] = fn(a.c[k], b.c[k], res.c[k]); \
+    return r
+
+/* The add ALU: a op b. */
+static inline __attribute__((always_inline)) row add_op(uint32_t op, row a, row b)
+{
+    row r;
+    switch (op) {
+    case VC4_QPU_A_FADD: EACH2(n_fadd);
+    case VC4_QPU_A_FSUB: EACH2(n_fsub);
+    case VC4_QPU_A_FMIN: EACH2(n_fmin);
+    case VC4_QPU_A_FMAX: EACH2(n_fmax);
+    case VC4_QPU_A_FMINABS: EACH2(n_fminabs);
+    case VC4_QPU_A_FMAXABS: EACH2(n_fmaxabs);
+    case VC4_QPU_A_FTOI: EACH2(n_ftoi);
+    case VC4_QPU_A_ITOF: EACH2(n_itof);
+    case VC4_QPU_A_ADD: EACH2(n_add);
+    case VC4_QPU_A_SUB: EACH2(n_sub);
+    case VC4_QPU_A_SHR: EACH2(n_shr);
+    case VC4_QPU_A_ASR: EACH2(n_asr);
+    case VC4_QPU_A_ROR: EACH2(n_ror);
+    case VC4_QPU_A_SHL: EACH2(n_shl);
+    case VC4_QPU_A_MIN: EACH2(n_min);
+    case VC4_QPU_A_MAX: EACH2(n_max);
+    case VC4_QPU_A_AND: EACH2(n_and);
+    case VC4_QPU_A_OR: EACH2(n_or);
+    case VC4_QPU_A_XOR: EACH2(n_xor);
+    case VC4_QPU_A_NOT: EACH2(n_not);
+    case VC4_QPU_A_CLZ: EACH2(n_clz);
+    case VC4_QPU_A_V8ADDS: EACH2(n_v8adds);
+    case VC4_QPU_A_V8SUBS: EACH2(n_v8subs);
+    default: return a; /* not reached: nop and reserved ops do not get here */
+    }
+}
+
+/* The add ALU's C flag (lane masks) for res = a op b; 0 for the ops
+ * without one. */
+static row add_carry(uint32_t op, row a, row b, row res)
+{
+    row r = {{{0}}};
     switch (op) {
     case VC4_QPU_A_FADD:
-    case VC4_QPU_A_FSUB:
-        /* C: the result is positive (VC4C OpCodes.h CARRY_POSITIVE); Inf -
-         * Inf gives -Inf, not NaN (VC4C OpCodes.h measurements) */
-        if (op == VC4_QPU_A_FADD)
-            LANE out[i] = f2u(u2f(l_fin(a[i])) + u2f(l_fin(b[i])));
-        else
-            LANE out[i] = f2u(u2f(l_fin(a[i])) - u2f(l_fin(b[i])));
-        LANE {
-            uint32_t u = out[i], n = l_isnan(u);
-            u = (n & 0xff800000u) | (~n & l_ftz(u));
-            out[i] = u;
-            c[i] = !(u >> 31) & ((u & 0x7fffffffu) != 0);
-        }
-        return;
+    case VC4_QPU_A_FSUB: EACH3(n_c_fpos);
     case VC4_QPU_A_FMIN:
-    case VC4_QPU_A_FMAX:
+    case VC4_QPU_A_FMAX: EACH3(n_c_fgt);
     case VC4_QPU_A_FMINABS:
-    case VC4_QPU_A_FMAXABS: {
-        /* C: first operand greater (of the absolute values for *abs)
-         * (VC4C OpCodes.h CARRY_FIRST_GREATER_SECOND) */
-        uint32_t am = op >= VC4_QPU_A_FMINABS ? 0x7fffffffu : 0xffffffffu;
-        bool mn = op == VC4_QPU_A_FMIN || op == VC4_QPU_A_FMINABS;
-        LANE {
-            uint32_t x = l_ftz(a[i]) & am, y = l_ftz(b[i]) & am;
-            uint32_t gt = l_key(x) > l_key(y);
-            c[i] = gt;
-            out[i] = (gt != mn) ? x : y;
-        }
-        return;
-    }
-    case VC4_QPU_A_FTOI:
-        /* truncation toward zero; NaN, infinities and values outside the
-         * int32 range give 0 (VC4C OpCodes.h: "any out-of-bounds value is
-         * flushed to zero") */
-        LANE {
-            float x = u2f(l_fin(a[i]));
-            bool ok = x >= -2147483648.0f && x < 2147483648.0f; /* false for NaN */
-            out[i] = (uint32_t)(int32_t)(ok ? x : 0.0f);
-            c[i] = 0;
-        }
-        return;
-    case VC4_QPU_A_ITOF: /* never NaN; never a denormal */
-        LANE {
-            out[i] = l_ftz(f2u((float)(int32_t)a[i]));
-            c[i] = 0;
-        }
-        return;
-    case VC4_QPU_A_ADD:
-        LANE {
-            uint32_t r = a[i] + b[i];
-            out[i] = r;
-            c[i] = r < a[i];
-        }
-        return;
-    case VC4_QPU_A_SUB:
-        LANE {
-            out[i] = a[i] - b[i];
-            c[i] = a[i] < b[i];
-        }
-        return;
-    /* shifts use b[4:0] (VC4C OpCodes.h); C: non-zero bits shifted out of
-     * the bottom (shr, asr) or the top (shl), our reading of VC4C's
-     * CARRY_WORD_UNDERFLOW / CARRY_WORD_OVERFLOW */
+    case VC4_QPU_A_FMAXABS: EACH3(n_c_fgtabs);
+    case VC4_QPU_A_ADD: EACH3(n_c_add);
+    case VC4_QPU_A_SUB: EACH3(n_c_sub);
     case VC4_QPU_A_SHR:
-        LANE {
-            uint32_t sh = b[i] & 31;
-            out[i] = a[i] >> sh;
-            c[i] = (a[i] & ((1u << sh) - 1)) != 0;
-        }
-        return;
-    case VC4_QPU_A_ASR:
-        LANE {
-            uint32_t sh = b[i] & 31, sg = 0 - (a[i] >> 31);
-            out[i] = ((a[i] ^ sg) >> sh) ^ sg;
-            c[i] = (a[i] & ((1u << sh) - 1)) != 0;
-        }
-        return;
-    case VC4_QPU_A_ROR:
-        LANE {
-            uint32_t sh = b[i] & 31;
-            out[i] = (a[i] >> sh) | (a[i] << ((32 - sh) & 31));
-            c[i] = 0;
-        }
-        return;
-    case VC4_QPU_A_SHL:
-        LANE {
-            uint32_t sh = b[i] & 31;
-            out[i] = a[i] << sh;
-            c[i] = (a[i] >> 1 >> (31 - sh)) != 0;
-        }
-        return;
-    case VC4_QPU_A_MIN: /* C: first operand greater */
-    case VC4_QPU_A_MAX: {
-        bool mx = op == VC4_QPU_A_MAX;
-        LANE {
-            uint32_t gt = (int32_t)a[i] > (int32_t)b[i];
-            c[i] = gt;
-            out[i] = (gt == mx) ? a[i] : b[i];
-        }
-        return;
-    }
-    case VC4_QPU_A_AND: LANE { out[i] = a[i] & b[i]; c[i] = 0; } return;
-    case VC4_QPU_A_OR: LANE { out[i] = a[i] | b[i]; c[i] = 0; } return;
-    case VC4_QPU_A_XOR: LANE { out[i] = a[i] ^ b[i]; c[i] = 0; } return;
-    case VC4_QPU_A_NOT: LANE { out[i] = ~a[i]; c[i] = 0; } return;
-    case VC4_QPU_A_CLZ:
-        LANE {
-            out[i] = a[i] ? (uint32_t)__builtin_clz(a[i]) : 32;
-            c[i] = 0;
-        }
-        return;
-    case VC4_QPU_A_V8ADDS: LANE { out[i] = l_sat8add(a[i], b[i]); c[i] = 0; } return;
-    case VC4_QPU_A_V8SUBS: LANE { out[i] = l_sat8sub(a[i], b[i]); c[i] = 0; } return;
-    default: LANE { out[i] = 0; c[i] = 0; } return;
+    case VC4_QPU_A_ASR: EACH3(n_c_shr);
+    case VC4_QPU_A_SHL: EACH3(n_c_shl);
+    case VC4_QPU_A_MIN:
+    case VC4_QPU_A_MAX: EACH3(n_c_gt);
+    default: return r;
     }
 }
 
-/* The mul ALU over 16 lanes. */
-static void mul_lanes(uint32_t op, const uint32_t *restrict a, const uint32_t *restrict b,
-                      uint32_t *restrict out, uint32_t *restrict c)
+/* The mul ALU: a op b. */
+static inline __attribute__((always_inline)) row mul_op(uint32_t op, row a, row b)
 {
+    row r;
     switch (op) {
-    case VC4_QPU_M_FMUL:
-        LANE {
-            out[i] = l_fres(f2u(u2f(l_fin(a[i])) * u2f(l_fin(b[i]))));
-            c[i] = 0;
-        }
-        return;
-    case VC4_QPU_M_MUL24: /* C: the product needs more than 32 bits (VC4C) */
-        LANE {
-            uint64_t p = (uint64_t)(a[i] & 0xffffffu) * (b[i] & 0xffffffu);
-            out[i] = (uint32_t)p;
-            c[i] = (uint32_t)(p >> 32) != 0;
-        }
-        return;
-    case VC4_QPU_M_V8MULD: LANE { out[i] = l_v8muld(a[i], b[i]); c[i] = 0; } return;
-    case VC4_QPU_M_V8MIN: LANE { out[i] = l_v8min(a[i], b[i], false); c[i] = 0; } return;
-    case VC4_QPU_M_V8MAX: LANE { out[i] = l_v8min(a[i], b[i], true); c[i] = 0; } return;
-    case VC4_QPU_M_V8ADDS: LANE { out[i] = l_sat8add(a[i], b[i]); c[i] = 0; } return;
-    case VC4_QPU_M_V8SUBS: LANE { out[i] = l_sat8sub(a[i], b[i]); c[i] = 0; } return;
-    default: LANE { out[i] = 0; c[i] = 0; } return;
+    case VC4_QPU_M_FMUL: EACH2(n_fmul);
+    case VC4_QPU_M_MUL24: EACH2(n_mul24);
+    case VC4_QPU_M_V8MULD: EACH2(n_v8muld);
+    case VC4_QPU_M_V8MIN: EACH2(n_v8min);
+    case VC4_QPU_M_V8MAX: EACH2(n_v8max);
+    case VC4_QPU_M_V8ADDS: EACH2(n_v8adds);
+    case VC4_QPU_M_V8SUBS: EACH2(n_v8subs);
+    default: return a; /* not reached: nop does not get here */
     }
+}
+
+/* The mul ALU's C flag: mul24 only. */
+static row mul_carry(uint32_t op, row a, row b, row res)
+{
+    row r = {{{0}}};
+    if (op != VC4_QPU_M_MUL24)
+        return r;
+    EACH3(n_c_mul24);
+}
+
+/* Z, N, C of the lanes of `lanes` from 16 results and carries (lane
+ * masks); fl: a float result (Z ignores the sign). */
+static inline void set_flags(vc4_qpu_state *s, row v, row carry, unsigned lanes, bool fl)
+{
+    row zm;
+    for (int k = 0; k < NV; k++)
+        zm.c[k] = VM((v.c[k] & (fl ? 0x7fffffffu : 0xffffffffu)) == 0);
+    unsigned z = vbits(zm), n = vbits(v), c = vbits(carry);
+    s->zf = (uint16_t)((s->zf & ~lanes) | (z & lanes));
+    s->nf = (uint16_t)((s->nf & ~lanes) | (n & lanes));
+    s->cf = (uint16_t)((s->cf & ~lanes) | (c & lanes));
+}
+
+/* dst's lanes of m = v's */
+static inline void blend(uint32_t *dst, row v, uint16_t m)
+{
+    if (m == ALL_LANES) {
+        vstore(dst, v);
+        return;
+    }
+#if VBYTES == 64
+    __m512i x;
+    memcpy(&x, &v, sizeof x);
+    _mm512_mask_storeu_epi32(dst, m, x);
+#else
+    vn bit;
+    for (int i = 0; i < NL; i++)
+        bit[i] = 1u << i;
+    row old = vload(dst);
+    for (int k = 0; k < NV; k++)
+        old.c[k] = nsel(VM((nsplat((unsigned)m >> (k * NL)) & bit) != 0), v.c[k], old.c[k]);
+    vstore(dst, old);
+#endif
 }
 
 static uint32_t sat8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
@@ -544,18 +755,10 @@ static uint32_t pack_m(uint32_t mode, uint32_t v, uint32_t old)
     return (old & ~(0xffu << sh)) | (c << sh);
 }
 
-static uint16_t cond_mask(const vc4_qpu_state *s, uint32_t cond)
+/* the lanes whose write condition holds: never, always, Z, !Z, N, !N, C, !C */
+static inline uint16_t cond_mask(const vc4_qpu_state *s, uint32_t cond)
 {
-    switch (cond) {
-    case 0: return 0;
-    case 1: return ALL_LANES;
-    case 2: return s->zf;
-    case 3: return (uint16_t)~s->zf;
-    case 4: return s->nf;
-    case 5: return (uint16_t)~s->nf;
-    case 6: return s->cf;
-    default: return (uint16_t)~s->cf;
-    }
+    return (uint16_t)(s->fl[cond >> 1] ^ (0u - (cond & 1)));
 }
 
 /* ---- register reads ---- */
@@ -566,34 +769,12 @@ typedef struct rd {
     uint32_t r5[LANES];
 } rd;
 
-static int read_uniform(vc4_qpu_state *s, uint32_t *out)
-{
-    uint32_t v;
-    if (cg_vas_read(s->bus, s->unif, &v, 4, &s->agent) != 0) {
-        s->ended = true;
-        return CG_ERR_FAULT;
-    }
-    s->unif += 4;
-    for (int i = 0; i < LANES; i++)
-        out[i] = v;
-    return 0;
-}
-
-int vc4__qpu_uniform(vc4_qpu_state *s, uint32_t *v)
-{
-    uint32_t t[LANES];
-    int rc = read_uniform(s, t);
-    *v = t[0];
-    return rc;
-}
-
 /* Read regfile `file` address n into out (I/O side effects included). */
 static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out)
 {
     int rc;
     if (n < 32) {
-        uint64_t prev = file ? s->prev_phys_b : s->prev_phys_a;
-        if ((prev >> n) & 1) {
+        if ((s->prev_phys >> (32 * file + n)) & 1) {
             rc = diag(s, "reads r%c%u, written by the previous instruction", file ? 'b' : 'a', n);
             if (rc)
                 return rc;
@@ -671,16 +852,6 @@ static int read_reg(vc4_qpu_state *s, int file, uint32_t n, rd *r, uint32_t *out
 /* ---- register writes ---- */
 
 /* dst[i] = v[i] for the lanes of m: one select per lane (vectorised) */
-static inline void blend(uint32_t *restrict dst, const uint32_t *restrict v, uint16_t m)
-{
-    if (m == ALL_LANES) {
-        memcpy(dst, v, sizeof(uint32_t) * LANES);
-        return;
-    }
-    for (int i = 0; i < LANES; i++)
-        dst[i] = (m >> i) & 1 ? v[i] : dst[i];
-}
-
 typedef struct wr {
     bool add;       /* add side (else mul) */
     uint32_t waddr;
@@ -695,7 +866,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
     uint16_t m = w->mask;
     if (n < 32) {
         dirty_ab(s, w->file, n);
-        blend(w->file ? s->rb[n] : s->ra[n], w->v, m);
+        blend(w->file ? s->rb[n] : s->ra[n], vload(w->v), m);
         return 0;
     }
     const vc4_qpu_reginfo *ri = &vc4_qpu_waddrs[n];
@@ -706,7 +877,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
         return 0;
     case VC4_QPU_IO_ACC:
         dirty_acc(s, n - 32);
-        blend(s->acc[n - 32], w->v, m);
+        blend(s->acc[n - 32], vload(w->v), m);
         return 0;
     case VC4_QPU_IO_R5QUAD: /* element 0/4/8/12 to its quad (addendum) */
         dirty_acc(s, 5);
@@ -757,9 +928,8 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
             case VC4_QPU_IO_TLBAM: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
             default: dst = fb->color, written = &fb->color_mask; break;
             }
-            for (int i = 0; i < LANES; i++)
-                if ((lanes >> i) & 1)
-                    dst[i] = w->v[i];
+            if (lanes)
+                blend(dst, vload(w->v), lanes);
             *written |= lanes;
         }
         return 0;
@@ -824,280 +994,6 @@ static bool same_target(const wr *a, const wr *b)
 
 /* Z, N, C of the lanes of `lanes` from 16 results and carries (0/1): the
  * three masks are built from the lane values, then merged. */
-static void flags_from(vc4_qpu_state *s, const uint32_t *v, const uint32_t *carry,
-                       uint16_t lanes, bool fl)
-{
-    uint32_t zm = fl ? 0x7fffffffu : 0xffffffffu;
-    unsigned z = 0, nn = 0, c = 0;
-    for (int i = 0; i < LANES; i++) {
-        z |= (unsigned)((v[i] & zm) == 0) << i;
-        nn |= (v[i] >> 31) << i;
-        c |= (carry[i] & 1) << i;
-    }
-    s->zf = (uint16_t)((s->zf & ~lanes) | (z & lanes));
-    s->nf = (uint16_t)((s->nf & ~lanes) | (nn & lanes));
-    s->cf = (uint16_t)((s->cf & ~lanes) | (c & lanes));
-}
-
-/* ---- decoded instructions ----
- *
- * Everything a step needs from the 64-bit word, taken out once (decode):
- * the fields, the small immediate's value, which register reads are plain
- * rows (and their bits for the back-to-back read rule), the physical
- * registers each ALU writes, and what the instruction may do beyond its
- * lanes (block, touch a unit the QPUs share, fall under the end rules). */
-
-enum { K_SIGNAL, K_ALU, K_LDI, K_BRANCH };
-
-enum {
-    D_SIMM = 1 << 0,    /* raddr_b is a small immediate (imm: its value) */
-    D_END = 1 << 1,     /* program end signal */
-    D_SIGFX = 1 << 2,   /* a signal that does something (stop, sbwait, r4 loads, end) */
-    D_BLOCK = 1 << 3,   /* may wait on another QPU: semaphore acquire, mutex read */
-    D_SHARED = 1 << 4,  /* touches a shared unit: semaphore, mutex, VPM/VDR/VDW, host int */
-    D_UVREAD = 1 << 5,  /* uniform or varying read (a rule of the last three instructions) */
-    D_VPMRULE = 1 << 6, /* VPM/VDR/VDW access (likewise) */
-    D_R4 = 1 << 7,      /* an active mux reads r4 */
-    D_SLOW = 1 << 8,    /* unpack or mul rotation: operands prepared lane by lane */
-    D_BAD = 1 << 9,     /* a reserved code the executor faults on */
-    D_PACK = 1 << 10,   /* a pack applies to some write */
-    D_MUTEXRD = 1 << 11,/* an ALU read of MUTEX_ACQUIRE */
-    D_SEM = 1 << 12,    /* a semaphore instruction */
-    D_ZA = 1 << 13,     /* raddr_a reads nothing (NOP): zeros */
-    D_ZB = 1 << 14,     /* raddr_b likewise */
-    D_PLAINW = 1 << 15, /* both writes go to plain rows (ra/rb 0-31, r0-r3) or
-                         * nowhere, not to the same row, no pack: written
-                         * straight to the rows of wrow[] */
-};
-
-typedef struct vc4_qpu_dins {
-    uint64_t ins;
-    uint32_t imm;             /* LDI / branch immediate; small-immediate value */
-    uint32_t rd_a, rd_b;      /* bit n: the instruction reads ra n / rb n */
-    uint32_t pa[2], pb[2];    /* regfile A / B bits the add [0] and mul [1] writes hit */
-    uint16_t flags;
-    uint8_t acc[2];           /* accumulator bits (bit n = rn) of the two writes */
-    uint8_t kind, sig;
-    uint8_t op_add, op_mul, cond_add, cond_mul, waddr_add, waddr_mul, raddr_a, raddr_b;
-    uint8_t mux[4];
-    uint8_t unpack, pack, pm, sf, ws, ldi_mode;
-    uint8_t add_fl;           /* the add op takes float inputs */
-    uint8_t add_rfl;          /* the add result is a float (pack, flags) */
-    uint8_t mul_fl;           /* fmul */
-    uint8_t bcond, brel, breg, braddr; /* branch fields */
-    uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
-                               * r0-r3 64-67; 0xff none) */
-} vc4_qpu_dins;
-
-static uint8_t classify(uint64_t ins)
-{
-    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
-    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
-        return K_LDI;
-    if (sig == VC4_QPU_SIG_BRANCH)
-        return K_BRANCH;
-    /* both ops nop and nothing read: only the signal matters */
-    if (VC4_QPU_GET(ins, ALU, op_mul) || VC4_QPU_GET(ins, ALU, op_add) ||
-        VC4_QPU_GET(ins, ALU, pm) ||
-        VC4_QPU_GET(ins, ALU, raddr_a) != VC4_QPU_R_NOP ||
-        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) != VC4_QPU_R_NOP))
-        return K_ALU;
-    return K_SIGNAL;
-}
-
-static bool is_float_add(uint32_t op)
-{
-    return op >= VC4_QPU_A_FADD && op <= VC4_QPU_A_FTOI; /* float inputs */
-}
-
-static bool io_kind_is(uint32_t kind, bool write)
-{
-    return kind == VC4_QPU_IO_MUTEX || kind == VC4_QPU_IO_VPM ||
-           (write && kind == VC4_QPU_IO_HOSTINT);
-}
-
-/* the bits a write to waddr of `file` sets in the physical-write sets */
-static void write_bits(uint32_t waddr, int file, uint32_t *pa, uint32_t *pb, uint8_t *acc)
-{
-    if (waddr == VC4_QPU_W_NOP)
-        return;
-    if (waddr < 32)
-        *(file ? pb : pa) |= 1u << waddr;
-    else if (waddr <= 35)
-        *acc |= (uint8_t)(1u << (waddr - 32));
-    else if (waddr == 37)
-        *acc |= 1u << 5;
-}
-
-static void decode(uint64_t ins, vc4_qpu_dins *d)
-{
-    memset(d, 0, sizeof *d);
-    d->ins = ins;
-    d->kind = classify(ins);
-    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
-    d->sig = (uint8_t)sig;
-    d->cond_add = (uint8_t)VC4_QPU_GET(ins, ALU, cond_add);
-    d->cond_mul = (uint8_t)VC4_QPU_GET(ins, ALU, cond_mul);
-    d->waddr_add = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_add);
-    d->waddr_mul = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_mul);
-    d->ws = (uint8_t)VC4_QPU_GET(ins, ALU, ws);
-    d->sf = (uint8_t)VC4_QPU_GET(ins, ALU, sf);
-    d->pm = (uint8_t)VC4_QPU_GET(ins, ALU, pm);
-    d->pack = (uint8_t)VC4_QPU_GET(ins, ALU, pack);
-    d->unpack = (uint8_t)VC4_QPU_GET(ins, ALU, unpack);
-    d->op_add = (uint8_t)VC4_QPU_GET(ins, ALU, op_add);
-    d->op_mul = (uint8_t)VC4_QPU_GET(ins, ALU, op_mul);
-    d->raddr_a = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_a);
-    d->raddr_b = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_b);
-    d->mux[0] = (uint8_t)VC4_QPU_GET(ins, ALU, add_a);
-    d->mux[1] = (uint8_t)VC4_QPU_GET(ins, ALU, add_b);
-    d->mux[2] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_a);
-    d->mux[3] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_b);
-    int fa = d->ws ? 1 : 0, fm = d->ws ? 0 : 1; /* files of the add and mul writes */
-    uint16_t f = 0;
-    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
-    bool ldi = d->kind == K_LDI, br = d->kind == K_BRANCH;
-
-    switch (sig) {
-    case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
-    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-    case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
-    case VC4_QPU_SIG_COVERAGE_LOAD:
-    case VC4_QPU_SIG_COLOUR_LOAD:
-    case VC4_QPU_SIG_LOAD_TMU0:
-    case VC4_QPU_SIG_LOAD_TMU1:
-        f |= D_SIGFX;
-        break;
-    case VC4_QPU_SIG_PROGRAM_END:
-    case VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END:
-        f |= D_SIGFX | D_END;
-        break;
-    default:
-        break;
-    }
-    /* the rules of the last three instructions (see the step) */
-    if (!ldi && !br) {
-        uint32_t ra = d->raddr_a, rb = d->raddr_b;
-        if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
-            (!simm && (rb == VC4_QPU_R_UNIFORM_READ || rb == VC4_QPU_R_VARYING_READ)))
-            f |= D_UVREAD;
-    }
-    if (!br) {
-        uint32_t wa = d->waddr_add, wm = d->waddr_mul;
-        bool vpm = (wa >= VC4_QPU_W_VPM_WRITE && wa <= VC4_QPU_W_VPM_LD_ADDR) ||
-                   (wm >= VC4_QPU_W_VPM_WRITE && wm <= VC4_QPU_W_VPM_LD_ADDR);
-        if (!ldi) {
-            uint32_t ra = d->raddr_a, rb = d->raddr_b;
-            vpm |= ra >= VC4_QPU_R_VPM_READ && ra <= VC4_QPU_R_VPM_LD_WAIT;
-            vpm |= !simm && rb >= VC4_QPU_R_VPM_READ && rb <= VC4_QPU_R_VPM_LD_WAIT;
-        }
-        if (vpm)
-            f |= D_VPMRULE;
-    }
-    /* writes: physical registers, shared units */
-    write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
-    write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
-    if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
-        (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
-        f |= D_SHARED;
-
-    if (ldi) {
-        d->imm = VC4_QPU_GET(ins, LDI, imm);
-        d->ldi_mode = (uint8_t)VC4_QPU_GET(ins, LDI, unpack);
-        if (d->ldi_mode == VC4_QPU_LDI_SEMAPHORE) {
-            f |= D_SEM | D_SHARED;
-            if (d->imm & 16)
-                f |= D_BLOCK;
-        }
-        if (d->pack)
-            f |= D_PACK;
-    } else if (br) {
-        d->imm = VC4_QPU_GET(ins, BRANCH, imm);
-        d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
-        d->brel = (uint8_t)VC4_QPU_GET(ins, BRANCH, rel);
-        d->breg = (uint8_t)VC4_QPU_GET(ins, BRANCH, reg);
-        d->braddr = (uint8_t)VC4_QPU_GET(ins, BRANCH, raddr_a);
-        d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
-        if (!vc4_qpu_bconds[d->bcond].name)
-            f |= D_BAD;
-    } else if (d->kind == K_ALU) {
-        uint32_t op_add = d->op_add, op_mul = d->op_mul;
-        if (simm) {
-            f |= D_SIMM;
-            d->imm = vc4_qpu_smallimm_bits[d->raddr_b];
-        }
-        if (d->raddr_a < 32)
-            d->rd_a = 1u << d->raddr_a;
-        else if (vc4_qpu_raddrs[d->raddr_a].kind[0] == VC4_QPU_IO_NOP)
-            f |= D_ZA;
-        else if (io_kind_is(vc4_qpu_raddrs[d->raddr_a].kind[0], false))
-            f |= D_SHARED;
-        if (!simm && d->raddr_b < 32)
-            d->rd_b = 1u << d->raddr_b;
-        else if (!simm && vc4_qpu_raddrs[d->raddr_b].kind[1] == VC4_QPU_IO_NOP)
-            f |= D_ZB;
-        else if (!simm && io_kind_is(vc4_qpu_raddrs[d->raddr_b].kind[1], false))
-            f |= D_SHARED;
-        if (d->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE ||
-            (!simm && d->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
-            f |= D_MUTEXRD | D_BLOCK;
-        d->add_fl = is_float_add(op_add);
-        d->add_rfl = (d->add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF;
-        d->mul_fl = op_mul == VC4_QPU_M_FMUL;
-        for (int k = 0; k < 4; k++) {
-            bool used = k < 2 ? op_add != 0 : op_mul != 0;
-            if (used && d->mux[k] == 4)
-                f |= D_R4;
-            if (used && d->unpack &&
-                ((d->mux[k] == 4 && d->pm) || (d->mux[k] == 6 && !d->pm)))
-                f |= D_SLOW;
-        }
-        if (simm && d->raddr_b >= 48 && op_mul)
-            f |= D_SLOW;
-        if ((op_add && !vc4_qpu_add_ops[op_add].name) ||
-            (d->pm && d->pack && !vc4_qpu_packm[d->pack].name))
-            f |= D_BAD;
-        if (d->pack)
-            f |= D_PACK;
-        bool plain = !(f & D_PACK);
-        for (int k = 0; k < 2; k++) {
-            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
-            int file = k ? fm : fa;
-            if (wa < 32)
-                d->wrow[k] = (uint8_t)(file * 32 + wa);
-            else if (wa <= 35)
-                d->wrow[k] = (uint8_t)(64 + wa - 32);
-            else if (wa == VC4_QPU_W_NOP)
-                d->wrow[k] = 0xff;
-            else
-                plain = false;
-        }
-        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
-            plain = false; /* both ALUs write one row: the diagnostic path */
-        if (plain)
-            f |= D_PLAINW;
-    }
-    d->flags = f;
-}
-
-/* ---- one instruction ---- */
-
-/* Row `row` of the register files and accumulators (ra 0-31, rb 32-63,
- * r0-r5 64-69), the numbering of the dirty list. */
-static inline uint32_t *row_ptr(vc4_qpu_state *s, unsigned row)
-{
-    return row < 32 ? s->ra[row] : row < 64 ? s->rb[row - 32] : s->acc[row - 64];
-}
-static inline void dirty_row(vc4_qpu_state *s, unsigned row)
-{
-    if (row < 64)
-        dirty_ab(s, (int)(row >> 5), row & 31);
-    else
-        dirty_acc(s, row - 64);
-}
-
-static const uint32_t zero_lanes[LANES];
-
 static int exec_writes(vc4_qpu_state *s, wr *w, uint32_t *phys_a, uint32_t *phys_b,
                        uint8_t *accw)
 {
@@ -1124,12 +1020,12 @@ static int exec_writes(vc4_qpu_state *s, wr *w, uint32_t *phys_a, uint32_t *phys
         }
         if (w[k].waddr < 32) { /* a plain row: no I/O */
             dirty_ab(s, w[k].file, w[k].waddr);
-            blend(w[k].file ? s->rb[w[k].waddr] : s->ra[w[k].waddr], w[k].v, w[k].mask);
+            blend(w[k].file ? s->rb[w[k].waddr] : s->ra[w[k].waddr], vload(w[k].v), w[k].mask);
             continue;
         }
         if (w[k].waddr <= 35) { /* r0-r3 (both files) */
             dirty_acc(s, w[k].waddr - 32);
-            blend(s->acc[w[k].waddr - 32], w[k].v, w[k].mask);
+            blend(s->acc[w[k].waddr - 32], vload(w[k].v), w[k].mask);
             continue;
         }
         int rc = write_reg(s, &w[k], &sfu);
@@ -1191,7 +1087,7 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     uint32_t bufa[LANES], bufb[LANES];
     const uint32_t *va = bufa, *vb = bufb;
     if (d->raddr_a < 32) {
-        if ((s->prev_phys_a & d->rd_a) &&
+        if ((s->prev_phys & d->rd_a) &&
             (rc = diag(s, "reads r%c%u, written by the previous instruction", 'a', d->raddr_a)))
             return rc;
         va = s->ra[d->raddr_a];
@@ -1201,10 +1097,10 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
         return rc;
     }
     if (d->flags & D_SIMM) {
-        for (int i = 0; i < LANES; i++)
-            bufb[i] = d->imm;
+        vstore(s->xrow[1], vsplat(d->imm));
+        vb = s->xrow[1];
     } else if (d->raddr_b < 32) {
-        if ((s->prev_phys_b & d->rd_b) &&
+        if (((s->prev_phys >> 32) & d->rd_b) &&
             (rc = diag(s, "reads r%c%u, written by the previous instruction", 'b', d->raddr_b)))
             return rc;
         vb = s->rb[d->raddr_b];
@@ -1262,11 +1158,15 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
         }
     }
 
-    uint32_t ra_res[LANES], rm_res[LANES], carry_a[LANES], carry_m[LANES];
-    if (op_add)
-        add_lanes(op_add, in[0], in[1], ra_res, carry_a);
-    if (op_mul)
-        mul_lanes(op_mul, in[2], in[3], rm_res, carry_m);
+    row a0 = vsplat(0), a1 = a0, m0 = a0, m1 = a0, res_a = a0, res_m = a0;
+    if (op_add) {
+        a0 = vload(in[0]), a1 = vload(in[1]);
+        res_a = add_op(op_add, a0, a1);
+    }
+    if (op_mul) {
+        m0 = vload(in[2]), m1 = vload(in[3]);
+        res_m = mul_op(op_mul, m0, m1);
+    }
 
     uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
     uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
@@ -1274,17 +1174,20 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     if (d->flags & D_PLAINW) {
         /* what exec_writes does for plain rows, with the rows decoded */
         if (madd && d->wrow[0] != 0xff) {
-            blend(row_ptr(s, d->wrow[0]), ra_res, madd);
+            blend(row_ptr(s, d->wrow[0]), res_a, madd);
             dirty_row(s, d->wrow[0]);
             *phys_a |= d->pa[0], *phys_b |= d->pb[0], *accw |= d->acc[0];
         }
         if (mmul && d->wrow[1] != 0xff) {
-            blend(row_ptr(s, d->wrow[1]), rm_res, mmul);
+            blend(row_ptr(s, d->wrow[1]), res_m, mmul);
             dirty_row(s, d->wrow[1]);
             *phys_a |= d->pa[1], *phys_b |= d->pb[1], *accw |= d->acc[1];
         }
         goto flags;
     }
+    uint32_t ra_res[LANES], rm_res[LANES];
+    vstore(ra_res, res_a);
+    vstore(rm_res, res_m);
     wr w[2];
     w[0].add = true;
     w[0].waddr = d->waddr_add;
@@ -1315,9 +1218,9 @@ flags:
         /* flags from the add ALU unless it is a nop, then from the mul ALU;
          * only lanes whose condition holds (addendum) */
         if (op_add)
-            flags_from(s, ra_res, carry_a, madd, d->add_rfl);
+            set_flags(s, res_a, add_carry(op_add, a0, a1, res_a), madd, d->add_rfl);
         else if (op_mul)
-            flags_from(s, rm_res, carry_m, mmul, d->mul_fl);
+            set_flags(s, res_m, mul_carry(op_mul, m0, m1, res_m), mmul, d->mul_fl);
     }
     return 0;
 }
@@ -1388,7 +1291,7 @@ static int exec_ldi(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     if (rc)
         return rc;
     if (d->sf)
-        flags_from(s, v, zero_lanes, w[0].mask, false);
+        set_flags(s, vload(v), vsplat(0), w[0].mask, false);
     return 0;
 }
 
@@ -1424,7 +1327,7 @@ static int exec_branch(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr,
         return 0;
     uint32_t target = d->brel ? addr + 32 + d->imm : d->imm;
     if (d->breg) {
-        if ((s->prev_phys_a >> raddr) & 1)
+        if ((s->prev_phys >> raddr) & 1)
             if ((rc = diag(s, "branch reads ra%u, written by the previous instruction", raddr)))
                 return rc;
         target += s->ra[raddr][15]; /* element 15 (addendum) */
@@ -1446,40 +1349,767 @@ static int exec_branch(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr,
     if ((rc = exec_writes(s, w, phys_a, phys_b, accw)))
         return rc;
     if (raddr & 1) /* an odd raddr_a sets the flags from the link value (addendum) */
-        flags_from(s, link, zero_lanes, ALL_LANES, false);
+        set_flags(s, vload(link), vsplat(0), ALL_LANES, false);
     s->branch_wait = 4; /* counts this instruction and its three delay slots */
     s->branch_target = target;
     return 0;
 }
 
-/* ---- decoded programs ---- */
 
-#define PROG_MAX_INS 4096 /* instructions one cached program holds */
-#define CACHE_PROGS 16    /* programs (start addresses) a cache holds (12 QPUs
-                           * may run 12 different user programs) */
+/* Would the instruction wait on another QPU? Checked before it issues, so a
+ * blocked instruction has no effect (no uniform read, no write). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static bool blocks(vc4_qpu_state *s, const vc4_qpu_dins *d)
+{
+    if (d->kind == K_LDI) {
+        if ((d->flags & D_SEM) && (d->imm & 16) && s->sems->count[d->imm & 15] == 0) {
+            s->wait.kind = VC4_QPU_WAIT_SEM_ACQUIRE;
+            s->wait.detail = d->imm & 15;
+            return true;
+        }
+        return false;
+    }
+    if (d->kind != K_ALU || !s->units || s->units->mutex_owner < 0 ||
+        s->units->mutex_owner == (int)s->qpu_num)
+        return false;
+    if (d->flags & D_MUTEXRD) {
+        s->wait.kind = VC4_QPU_WAIT_MUTEX;
+        s->wait.detail = (uint32_t)s->units->mutex_owner;
+        return true;
+    }
+    return false;
+}
 
-/* The instructions fetched from [start, start + 8n), in fetch order from the
- * start address: the code bytes as they were read and their decoding. */
-typedef struct vc4_qpu_prog {
-    uint32_t start, n, cap;
-    uint8_t *bytes;
-    vc4_qpu_dins *d;
-    uint64_t last_use;
-    /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
-    uint32_t use_n;
-    bool use_w, use_z;
-} vc4_qpu_prog;
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int sig_effects(vc4_qpu_state *s, const vc4_qpu_dins *d)
+{
+    int rc = 0;
+    uint32_t sig = d->sig;
+    vc4_frag_batch *fb = s->frag;
+    if (sig == VC4_QPU_SIG_COLOUR_LOAD || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
+        dirty_acc(s, 4);
+        for (int i = 0; i < LANES; i++)
+            s->acc[4][i] = fb ? fb->tlb_color_in[i] : 0;
+        if (!fb && (rc = diag(s, "colour load outside a fragment shader")))
+            return rc;
+    } else if (sig == VC4_QPU_SIG_COVERAGE_LOAD) {
+        dirty_acc(s, 4);
+        for (int i = 0; i < LANES; i++)
+            s->acc[4][i] = fb ? fb->coverage_in[i] : 0;
+        if (!fb && (rc = diag(s, "coverage load outside a fragment shader")))
+            return rc;
+    }
+    if (sig == VC4_QPU_SIG_LOAD_TMU0 || sig == VC4_QPU_SIG_LOAD_TMU1) {
+        /* "Any other instruction that results in r4 being written (that is,
+         * TMU read, TLB read, SFU lookup) cannot occur in the two
+         * instructions following an SFU lookup" (Guide, quoted in Mesa
+         * vc4_qpu_validate.c); sfu_wait is 2 or 1 in those two */
+        if (s->sfu_wait > 0 && s->sfu_wait < 3 &&
+            (rc = diag(s, "%s writes r4 within two instructions of an SFU write",
+                       vc4_qpu_sigs[sig].as)))
+            return rc;
+        /* the oldest result of that TMU lands in r4 for the next instruction */
+        if ((rc = vc4__tmu_pop(s, (int)(sig - VC4_QPU_SIG_LOAD_TMU0), s->acc[4])))
+            return rc;
+        dirty_acc(s, 4);
+    }
+    return 0;
+}
 
-struct vc4_qpu_cache {
-    vc4_qpu_prog prog[CACHE_PROGS];
-    uint64_t tick;
-    bool st_ready;
-    vc4_qpu_state st;
-};
+/* The rules of the last three instructions (thrend and its delay slots). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int end_rules(vc4_qpu_state *s, const vc4_qpu_dins *d, bool is_end, uint32_t phys)
+{
+    int rc;
+    if ((d->flags & D_UVREAD) &&
+        (rc = diag(s, "uniform or varying read in the last three instructions")))
+        return rc;
+    /* ... nor "any kind of VPM, VDR, or VDW read or write" (Guide, quoted
+     * in Mesa vc4_qpu_validate.c) */
+    if ((d->flags & D_VPMRULE) &&
+        (rc = diag(s, "VPM, VDR or VDW access in the last three instructions")))
+        return rc;
+    if (is_end && phys)
+        if ((rc = diag(s, "program end instruction writes a register-file register")))
+            return rc;
+    return 0;
+}
+
+/* Execute the decoded instruction d at addr (one step). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
+{
+    /* only a semaphore acquire, or an ALU read of the mutex while some QPU
+     * holds it, can block */
+    if ((d->flags & D_BLOCK) && blocks(s, d)) {
+        s->stalls++;
+        s->executed++; /* a stall cycle */
+        return VC4_QPU_BLOCKED;
+    }
+    if (s->wait.kind) {
+        s->wait.kind = VC4_QPU_WAIT_NONE;
+        s->wait.detail = 0;
+    }
+    uint32_t sig = d->sig;
+    uint32_t phys_a = 0, phys_b = 0;
+    uint8_t accw = 0;
+    bool stalled = false;
+    rd r;
+    r.r5_pending = false;
+    int rc = 0;
+    s->executed++;
+
+    bool is_end = false;
+    if (d->flags & D_SIGFX) {
+        /* signals that stop here */
+        switch (sig) {
+        case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
+            return fault(s, CG_FAULT_TRAP, "software breakpoint at 0x%08x", addr);
+        case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+            return fault(s, CG_FAULT_UNSUPPORTED,
+                         "not supported yet: loadam (alpha-mask load) at 0x%08x", addr);
+        case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
+            if (s->executed <= 2 &&
+                (rc = diag(s, "scoreboard wait in the first two instructions")))
+                return rc;
+            s->sbwait_done = true;
+            break;
+        default:
+            break;
+        }
+        is_end = d->flags & D_END;
+        if (is_end && s->end_wait >= 0 &&
+            (rc = diag(s, "program end in the delay slots of a program end")))
+            return rc;
+        if (is_end && s->branch_wait > 0 &&
+            (rc = diag(s, "program end in the delay slots of a branch")))
+            return rc;
+    }
+
+    if (d->kind == K_ALU)
+        rc = exec_alu(s, d, &phys_a, &phys_b, &accw, &r);
+    else if (d->kind == K_LDI)
+        rc = exec_ldi(s, d, &phys_a, &phys_b, &accw, &stalled);
+    else if (d->kind == K_BRANCH)
+        rc = exec_branch(s, d, addr, &phys_a, &phys_b, &accw);
+    if (rc)
+        return rc;
+    if (stalled) /* semaphore: the same instruction again next cycle */
+        return 0;
+
+    if ((is_end || s->end_wait >= 0) && (rc = end_rules(s, d, is_end, phys_a | phys_b)))
+        return rc;
+
+    /* results that land at the end of this instruction */
+    if (r.r5_pending) {
+        memcpy(s->acc[5], r.r5, sizeof r.r5);
+        dirty_acc(s, 5);
+    }
+    if ((d->flags & D_SIGFX) && (rc = sig_effects(s, d)))
+        return rc;
+    if (s->sfu_wait > 0 && --s->sfu_wait == 0) {
+        memcpy(s->acc[4], s->sfu_result, sizeof s->sfu_result);
+        dirty_acc(s, 4);
+    }
+
+    s->prev_phys = (uint64_t)phys_b << 32 | phys_a;
+    s->prev_acc = accw;
+    if (s->since_branch < 100)
+        s->since_branch++;
+
+    /* control flow: end after two delay slots, branch after three */
+    if (s->end_wait >= 0) {
+        if (s->end_wait == 0 || --s->end_wait == 0) {
+            s->ended = true;
+            return 0;
+        }
+    }
+    if (is_end && s->end_wait < 0)
+        s->end_wait = 2;
+    if (s->branch_wait > 0 && --s->branch_wait == 0) {
+        s->pc = s->branch_target;
+        return 0;
+    }
+    s->pc = addr + 8;
+    return 0;
+}
+
+
+/* An instruction of the common shape (D_FAST): operands straight from the
+ * rows, both ALUs, writes to plain rows, flags: what exec_alu does for it,
+ * without the cases it cannot have. Returns the physical registers written
+ * (prev_phys's layout) and the accumulators in *accw. The rows it may write
+ * are already in s->dirty (vc4_qpu_prog.wdirty). */
+static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
+                                                               const vc4_qpu_dins *d,
+                                                               uint8_t *accw)
+{
+    uint32_t op_add = d->op_add, op_mul = d->op_mul;
+    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) and the immediate (71) */
+    if (d->flags & D_SIMM)
+        vstore(s->xrow[1], vsplat(d->imm));
+    /* conditions from the flags before this instruction's */
+    uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
+    uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
+    row res_a, res_m;
+    if (op_add) {
+        row a = vload(rows + 16 * d->src[0]), b = vload(rows + 16 * d->src[1]);
+        res_a = add_op(op_add, a, b);
+        if (d->sf) /* flags from the add ALU unless it is nop (addendum) */
+            set_flags(s, res_a, add_carry(op_add, a, b, res_a), madd, d->add_rfl);
+    } else {
+        res_a = vsplat(0);
+    }
+    if (op_mul) {
+        row a = vload(rows + 16 * d->src[2]), b = vload(rows + 16 * d->src[3]);
+        res_m = mul_op(op_mul, a, b);
+        if (d->sf && !op_add)
+            set_flags(s, res_m, mul_carry(op_mul, a, b, res_m), mmul, d->mul_fl);
+    } else {
+        res_m = vsplat(0);
+    }
+    uint64_t phys = 0;
+    uint8_t acc = 0;
+    if (madd && d->wrow[0] != 0xff) {
+        blend(rows + 16 * d->wrow[0], res_a, madd);
+        phys = d->pw[0];
+        acc = d->acc[0];
+    }
+    if (mmul && d->wrow[1] != 0xff) {
+        blend(rows + 16 * d->wrow[1], res_m, mmul);
+        phys |= d->pw[1];
+        acc |= d->acc[1];
+    }
+    *accw = acc;
+    return phys;
+}
+
+/* The back-to-back read rule for a D_FAST instruction (the diagnostics
+ * exec_alu gives, in its order). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int fast_rules(vc4_qpu_state *s, const vc4_qpu_dins *d)
+{
+    int rc;
+    if ((s->prev_phys & d->rd_a) &&
+        (rc = diag(s, "reads r%c%u, written by the previous instruction", 'a', d->raddr_a)))
+        return rc;
+    if (((s->prev_phys >> 32) & d->rd_b) &&
+        (rc = diag(s, "reads r%c%u, written by the previous instruction", 'b', d->raddr_b)))
+        return rc;
+    return 0;
+}
+
+/* Run up to max instructions (vc4_qpu_run_slice), this level's build. */
+int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
+{
+    uint64_t n = 0;
+    int rc = 0;
+    vc4_qpu_dins tmp;
+    /* the decoded program in use (none: start 0, n 0); a fetch from memory
+     * may append to it. The fast path writes only rows its instructions
+     * name: they are marked dirty once here (and after an append). */
+    vc4_qpu_prog *pg = s->prog;
+    const vc4_qpu_dins *pd = pg ? pg->d : NULL;
+    uint32_t pstart = pg ? pg->start : 0, pn = pg ? pg->n : 0;
+    if (pg)
+        s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+    if (s->ended)
+        goto out;
+    /* What the fast path changes besides the rows and flags, kept in locals
+     * between the slow steps (step_d sees and changes the state). */
+    uint32_t pc = s->pc;
+    uint64_t executed = s->executed, prev_phys = s->prev_phys;
+    int since_branch = s->since_branch, branch_wait = s->branch_wait, end_wait = s->end_wait;
+    uint8_t prev_acc = s->prev_acc;
+#define SYNC_OUT()                                                                      \
+    (s->pc = pc, s->executed = executed, s->prev_phys = prev_phys,                     \
+     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc, \
+     s->end_wait = end_wait)
+#define SYNC_IN()                                                                       \
+    (pc = s->pc, executed = s->executed, prev_phys = s->prev_phys,                     \
+     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc, \
+     end_wait = s->end_wait)
+    /* nothing pending that the fast path does not handle: no SFU result or
+     * program end on the way, no wait (these change only in step_d and
+     * around a program end) */
+    bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
+    /* The agent (fault records: address and words of the instruction) is
+     * set before anything that may raise a fault or read memory; after the
+     * fast path it is set at the end (`last`, the last instruction it ran),
+     * so it reads as if set at every fetch. */
+    const vc4_qpu_dins *last = NULL;
+    uint32_t last_addr = 0;
+#define AGENT(d_, addr_)                                                                \
+    (s->agent.stream_addr = (addr_), memcpy(s->agent.words, &(d_)->ins, 8),          \
+     s->agent.nwords = 2, last = NULL) /* little-endian: low word first */
+    while (n < max) {
+        uint32_t addr = pc, off = addr - pstart;
+        const vc4_qpu_dins *d;
+        /* (off rotated: an unaligned offset is out of range) */
+        if ((off >> 3 | off << 29) < pn) {
+            d = &pd[off >> 3];
+        } else {
+            s->agent.stream_addr = addr;
+            s->agent.nwords = 0;
+            last = NULL;
+            d = vc4__qpu_fetch(s, addr, &tmp); /* sets the words */
+            if (!d) {
+                rc = CG_ERR_FAULT;
+                break;
+            }
+            if (pg && pg->n != pn) {
+                pd = pg->d, pn = pg->n;
+                s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+            }
+            if (d->flags & D_FAST) /* perhaps not in the program: its rows */
+                for (int k = 0; k < 2; k++)
+                    if (d->wrow[k] != 0xff)
+                        dirty_row(s, d->wrow[k]);
+        }
+        /* the common case: an ALU instruction of the common shape, quiet */
+        uint32_t fl = d->flags;
+        if ((fl & (D_FAST | D_END)) == D_FAST && quiet) {
+            executed++;
+            if (UNLIKELY(prev_phys & d->rd)) {
+                SYNC_OUT();
+                AGENT(d, addr);
+                if ((rc = fast_rules(s, d)))
+                    break;
+            }
+            last = d, last_addr = addr;
+            prev_phys = alu_fast(s, d, &prev_acc);
+            since_branch += since_branch < 100;
+            n++;
+            if (UNLIKELY(branch_wait > 0) && --branch_wait == 0)
+                pc = s->branch_target;
+            else
+                pc = addr + 8;
+            continue;
+        }
+        /* the same around a program end: the end itself (not in the delay
+         * slots of a branch or of another end: step_d's diagnostics) and
+         * its delay slots */
+        if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
+            (!(fl & D_END) || (end_wait < 0 && branch_wait <= 0))) {
+            executed++;
+            AGENT(d, addr);
+            if (prev_phys & d->rd) {
+                SYNC_OUT();
+                if ((rc = fast_rules(s, d)))
+                    break;
+            }
+            uint8_t accw;
+            uint64_t phys = alu_fast(s, d, &accw);
+            if ((fl & D_END) && phys) { /* end_rules' one case here */
+                SYNC_OUT();
+                if ((rc = diag(s, "program end instruction writes a register-file register")))
+                    break;
+            }
+            prev_phys = phys;
+            prev_acc = accw;
+            since_branch += since_branch < 100;
+            n++;
+            /* control flow: end after two delay slots, branch after three */
+            if (end_wait >= 0 && (end_wait == 0 || --end_wait == 0)) {
+                s->ended = true;
+                break;
+            }
+            if (fl & D_END)
+                end_wait = 2;
+            quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
+            if (branch_wait > 0 && --branch_wait == 0)
+                pc = s->branch_target;
+            else
+                pc = addr + 8;
+            continue;
+        }
+        /* a branch without link, register or flags, away from other
+         * branches (exec_branch's work) */
+        if ((fl & D_FASTBR) && quiet && since_branch >= 3 && end_wait < 0) {
+            executed++;
+            last = d, last_addr = addr;
+            uint32_t c = d->bcond;
+            uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
+            f = (uint16_t)(f ^ (0u - (c & 1)));
+            bool taken = c == 15 || ((c & 2) ? f != 0 : f == ALL_LANES);
+            prev_phys = 0;
+            prev_acc = 0;
+            since_branch = 1;
+            n++;
+            if (taken) {
+                s->branch_target = d->brel ? addr + 32 + d->imm : d->imm;
+                branch_wait = 3; /* the three delay slots */
+            }
+            pc = addr + 8;
+            continue;
+        }
+        SYNC_OUT();
+        AGENT(d, addr);
+        rc = step_d(s, d, addr);
+        SYNC_IN();
+        if (rc)
+            break;
+        n++;
+        if ((d->flags & D_SHARED) || s->ended)
+            break;
+        quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
+    }
+    SYNC_OUT();
+    if (last)
+        AGENT(last, last_addr);
+#undef SYNC_OUT
+#undef SYNC_IN
+#undef AGENT
+out:
+    *insns = n;
+    return rc;
+}
+
+#if SHARED
+
+/* ---- faults ---- */
+
+static int post(vc4_qpu_state *s, cg_fault_kind kind, bool warning, uint64_t gpu_addr,
+                const char *fmt, va_list ap)
+{
+    char msg[CG_FAULT_MSG_LEN];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    cg_fault f;
+    cg_fault_init(&f, &s->agent, kind, gpu_addr, "%s", msg);
+    if (warning)
+        f.flags |= CG_FAULT_F_WARNING;
+    return cg_fault_raise(s->dev, &f);
+}
+
+int vc4__qpu_fault(vc4_qpu_state *s, cg_fault_kind kind, uint64_t gpu_addr, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    post(s, kind, false, gpu_addr, fmt, ap);
+    va_end(ap);
+    s->ended = true;
+    return CG_ERR_FAULT;
+}
+
+/* A documented restriction broken: a warning, or in strict mode a fault. */
+int vc4__qpu_diag(vc4_qpu_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = post(s, CG_FAULT_BAD_STATE, !s->strict, 0, fmt, ap);
+    va_end(ap);
+    if (s->strict) {
+        s->ended = true;
+        return CG_ERR_FAULT;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Everything vc4_qpu_init sets besides zeroing the state. */
+static void set_env(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                    uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
+    s->dev = dev;
+    s->bus = bus;
+    s->agent.family = CG_FAMILY_VC4;
+    s->agent.unit = "qpu";
+    s->agent.channel = -1;
+    if (who) {
+        s->agent.family = who->family;
+        s->agent.channel = who->channel;
+    }
+    s->pc = code_addr;
+    s->unif = unif_addr;
+    s->strict = strict;
+    s->end_wait = -1;
+    s->since_branch = 100;
+    s->sems = &s->own_sems;
+}
+
+void vc4_qpu_init(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                  uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
+    memset(s, 0, sizeof *s);
+    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
+}
+
+void vc4_qpu_set_units(vc4_qpu_state *s, vc4_v3d_units *units, uint32_t qpu_num)
+{
+    s->units = units;
+    s->qpu_num = qpu_num;
+    s->sems = units ? &units->sems : &s->own_sems;
+}
+
+int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
+{
+    switch (s->wait.kind) {
+    case VC4_QPU_WAIT_SEM_ACQUIRE:
+        return snprintf(buf, cap, "semaphore %u acquire (count 0)", s->wait.detail & 15);
+    case VC4_QPU_WAIT_MUTEX:
+        return snprintf(buf, cap, "mutex (held by QPU %u)", s->wait.detail);
+    default:
+        return snprintf(buf, cap, "nothing");
+    }
+}
+
+/* vc4_qpu_init for a state that ran before: the same zeroed state, but only
+ * the register rows the last run wrote are cleared (the register files and
+ * accumulators are 4.4 KiB of the state's 4.6; they come first in it). */
+static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
+                   uint32_t code_addr, uint32_t unif_addr, bool strict)
+{
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = s->dirty[w]; m; m &= m - 1)
+            memset(row_ptr(s, 64 * (unsigned)w + (unsigned)__builtin_ctzll(m)), 0,
+                   sizeof s->ra[0]);
+    memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    set_env(s, dev, bus, who, code_addr, unif_addr, strict);
+}
+
+int vc4__qpu_uniform(vc4_qpu_state *s, uint32_t *v)
+{
+    uint32_t t[LANES];
+    int rc = read_uniform(s, t);
+    *v = t[0];
+    return rc;
+}
+
+static uint8_t classify(uint64_t ins)
+{
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    if (sig == VC4_QPU_SIG_LOAD_IMMEDIATE)
+        return K_LDI;
+    if (sig == VC4_QPU_SIG_BRANCH)
+        return K_BRANCH;
+    /* both ops nop and nothing read: only the signal matters */
+    if (VC4_QPU_GET(ins, ALU, op_mul) || VC4_QPU_GET(ins, ALU, op_add) ||
+        VC4_QPU_GET(ins, ALU, pm) ||
+        VC4_QPU_GET(ins, ALU, raddr_a) != VC4_QPU_R_NOP ||
+        (sig != VC4_QPU_SIG_SMALL_IMMEDIATE && VC4_QPU_GET(ins, ALU, raddr_b) != VC4_QPU_R_NOP))
+        return K_ALU;
+    return K_SIGNAL;
+}
+
+static bool is_float_add(uint32_t op)
+{
+    return op >= VC4_QPU_A_FADD && op <= VC4_QPU_A_FTOI; /* float inputs */
+}
+
+static bool io_kind_is(uint32_t kind, bool write)
+{
+    return kind == VC4_QPU_IO_MUTEX || kind == VC4_QPU_IO_VPM ||
+           (write && kind == VC4_QPU_IO_HOSTINT);
+}
+
+/* the bits a write to waddr of `file` sets in the physical-write sets */
+static void write_bits(uint32_t waddr, int file, uint32_t *pa, uint32_t *pb, uint8_t *acc)
+{
+    if (waddr == VC4_QPU_W_NOP)
+        return;
+    if (waddr < 32)
+        *(file ? pb : pa) |= 1u << waddr;
+    else if (waddr <= 35)
+        *acc |= (uint8_t)(1u << (waddr - 32));
+    else if (waddr == 37)
+        *acc |= 1u << 5;
+}
+
+static void decode(uint64_t ins, vc4_qpu_dins *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ins = ins;
+    d->kind = classify(ins);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    d->sig = (uint8_t)sig;
+    d->cond_add = (uint8_t)VC4_QPU_GET(ins, ALU, cond_add);
+    d->cond_mul = (uint8_t)VC4_QPU_GET(ins, ALU, cond_mul);
+    d->waddr_add = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_add);
+    d->waddr_mul = (uint8_t)VC4_QPU_GET(ins, ALU, waddr_mul);
+    d->ws = (uint8_t)VC4_QPU_GET(ins, ALU, ws);
+    d->sf = (uint8_t)VC4_QPU_GET(ins, ALU, sf);
+    d->pm = (uint8_t)VC4_QPU_GET(ins, ALU, pm);
+    d->pack = (uint8_t)VC4_QPU_GET(ins, ALU, pack);
+    d->unpack = (uint8_t)VC4_QPU_GET(ins, ALU, unpack);
+    d->op_add = (uint8_t)VC4_QPU_GET(ins, ALU, op_add);
+    d->op_mul = (uint8_t)VC4_QPU_GET(ins, ALU, op_mul);
+    d->raddr_a = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_a);
+    d->raddr_b = (uint8_t)VC4_QPU_GET(ins, ALU, raddr_b);
+    d->mux[0] = (uint8_t)VC4_QPU_GET(ins, ALU, add_a);
+    d->mux[1] = (uint8_t)VC4_QPU_GET(ins, ALU, add_b);
+    d->mux[2] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_a);
+    d->mux[3] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_b);
+    int fa = d->ws ? 1 : 0, fm = d->ws ? 0 : 1; /* files of the add and mul writes */
+    uint32_t f = 0;
+    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
+    bool ldi = d->kind == K_LDI, br = d->kind == K_BRANCH;
+
+    switch (sig) {
+    case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
+    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+    case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
+    case VC4_QPU_SIG_COVERAGE_LOAD:
+    case VC4_QPU_SIG_COLOUR_LOAD:
+    case VC4_QPU_SIG_LOAD_TMU0:
+    case VC4_QPU_SIG_LOAD_TMU1:
+        f |= D_SIGFX;
+        break;
+    case VC4_QPU_SIG_PROGRAM_END:
+    case VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END:
+        f |= D_SIGFX | D_END;
+        break;
+    default:
+        break;
+    }
+    /* the rules of the last three instructions (see the step) */
+    if (!ldi && !br) {
+        uint32_t ra = d->raddr_a, rb = d->raddr_b;
+        if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
+            (!simm && (rb == VC4_QPU_R_UNIFORM_READ || rb == VC4_QPU_R_VARYING_READ)))
+            f |= D_UVREAD;
+    }
+    if (!br) {
+        uint32_t wa = d->waddr_add, wm = d->waddr_mul;
+        bool vpm = (wa >= VC4_QPU_W_VPM_WRITE && wa <= VC4_QPU_W_VPM_LD_ADDR) ||
+                   (wm >= VC4_QPU_W_VPM_WRITE && wm <= VC4_QPU_W_VPM_LD_ADDR);
+        if (!ldi) {
+            uint32_t ra = d->raddr_a, rb = d->raddr_b;
+            vpm |= ra >= VC4_QPU_R_VPM_READ && ra <= VC4_QPU_R_VPM_LD_WAIT;
+            vpm |= !simm && rb >= VC4_QPU_R_VPM_READ && rb <= VC4_QPU_R_VPM_LD_WAIT;
+        }
+        if (vpm)
+            f |= D_VPMRULE;
+    }
+    /* writes: physical registers, shared units */
+    write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
+    write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
+    if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
+        (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
+        f |= D_SHARED;
+
+    if (ldi) {
+        d->imm = VC4_QPU_GET(ins, LDI, imm);
+        d->ldi_mode = (uint8_t)VC4_QPU_GET(ins, LDI, unpack);
+        if (d->ldi_mode == VC4_QPU_LDI_SEMAPHORE) {
+            f |= D_SEM | D_SHARED;
+            if (d->imm & 16)
+                f |= D_BLOCK;
+        }
+        if (d->pack)
+            f |= D_PACK;
+    } else if (br) {
+        d->imm = VC4_QPU_GET(ins, BRANCH, imm);
+        d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
+        d->brel = (uint8_t)VC4_QPU_GET(ins, BRANCH, rel);
+        d->breg = (uint8_t)VC4_QPU_GET(ins, BRANCH, reg);
+        d->braddr = (uint8_t)VC4_QPU_GET(ins, BRANCH, raddr_a);
+        d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
+        if (!vc4_qpu_bconds[d->bcond].name)
+            f |= D_BAD;
+        else if (d->waddr_add == VC4_QPU_W_NOP && d->waddr_mul == VC4_QPU_W_NOP &&
+                 !d->breg && !(d->braddr & 1) && !(f & (D_SIGFX | D_SHARED)))
+            f |= D_FASTBR;
+    } else if (d->kind == K_ALU) {
+        uint32_t op_add = d->op_add, op_mul = d->op_mul;
+        if (simm) {
+            f |= D_SIMM;
+            d->imm = vc4_qpu_smallimm_bits[d->raddr_b];
+        }
+        if (d->raddr_a < 32)
+            d->rd_a = 1u << d->raddr_a;
+        else if (vc4_qpu_raddrs[d->raddr_a].kind[0] == VC4_QPU_IO_NOP)
+            f |= D_ZA;
+        else if (io_kind_is(vc4_qpu_raddrs[d->raddr_a].kind[0], false))
+            f |= D_SHARED;
+        if (!simm && d->raddr_b < 32)
+            d->rd_b = 1u << d->raddr_b;
+        else if (!simm && vc4_qpu_raddrs[d->raddr_b].kind[1] == VC4_QPU_IO_NOP)
+            f |= D_ZB;
+        else if (!simm && io_kind_is(vc4_qpu_raddrs[d->raddr_b].kind[1], false))
+            f |= D_SHARED;
+        if (d->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE ||
+            (!simm && d->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
+            f |= D_MUTEXRD | D_BLOCK;
+        d->add_fl = is_float_add(op_add);
+        d->add_rfl = (d->add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF;
+        d->mul_fl = op_mul == VC4_QPU_M_FMUL;
+        for (int k = 0; k < 4; k++) {
+            bool used = k < 2 ? op_add != 0 : op_mul != 0;
+            if (used && d->mux[k] == 4)
+                f |= D_R4;
+            if (used && d->unpack &&
+                ((d->mux[k] == 4 && d->pm) || (d->mux[k] == 6 && !d->pm)))
+                f |= D_SLOW;
+        }
+        if (simm && d->raddr_b >= 48 && op_mul)
+            f |= D_SLOW;
+        if ((op_add && !vc4_qpu_add_ops[op_add].name) ||
+            (d->pm && d->pack && !vc4_qpu_packm[d->pack].name))
+            f |= D_BAD;
+        if (d->pack)
+            f |= D_PACK;
+        bool plain = !(f & D_PACK);
+        for (int k = 0; k < 2; k++) {
+            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
+            int file = k ? fm : fa;
+            if (wa < 32)
+                d->wrow[k] = (uint8_t)(file * 32 + wa);
+            else if (wa <= 35)
+                d->wrow[k] = (uint8_t)(64 + wa - 32);
+            else if (wa == VC4_QPU_W_NOP)
+                d->wrow[k] = 0xff;
+            else
+                plain = false;
+        }
+        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
+            plain = false; /* both ALUs write one row: the diagnostic path */
+        if (plain)
+            f |= D_PLAINW;
+        d->rd = (uint64_t)d->rd_b << 32 | d->rd_a;
+        for (int k = 0; k < 2; k++)
+            d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
+        bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
+                    (simm || d->raddr_b < 32 || (f & D_ZB));
+        /* program end (thrend) has nothing of its own at the end of the
+         * instruction; the slice loop keeps the end's count */
+        bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
+        if (plain && rows && sigok &&
+            !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
+                   D_MUTEXRD))) {
+            f |= D_FAST;
+            for (int k = 0; k < 4; k++) {
+                uint32_t m = d->mux[k];
+                if (m < 6)
+                    d->src[k] = (uint8_t)(64 + m);
+                else if (m == 6)
+                    d->src[k] = d->raddr_a < 32 ? d->raddr_a : SRC_ZERO;
+                else
+                    d->src[k] = simm ? SRC_IMM : d->raddr_b < 32 ? (uint8_t)(32 + d->raddr_b)
+                                                                 : SRC_ZERO;
+            }
+        }
+    }
+    if (d->kind == K_SIGNAL && !(f & (D_BLOCK | D_SHARED)) &&
+        (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
+        f |= D_FAST; /* nothing but the step itself (both ops nop: no write) */
+    d->flags = f;
+}
 
 vc4_qpu_cache *vc4_qpu_cache_create(void)
 {
-    return calloc(1, sizeof(vc4_qpu_cache));
+    vc4_qpu_cache *c = aligned_alloc(_Alignof(vc4_qpu_cache), sizeof *c);
+    if (c)
+        memset(c, 0, sizeof *c);
+    return c;
 }
 
 void vc4_qpu_cache_destroy(vc4_qpu_cache *c)
@@ -1538,6 +2168,7 @@ static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
         pg = lru;
         pg->start = start;
         pg->n = 0;
+        pg->wdirty[0] = pg->wdirty[1] = 0;
         pg->use_n = UINT32_MAX;
     }
     pg->last_use = ++c->tick;
@@ -1637,39 +2268,40 @@ static void prog_append(vc4_qpu_prog *pg, cg_vas *bus, uint32_t addr, const uint
         pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
     pg->d[pg->n] = *d;
     pg->n++;
+    if (d->flags & D_FAST)
+        for (int k = 0; k < 2; k++)
+            if (d->wrow[k] != 0xff)
+                pg->wdirty[d->wrow[k] >> 6] |= 1ull << (d->wrow[k] & 63);
 }
 
 /* The decoded instruction at addr: from the program cache, or fetched from
  * memory (faults as the bus decides) and decoded into *tmp. NULL: fault. */
-static inline const vc4_qpu_dins *fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins *tmp)
+/* The instruction at addr fetched from memory (faults as the bus decides)
+ * and decoded into *tmp (appended to the program in use when it continues
+ * it); sets the agent's words. NULL: fault. */
+const vc4_qpu_dins *vc4__qpu_fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins *tmp)
 {
     vc4_qpu_prog *pg = s->prog;
-    const vc4_qpu_dins *d;
     uint32_t off = addr - (pg ? pg->start : 0);
-    if (pg && !(off & 7) && off / 8 < pg->n) {
-        d = &pg->d[off / 8];
-    } else {
-        uint32_t wv[2];
-        if (cg_vas_read(s->bus, addr, wv, 8, &s->agent) != 0) {
-            s->ended = true;
-            return NULL;
-        }
-        /* bus memory is little-endian */
-        uint8_t *b = (uint8_t *)wv;
-        uint32_t lo = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                      (uint32_t)b[3] << 24;
-        uint32_t hi = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
-                      (uint32_t)b[7] << 24;
-        wv[0] = lo, wv[1] = hi;
-        decode((uint64_t)hi << 32 | lo, tmp);
-        d = tmp;
-        if (pg && off == 8 * pg->n && addr >= pg->start)
-            prog_append(pg, s->bus, addr, wv, tmp);
+    uint32_t wv[2];
+    if (cg_vas_read(s->bus, addr, wv, 8, &s->agent) != 0) {
+        s->ended = true;
+        return NULL;
     }
-    s->agent.words[0] = (uint32_t)d->ins;
-    s->agent.words[1] = (uint32_t)(d->ins >> 32);
+    /* bus memory is little-endian */
+    uint8_t *b = (uint8_t *)wv;
+    uint32_t lo = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                  (uint32_t)b[3] << 24;
+    uint32_t hi = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+                  (uint32_t)b[7] << 24;
+    wv[0] = lo, wv[1] = hi;
+    decode((uint64_t)hi << 32 | lo, tmp);
+    if (pg && off == 8 * pg->n && addr >= pg->start)
+        prog_append(pg, s->bus, addr, wv, tmp);
+    s->agent.words[0] = lo;
+    s->agent.words[1] = hi;
     s->agent.nwords = 2;
-    return d;
+    return tmp;
 }
 
 void vc4_qpu_use_cache(vc4_qpu_state *s, vc4_qpu_cache *c)
@@ -1686,188 +2318,20 @@ void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus)
             prog_validate(&c->prog[i], bus);
 }
 
-/* Would the instruction wait on another QPU? Checked before it issues, so a
- * blocked instruction has no effect (no uniform read, no write). */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
+/* ---- the entry points: one build per vector level (src/core/simd.h) ---- */
+
+typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+
+static slice_fn slice_impl(void)
+{
+#if CG_SIMD_HAVE_VARIANTS
+    switch (cg__simd_level()) {
+    case CG_SIMD_AVX512: return vc4__qpu_slice_avx512;
+    case CG_SIMD_AVX2: return vc4__qpu_slice_avx2;
+    default: break;
+    }
 #endif
-static bool blocks(vc4_qpu_state *s, const vc4_qpu_dins *d)
-{
-    if (d->kind == K_LDI) {
-        if ((d->flags & D_SEM) && (d->imm & 16) && s->sems->count[d->imm & 15] == 0) {
-            s->wait.kind = VC4_QPU_WAIT_SEM_ACQUIRE;
-            s->wait.detail = d->imm & 15;
-            return true;
-        }
-        return false;
-    }
-    if (d->kind != K_ALU || !s->units || s->units->mutex_owner < 0 ||
-        s->units->mutex_owner == (int)s->qpu_num)
-        return false;
-    if (d->flags & D_MUTEXRD) {
-        s->wait.kind = VC4_QPU_WAIT_MUTEX;
-        s->wait.detail = (uint32_t)s->units->mutex_owner;
-        return true;
-    }
-    return false;
-}
-
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static int sig_effects(vc4_qpu_state *s, const vc4_qpu_dins *d)
-{
-    int rc = 0;
-    uint32_t sig = d->sig;
-    vc4_frag_batch *fb = s->frag;
-    if (sig == VC4_QPU_SIG_COLOUR_LOAD || sig == VC4_QPU_SIG_COLOUR_LOAD_AND_PROGRAM_END) {
-        dirty_acc(s, 4);
-        for (int i = 0; i < LANES; i++)
-            s->acc[4][i] = fb ? fb->tlb_color_in[i] : 0;
-        if (!fb && (rc = diag(s, "colour load outside a fragment shader")))
-            return rc;
-    } else if (sig == VC4_QPU_SIG_COVERAGE_LOAD) {
-        dirty_acc(s, 4);
-        for (int i = 0; i < LANES; i++)
-            s->acc[4][i] = fb ? fb->coverage_in[i] : 0;
-        if (!fb && (rc = diag(s, "coverage load outside a fragment shader")))
-            return rc;
-    }
-    if (sig == VC4_QPU_SIG_LOAD_TMU0 || sig == VC4_QPU_SIG_LOAD_TMU1) {
-        /* "Any other instruction that results in r4 being written (that is,
-         * TMU read, TLB read, SFU lookup) cannot occur in the two
-         * instructions following an SFU lookup" (Guide, quoted in Mesa
-         * vc4_qpu_validate.c); sfu_wait is 2 or 1 in those two */
-        if (s->sfu_wait > 0 && s->sfu_wait < 3 &&
-            (rc = diag(s, "%s writes r4 within two instructions of an SFU write",
-                       vc4_qpu_sigs[sig].as)))
-            return rc;
-        /* the oldest result of that TMU lands in r4 for the next instruction */
-        if ((rc = vc4__tmu_pop(s, (int)(sig - VC4_QPU_SIG_LOAD_TMU0), s->acc[4])))
-            return rc;
-        dirty_acc(s, 4);
-    }
-    return 0;
-}
-
-/* The rules of the last three instructions (thrend and its delay slots). */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static int end_rules(vc4_qpu_state *s, const vc4_qpu_dins *d, bool is_end, uint32_t phys)
-{
-    int rc;
-    if ((d->flags & D_UVREAD) &&
-        (rc = diag(s, "uniform or varying read in the last three instructions")))
-        return rc;
-    /* ... nor "any kind of VPM, VDR, or VDW read or write" (Guide, quoted
-     * in Mesa vc4_qpu_validate.c) */
-    if ((d->flags & D_VPMRULE) &&
-        (rc = diag(s, "VPM, VDR or VDW access in the last three instructions")))
-        return rc;
-    if (is_end && phys)
-        if ((rc = diag(s, "program end instruction writes a register-file register")))
-            return rc;
-    return 0;
-}
-
-/* Execute the decoded instruction d at addr (one step). */
-static inline int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
-{
-    /* only a semaphore acquire, or an ALU read of the mutex while some QPU
-     * holds it, can block */
-    if ((d->flags & D_BLOCK) && blocks(s, d)) {
-        s->stalls++;
-        s->executed++; /* a stall cycle */
-        return VC4_QPU_BLOCKED;
-    }
-    if (s->wait.kind) {
-        s->wait.kind = VC4_QPU_WAIT_NONE;
-        s->wait.detail = 0;
-    }
-    uint32_t sig = d->sig;
-    uint32_t phys_a = 0, phys_b = 0;
-    uint8_t accw = 0;
-    bool stalled = false;
-    rd r;
-    r.r5_pending = false;
-    int rc = 0;
-    s->executed++;
-
-    bool is_end = false;
-    if (d->flags & D_SIGFX) {
-        /* signals that stop here */
-        switch (sig) {
-        case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
-            return fault(s, CG_FAULT_TRAP, "software breakpoint at 0x%08x", addr);
-        case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-            return fault(s, CG_FAULT_UNSUPPORTED,
-                         "not supported yet: loadam (alpha-mask load) at 0x%08x", addr);
-        case VC4_QPU_SIG_WAIT_FOR_SCOREBOARD:
-            if (s->executed <= 2 &&
-                (rc = diag(s, "scoreboard wait in the first two instructions")))
-                return rc;
-            s->sbwait_done = true;
-            break;
-        default:
-            break;
-        }
-        is_end = d->flags & D_END;
-        if (is_end && s->end_wait >= 0 &&
-            (rc = diag(s, "program end in the delay slots of a program end")))
-            return rc;
-        if (is_end && s->branch_wait > 0 &&
-            (rc = diag(s, "program end in the delay slots of a branch")))
-            return rc;
-    }
-
-    if (d->kind == K_ALU)
-        rc = exec_alu(s, d, &phys_a, &phys_b, &accw, &r);
-    else if (d->kind == K_LDI)
-        rc = exec_ldi(s, d, &phys_a, &phys_b, &accw, &stalled);
-    else if (d->kind == K_BRANCH)
-        rc = exec_branch(s, d, addr, &phys_a, &phys_b, &accw);
-    if (rc)
-        return rc;
-    if (stalled) /* semaphore: the same instruction again next cycle */
-        return 0;
-
-    if ((is_end || s->end_wait >= 0) && (rc = end_rules(s, d, is_end, phys_a | phys_b)))
-        return rc;
-
-    /* results that land at the end of this instruction */
-    if (r.r5_pending) {
-        memcpy(s->acc[5], r.r5, sizeof r.r5);
-        dirty_acc(s, 5);
-    }
-    if ((d->flags & D_SIGFX) && (rc = sig_effects(s, d)))
-        return rc;
-    if (s->sfu_wait > 0 && --s->sfu_wait == 0) {
-        memcpy(s->acc[4], s->sfu_result, sizeof s->sfu_result);
-        dirty_acc(s, 4);
-    }
-
-    s->prev_phys_a = phys_a;
-    s->prev_phys_b = phys_b;
-    s->prev_acc = accw;
-    if (s->since_branch < 100)
-        s->since_branch++;
-
-    /* control flow: end after two delay slots, branch after three */
-    if (s->end_wait >= 0) {
-        if (s->end_wait == 0 || --s->end_wait == 0) {
-            s->ended = true;
-            return 0;
-        }
-    }
-    if (is_end && s->end_wait < 0)
-        s->end_wait = 2;
-    if (s->branch_wait > 0 && --s->branch_wait == 0) {
-        s->pc = s->branch_target;
-        return 0;
-    }
-    s->pc = addr + 8;
-    return 0;
+    return vc4__qpu_slice_base;
 }
 
 int vc4_qpu_step(vc4_qpu_state *s)
@@ -1878,27 +2342,7 @@ int vc4_qpu_step(vc4_qpu_state *s)
 
 int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
 {
-    uint64_t n = 0;
-    int rc = 0;
-    vc4_qpu_dins tmp;
-    while (n < max && !s->ended) {
-        uint32_t addr = s->pc;
-        s->agent.stream_addr = addr;
-        s->agent.nwords = 0;
-        const vc4_qpu_dins *d = fetch(s, addr, &tmp);
-        if (!d) {
-            rc = CG_ERR_FAULT;
-            break;
-        }
-        rc = step_d(s, d, addr);
-        if (rc)
-            break;
-        n++;
-        if (d->flags & D_SHARED)
-            break;
-    }
-    *insns = n;
-    return rc;
+    return slice_impl()(s, max, insns);
 }
 
 int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
@@ -1946,7 +2390,7 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
 {
     if (!dev || !bus || !b)
         return CG_ERR_INVAL;
-    vc4_qpu_state st;
+    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
     vc4_qpu_state *s = &st;
     if (c) {
         s = &c->st;
@@ -1967,8 +2411,8 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
     memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
     dirty_ab(s, 0, 15);
     dirty_ab(s, 1, 15);
-    for (int i = 0; i < LANES; i++)
-        b->ms_flags[i] = (b->mask >> i) & 1 ? 15 : 0;
+    vstore(b->ms_flags, vsplat(0));
+    blend(b->ms_flags, vsplat(15), b->mask);
     /* outputs start empty for each batch */
     b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
     b->stencil_writes = 0;
@@ -1976,3 +2420,5 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
     b->host_int = s->host_int;
     return rc;
 }
+
+#endif /* SHARED */
