@@ -38,18 +38,8 @@
  * reads and writes, one step, vc4__qpu_slice_<level>) in every build; the
  * rest (faults, decoding, the program cache, the public entry points) only
  * in the baseline build (SHARED below). */
-/* (numbers, not the enum names of simd.h: the preprocessor reads an enum
- * name as 0) */
-#if CG_SIMD_VARIANT == 2
-#define SHARED 0
-#define SLICE_FN vc4__qpu_slice_avx512
-#elif CG_SIMD_VARIANT == 1
-#define SHARED 0
-#define SLICE_FN vc4__qpu_slice_avx2
-#else
-#define SHARED 1
-#define SLICE_FN vc4__qpu_slice_base
-#endif
+#define SHARED (CG_SIMD_VARIANT == CG_SIMD_BASE)
+#define SLICE_FN CG_SIMD_FN(vc4__qpu_slice)
 
 #define LANES 16
 #define ALL_LANES 0xffffu
