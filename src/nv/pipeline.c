@@ -24,6 +24,7 @@
 #include "core/mem_internal.h"
 #include "fields.h"
 #include "pipeline.h"
+#include "sass_lanes.h"
 
 #define REG(o, m) ((o)->regs[(m) >> 2])
 
@@ -527,6 +528,7 @@ static int frag_warp(void *user, const nv_frags *f)
     if (nv_sass_run(c->ps, &c->fenv, w, &fault) != 0)
         return sass_fault(c, &fault);
     uint32_t write = f->cover & ~w->killed;
+    const nv_lanes_ops *L = nv_lanes();
     /* A8B8G8R8-like targets: every lane's pixel packed in one loop (the
      * UNORM rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else
      * f * 255 + 0.5 truncated, in double) */
@@ -543,20 +545,8 @@ static int frag_warp(void *user, const nv_frags *f)
                     pk[l] |= one;
                 continue;
             }
-            /* clamped to [0, 1] first on the bits (NaN, -0 and negatives ->
-             * +0): 0 -> 0.5 -> 0 and 1 -> 255.5 -> 255 as the rule gives;
-             * two loops, as GCC vectorises each but not the two in one */
-            const uint32_t *src = w->r[r];
-            uint32_t cb[NV_WARP];
-            float cf[NV_WARP];
-            for (unsigned l = 0; l < NV_WARP; l++) {
-                int32_t si = (int32_t)src[l];
-                uint32_t v = ((si <= 0) | (si > 0x7f800000)) ? 0 : src[l];
-                cb[l] = (int32_t)v >= 0x3f800000 ? 0x3f800000u : v;
-            }
-            memcpy(cf, cb, sizeof cf);
-            for (unsigned l = 0; l < NV_WARP; l++)
-                pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << (8 * k);
+            /* the UNORM rule lane by lane (sass_lanes.c) */
+            L->pack8(w->r[r], 8 * k, pk);
         }
     }
     c->wpg_va = UINT64_MAX;
