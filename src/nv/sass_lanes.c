@@ -264,8 +264,20 @@ static void pack8(const uint32_t *src, unsigned sh, uint32_t *pk)
     LANES pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << sh;
 }
 
+static void quad_pos(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *restrict x,
+                     float *restrict y, float *restrict z)
+{
+    LANES {
+        float sx = (float)(qx[l / 4] + (int32_t)(l & 1)) + 0.5f;
+        float sy = (float)(qy[l / 4] + (int32_t)(l >> 1 & 1)) + 0.5f;
+        x[l] = sx;
+        y[l] = sy;
+        z[l] = a * sx + b * sy + c;
+    }
+}
+
 extern const nv_lanes_ops LV_OPS;
-const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8};
+const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos};
 
 #if defined(LV_BASE)
 #if CG_SIMD_HAVE_VARIANTS

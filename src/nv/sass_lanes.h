@@ -60,6 +60,10 @@ typedef struct nv_lanes_ops {
      * rule: NaN and <= 0 -> 0, >= 1 -> 255, else (double)f * 255 + 0.5
      * truncated) */
     void (*pack8)(const uint32_t *src, unsigned sh, uint32_t *pk);
+    /* sample positions of the 8 quads at (qx[k], qy[k]) (lane 4k + i:
+     * pixel + (i & 1, i >> 1), + 0.5) and the plane a x + b y + c there */
+    void (*quad_pos)(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *x,
+                     float *y, float *z);
 } nv_lanes_ops;
 
 const nv_lanes_ops *nv_lanes(void);
