@@ -410,6 +410,10 @@ static void setup_inputs(pl_ctx *c)
  * one-page cache when the page is plain memory, else through nv_mem_rw. */
 static inline void put4(uint8_t *p, uint32_t v) /* channel k in byte k, any host order */
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 4);
+    return;
+#endif
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "nv_internal.h"
 #include "sass_exec_internal.h"
+#include "sass_lanes.h"
 
 #define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
@@ -758,7 +759,7 @@ static int do_ipa(xctx *c)
                          in->o[1].val, (unsigned long long)nv_xpc_bytes(c->pc));
     const uint32_t *mul = in->o[2].reg == 255 ? zeros : w->r[in->o[2].reg];
     uint32_t v[NV_WARP];
-    bool sat = (in->flags & XF(SAT)) != 0;
+    bool sat = (in->flags & XF(SAT)) != 0, multiplied = false;
     if (word == 0x70 / 4 || word == 0x74 / 4) {
         const float *pos = word == 0x70 / 4 ? e->frag_x : e->frag_y;
         LANES v[l] = uf(pos[l]);
@@ -773,12 +774,14 @@ static int do_ipa(xctx *c)
         if (mode == 2) {
             LANES v[l] = pl->flat;
         } else {
-            float pv[NV_WARP], a = pl->a, b = pl->b, cc = pl->c;
-            LANES pv[l] = a * e->frag_x[l] + b * e->frag_y[l] + cc;
-            memcpy(v, pv, sizeof v);
+            /* the plane, and for MULTIPLY the product, lane by lane
+             * (sass_lanes.c) */
+            nv_lanes()->plane(pl->a, pl->b, pl->c, e->frag_x, e->frag_y, mode == 1 ? mul : NULL,
+                              v);
+            multiplied = true;
         }
     }
-    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4) {
+    if (mode == 1 && !multiplied && word != 0x70 / 4 && word != 0x74 / 4) {
         /* as float arrays: the lane loop vectorises */
         float fv[NV_WARP], fm[NV_WARP];
         memcpy(fv, v, sizeof fv);

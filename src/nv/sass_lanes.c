@@ -267,17 +267,33 @@ static void pack8(const uint32_t *src, unsigned sh, uint32_t *pk)
 static void quad_pos(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *restrict x,
                      float *restrict y, float *restrict z)
 {
-    LANES {
-        float sx = (float)(qx[l / 4] + (int32_t)(l & 1)) + 0.5f;
-        float sy = (float)(qy[l / 4] + (int32_t)(l >> 1 & 1)) + 0.5f;
-        x[l] = sx;
-        y[l] = sy;
-        z[l] = a * sx + b * sy + c;
+    /* quad by quad: the rasteriser has just stored qx / qy one by one, and
+     * a vector load of them would wait for the stores to retire */
+    for (unsigned k = 0; k < NV_WARP / 4; k++) {
+        float x0 = (float)qx[k] + 0.5f, x1 = (float)(qx[k] + 1) + 0.5f;
+        float y0 = (float)qy[k] + 0.5f, y1 = (float)(qy[k] + 1) + 0.5f;
+        float *xk = x + 4 * k, *yk = y + 4 * k;
+        xk[0] = x0, xk[1] = x1, xk[2] = x0, xk[3] = x1;
+        yk[0] = y0, yk[1] = y0, yk[2] = y1, yk[3] = y1;
     }
+    LANES z[l] = a * x[l] + b * y[l] + c;
+}
+
+static void plane(float a, float b, float c, const float *x, const float *y, const uint32_t *mul,
+                  uint32_t *out)
+{
+    float pv[NV_WARP];
+    LANES pv[l] = a * x[l] + b * y[l] + c;
+    if (mul) {
+        float fm[NV_WARP];
+        memcpy(fm, mul, sizeof fm);
+        LANES pv[l] *= fm[l];
+    }
+    memcpy(out, pv, sizeof pv);
 }
 
 extern const nv_lanes_ops LV_OPS;
-const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos};
+const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos, plane};
 
 #if defined(LV_BASE)
 #if CG_SIMD_HAVE_VARIANTS

@@ -64,6 +64,10 @@ typedef struct nv_lanes_ops {
      * pixel + (i & 1, i >> 1), + 0.5) and the plane a x + b y + c there */
     void (*quad_pos)(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *x,
                      float *y, float *z);
+    /* IPA: out[l] = the bits of a x[l] + b y[l] + c, times the float
+     * mul[l] when mul is not NULL */
+    void (*plane)(float a, float b, float c, const float *x, const float *y, const uint32_t *mul,
+                  uint32_t *out);
 } nv_lanes_ops;
 
 const nv_lanes_ops *nv_lanes(void);
