@@ -906,6 +906,8 @@ static int assemble(pl_ctx *c, unsigned topo)
 static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
 {
     nv_sass_warp *w = c->warp;
+    nv_sass_prog_info vi;
+    nv_sass_prog_get_info(c->vs, &vi);
     for (uint32_t base = 0; base < c->n; base += NV_WARP) {
         uint32_t cnt = c->n - base < NV_WARP ? c->n - base : NV_WARP;
         /* c->vin starts zeroed (cg__alloc) and the program never writes it
@@ -927,9 +929,29 @@ static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
         c->venv.instance_id =
             cnt ? in->words[(size_t)base * in->stride + NV_VTX_INSTANCE] : 0;
         c->venv.attr_in = c->vin;
-        memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        /* outputs start at zero: all 32 KB when the program reads them
+         * back (ALD.O), else only the words read below (nothing else sees
+         * the others) */
+        if (vi.reads_outputs) {
+            memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        } else {
+            for (uint32_t l = 0; l < cnt; l++) {
+                memset(&c->vscratch[l][W_POS_X], 0, 4 * sizeof(uint32_t));
+                for (unsigned k = 0; k < c->nused; k++)
+                    c->vscratch[l][c->used[k]] = 0;
+            }
+        }
         c->venv.attr_out = c->vscratch;
-        memset(w, 0, sizeof(*w));
+        /* a fresh warp: registers at zero, the ones the program names
+         * cleared (the others stay zero from the allocation: no vertex
+         * warp writes them), no 32 KB clear per warp */
+        memset(w->r, 0, vi.reg_limit * sizeof(w->r[0]));
+        memset(w->p, 0, sizeof(w->p));
+        w->killed = w->exited = 0;
+        w->executed = 0;
+        w->carry = 0;
+        w->local = NULL;
+        w->local_bytes = 0;
         w->p[7] = 0xFFFFFFFFu;
         w->active = cnt == 32 ? 0xFFFFFFFFu : (1u << cnt) - 1;
         nv_sass_fault fault;
