@@ -489,7 +489,7 @@ void nv_xwrite(nv_sass_warp *w, unsigned reg, uint32_t m, const uint32_t *v)
         memcpy(r, v, sizeof w->r[0]);
         return;
     }
-    LANES r[l] = (m >> l & 1) ? v[l] : r[l];
+    nv_lanes()->select(m, v, r); /* r[l] = v[l] for the lanes of m */
 }
 
 static uint32_t pred_of(const nv_sass_warp *w, const xopnd *o)
@@ -726,6 +726,37 @@ static int do_ald(xctx *c, bool store)
         return nv_xunsupported(c);
     bool out = store || (in->flags & XF(O));
     uint32_t(*arr)[NV_ATTR_WORDS] = out ? e->attr_out : e->attr_in;
+    uint32_t a0 = ao->val;
+    if (ao->reg == 255 && !(a0 & 3) && a0 + 4 * (n - 1) < NV_ATTR_WORDS * 4) {
+        /* no index register and every word in range: the same words for
+         * every lane, word by word (registers and attributes do not
+         * overlap, so the order is free) */
+        for (unsigned k = 0; k < n; k++) {
+            unsigned wd = a0 / 4 + k, d = data + k;
+            if (store) {
+                if (arr)
+                    for (uint32_t m = c->m; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        arr[l][wd] = d >= 255 ? 0 : w->r[d][l];
+                    }
+                continue;
+            }
+            if (d >= 255)
+                continue;
+            for (uint32_t m = c->m; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                uint32_t v = 0;
+                if (!out && wd == 0x2f8 / 4)
+                    v = e->instance_id;
+                else if (!out && wd == 0x2fc / 4)
+                    v = e->vertex_id[l];
+                else if (arr)
+                    v = arr[l][wd];
+                w->r[d][l] = v;
+            }
+        }
+        return 0;
+    }
     for (unsigned l = 0; l < NV_WARP; l++) {
         if (!(c->m >> l & 1))
             continue;

@@ -292,8 +292,14 @@ static void plane(float a, float b, float c, const float *x, const float *y, con
     memcpy(out, pv, sizeof pv);
 }
 
+static void select_lanes(uint32_t m, const uint32_t *restrict v, uint32_t *restrict r)
+{
+    LANES r[l] = (m & lane_bit[l]) ? v[l] : r[l];
+}
+
 extern const nv_lanes_ops LV_OPS;
-const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos, plane};
+const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos, plane,
+                              select_lanes};
 
 #if defined(LV_BASE)
 #if CG_SIMD_HAVE_VARIANTS

@@ -68,6 +68,8 @@ typedef struct nv_lanes_ops {
      * mul[l] when mul is not NULL */
     void (*plane)(float a, float b, float c, const float *x, const float *y, const uint32_t *mul,
                   uint32_t *out);
+    /* r[l] = v[l] for the lanes of m (a register write under a mask) */
+    void (*select)(uint32_t m, const uint32_t *v, uint32_t *r);
 } nv_lanes_ops;
 
 const nv_lanes_ops *nv_lanes(void);
