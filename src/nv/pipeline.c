@@ -560,25 +560,74 @@ static int frag_warp(void *user, const nv_frags *f)
          * same as two stores); otherwise pixel by pixel in lane order */
         unsigned t = (unsigned)c->one_pitch;
         const nv_surface *s = &c->rt[t];
-        for (unsigned k = 0; k < f->nquads; k++)
+        const uint32_t *pk = c->packed[t];
+        if (write == 0xffffffffu && f->nquads == 8 && f->qx[7] == f->qx[0] + 14 &&
+            f->qy[7] == f->qy[0]) {
+            /* (the rasteriser's quads of a row are in x order: the first
+             * and last tell) eight quads side by side, every pixel
+             * written: two rows of 16 pixels, each one 64-byte store when
+             * it lies in one plain page */
+            uint32_t row[2][16];
+            for (unsigned k = 0; k < 8; k++) {
+                row[0][2 * k] = pk[4 * k];
+                row[0][2 * k + 1] = pk[4 * k + 1];
+                row[1][2 * k] = pk[4 * k + 2];
+                row[1][2 * k + 1] = pk[4 * k + 3];
+            }
+            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[0] * s->pitch_bytes +
+                           (uint64_t)(uint32_t)f->qx[0] * 4;
+            uint8_t *rp[2] = {NULL, NULL};
+            for (unsigned r = 0; r < 2; r++) {
+                uint64_t va = va0 + (r ? s->pitch_bytes : 0), pg = va & ~(uint64_t)0xfff;
+                uint8_t *p;
+                if ((va & 0xfff) > 0x1000 - 64)
+                    break;
+                if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+                    c->wpg_va = pg;
+                    c->wpg_ptr = p;
+                }
+                if (pg != c->wpg_va)
+                    break;
+                rp[r] = c->wpg_ptr + (va - pg);
+            }
+            if (rp[0] && rp[1]) {
+                for (unsigned r = 0; r < 2; r++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                    memcpy(rp[r], row[r], sizeof row[r]);
+#else
+                    for (unsigned i = 0; i < 16; i++)
+                        put4(rp[r] + 4 * i, row[r][i]);
+#endif
+                }
+                return 0;
+            }
+        }
+        for (unsigned k = 0; k < f->nquads; k++) {
+            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[k] * s->pitch_bytes +
+                           (uint64_t)(uint32_t)f->qx[k] * 4;
             for (unsigned r = 0; r < 2; r++) {
                 unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
                 if (!b)
                     continue;
-                uint64_t va = s->base + (uint64_t)((uint32_t)f->qy[k] + r) * s->pitch_bytes +
-                              (uint64_t)(uint32_t)f->qx[k] * 4;
-                uint64_t pg = va & ~(uint64_t)0xfff;
-                if (b == 3 && pg == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
-                    put4(c->wpg_ptr + (va - pg), c->packed[t][l0]);
-                    put4(c->wpg_ptr + (va - pg) + 4, c->packed[t][l0 + 1]);
+                uint64_t va = va0 + (r ? s->pitch_bytes : 0);
+                if (b == 3 && (va & ~(uint64_t)0xfff) == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
+                    uint8_t *p = c->wpg_ptr + (va - c->wpg_va);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                    uint64_t two = pk[l0] | (uint64_t)pk[l0 + 1] << 32;
+                    memcpy(p, &two, 8);
+#else
+                    put4(p, pk[l0]);
+                    put4(p + 4, pk[l0 + 1]);
+#endif
                     continue;
                 }
-                if (((b & 1) && rop_store4(c, va, c->packed[t][l0]) != 0) ||
-                    ((b & 2) && rop_store4(c, va + 4, c->packed[t][l0 + 1]) != 0)) {
+                if (((b & 1) && rop_store4(c, va, pk[l0]) != 0) ||
+                    ((b & 2) && rop_store4(c, va + 4, pk[l0 + 1]) != 0)) {
                     c->ch->state = CG_NV_CH_FAULTED;
                     return CG_ERR_FAULT;
                 }
             }
+        }
         return 0;
     }
     if (c->rop_rgba8) {

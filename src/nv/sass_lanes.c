@@ -5,6 +5,7 @@
  * may write them (wider registers, gathers, a rounding instruction for
  * floor), never in the value of a lane. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include "core/simd.h"
 #include "sass_lanes.h"
@@ -306,7 +307,7 @@ const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos,
 extern const nv_lanes_ops nv_lanes_ops_avx2, nv_lanes_ops_avx512;
 #endif
 
-const nv_lanes_ops *nv_lanes(void)
+static const nv_lanes_ops *pick(void)
 {
 #if CG_SIMD_HAVE_VARIANTS
     switch (cg__simd_level()) {
@@ -316,5 +317,17 @@ const nv_lanes_ops *nv_lanes(void)
     }
 #endif
     return &nv_lanes_ops_base;
+}
+
+const nv_lanes_ops *nv_lanes(void)
+{
+    /* decided once (racing first calls store the same pointer) */
+    static _Atomic(const nv_lanes_ops *) cached;
+    const nv_lanes_ops *p = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (!p) {
+        p = pick();
+        atomic_store_explicit(&cached, p, memory_order_relaxed);
+    }
+    return p;
 }
 #endif
