@@ -609,6 +609,32 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     }
     bool uniform = true, blend = false, first = true;
     tsel f0 = {0, 0, 0};
+    if (lod_mode == 0) {
+        /* implicit LOD: when every active quad has the first one's
+         * derivatives (bits), the loop below would select one level for
+         * all from the first: done here without the per-quad records */
+        unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
+        float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
+                       (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
+        bool same = true;
+        for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
+            if (!(c->m >> q & 15))
+                continue;
+            float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
+                          (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
+            same = !memcmp(d, d0, sizeof d);
+        }
+        if (same) {
+            float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
+            float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
+            float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
+            if (lod != lod)
+                lod = 0;
+            tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
+            if (!(one.t > 0 && one.lv + 1u < s->levels))
+                return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        }
+    }
     if (lod_mode != 1) {
         uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
         bool have = false, fresh = false;
