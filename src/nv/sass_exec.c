@@ -1056,6 +1056,10 @@ static int alu(xctx *c)
         SRC(a, 1);
         float x[NV_WARP], y[NV_WARP];
         bool neg = o[1].neg, abs_ = o[1].abs;
+        if (op == 4 && !sat) {
+            nv_lanes()->rcp(a, neg, abs_, r); /* sass_lanes.c: the same steps */
+            break;
+        }
         LANES x[l] = fl(ftz(fmod_na(a[l], neg, abs_)));
         /* one lane loop per function (RCP, RSQ and SQRT vectorise) */
         switch (op) {

@@ -298,9 +298,27 @@ static void select_lanes(uint32_t m, const uint32_t *restrict v, uint32_t *restr
     LANES r[l] = (m & lane_bit[l]) ? v[l] : r[l];
 }
 
+static void rcp(const uint32_t *a, bool neg, bool abs, uint32_t *r)
+{
+    uint32_t xb[NV_WARP], yb[NV_WARP];
+    float x[NV_WARP], y[NV_WARP];
+    uint32_t am = abs ? 0x7fffffffu : 0xffffffffu, nx = neg ? 0x80000000u : 0;
+    LANES {
+        uint32_t u = (a[l] & am) ^ nx;
+        xb[l] = (u & 0x7f800000u) ? u : u & 0x80000000u;
+    }
+    memcpy(x, xb, sizeof x);
+    LANES y[l] = 1.0f / x[l];
+    memcpy(yb, y, sizeof yb);
+    LANES {
+        uint32_t u = (yb[l] & 0x7f800000u) ? yb[l] : yb[l] & 0x80000000u;
+        r[l] = (yb[l] & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u;
+    }
+}
+
 extern const nv_lanes_ops LV_OPS;
 const nv_lanes_ops LV_OPS = {coords, wrap, pages, load, unorm8, pack8, quad_pos, plane,
-                              select_lanes};
+                              select_lanes, rcp};
 
 #if defined(LV_BASE)
 #if CG_SIMD_HAVE_VARIANTS

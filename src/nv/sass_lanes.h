@@ -70,6 +70,9 @@ typedef struct nv_lanes_ops {
                   uint32_t *out);
     /* r[l] = v[l] for the lanes of m (a register write under a mask) */
     void (*select)(uint32_t m, const uint32_t *v, uint32_t *r);
+    /* MUFU.RCP without SAT: r[l] = 1 / a[l] (operand negate / absolute
+     * value, denormals flushed in and out, NaN as 0x7fffffff) */
+    void (*rcp)(const uint32_t *a, bool neg, bool abs, uint32_t *r);
 } nv_lanes_ops;
 
 const nv_lanes_ops *nv_lanes(void);
