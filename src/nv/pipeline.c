@@ -760,6 +760,8 @@ static int draw_tri(pl_ctx *c, const nv_rv r[3], const cvert *v[3], const uint32
                         (unsigned long long)c->work_limit);
     if (c->ps) {
         nv_sass_plane *P = c->planes;
+        double xy[6];
+        nv_raster_snap_tri(r, xy);
         for (unsigned k = 0; k < c->nused; k++) {
             unsigned wd = c->used[k];
             float val[3];
@@ -769,14 +771,14 @@ static int draw_tri(pl_ctx *c, const nv_rv r[3], const cvert *v[3], const uint32
                 P[wd].a = P[wd].b = 0;
                 P[wd].c = bitsf(prov[4 + k]);
             } else {
-                nv_raster_plane(r, val, &P[wd]);
+                nv_raster_plane_at(xy, val, &P[wd]);
             }
             P[wd].flat = prov[4 + k];
         }
         float iw[3] = {r[0].invw, r[1].invw, r[2].invw};
-        nv_raster_plane(r, iw, &P[W_POS_W]);
+        nv_raster_plane_at(xy, iw, &P[W_POS_W]);
         float zz[3] = {r[0].z, r[1].z, r[2].z};
-        nv_raster_plane(r, zz, &P[W_POS_Z]);
+        nv_raster_plane_at(xy, zz, &P[W_POS_Z]);
         P[W_POS_X] = (nv_sass_plane){1, 0, 0, 0};
         P[W_POS_Y] = (nv_sass_plane){0, 1, 0, 0};
     }

@@ -39,11 +39,17 @@ static inline int64_t edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
 }
 
-void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
+void nv_raster_snap_tri(const nv_rv v[3], double xy[6])
 {
-    double x0 = (double)nv_raster_snap(v[0].x) / SUB, y0 = (double)nv_raster_snap(v[0].y) / SUB;
-    double x1 = (double)nv_raster_snap(v[1].x) / SUB, y1 = (double)nv_raster_snap(v[1].y) / SUB;
-    double x2 = (double)nv_raster_snap(v[2].x) / SUB, y2 = (double)nv_raster_snap(v[2].y) / SUB;
+    for (unsigned i = 0; i < 3; i++) {
+        xy[2 * i] = (double)nv_raster_snap(v[i].x) / SUB;
+        xy[2 * i + 1] = (double)nv_raster_snap(v[i].y) / SUB;
+    }
+}
+
+void nv_raster_plane_at(const double xy[6], const float val[3], nv_sass_plane *p)
+{
+    double x0 = xy[0], y0 = xy[1], x1 = xy[2], y1 = xy[3], x2 = xy[4], y2 = xy[5];
     double det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     double d1 = (double)val[1] - val[0], d2 = (double)val[2] - val[0];
     p->flat = 0;
@@ -57,6 +63,13 @@ void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
     p->a = (float)a;
     p->b = (float)b;
     p->c = (float)((double)val[0] - a * x0 - b * y0);
+}
+
+void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
+{
+    double xy[6];
+    nv_raster_snap_tri(v, xy);
+    nv_raster_plane_at(xy, val, p);
 }
 
 /* The top-left rule for an edge a -> b of a triangle of positive area
@@ -156,7 +169,9 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
     /* screen-linear depth plane */
     nv_sass_plane zp;
     float zv[3] = {v[0].z, v[1].z, v[2].z};
-    nv_raster_plane(v, zv, &zp);
+    double xy[6] = {(double)X[0] / SUB, (double)Y[0] / SUB, (double)X[1] / SUB,
+                    (double)Y[1] / SUB, (double)X[2] / SUB, (double)Y[2] / SUB};
+    nv_raster_plane_at(xy, zv, &zp); /* nv_raster_plane of v: X, Y are its snapping */
 
     nv_frags f;
     f.nquads = 0;
