@@ -750,6 +750,46 @@ static void test_faults(void)
     CHECK_EQ(F.kind, CG_FAULT_ADDR_RANGE);
 }
 
+/* ALD/AST without an index register (word by word over the lanes): only
+ * the lanes of the warp; ALD.O reads back what AST wrote; RZ as the data
+ * register; past the attribute space faults at its first word. */
+static void test_attr_lanes(void)
+{
+    static uint32_t in[NV_WARP][NV_ATTR_WORDS], out[NV_WARP][NV_ATTR_WORDS];
+    nv_sass_env env;
+    env_default(&env);
+    env.attr_in = in;
+    env.attr_out = out;
+    memset(out, 0, sizeof out);
+    for (int l = 0; l < NV_WARP; l++)
+        for (int k = 0; k < 4; k++)
+            in[l][0x90 / 4 + k] = 0x100u * (uint32_t)l + (uint32_t)k;
+    CHECK_EQ(run_env("MOV32I R8, 0x77;\n"
+                     "ALD.96 R1, a[0x94], RZ;\n"
+                     "AST.64 a[0x100], R1, RZ;\n"
+                     "AST a[0x108], RZ, RZ;\n"
+                     "ALD.O.64 R5, a[0x104], RZ;\n"
+                     "EXIT;\n",
+                     &W, &env, 0x00ff00f0u, &F),
+             0);
+    CHECK_EQ(W.r[1][4], 0x401);
+    CHECK_EQ(W.r[3][23], 0x1703);
+    CHECK_EQ(W.r[1][3], 0); /* not in the warp */
+    CHECK_EQ(W.r[2][8], 0);
+    CHECK_EQ(out[5][0x100 / 4], 0x501);
+    CHECK_EQ(out[5][0x104 / 4], 0x502);
+    CHECK_EQ(out[5][0x108 / 4], 0);
+    CHECK_EQ(out[3][0x100 / 4], 0); /* not in the warp */
+    CHECK_EQ(W.r[5][20], 0x1402);
+    CHECK_EQ(W.r[6][20], 0);
+    CHECK_EQ(W.r[8][20], 0x77);
+    /* a[0x3f8] .128 runs past a[0x3fc]: the first lane's first bad word */
+    CHECK_EQ(run_env("ALD.128 R0, a[0x3f8], RZ;\nEXIT;\n", &W, &env, 0x00ff00f0u, &F),
+             CG_ERR_FAULT);
+    CHECK_EQ(F.kind, CG_FAULT_ADDR_RANGE);
+    CHECK(strstr(F.msg, "attribute a[0x400] out of range") != NULL);
+}
+
 static void test_build_info(void)
 {
     /* the build stops at the unconditional EXIT past every branch target */
@@ -764,6 +804,17 @@ static void test_build_info(void)
     CHECK_EQ(info.sched_words, 2);
     CHECK_EQ(info.stall_cycles, 6 * 15); /* default control words: stall 15 */
     CHECK_EQ(info.unsupported, 0);
+    CHECK_EQ(info.reg_limit, 0); /* no register but RZ (the MOVs lie past the end) */
+    CHECK(!info.reads_outputs);
+    nv_sass_prog_free(p);
+    /* the highest register named (TEXS's Rd2 R9; it writes R9, R10), + 4 */
+    load("ALD.O.64 R2, a[0x70], RZ;\nMOV R7, R3;\nTEXS.2D R9, R0, R0, R1, 0x8, 0x4;\nEXIT;\n");
+    CHECK_EQ(nv_sass_prog_build(E.vas, NULL, E.data_va, REGION_SIZE + 0x10000, PROG_VA,
+                                NV_STAGE_VERTEX, &p, &F),
+             0);
+    nv_sass_prog_get_info(p, &info);
+    CHECK_EQ(info.reg_limit, 13);
+    CHECK(info.reads_outputs);
     nv_sass_prog_free(p);
 }
 
@@ -778,6 +829,7 @@ int main(void)
     test_preds();
     test_lop3_nan();
     test_divergence();
+    test_attr_lanes();
     test_memory();
     test_attributes();
     test_texture();

@@ -398,9 +398,13 @@ int nv_sass_prog_build(cg_vas *vas, const cg_agent *who, uint64_t region_va,
                 p->info.unsupported++;
             /* every register an instruction names lies in Rn..Rn+3 of its
              * operands' (.128 accesses, four texture components) */
-            for (int o = 0; o < x->nop; o++)
-                if (x->o[o].reg != 255 && x->o[o].reg + 4u > p->info.reg_limit)
-                    p->info.reg_limit = x->o[o].reg + 4u > 255 ? 255 : x->o[o].reg + 4u;
+            for (int o = 0; o < x->nop; o++) {
+                const xopnd *xo = &x->o[o];
+                bool named = xo->kind == XO_REG || xo->kind == XO_MEM || xo->kind == XO_CBX ||
+                             xo->kind == XO_ATTR;
+                if (named && xo->reg != 255 && xo->reg + 4u > p->info.reg_limit)
+                    p->info.reg_limit = xo->reg + 4u > 255 ? 255 : xo->reg + 4u;
+            }
             if (x->handler == H_ALD && (x->flags & XF(O)))
                 p->info.reads_outputs = true;
             for (int o = 0; o < x->nop; o++)
