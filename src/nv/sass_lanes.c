@@ -29,13 +29,6 @@
 
 #define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
-static inline float fl(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static inline uint32_t uf(float f)
 {
     uint32_t u;
@@ -236,7 +229,7 @@ static void unorm8(uint32_t mask, const int32_t *xs, const int32_t *ys, const ui
     uint32_t keep[NV_WARP], bsel[NV_WARP];
     LANES {
         keep[l] = (mask & lane_bit[l]) ? 0u : ~0u;
-        bsel[l] = (xs[l] < 0) | (ys[l] < 0) ? ~0u : 0u;
+        bsel[l] = ((xs[l] < 0) | (ys[l] < 0)) ? ~0u : 0u;
     }
     for (int k = 0; k < 4; k++) {
         uint32_t *tk = t[k], b = bw[k];
