@@ -113,7 +113,9 @@ static int flush(nv_frags *f, const nv_sass_plane *zp, nv_frag_fn fn, void *user
         f->qx[k] = f->qx[f->nquads - 1];
         f->qy[k] = f->qy[f->nquads - 1];
     }
-    nv_lanes()->quad_pos(f->qx, f->qy, zp->a, zp->b, zp->c, f->x, f->y, f->z);
+    /* eight quads of one row: in x order, so the first and last tell */
+    bool row = f->nquads == 8 && f->qy[7] == f->qy[0] && f->qx[7] == f->qx[0] + 14;
+    nv_lanes()->quad_pos(f->qx, f->qy, row, zp->a, zp->b, zp->c, f->x, f->y, f->z);
     int rc = fn(user, f);
     f->nquads = 0;
     f->cover = 0;

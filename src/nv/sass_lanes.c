@@ -258,17 +258,32 @@ static void pack8(const uint32_t *src, unsigned sh, uint32_t *pk)
     LANES pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << sh;
 }
 
-static void quad_pos(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *restrict x,
-                     float *restrict y, float *restrict z)
+/* per lane: its pixel's offset from the first quad of a row of eight */
+static const int32_t row_dx[NV_WARP] = {0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7,
+                                        8, 9, 8, 9, 10, 11, 10, 11, 12, 13, 12, 13, 14, 15, 14, 15};
+static const int32_t row_dy[NV_WARP] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1,
+                                        0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+
+static void quad_pos(const int32_t *qx, const int32_t *qy, bool row, float a, float b, float c,
+                     float *restrict x, float *restrict y, float *restrict z)
 {
-    /* quad by quad: the rasteriser has just stored qx / qy one by one, and
-     * a vector load of them would wait for the stores to retire */
-    for (unsigned k = 0; k < NV_WARP / 4; k++) {
-        float x0 = (float)qx[k] + 0.5f, x1 = (float)(qx[k] + 1) + 0.5f;
-        float y0 = (float)qy[k] + 0.5f, y1 = (float)(qy[k] + 1) + 0.5f;
-        float *xk = x + 4 * k, *yk = y + 4 * k;
-        xk[0] = x0, xk[1] = x1, xk[2] = x0, xk[3] = x1;
-        yk[0] = y0, yk[1] = y0, yk[2] = y1, yk[3] = y1;
+    if (row) {
+        /* from the first quad alone: the rasteriser has just stored the
+         * quads one by one, and a vector load of them would wait for those
+         * stores (qx[0] + 2k + i is qx[k] + i: the same floats) */
+        int32_t x0 = qx[0], y0 = qy[0];
+        LANES {
+            x[l] = (float)(x0 + row_dx[l]) + 0.5f;
+            y[l] = (float)(y0 + row_dy[l]) + 0.5f;
+        }
+    } else {
+        for (unsigned k = 0; k < NV_WARP / 4; k++) {
+            float x0 = (float)qx[k] + 0.5f, x1 = (float)(qx[k] + 1) + 0.5f;
+            float y0 = (float)qy[k] + 0.5f, y1 = (float)(qy[k] + 1) + 0.5f;
+            float *xk = x + 4 * k, *yk = y + 4 * k;
+            xk[0] = x0, xk[1] = x1, xk[2] = x0, xk[3] = x1;
+            yk[0] = y0, yk[1] = y0, yk[2] = y1, yk[3] = y1;
+        }
     }
     LANES z[l] = a * x[l] + b * y[l] + c;
 }

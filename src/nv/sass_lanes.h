@@ -61,9 +61,10 @@ typedef struct nv_lanes_ops {
      * truncated) */
     void (*pack8)(const uint32_t *src, unsigned sh, uint32_t *pk);
     /* sample positions of the 8 quads at (qx[k], qy[k]) (lane 4k + i:
-     * pixel + (i & 1, i >> 1), + 0.5) and the plane a x + b y + c there */
-    void (*quad_pos)(const int32_t *qx, const int32_t *qy, float a, float b, float c, float *x,
-                     float *y, float *z);
+     * pixel + (i & 1, i >> 1), + 0.5) and the plane a x + b y + c there;
+     * `row`: the caller knows qx[k] = qx[0] + 2k and qy[k] = qy[0] */
+    void (*quad_pos)(const int32_t *qx, const int32_t *qy, bool row, float a, float b, float c,
+                     float *x, float *y, float *z);
     /* IPA: out[l] = the bits of a x[l] + b y[l] + c, times the float
      * mul[l] when mul is not NULL */
     void (*plane)(float a, float b, float c, const float *x, const float *y, const uint32_t *mul,
