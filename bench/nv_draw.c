@@ -203,11 +203,17 @@ int main(void)
     char *full = scene(false, true, &nv_full), *small = scene(true, true, &nv_small);
     /* the same scenes without the draws: setup time (assembly, mapping) */
     char *full0 = scene(false, false, &nv_full), *small0 = scene(true, false, &nv_small);
-    /* NV_DRAW_SCENE=FILE: write the full-screen scene (to run it with cmdgpu) */
-    const char *dump = getenv("NV_DRAW_SCENE");
+    /* NV_DRAW_SCENE=FILE / NV_DRAW_SMALL_SCENE=FILE: write the full-screen
+     * / small-triangles scene (to run it with cmdgpu, e.g. under callgrind) */
+    const char *dump = getenv("NV_DRAW_SCENE"), *dump_small = getenv("NV_DRAW_SMALL_SCENE");
     FILE *df = dump ? fopen(dump, "w") : NULL;
     if (df) {
         fputs(full, df);
+        fclose(df);
+    }
+    df = dump_small ? fopen(dump_small, "w") : NULL;
+    if (df) {
+        fputs(small, df);
         fclose(df);
     }
     double t_full = run_best(full) - run_best(full0), t_small = run_best(small) - run_best(small0);

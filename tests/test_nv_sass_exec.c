@@ -644,6 +644,55 @@ static void test_texture(void)
     CHECK_EQ(F.pc, 0x58);
 }
 
+/* A 64x64 A8B8G8R8 block-linear texture (GOBs of one block, 16 KB: four
+ * pages), texel (x, y) = (x, y, 0x80, 0xff); 32 lanes at texel (2l, 2l)
+ * read all four pages in place. Then the same texture placed so that its
+ * fourth page lies past the end of the mapping: the first lane in lane
+ * order whose texel lies there faults, with that texel's address. */
+static void tex64_put(uint64_t va, uint32_t rows)
+{
+    for (uint32_t y = 0; y < rows; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint32_t t = x | y << 8 | 0x80u << 16 | 0xffu << 24, xb = 4 * x;
+            uint64_t off = (xb / 64) * 512 + (y / 8) * 2048 + ((xb % 64) / 32) * 256 +
+                           ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
+            CHECK_EQ(cg_vas_cpu_write(E.vas, va + off, &t, 4), 0);
+        }
+    uint32_t w[4] = {(uint32_t)va, (uint32_t)(va >> 32) | 3u << 21, 0, 63u | 1u << 23};
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 4, w, sizeof w), 0);
+    uint32_t h = 63u | 1u << 31;
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 20, &h, 4), 0);
+}
+
+static void test_tex_pages(void)
+{
+    nv_sass_env env;
+    env_default(&env);
+    tex_setup(&env, 0x00, 0x51, TEX_VA); /* WRAP, NEAREST */
+    tex64_put(TEX_VA, 64);
+    const char *prog = "S2R R0, SR_LANEID;\n"
+                       "SHL R0, R0, 0x1;\n"
+                       "I2F.F32.S32 R1, R0;\n"
+                       "FADD R1, R1, 0.5;\n"
+                       "FMUL R1, R1, 0.015625;\n" /* (2l + 0.5) / 64 */
+                       "TEXS.2D_LZ R6, R4, R1, R1, 0x2, 0x4;\n"
+                       "EXIT;\n";
+    CHECK_EQ(run_env(prog, &W, &env, 0xffffffffu, &F), 0);
+    for (int l = 0; l < NV_WARP; l++) {
+        CHECK_EQ(W.r[4][l], fbits((float)(2 * l) * (float)(1.0 / 255.0)));
+        CHECK_EQ(W.r[5][l], fbits((float)(2 * l) * (float)(1.0 / 255.0)));
+        CHECK_EQ(W.r[6][l], fbits(128.0f * (float)(1.0 / 255.0)));
+        CHECK_EQ(W.r[7][l], 0x3f800000);
+    }
+    /* rows 48..63 (lanes 24..31) in the page past the mapping's end */
+    uint64_t va = E.data_va + ENV_DATA_SIZE - 0x3000;
+    tex64_put(va, 48);
+    CHECK_EQ(run_env(prog, &W, &env, 0xffffffffu, &F), CG_ERR_FAULT);
+    CHECK_EQ(F.kind, CG_FAULT_UNMAPPED);
+    CHECK_EQ(F.va, va + 3 * 512 + 6 * 2048); /* lane 24: texel (48, 48), GOB (3, 6) */
+    CHECK_EQ(F.pc, 0x88);
+}
+
 /* A TIC/TSC cache kept across runs (as the pipeline keeps one per draw):
  * changed pool words are seen on the next use, an entry moved to unmapped
  * texture memory faults with the texel's address, and the old words again
@@ -750,6 +799,46 @@ static void test_faults(void)
     CHECK_EQ(F.kind, CG_FAULT_ADDR_RANGE);
 }
 
+/* ALD/AST without an index register (word by word over the lanes): only
+ * the lanes of the warp; ALD.O reads back what AST wrote; RZ as the data
+ * register; past the attribute space faults at its first word. */
+static void test_attr_lanes(void)
+{
+    static uint32_t in[NV_WARP][NV_ATTR_WORDS], out[NV_WARP][NV_ATTR_WORDS];
+    nv_sass_env env;
+    env_default(&env);
+    env.attr_in = in;
+    env.attr_out = out;
+    memset(out, 0, sizeof out);
+    for (int l = 0; l < NV_WARP; l++)
+        for (int k = 0; k < 4; k++)
+            in[l][0x90 / 4 + k] = 0x100u * (uint32_t)l + (uint32_t)k;
+    CHECK_EQ(run_env("MOV32I R8, 0x77;\n"
+                     "ALD.96 R1, a[0x94], RZ;\n"
+                     "AST.64 a[0x100], R1, RZ;\n"
+                     "AST a[0x108], RZ, RZ;\n"
+                     "ALD.O.64 R5, a[0x104], RZ;\n"
+                     "EXIT;\n",
+                     &W, &env, 0x00ff00f0u, &F),
+             0);
+    CHECK_EQ(W.r[1][4], 0x401);
+    CHECK_EQ(W.r[3][23], 0x1703);
+    CHECK_EQ(W.r[1][3], 0); /* not in the warp */
+    CHECK_EQ(W.r[2][8], 0);
+    CHECK_EQ(out[5][0x100 / 4], 0x501);
+    CHECK_EQ(out[5][0x104 / 4], 0x502);
+    CHECK_EQ(out[5][0x108 / 4], 0);
+    CHECK_EQ(out[3][0x100 / 4], 0); /* not in the warp */
+    CHECK_EQ(W.r[5][20], 0x1402);
+    CHECK_EQ(W.r[6][20], 0);
+    CHECK_EQ(W.r[8][20], 0x77);
+    /* a[0x3f8] .128 runs past a[0x3fc]: the first lane's first bad word */
+    CHECK_EQ(run_env("ALD.128 R0, a[0x3f8], RZ;\nEXIT;\n", &W, &env, 0x00ff00f0u, &F),
+             CG_ERR_FAULT);
+    CHECK_EQ(F.kind, CG_FAULT_ADDR_RANGE);
+    CHECK(strstr(F.msg, "attribute a[0x400] out of range") != NULL);
+}
+
 static void test_build_info(void)
 {
     /* the build stops at the unconditional EXIT past every branch target */
@@ -764,6 +853,17 @@ static void test_build_info(void)
     CHECK_EQ(info.sched_words, 2);
     CHECK_EQ(info.stall_cycles, 6 * 15); /* default control words: stall 15 */
     CHECK_EQ(info.unsupported, 0);
+    CHECK_EQ(info.reg_limit, 0); /* no register but RZ (the MOVs lie past the end) */
+    CHECK(!info.reads_outputs);
+    nv_sass_prog_free(p);
+    /* the highest register named (TEXS's Rd2 R9; it writes R9, R10), + 4 */
+    load("ALD.O.64 R2, a[0x70], RZ;\nMOV R7, R3;\nTEXS.2D R9, R0, R0, R1, 0x8, 0x4;\nEXIT;\n");
+    CHECK_EQ(nv_sass_prog_build(E.vas, NULL, E.data_va, REGION_SIZE + 0x10000, PROG_VA,
+                                NV_STAGE_VERTEX, &p, &F),
+             0);
+    nv_sass_prog_get_info(p, &info);
+    CHECK_EQ(info.reg_limit, 13);
+    CHECK(info.reads_outputs);
     nv_sass_prog_free(p);
 }
 
@@ -778,6 +878,8 @@ int main(void)
     test_preds();
     test_lop3_nan();
     test_divergence();
+    test_attr_lanes();
+    test_tex_pages();
     test_memory();
     test_attributes();
     test_texture();

@@ -24,6 +24,7 @@
 #include "core/mem_internal.h"
 #include "fields.h"
 #include "pipeline.h"
+#include "sass_lanes.h"
 
 #define REG(o, m) ((o)->regs[(m) >> 2])
 
@@ -409,6 +410,10 @@ static void setup_inputs(pl_ctx *c)
  * one-page cache when the page is plain memory, else through nv_mem_rw. */
 static inline void put4(uint8_t *p, uint32_t v) /* channel k in byte k, any host order */
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 4);
+    return;
+#endif
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
@@ -527,6 +532,7 @@ static int frag_warp(void *user, const nv_frags *f)
     if (nv_sass_run(c->ps, &c->fenv, w, &fault) != 0)
         return sass_fault(c, &fault);
     uint32_t write = f->cover & ~w->killed;
+    const nv_lanes_ops *L = nv_lanes();
     /* A8B8G8R8-like targets: every lane's pixel packed in one loop (the
      * UNORM rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else
      * f * 255 + 0.5 truncated, in double) */
@@ -543,20 +549,8 @@ static int frag_warp(void *user, const nv_frags *f)
                     pk[l] |= one;
                 continue;
             }
-            /* clamped to [0, 1] first on the bits (NaN, -0 and negatives ->
-             * +0): 0 -> 0.5 -> 0 and 1 -> 255.5 -> 255 as the rule gives;
-             * two loops, as GCC vectorises each but not the two in one */
-            const uint32_t *src = w->r[r];
-            uint32_t cb[NV_WARP];
-            float cf[NV_WARP];
-            for (unsigned l = 0; l < NV_WARP; l++) {
-                int32_t si = (int32_t)src[l];
-                uint32_t v = ((si <= 0) | (si > 0x7f800000)) ? 0 : src[l];
-                cb[l] = (int32_t)v >= 0x3f800000 ? 0x3f800000u : v;
-            }
-            memcpy(cf, cb, sizeof cf);
-            for (unsigned l = 0; l < NV_WARP; l++)
-                pk[l] |= (uint32_t)(int32_t)((double)cf[l] * 255 + 0.5) << (8 * k);
+            /* the UNORM rule lane by lane (sass_lanes.c) */
+            L->pack8(w->r[r], 8 * k, pk);
         }
     }
     c->wpg_va = UINT64_MAX;
@@ -566,25 +560,74 @@ static int frag_warp(void *user, const nv_frags *f)
          * same as two stores); otherwise pixel by pixel in lane order */
         unsigned t = (unsigned)c->one_pitch;
         const nv_surface *s = &c->rt[t];
-        for (unsigned k = 0; k < f->nquads; k++)
+        const uint32_t *pk = c->packed[t];
+        if (write == 0xffffffffu && f->nquads == 8 && f->qx[7] == f->qx[0] + 14 &&
+            f->qy[7] == f->qy[0]) {
+            /* (the rasteriser's quads of a row are in x order: the first
+             * and last tell) eight quads side by side, every pixel
+             * written: two rows of 16 pixels, each one 64-byte store when
+             * it lies in one plain page */
+            uint32_t row[2][16];
+            for (unsigned k = 0; k < 8; k++) {
+                row[0][2 * k] = pk[4 * k];
+                row[0][2 * k + 1] = pk[4 * k + 1];
+                row[1][2 * k] = pk[4 * k + 2];
+                row[1][2 * k + 1] = pk[4 * k + 3];
+            }
+            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[0] * s->pitch_bytes +
+                           (uint64_t)(uint32_t)f->qx[0] * 4;
+            uint8_t *rp[2] = {NULL, NULL};
+            for (unsigned r = 0; r < 2; r++) {
+                uint64_t va = va0 + (r ? s->pitch_bytes : 0), pg = va & ~(uint64_t)0xfff;
+                uint8_t *p;
+                if ((va & 0xfff) > 0x1000 - 64)
+                    break;
+                if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+                    c->wpg_va = pg;
+                    c->wpg_ptr = p;
+                }
+                if (pg != c->wpg_va)
+                    break;
+                rp[r] = c->wpg_ptr + (va - pg);
+            }
+            if (rp[0] && rp[1]) {
+                for (unsigned r = 0; r < 2; r++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                    memcpy(rp[r], row[r], sizeof row[r]);
+#else
+                    for (unsigned i = 0; i < 16; i++)
+                        put4(rp[r] + 4 * i, row[r][i]);
+#endif
+                }
+                return 0;
+            }
+        }
+        for (unsigned k = 0; k < f->nquads; k++) {
+            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[k] * s->pitch_bytes +
+                           (uint64_t)(uint32_t)f->qx[k] * 4;
             for (unsigned r = 0; r < 2; r++) {
                 unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
                 if (!b)
                     continue;
-                uint64_t va = s->base + (uint64_t)((uint32_t)f->qy[k] + r) * s->pitch_bytes +
-                              (uint64_t)(uint32_t)f->qx[k] * 4;
-                uint64_t pg = va & ~(uint64_t)0xfff;
-                if (b == 3 && pg == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
-                    put4(c->wpg_ptr + (va - pg), c->packed[t][l0]);
-                    put4(c->wpg_ptr + (va - pg) + 4, c->packed[t][l0 + 1]);
+                uint64_t va = va0 + (r ? s->pitch_bytes : 0);
+                if (b == 3 && (va & ~(uint64_t)0xfff) == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
+                    uint8_t *p = c->wpg_ptr + (va - c->wpg_va);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                    uint64_t two = pk[l0] | (uint64_t)pk[l0 + 1] << 32;
+                    memcpy(p, &two, 8);
+#else
+                    put4(p, pk[l0]);
+                    put4(p + 4, pk[l0 + 1]);
+#endif
                     continue;
                 }
-                if (((b & 1) && rop_store4(c, va, c->packed[t][l0]) != 0) ||
-                    ((b & 2) && rop_store4(c, va + 4, c->packed[t][l0 + 1]) != 0)) {
+                if (((b & 1) && rop_store4(c, va, pk[l0]) != 0) ||
+                    ((b & 2) && rop_store4(c, va + 4, pk[l0 + 1]) != 0)) {
                     c->ch->state = CG_NV_CH_FAULTED;
                     return CG_ERR_FAULT;
                 }
             }
+        }
         return 0;
     }
     if (c->rop_rgba8) {
@@ -717,6 +760,8 @@ static int draw_tri(pl_ctx *c, const nv_rv r[3], const cvert *v[3], const uint32
                         (unsigned long long)c->work_limit);
     if (c->ps) {
         nv_sass_plane *P = c->planes;
+        double xy[6];
+        nv_raster_snap_tri(r, xy);
         for (unsigned k = 0; k < c->nused; k++) {
             unsigned wd = c->used[k];
             float val[3];
@@ -726,14 +771,14 @@ static int draw_tri(pl_ctx *c, const nv_rv r[3], const cvert *v[3], const uint32
                 P[wd].a = P[wd].b = 0;
                 P[wd].c = bitsf(prov[4 + k]);
             } else {
-                nv_raster_plane(r, val, &P[wd]);
+                nv_raster_plane_at(xy, val, &P[wd]);
             }
             P[wd].flat = prov[4 + k];
         }
         float iw[3] = {r[0].invw, r[1].invw, r[2].invw};
-        nv_raster_plane(r, iw, &P[W_POS_W]);
+        nv_raster_plane_at(xy, iw, &P[W_POS_W]);
         float zz[3] = {r[0].z, r[1].z, r[2].z};
-        nv_raster_plane(r, zz, &P[W_POS_Z]);
+        nv_raster_plane_at(xy, zz, &P[W_POS_Z]);
         P[W_POS_X] = (nv_sass_plane){1, 0, 0, 0};
         P[W_POS_Y] = (nv_sass_plane){0, 1, 0, 0};
     }
@@ -912,6 +957,8 @@ static int assemble(pl_ctx *c, unsigned topo)
 static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
 {
     nv_sass_warp *w = c->warp;
+    nv_sass_prog_info vi;
+    nv_sass_prog_get_info(c->vs, &vi);
     for (uint32_t base = 0; base < c->n; base += NV_WARP) {
         uint32_t cnt = c->n - base < NV_WARP ? c->n - base : NV_WARP;
         /* c->vin starts zeroed (cg__alloc) and the program never writes it
@@ -933,9 +980,29 @@ static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
         c->venv.instance_id =
             cnt ? in->words[(size_t)base * in->stride + NV_VTX_INSTANCE] : 0;
         c->venv.attr_in = c->vin;
-        memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        /* outputs start at zero: all 32 KB when the program reads them
+         * back (ALD.O), else only the words read below (nothing else sees
+         * the others) */
+        if (vi.reads_outputs) {
+            memset(c->vscratch, 0, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+        } else {
+            for (uint32_t l = 0; l < cnt; l++) {
+                memset(&c->vscratch[l][W_POS_X], 0, 4 * sizeof(uint32_t));
+                for (unsigned k = 0; k < c->nused; k++)
+                    c->vscratch[l][c->used[k]] = 0;
+            }
+        }
         c->venv.attr_out = c->vscratch;
-        memset(w, 0, sizeof(*w));
+        /* a fresh warp: registers at zero, the ones the program names
+         * cleared (the others stay zero from the allocation: no vertex
+         * warp writes them), no 32 KB clear per warp */
+        memset(w->r, 0, vi.reg_limit * sizeof(w->r[0]));
+        memset(w->p, 0, sizeof(w->p));
+        w->killed = w->exited = 0;
+        w->executed = 0;
+        w->carry = 0;
+        w->local = NULL;
+        w->local_bytes = 0;
         w->p[7] = 0xFFFFFFFFu;
         w->active = cnt == 32 ? 0xFFFFFFFFu : (1u << cnt) - 1;
         nv_sass_fault fault;

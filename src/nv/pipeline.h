@@ -57,6 +57,11 @@ int nv_raster_tri(const nv_rv v[3], const nv_rect *clip, nv_frag_fn fn, void *us
  * triangle (the same snapping nv_raster_tri uses); a zero-area triangle
  * gives the constant plane val[0]. */
 void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p);
+/* The same in two steps, to snap a triangle once for all its planes:
+ * the snapped positions (x0, y0, x1, y1, x2, y2) in pixels, and the plane
+ * through them. */
+void nv_raster_snap_tri(const nv_rv v[3], double xy[6]);
+void nv_raster_plane_at(const double xy[6], const float val[3], nv_sass_plane *p);
 
 /* Snap a window coordinate to 24.8 fixed point (clamped to
  * +-NV_RASTER_MAX_COORD; NaN gives 0). */

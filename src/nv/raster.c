@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 #include "pipeline.h"
+#include "sass_lanes.h"
 
 #define SUB (1 << NV_SUBPIXEL_BITS)
 
@@ -38,11 +39,17 @@ static inline int64_t edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
 }
 
-void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
+void nv_raster_snap_tri(const nv_rv v[3], double xy[6])
 {
-    double x0 = (double)nv_raster_snap(v[0].x) / SUB, y0 = (double)nv_raster_snap(v[0].y) / SUB;
-    double x1 = (double)nv_raster_snap(v[1].x) / SUB, y1 = (double)nv_raster_snap(v[1].y) / SUB;
-    double x2 = (double)nv_raster_snap(v[2].x) / SUB, y2 = (double)nv_raster_snap(v[2].y) / SUB;
+    for (unsigned i = 0; i < 3; i++) {
+        xy[2 * i] = (double)nv_raster_snap(v[i].x) / SUB;
+        xy[2 * i + 1] = (double)nv_raster_snap(v[i].y) / SUB;
+    }
+}
+
+void nv_raster_plane_at(const double xy[6], const float val[3], nv_sass_plane *p)
+{
+    double x0 = xy[0], y0 = xy[1], x1 = xy[2], y1 = xy[3], x2 = xy[4], y2 = xy[5];
     double det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     double d1 = (double)val[1] - val[0], d2 = (double)val[2] - val[0];
     p->flat = 0;
@@ -58,6 +65,13 @@ void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
     p->c = (float)((double)val[0] - a * x0 - b * y0);
 }
 
+void nv_raster_plane(const nv_rv v[3], const float val[3], nv_sass_plane *p)
+{
+    double xy[6];
+    nv_raster_snap_tri(v, xy);
+    nv_raster_plane_at(xy, val, p);
+}
+
 /* The top-left rule for an edge a -> b of a triangle of positive area
  * (y down): a top edge is horizontal and runs right (dx > 0), a left edge
  * runs up (dy < 0). Centres on other edges are outside: bias -1. */
@@ -65,6 +79,47 @@ static inline int64_t tl_bias(int64_t ax, int64_t ay, int64_t bx, int64_t by)
 {
     int64_t dx = bx - ax, dy = by - ay;
     return (dy < 0 || (dy == 0 && dx > 0)) ? 0 : -1;
+}
+
+/* Narrow the steps [*j0, *j1) of a row to those where a + d * j >= 0 can
+ * hold (a: an edge's value at step 0 plus its lanes' largest offset, d:
+ * its change per step). false: none. */
+static inline bool span_of(int64_t a, int64_t d, int64_t *j0, int64_t *j1)
+{
+    if (d == 0)
+        return a >= 0;
+    if (d > 0) {
+        if (a < 0) {
+            int64_t j = (-a + d - 1) / d; /* first j with a + d j >= 0 */
+            if (j > *j0)
+                *j0 = j;
+        }
+        return true;
+    }
+    if (a < 0)
+        return false;
+    int64_t j = a / -d + 1; /* past the last j with a + d j >= 0 */
+    if (j < *j1)
+        *j1 = j;
+    return true;
+}
+
+/* Hand a warp of quads to fn: the lanes' sample positions and depth
+ * (lanes of quads past nquads repeat the last quad's: never active), in
+ * lane loops over the whole warp (sass_lanes.c). */
+static int flush(nv_frags *f, const nv_sass_plane *zp, nv_frag_fn fn, void *user)
+{
+    for (unsigned k = f->nquads; k < 8; k++) {
+        f->qx[k] = f->qx[f->nquads - 1];
+        f->qy[k] = f->qy[f->nquads - 1];
+    }
+    /* eight quads of one row: in x order, so the first and last tell */
+    bool row = f->nquads == 8 && f->qy[7] == f->qy[0] && f->qx[7] == f->qx[0] + 14;
+    nv_lanes()->quad_pos(f->qx, f->qy, row, zp->a, zp->b, zp->c, f->x, f->y, f->z);
+    int rc = fn(user, f);
+    f->nquads = 0;
+    f->cover = 0;
+    return rc;
 }
 
 int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *user,
@@ -116,7 +171,9 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
     /* screen-linear depth plane */
     nv_sass_plane zp;
     float zv[3] = {v[0].z, v[1].z, v[2].z};
-    nv_raster_plane(v, zv, &zp);
+    double xy[6] = {(double)X[0] / SUB, (double)Y[0] / SUB, (double)X[1] / SUB,
+                    (double)Y[1] / SUB, (double)X[2] / SUB, (double)Y[2] / SUB};
+    nv_raster_plane_at(xy, zv, &zp); /* nv_raster_plane of v: X, Y are its snapping */
 
     nv_frags f;
     f.nquads = 0;
@@ -144,9 +201,17 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
         int64_t r2 = edge(X[0], Y[0], X[1], Y[1], cx, cy) + b2;
         /* rows of the quad inside [py0, py1) (lanes 0-1 top, 2-3 bottom) */
         unsigned rows = (qy >= py0 ? 3u : 0u) | (qy + 1 < py1 ? 12u : 0u);
-        float sy[2] = {(float)qy + 0.5f, (float)(qy + 1) + 0.5f};
-        float bsy[2] = {zp.b * sy[0], zp.b * sy[1]};
-        for (int64_t qx = qx0; qx < px1; qx += 2, r0 += 2 * e0dx, r1 += 2 * e1dx, r2 += 2 * e2dx) {
+        /* the quads of the row not wholly outside an edge: the test below
+         * skips the others anyway; stepping over them is the same */
+        int64_t j0 = 0, j1 = (px1 - qx0 + 1) / 2;
+        if (!span_of(r0 + omax0, 2 * e0dx, &j0, &j1) || !span_of(r1 + omax1, 2 * e1dx, &j0, &j1) ||
+            !span_of(r2 + omax2, 2 * e2dx, &j0, &j1) || j0 >= j1)
+            continue;
+        int64_t qx1 = qx0 + 2 * j1;
+        r0 += j0 * 2 * e0dx;
+        r1 += j0 * 2 * e1dx;
+        r2 += j0 * 2 * e2dx;
+        for (int64_t qx = qx0 + 2 * j0; qx < qx1; qx += 2, r0 += 2 * e0dx, r1 += 2 * e1dx, r2 += 2 * e2dx) {
             unsigned in = rows & ((qx >= px0 ? 5u : 0u) | (qx + 1 < px1 ? 10u : 0u));
             unsigned m = 15;
             if (r0 + omax0 < 0 || r1 + omax1 < 0 || r2 + omax2 < 0) {
@@ -165,26 +230,17 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
             f.qx[k] = (int32_t)qx;
             f.qy[k] = (int32_t)qy;
             f.cover |= (uint32_t)m << (4 * k);
-            float sx[2] = {(float)qx + 0.5f, (float)(qx + 1) + 0.5f};
-            float asx[2] = {zp.a * sx[0], zp.a * sx[1]};
-            for (unsigned l = 0; l < 4; l++) {
-                f.x[4 * k + l] = sx[l & 1];
-                f.y[4 * k + l] = sy[l >> 1];
-                f.z[4 * k + l] = asx[l & 1] + bsy[l >> 1] + zp.c;
-            }
-            count += (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3);
+            count += (0xe994u >> (2 * (m & 7)) & 3) + (m >> 3); /* bits of m */
             if (f.nquads == 8) {
-                int rc = fn(user, &f);
+                int rc = flush(&f, &zp, fn, user);
                 if (rc)
                     return rc;
-                f.nquads = 0;
-                f.cover = 0;
             }
         }
     }
     if (pixels)
         *pixels += count;
     if (f.nquads)
-        return fn(user, &f);
+        return flush(&f, &zp, fn, user);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "nv_internal.h"
 #include "sass_exec_internal.h"
+#include "sass_lanes.h"
 
 #define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
@@ -395,6 +396,17 @@ int nv_sass_prog_build(cg_vas *vas, const cg_agent *who, uint64_t region_va,
             predecode(w, x);
             if (x->handler == H_UNSUPPORTED || x->bad)
                 p->info.unsupported++;
+            /* every register an instruction names lies in Rn..Rn+3 of its
+             * operands' (.128 accesses, four texture components) */
+            for (int o = 0; o < x->nop; o++) {
+                const xopnd *xo = &x->o[o];
+                bool named = xo->kind == XO_REG || xo->kind == XO_MEM || xo->kind == XO_CBX ||
+                             xo->kind == XO_ATTR;
+                if (named && xo->reg != 255 && xo->reg + 4u > p->info.reg_limit)
+                    p->info.reg_limit = xo->reg + 4u > 255 ? 255 : xo->reg + 4u;
+            }
+            if (x->handler == H_ALD && (x->flags & XF(O)))
+                p->info.reads_outputs = true;
             for (int o = 0; o < x->nop; o++)
                 if (x->o[o].kind == XO_TARGET) {
                     int64_t t = (int64_t)(s + 1) * 8 + x->o[o].off;
@@ -481,7 +493,7 @@ void nv_xwrite(nv_sass_warp *w, unsigned reg, uint32_t m, const uint32_t *v)
         memcpy(r, v, sizeof w->r[0]);
         return;
     }
-    LANES r[l] = (m >> l & 1) ? v[l] : r[l];
+    nv_lanes()->select(m, v, r); /* r[l] = v[l] for the lanes of m */
 }
 
 static uint32_t pred_of(const nv_sass_warp *w, const xopnd *o)
@@ -718,6 +730,37 @@ static int do_ald(xctx *c, bool store)
         return nv_xunsupported(c);
     bool out = store || (in->flags & XF(O));
     uint32_t(*arr)[NV_ATTR_WORDS] = out ? e->attr_out : e->attr_in;
+    uint32_t a0 = ao->val;
+    if (ao->reg == 255 && !(a0 & 3) && a0 + 4 * (n - 1) < NV_ATTR_WORDS * 4) {
+        /* no index register and every word in range: the same words for
+         * every lane, word by word (registers and attributes do not
+         * overlap, so the order is free) */
+        for (unsigned k = 0; k < n; k++) {
+            unsigned wd = a0 / 4 + k, d = data + k;
+            if (store) {
+                if (arr)
+                    for (uint32_t m = c->m; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        arr[l][wd] = d >= 255 ? 0 : w->r[d][l];
+                    }
+                continue;
+            }
+            if (d >= 255)
+                continue;
+            for (uint32_t m = c->m; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                uint32_t v = 0;
+                if (!out && wd == 0x2f8 / 4)
+                    v = e->instance_id;
+                else if (!out && wd == 0x2fc / 4)
+                    v = e->vertex_id[l];
+                else if (arr)
+                    v = arr[l][wd];
+                w->r[d][l] = v;
+            }
+        }
+        return 0;
+    }
     for (unsigned l = 0; l < NV_WARP; l++) {
         if (!(c->m >> l & 1))
             continue;
@@ -758,7 +801,7 @@ static int do_ipa(xctx *c)
                          in->o[1].val, (unsigned long long)nv_xpc_bytes(c->pc));
     const uint32_t *mul = in->o[2].reg == 255 ? zeros : w->r[in->o[2].reg];
     uint32_t v[NV_WARP];
-    bool sat = (in->flags & XF(SAT)) != 0;
+    bool sat = (in->flags & XF(SAT)) != 0, multiplied = false;
     if (word == 0x70 / 4 || word == 0x74 / 4) {
         const float *pos = word == 0x70 / 4 ? e->frag_x : e->frag_y;
         LANES v[l] = uf(pos[l]);
@@ -773,12 +816,14 @@ static int do_ipa(xctx *c)
         if (mode == 2) {
             LANES v[l] = pl->flat;
         } else {
-            float pv[NV_WARP], a = pl->a, b = pl->b, cc = pl->c;
-            LANES pv[l] = a * e->frag_x[l] + b * e->frag_y[l] + cc;
-            memcpy(v, pv, sizeof v);
+            /* the plane, and for MULTIPLY the product, lane by lane
+             * (sass_lanes.c) */
+            nv_lanes()->plane(pl->a, pl->b, pl->c, e->frag_x, e->frag_y, mode == 1 ? mul : NULL,
+                              v);
+            multiplied = true;
         }
     }
-    if (mode == 1 && word != 0x70 / 4 && word != 0x74 / 4) {
+    if (mode == 1 && !multiplied && word != 0x70 / 4 && word != 0x74 / 4) {
         /* as float arrays: the lane loop vectorises */
         float fv[NV_WARP], fm[NV_WARP];
         memcpy(fv, v, sizeof fv);
@@ -1015,6 +1060,10 @@ static int alu(xctx *c)
         SRC(a, 1);
         float x[NV_WARP], y[NV_WARP];
         bool neg = o[1].neg, abs_ = o[1].abs;
+        if (op == 4 && !sat) {
+            nv_lanes()->rcp(a, neg, abs_, r); /* sass_lanes.c: the same steps */
+            break;
+        }
         LANES x[l] = fl(ftz(fmod_na(a[l], neg, abs_)));
         /* one lane loop per function (RCP, RSQ and SQRT vectorise) */
         switch (op) {

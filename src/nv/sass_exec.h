@@ -58,6 +58,9 @@ typedef struct nv_sass_prog_info {
     uint32_t sched_words;  /* control words skipped */
     uint64_t stall_cycles; /* sum of the control words' stall counts */
     uint32_t unsupported;  /* instructions that would fault as unsupported */
+    uint32_t reg_limit;    /* no instruction reads or writes a register at or above
+                              this one, RZ aside (operands' registers + 4, <= 255) */
+    bool reads_outputs;    /* has ALD.O (reads back the vertex outputs) */
 } nv_sass_prog_info;
 void nv_sass_prog_get_info(const nv_sass_prog *p, nv_sass_prog_info *out);
 

@@ -11,6 +11,7 @@
 #include "cmdgpu/nv3d.h"
 #include "nv_internal.h"
 #include "sass_exec_internal.h"
+#include "sass_lanes.h"
 
 #define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
@@ -46,6 +47,8 @@ typedef struct tlevel {
     uint64_t row_bytes;       /* block-linear: a row of blocks; pitch: the pitch */
     unsigned bshift;          /* block-linear: log2 bytes of a block */
     uint32_t wmask, hmask;    /* w - 1 / h - 1 when a power of two, else 0 */
+    bool lanes4;              /* 4-byte texels, base 4-aligned, under 2^31 bytes: g */
+    nv_lanes_geom g;          /* (sass_lanes.h) */
 } tlevel;
 
 typedef struct tsampler {
@@ -302,6 +305,15 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
                                    : s->tic.pitch;
             out->wmask = (w & (w - 1)) == 0 ? w - 1 : 0;
             out->hmask = (h & (h - 1)) == 0 ? h - 1 : 0;
+            /* the bytes texel offsets reach: below 2^31 for the lane
+             * kernels' 32-bit offsets */
+            uint64_t rows = s->bl ? ((uint64_t)h + (8u << bh) - 1) >> (3 + bh) : h - 1;
+            uint64_t extent = rows * out->row_bytes + (s->bl ? 0 : (uint64_t)w * 4);
+            out->lanes4 = s->f->bytes == 4 && (base & 3) == 0 && out->row_bytes < (1ull << 31) &&
+                          extent < (1ull << 31);
+            out->g = (nv_lanes_geom){.bl = s->bl, .row_bytes = (uint32_t)out->row_bytes,
+                                     .bshift = out->bshift, .bh = bh,
+                                     .base_lo = (uint32_t)(base & 0xfff)};
             return;
         }
         base += nv_bl_size(&b);
@@ -405,23 +417,47 @@ static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const i
         }
         return 0;
     }
-    /* keep[l]: all ones where t keeps its word (lane not in mask), bsel[l]
-     * all ones for a border texel */
-    uint32_t raw[NV_WARP], keep[NV_WARP], bsel[NV_WARP];
-    LANES {
-        raw[l] = 0;
-        keep[l] = (mask >> l & 1) - 1u;
-        bsel[l] = 0;
+    const nv_lanes_ops *L = nv_lanes();
+    uint32_t raw[NV_WARP];
+    memset(raw, 0, sizeof raw);
+    if (lv->lanes4) {
+        /* every texel's page and place in it, lanes together; when they lie
+         * in at most 16 pages of plain memory, the words are read from
+         * there (reads in place have no effects: any order is the lane
+         * order) */
+        uint32_t pg[NV_WARP], at[NV_WARP], lo, hi;
+        L->pages(&lv->g, mask, xs, ys, pg, at, &lo, &hi);
+        bool ok = lo > hi || hi - lo < 16;
+        const uint8_t *pp[16];
+        uint32_t n = lo > hi ? 0 : hi - lo + 1;
+        uint64_t pg0 = (lv->base & ~(uint64_t)0xfff) + ((uint64_t)lo << 12);
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint64_t va = pg0 + ((uint64_t)i << 12);
+            uint8_t *sp;
+            if (va == s->pg_va) {
+                pp[i] = s->pg_ptr;
+            } else if (cg__vas_span(c->env->vas, va, 0x1000, false, &sp) == 0x1000) {
+                pp[i] = s->pg_ptr = sp;
+                s->pg_va = va;
+            } else {
+                ok = false;
+            }
+        }
+        if (ok) {
+            L->load(pp, lo, n, pg, at, raw);
+            L->unorm8(mask, xs, ys, raw, s->scale[0], bw, t);
+            return 0;
+        }
     }
-    /* the previous lane's texel, when read in place (no effects: reused) */
+    /* lane by lane: each texel through texel_ptr (in place, or read with
+     * its effects and faults, in lane order); the previous lane's texel,
+     * when read in place (no effects), reused */
     int32_t px = -1, py = -1;
     uint32_t praw = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        if (xs[l] < 0 || ys[l] < 0) {
-            bsel[l] = ~0u;
+        if (xs[l] < 0 || ys[l] < 0)
             continue;
-        }
         if (xs[l] == px && ys[l] == py) {
             raw[l] = praw;
             continue;
@@ -440,70 +476,8 @@ static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const i
             px = py = -1;
         }
     }
-    float sc = s->scale[0];
-    uint32_t anyb = 0;
-    LANES anyb |= bsel[l];
-    if (mask == 0xffffffffu && !anyb) {
-        /* every lane, no border texel: the conversion alone */
-        for (int k = 0; k < 4; k++) {
-            uint32_t *tk = t[k];
-            unsigned sh = 8 * (unsigned)k;
-            LANES tk[l] = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
-        }
-        return 0;
-    }
-    for (int k = 0; k < 4; k++) {
-        uint32_t *tk = t[k], b = bw[k];
-        unsigned sh = 8 * (unsigned)k;
-        LANES {
-            uint32_t v = uf((float)(int32_t)(raw[l] >> sh & 0xff) * sc);
-            v = (bsel[l] & b) | (~bsel[l] & v);
-            tk[l] = (keep[l] & tk[l]) | (~keep[l] & v);
-        }
-    }
+    L->unorm8(mask, xs, ys, raw, s->scale[0], bw, t);
     return 0;
-}
-
-/* Wrap an integer texel coordinate; -1 = border. `pmask` is n - 1 when n
- * is a power of two (WRAP is then a mask), else 0. */
-static inline int32_t wrap(int64_t i, uint32_t n, uint32_t pmask, unsigned mode)
-{
-    switch (mode) {
-    case 0: { /* WRAP */
-        if (pmask || n == 1)
-            return (int32_t)(i & pmask);
-        int64_t r = i % (int64_t)n;
-        return (int32_t)(r < 0 ? r + n : r);
-    }
-    case 1: { /* MIRROR */
-        int64_t p = 2 * (int64_t)n, r = i % p;
-        if (r < 0)
-            r += p;
-        return (int32_t)(r < n ? r : p - 1 - r);
-    }
-    case 2: /* CLAMP_TO_EDGE */
-        return (int32_t)(i < 0 ? 0 : i >= n ? n - 1 : i);
-    default: /* BORDER, CLAMP_OGL (coordinate clamped before) */
-        return (i < 0 || i >= n) ? -1 : (int32_t)i;
-    }
-}
-
-/* Wrapped texel coordinates f[l] + add of every lane (-1 = border), one
- * lane loop per mode. */
-static void wrap_lanes(const int32_t *restrict f, int32_t add, uint32_t n, uint32_t pmask,
-                       unsigned mode, int32_t *restrict out)
-{
-    if (mode == 0 && (pmask || n == 1)) {
-        LANES out[l] = (f[l] + add) & (int32_t)pmask;
-    } else if (mode == 2 && n <= INT32_MAX) {
-        int32_t top = (int32_t)n - 1;
-        LANES {
-            int32_t i = f[l] + add;
-            out[l] = i < 0 ? 0 : i > top ? top : i;
-        }
-    } else {
-        LANES out[l] = wrap((int64_t)f[l] + add, n, pmask, mode);
-    }
 }
 
 /* Sample level `lvn` at (u[l], v[l]) (normalized unless the TIC says not)
@@ -518,65 +492,23 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
     level_of(s, lvn, &lv);
     unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
     bool norm = s->tic.normalized_coords;
-    double ow = linear ? 0.5 : 0.0;
-    float uu[NV_WARP], vv[NV_WARP];
-    double x[NV_WARP], y[NV_WARP], xcl[NV_WARP], ycl[NV_WARP]; /* xcl: clamped to +-1e9 */
+    const nv_lanes_ops *L = nv_lanes();
+    /* CLAMP_OGL: the coordinate clamped to [0, 1] (or the level's size) */
+    nv_lanes_coord kc = {.sw = norm ? (double)lv.w : 1.0, .sh = norm ? (double)lv.h : 1.0,
+                         .ow = linear ? 0.5 : 0.0, .cu = norm ? 1.0f : (float)lv.w,
+                         .cv = norm ? 1.0f : (float)lv.h, .clamp_u = wu == 4,
+                         .clamp_v = wv == 4, .linear = linear};
     int32_t fxs[NV_WARP], fys[NV_WARP];
     float ax[NV_WARP], ay[NV_WARP];
-    LANES {
-        uu[l] = u[l] != u[l] ? 0.0f : u[l];
-        vv[l] = v[l] != v[l] ? 0.0f : v[l];
-    }
-    /* CLAMP_OGL: the coordinate clamped to [0, 1] (or the level's size) */
-    float cu = norm ? 1.0f : (float)lv.w, cv = norm ? 1.0f : (float)lv.h;
-    if (wu == 4)
-        LANES uu[l] = fminf(fmaxf(uu[l], 0.0f), cu);
-    if (wv == 4)
-        LANES vv[l] = fminf(fmaxf(vv[l], 0.0f), cv);
-    double sw = norm ? (double)lv.w : 1.0, sh = norm ? (double)lv.h : 1.0;
-    LANES {
-        /* x * 1.0 is x: one expression for both coordinate kinds */
-        double xl = (double)uu[l] * sw - ow, yl = (double)vv[l] * sh - ow;
-        x[l] = xl;
-        y[l] = yl;
-        /* floor of the coordinate clamped to +-1e9 (floor and the clamp
-         * commute), by truncation; x is never NaN */
-        double xc = xl > 1e9 ? 1e9 : xl, yc = yl > 1e9 ? 1e9 : yl;
-        xc = xc < -1e9 ? -1e9 : xc;
-        yc = yc < -1e9 ? -1e9 : yc;
-        xcl[l] = xc;
-        ycl[l] = yc;
-        int32_t ix = (int32_t)xc, iy = (int32_t)yc;
-        fxs[l] = ix - ((double)ix > xc);
-        fys[l] = iy - ((double)iy > yc);
-    }
-    if (linear) {
-        /* 8-bit filter weights, as the texture unit's: floor((x - floor(x))
-         * * 256) / 256 (the product is in [0, 256): truncation) */
-        LANES {
-            ax[l] = (float)(int32_t)((xcl[l] - (double)fxs[l]) * 256.0) / 256.0f;
-            ay[l] = (float)(int32_t)((ycl[l] - (double)fys[l]) * 256.0) / 256.0f;
-        }
-        /* a coordinate clamped at +-1e9 (past it, or infinite; or exactly
-         * there): its weights from its own floor */
-        int wide = 0;
-        LANES wide |= (fxs[l] == 1000000000) | (fxs[l] == -1000000000) |
-                      (fys[l] == 1000000000) | (fys[l] == -1000000000);
-        if (wide)
-            LANES if (!(fabs(x[l]) <= 1e9) || !(fabs(y[l]) <= 1e9)) {
-                double fx = floor(x[l]), fy = floor(y[l]);
-                ax[l] = (float)floor((x[l] - fx) * 256.0) / 256.0f;
-                ay[l] = (float)floor((y[l] - fy) * 256.0) / 256.0f;
-            }
-    }
+    L->coords(&kc, u, v, fxs, fys, ax, ay);
     int32_t x0[NV_WARP], y0[NV_WARP];
-    wrap_lanes(fxs, 0, lv.w, lv.wmask, wu, x0);
-    wrap_lanes(fys, 0, lv.h, lv.hmask, wv, y0);
+    L->wrap(fxs, 0, lv.w, lv.wmask, wu, x0);
+    L->wrap(fys, 0, lv.h, lv.hmask, wv, y0);
     if (!linear)
         return gather(c, s, &lv, mask, x0, y0, out, false) ? CG_ERR_FAULT : 0;
     int32_t x1[NV_WARP], y1[NV_WARP];
-    wrap_lanes(fxs, 1, lv.w, lv.wmask, wu, x1);
-    wrap_lanes(fys, 1, lv.h, lv.hmask, wv, y1);
+    L->wrap(fxs, 1, lv.w, lv.wmask, wu, x1);
+    L->wrap(fys, 1, lv.h, lv.hmask, wv, y1);
     /* the footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1), each lane's four in
      * that order */
     uint32_t t[4][4][NV_WARP]; /* [texel][component][lane] */
@@ -666,7 +598,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     float top = (float)(s->levels - 1);
     if (maxl > top)
         maxl = top;
-    tsel sel[NV_WARP];
+    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
     float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
     float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
     if (lod_mode == 1) {
@@ -677,6 +609,32 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     }
     bool uniform = true, blend = false, first = true;
     tsel f0 = {0, 0, 0};
+    if (lod_mode == 0) {
+        /* implicit LOD: when every active quad has the first one's
+         * derivatives (bits), the loop below would select one level for
+         * all from the first: done here without the per-quad records */
+        unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
+        float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
+                       (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
+        bool same = true;
+        for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
+            if (!(c->m >> q & 15))
+                continue;
+            float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
+                          (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
+            same = !memcmp(d, d0, sizeof d);
+        }
+        if (same) {
+            float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
+            float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
+            float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
+            if (lod != lod)
+                lod = 0;
+            tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
+            if (!(one.t > 0 && one.lv + 1u < s->levels))
+                return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        }
+    }
     if (lod_mode != 1) {
         uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
         bool have = false, fresh = false;
@@ -709,8 +667,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
                 if (fresh)
                     pone = select_lod(s, lod + bias, is_int, minl, maxl);
                 fresh = false;
-                for (unsigned l = q; l < q + 4; l++)
-                    sel[l] = pone;
+                qsel[q / 4] = pone;
                 if (first)
                     f0 = pone, first = false;
                 else if (pone.lv != f0.lv || pone.linear != f0.linear)
@@ -734,6 +691,13 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
             if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
                 blend = true;
         }
+    if (lod_mode == 0) {
+        /* the quads' selections: the first active quad's is lane f's */
+        if (uniform && !blend)
+            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
+        for (uint32_t m = c->m; m; m &= m - 1)
+            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+    }
     if (uniform && !blend)
         return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
     for (uint32_t m = c->m; m; m &= m - 1) {
@@ -912,8 +876,8 @@ int nv_xtex(xctx *c)
                     /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
                     const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
                     for (int k = 0; k < 4; k++) {
-                        int32_t ix = wrap((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
-                        int32_t iy = wrap((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
+                        int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+                        int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
                         uint32_t t[4];
                         if (ix < 0 || iy < 0) {
                             t[comp] = uf(s.border[comp]);
