@@ -239,6 +239,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->cs |= CG_VC4_CS_ERR;
             continue;
         }
+        if (pool)
+            vc4_pool_after(v, rec);
         th->ca = next;
         th->lc++;
     }

@@ -39,6 +39,7 @@
  * workers. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include "gl.h"
 #include "qpu.h"
@@ -104,6 +105,11 @@ struct vc4_pool {
     /* the pre-pass's copy of the device and renderer */
     cg_vc4 pre;
     vc4_render *pre_r;
+    vc4_pool_counts counts; /* under the lock */
+    /* the render thread's tile buffer holds fill_c / fill_z in every word
+     * (set after a store that cleared it, until anything else may touch it) */
+    bool fill_ok;
+    uint32_t fill_c, fill_z;
 };
 
 /* ---- the pages stores may write ---- */
@@ -283,8 +289,6 @@ static bool pre_read(cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
 static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, uint32_t *items)
 {
     bool pl = fmt == 0x10 || fmt == 0x11;
-    if (!pl && fmt != 0x12)
-        return false; /* the render thread faults (unless the list is empty) */
     while (++*items < PRE_MAX_ITEMS) {
         uint8_t it[3];
         if (!pre_read(bus, p, it, 1))
@@ -305,6 +309,8 @@ static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, 
                 return false;
             sz = fmt == 0x11 ? 5 : 3;
         } else {
+            if (fmt != 0x12)
+                return false; /* the render thread faults: not supported yet */
             sz = it[0] == 0x81 ? 7 : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
         }
         p += sz;
@@ -379,9 +385,14 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
         }
         switch (op) {
         case VC4_OP_Halt:
-        case VC4_OP_Increment_Semaphore:
-        case VC4_OP_Wait_on_Semaphore:
             goto out;
+        case VC4_OP_Increment_Semaphore:
+            break; /* counts for the binning thread, which does not run meanwhile */
+        case VC4_OP_Wait_on_Semaphore:
+            if (th->sem == 0)
+                goto out; /* the render thread blocks here */
+            th->sem--;
+            break;
         case VC4_OP_NOP:
         case VC4_OP_Marker:
         case VC4_OP_Reset_Marker_Count:
@@ -539,13 +550,27 @@ static unsigned claimable(struct vc4_pool *p)
 }
 
 /* Under the lock: render segment k (claimed) with w, unlocked meanwhile. */
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
 {
     p->segs[k].status = SEG_BUSY;
     p->busy++;
     pthread_mutex_unlock(&p->mu);
+    bool timing = p->base.pool_timing;
+    uint64_t t0 = timing ? cpu_ns() : 0;
     render_seg(p, w, k);
+    uint64_t ns = timing ? cpu_ns() - t0 : 0;
     pthread_mutex_lock(&p->mu);
+    p->counts.rendered++;
+    p->counts.seg_ns += ns;
+    if (w == &p->wk[0])
+        p->counts.seg_ns_main += ns;
     p->segs[k].status = SEG_DONE;
     p->busy--;
     pthread_cond_broadcast(&p->done);
@@ -592,11 +617,11 @@ void vc4_pool_destroy(cg_vc4 *v)
     for (unsigned i = 0; i <= p->nthreads; i++)
         worker_free(&p->wk[i]);
     for (unsigned i = 0; i < p->window; i++)
-        free(p->slots[i].r);
+        vc4_render_free(p->slots[i].r);
     free(p->slots);
     free(p->wk);
     free(p->segs);
-    free(p->pre_r);
+    vc4_render_free(p->pre_r);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
@@ -613,10 +638,10 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     p->window = 4 * (nt + 1);
     p->wk = calloc(nt + 1, sizeof *p->wk);
     p->slots = calloc(p->window, sizeof *p->slots);
-    p->pre_r = calloc(1, sizeof *p->pre_r);
+    p->pre_r = vc4_render_new();
     bool ok = p->wk && p->slots && p->pre_r;
     for (unsigned i = 0; ok && i < p->window; i++)
-        ok = (p->slots[i].r = calloc(1, sizeof *p->slots[i].r)) != NULL;
+        ok = (p->slots[i].r = vc4_render_new()) != NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
@@ -651,6 +676,9 @@ void vc4_pool_begin(cg_vc4 *v)
     unsigned nspec = 0;
     for (unsigned i = 0; i < p->nsegs; i++)
         nspec += p->segs[i].spec;
+    pthread_mutex_lock(&p->mu);
+    p->counts.segs += p->nsegs;
+    pthread_mutex_unlock(&p->mu);
     if (nspec < 2 || make_bus(v, p) != 0)
         return;
     p->base = *v;
@@ -661,9 +689,11 @@ void vc4_pool_begin(cg_vc4 *v)
     p->base.render_threads = 1;
     memset(&p->base.stats, 0, sizeof p->base.stats);
     p->budget = v->budget[1];
+    p->fill_ok = false;
     pthread_mutex_lock(&p->mu);
     p->active = true;
     p->stopping = false;
+    p->counts.spec += nspec;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
 }
@@ -706,6 +736,51 @@ void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
         }
 }
 
+static uint64_t taken_total;
+
+uint64_t vc4_pool_taken_total(void)
+{
+    return __atomic_load_n(&taken_total, __ATOMIC_RELAXED);
+}
+
+void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->active)
+        return;
+    const vc4_render *r = v->rend;
+    switch (rec[0]) {
+    case VC4_OP_Store_Tile_Buffer_General:
+        if (VC4_GET(rec + 1, Store_Tile_Buffer_General, Disable_Color_buffer_clear_on_store_dump) ||
+            VC4_GET(rec + 1, Store_Tile_Buffer_General,
+                    Disable_Z_Stencil_buffer_clear_on_store_dump)) {
+            p->fill_ok = false;
+            return;
+        }
+        break;
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
+        if (VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, Disable_Clear_on_Write)) {
+            p->fill_ok = false;
+            return;
+        }
+        break;
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
+        break;
+    case VC4_OP_Tile_Coordinates: /* a load */
+    case VC4_OP_Compressed_Primitive_List:
+    case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+        p->fill_ok = false;
+        return;
+    default:
+        return; /* records that do not touch the tile buffer */
+    }
+    /* render.c clear_color, clear_zs */
+    p->fill_ok = true;
+    p->fill_c = r->clear_color[0];
+    p->fill_z = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+}
+
 int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
 {
     struct vc4_pool *p = v->pool;
@@ -718,7 +793,8 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     bool match = s->spec && th->depth == s->depth &&
                  memcmp(th->ret, s->ret, th->depth * sizeof th->ret[0]) == 0 &&
                  memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0 &&
-                 buf_all(r->color, s->color) && buf_all(r->zs, s->zs);
+                 (p->fill_ok ? p->fill_c == s->color && p->fill_z == s->zs
+                             : buf_all(r->color, s->color) && buf_all(r->zs, s->zs));
     pthread_mutex_lock(&p->mu);
     if (s->spec && s->status == SEG_FREE) {
         if (match && k >= p->claim) {
@@ -741,7 +817,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     }
     pthread_mutex_unlock(&p->mu);
     /* the slot is reused once next moves past k: take it first */
-    const pool_slot *sl = &p->slots[k % p->window];
+    pool_slot *sl = &p->slots[k % p->window];
     int64_t got = 0;
     if (match && sl->ok && sl->units <= *budget) {
         *budget -= sl->units;
@@ -757,13 +833,32 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         th->agent = sl->th.agent;
         memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
                VC4_RSTATE_LEN);
-        memcpy(r->color, sl->r->color, sizeof r->color);
-        memcpy(r->zs, sl->r->zs, sizeof r->zs);
+        /* the tile buffer: the worker's, and the slot gets the old one */
+        uint32_t *c = r->color, *z = r->zs;
+        r->color = sl->r->color, r->zs = sl->r->zs;
+        sl->r->color = c, sl->r->zs = z;
+        p->fill_ok = false;
         got = sl->records;
     }
     pthread_mutex_lock(&p->mu);
+    if (got) {
+        __atomic_add_fetch(&taken_total, 1, __ATOMIC_RELAXED);
+        p->counts.taken++;
+        p->counts.batches_taken += sl->stats.batches;
+    }
     p->next = k + 1;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
     return got;
+}
+
+void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    struct vc4_pool *p = v->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    *out = p->counts;
+    pthread_mutex_unlock(&p->mu);
 }

@@ -254,6 +254,30 @@ static int xfer_raw(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t addr
     return rc ? CG_ERR_FAULT : 0;
 }
 
+vc4_render *vc4_render_new(void)
+{
+    vc4_render *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->color = calloc(VC4_TILE * VC4_TILE, sizeof *r->color);
+    r->zs = calloc(VC4_TILE * VC4_TILE, sizeof *r->zs);
+    if (!r->color || !r->zs) {
+        vc4_render_free(r);
+        return NULL;
+    }
+    r->tile_x = r->tile_y = -1;
+    return r;
+}
+
+void vc4_render_free(vc4_render *r)
+{
+    if (!r)
+        return;
+    free(r->color);
+    free(r->zs);
+    free(r);
+}
+
 static void clear_color(vc4_render *r)
 {
     for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)

@@ -51,7 +51,7 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
     cg_vc4 *v = calloc(1, sizeof *v);
     if (!v)
         return CG_ERR_NOMEM;
-    v->rend = calloc(1, sizeof *v->rend);
+    v->rend = vc4_render_new();
     if (!v->rend) {
         free(v);
         return CG_ERR_NOMEM;
@@ -88,7 +88,6 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         v->th[t].agent.channel = t;
     }
     v->fw_next = c.fw_heap;
-    v->rend->tile_x = v->rend->tile_y = -1;
     *out = v;
     return 0;
 }
@@ -105,7 +104,7 @@ void cg_vc4_destroy(cg_vc4 *v)
         free(v->rend->batch);
         vc4_qpu_cache_destroy(v->rend->qcache);
     }
-    free(v->rend);
+    vc4_render_free(v->rend);
     vc4_gpgpu_destroy(v);
     cg_vas_destroy(v->bus);
     cg_vas_destroy(v->arm);

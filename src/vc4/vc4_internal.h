@@ -198,7 +198,10 @@ typedef struct vc4_render {
     struct vc4_frag_batch *batch; /* reused for every 16-lane batch */
     struct vc4_qpu_cache *qcache; /* decoded fragment shaders (qpu.h) */
     struct vc4_gl_cache *glc; /* vertex shader outputs and the record (gl.h), or NULL */
-    /* ---- the latched state: everything from `configured` up to `color`
+    /* the tile buffer: VC4_TILE x VC4_TILE colour words and as many Z/S
+     * words (vc4_render_new; the tile pool swaps them between renderers) */
+    uint32_t *color, *zs;
+    /* ---- the latched state: every field from `configured` to the end
      * (VC4_RSTATE_*): the tile pool (pool.c) snapshots, compares and copies
      * it as bytes ---- */
     bool configured;
@@ -217,12 +220,13 @@ typedef struct vc4_render {
     uint8_t load_op;
     bool stored_since_load;
     float point_size, line_width; /* Point_size, Line_width (0: never set, taken as 1) */
-    /* ---- the tile buffer ---- */
-    uint32_t color[VC4_TILE * VC4_TILE];
-    uint32_t zs[VC4_TILE * VC4_TILE];
 } vc4_render;
 #define VC4_RSTATE_OFF offsetof(vc4_render, configured)
-#define VC4_RSTATE_LEN (offsetof(vc4_render, color) - offsetof(vc4_render, configured))
+#define VC4_RSTATE_LEN (offsetof(vc4_render, line_width) + sizeof(float) - VC4_RSTATE_OFF)
+/* render.c: a zeroed renderer with its tile buffer (tile_x, tile_y -1), NULL
+ * if out of memory; free it (and its buffer; not its caches) */
+vc4_render *vc4_render_new(void);
+void vc4_render_free(vc4_render *r);
 
 typedef struct vc4_fw_alloc {
     uint32_t handle, addr, size, flags;
@@ -265,6 +269,7 @@ struct cg_vc4 {
     unsigned render_threads;
     struct vc4_pool *pool;
     bool seg, seg_stopped;
+    bool pool_timing; /* count the pool's thread CPU time (bench) */
 };
 
 /* GPU access to the bus: straight to the backing page when the model needs
@@ -320,8 +325,23 @@ struct vc4_pool;
 void vc4_pool_begin(cg_vc4 *v);
 int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget);
 void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
+/* vc4_pool_after: the record rec ran here without a fault. */
+void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_end(cg_vc4 *v);
 void vc4_pool_destroy(cg_vc4 *v);
+/* What the pool did since the device was created (bench, tests). */
+typedef struct vc4_pool_counts {
+    uint64_t segs;          /* tile segments the pre-passes cut */
+    uint64_t spec;          /* of them handed to the threads (they draw) */
+    uint64_t rendered;      /* rendered by a thread (the render thread included) */
+    uint64_t taken;         /* results the render thread took */
+    uint64_t batches_taken; /* fragment batches in those */
+    uint64_t seg_ns;        /* thread CPU time rendering segments, every thread */
+    uint64_t seg_ns_main;   /* the render thread's part of it */
+} vc4_pool_counts;
+void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out);
+/* Results taken by every device of the process (tests of scenes). */
+uint64_t vc4_pool_taken_total(void);
 /* binner.c: records seen by the binning thread; returns 0, 1 = blocked
  * (out of memory; retry the same record), or a negative cg_err after a fault. */
 int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
