@@ -169,6 +169,8 @@ static int cmp_d(const void *a, const void *b)
 
 /* The tile pool: the same scene on two devices, 1 and 2 render threads,
  * frames interleaved; the median wall time of the render kick of each. */
+static bool pool_only2; /* profiling: the 2-thread device alone */
+
 static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint32_t nvert)
 {
     enum { FRAMES = 15 };
@@ -186,7 +188,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     v[1]->pool_timing = true;
     double t[2][FRAMES], cpu_main = 0;
     for (int f = 0; f < FRAMES; f++)
-        for (int i = 0; i < 2; i++) {
+        for (int i = pool_only2 ? 1 : 0; i < 2; i++) {
             kick(v[i], 0, BIN_LIST, be);
             double a = wall(), c = bench_thread_cpu();
             kick(v[i], 1, REND_LIST, re);
@@ -233,7 +235,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
 
 /* argv[1]: "small" or "pair" runs one scene only (anything else: both),
  * argv[2]: "bin" or "render" one phase only (for profiling), "pool" the
- * pool's speed-up alone. */
+ * pool's speed-up alone, "pool2" its 2-thread frames alone (profiling). */
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
@@ -241,7 +243,9 @@ int main(int argc, char **argv)
     int phases = strcmp(phase, "bin") == 0      ? 1
                  : strcmp(phase, "render") == 0 ? 2
                  : strcmp(phase, "pool") == 0   ? 0
+                 : strcmp(phase, "pool2") == 0  ? 0
                                                 : 3;
+    pool_only2 = strcmp(phase, "pool2") == 0;
     /* 20000 small triangles (about 8x8 pixels each) over 640x480 */
     enum { N = 20000 };
     int16_t *xy = malloc(sizeof(int16_t) * 2 * 3 * N);

@@ -509,8 +509,8 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k)
     *d = p->base;
     vc4_render *r = sl->r;
     memcpy((uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN);
-    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
-        r->color[i] = s->color, r->zs[i] = s->zs;
+    vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
+    vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
     r->batch = w->batch, r->qcache = w->qc, r->glc = w->glc;
     d->rend = r;
     vc4_thread *th = &d->th[1];

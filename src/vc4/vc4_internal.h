@@ -227,6 +227,8 @@ typedef struct vc4_render {
  * if out of memory; free it (and its buffer; not its caches) */
 vc4_render *vc4_render_new(void);
 void vc4_render_free(vc4_render *r);
+/* n words of val from p */
+void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
 typedef struct vc4_fw_alloc {
     uint32_t handle, addr, size, flags;
