@@ -47,8 +47,7 @@
 #define POOL_MAX_THREADS 8      /* the default's cap: the host's CPUs, at most this */
 #define POOL_MAX_SEGS 8192      /* segments one pre-pass may cut (64 x 64 tiles x 2) */
 #define POOL_MAX_HOLES 32       /* page ranges set aside for stores; more are merged */
-#define PRE_MAX_RECORDS (1u << 20)
-#define PRE_MAX_ITEMS (1u << 24)
+#define PRE_MAX_WORK (1u << 22)   /* records and items one pre-pass follows */
 
 typedef struct pool_seg {
     uint32_t addr;   /* its Tile_Coordinates record */
@@ -286,10 +285,11 @@ static bool pre_read(cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
 /* Skip a compressed primitive list from p (after its record) as render.c
  * compressed_list walks it; *next: the address after its escape. False where
  * that walk would fault or the pre-pass gives up. */
-static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, uint32_t *items)
+static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, uint64_t *work,
+                          uint64_t limit)
 {
     bool pl = fmt == 0x10 || fmt == 0x11;
-    while (++*items < PRE_MAX_ITEMS) {
+    while (++*work < limit) {
         uint8_t it[3];
         if (!pre_read(bus, p, it, 1))
             return false;
@@ -361,10 +361,12 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
     uint32_t cval = v->rend->color[0], zval = v->rend->zs[0];
     pool_seg *cur = NULL;
     bool draws = false;
-    uint32_t items = 0;
+    /* records and items followed: no more than the thread could run (each
+     * costs it a unit of its budget), so hostile loops end here as soon */
+    uint64_t work = 0, limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap); /* a state record that would fault ends the pre-pass */
-    for (uint32_t guard = 0; guard < PRE_MAX_RECORDS; guard++) {
+    while (++work < limit) {
         if (th->ca == th->ea)
             break;
         uint32_t addr = th->ca;
@@ -465,7 +467,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             draws = true;
             if (!pre_skip_list(v->bus, r->st.prim_format,
                                addr + (op == VC4_OP_Compressed_Primitive_List ? 1 : 5), &next,
-                               &items))
+                               &work, limit))
                 goto out;
             break;
         case VC4_OP_Tile_Rendering_Mode_Configuration:
