@@ -69,6 +69,7 @@ typedef struct pool_slot {
     cg_vc4_stats stats;
     int64_t records;
     bool ok;
+    bool busy; /* a thread renders into it (under the lock) */
 } pool_slot;
 
 /* What one thread renders with (index 0: the render thread). */
@@ -99,6 +100,7 @@ struct vc4_pool {
     unsigned busy;   /* segments being rendered */
     unsigned window;
     pool_slot *slots;
+    pool_slot own; /* the render thread's, for a segment a worker is late with */
     uint64_t holes[POOL_MAX_HOLES][2]; /* SDRAM offsets, page-aligned [lo, hi) */
     unsigned nholes;
     /* the pre-pass's copy of the device and renderer */
@@ -503,10 +505,9 @@ out:
 
 /* ---- rendering a segment ---- */
 
-static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k)
+static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot *sl)
 {
     const pool_seg *s = &p->segs[k];
-    pool_slot *sl = &p->slots[k % p->window];
     cg_vc4 *d = &w->dev;
     *d = p->base;
     vc4_render *r = sl->r;
@@ -546,8 +547,9 @@ static unsigned claimable(struct vc4_pool *p)
         return NONE;
     while (p->claim < p->nsegs && !p->segs[p->claim].spec)
         p->claim++;
-    if (p->claim >= p->nsegs || p->claim >= p->next + p->window)
-        return NONE;
+    if (p->claim >= p->nsegs || p->claim >= p->next + p->window ||
+        p->slots[p->claim % p->window].busy)
+        return NONE; /* (busy: a segment the render thread rendered itself) */
     return p->claim;
 }
 
@@ -561,14 +563,17 @@ static uint64_t cpu_ns(void)
 
 static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
 {
+    pool_slot *sl = &p->slots[k % p->window];
     p->segs[k].status = SEG_BUSY;
+    sl->busy = true;
     p->busy++;
     pthread_mutex_unlock(&p->mu);
     bool timing = p->base.pool_timing;
     uint64_t t0 = timing ? cpu_ns() : 0;
-    render_seg(p, w, k);
+    render_seg(p, w, k, sl);
     uint64_t ns = timing ? cpu_ns() - t0 : 0;
     pthread_mutex_lock(&p->mu);
+    sl->busy = false;
     p->counts.rendered++;
     p->counts.seg_ns += ns;
     if (w == &p->wk[0])
@@ -618,8 +623,9 @@ void vc4_pool_destroy(cg_vc4 *v)
         pthread_join(p->wk[i].tid, NULL);
     for (unsigned i = 0; i <= p->nthreads; i++)
         worker_free(&p->wk[i]);
-    for (unsigned i = 0; i < p->window; i++)
+    for (unsigned i = 0; p->slots && i < p->window; i++)
         vc4_render_free(p->slots[i].r);
+    vc4_render_free(p->own.r);
     free(p->slots);
     free(p->wk);
     free(p->segs);
@@ -644,6 +650,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     bool ok = p->wk && p->slots && p->pre_r;
     for (unsigned i = 0; ok && i < p->window; i++)
         ok = (p->slots[i].r = vc4_render_new()) != NULL;
+    ok = ok && (p->own.r = vc4_render_new()) != NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
@@ -807,19 +814,29 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
             s->spec = false; /* nobody will */
         }
     }
-    /* wait for it, rendering others meanwhile */
+    /* wait for it, rendering others meanwhile; with nothing else to do,
+     * the worker that has it is a whole window behind (descheduled on a
+     * busy host): render it here instead of waiting (its slot stays busy
+     * until that worker is done, and its result is not used) */
+    pool_slot *sl = &p->slots[k % p->window];
     while (s->spec && s->status != SEG_DONE) {
         unsigned j = claimable(p);
         if (j != NONE) {
             p->claim = j + 1;
             run_claimed(p, &p->wk[0], j);
+        } else if (match) {
+            pthread_mutex_unlock(&p->mu);
+            render_seg(p, &p->wk[0], k, &p->own);
+            pthread_mutex_lock(&p->mu);
+            p->counts.rendered++;
+            sl = &p->own;
+            break;
         } else {
             pthread_cond_wait(&p->done, &p->mu);
         }
     }
     pthread_mutex_unlock(&p->mu);
     /* the slot is reused once next moves past k: take it first */
-    pool_slot *sl = &p->slots[k % p->window];
     int64_t got = 0;
     if (match && sl->ok && sl->units <= *budget) {
         *budget -= sl->units;
