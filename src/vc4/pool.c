@@ -101,6 +101,7 @@ struct vc4_pool {
     unsigned window;
     pool_slot *slots;
     pool_slot own; /* the render thread's, for a segment a worker is late with */
+    uint64_t seg_wall_ns; /* how long the render thread takes for a segment (average) */
     uint64_t holes[POOL_MAX_HOLES][2]; /* SDRAM offsets, page-aligned [lo, hi) */
     unsigned nholes;
     /* the pre-pass's copy of the device and renderer */
@@ -554,6 +555,13 @@ static unsigned claimable(struct vc4_pool *p)
 }
 
 /* Under the lock: render segment k (claimed) with w, unlocked meanwhile. */
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static uint64_t cpu_ns(void)
 {
     struct timespec ts;
@@ -568,10 +576,12 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     sl->busy = true;
     p->busy++;
     pthread_mutex_unlock(&p->mu);
-    bool timing = p->base.pool_timing;
-    uint64_t t0 = timing ? cpu_ns() : 0;
+    bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
+    uint64_t t0 = timing ? cpu_ns() : 0, w0 = on_main ? wall_ns() : 0;
     render_seg(p, w, k, sl);
     uint64_t ns = timing ? cpu_ns() - t0 : 0;
+    if (on_main)
+        p->seg_wall_ns = (p->seg_wall_ns + wall_ns() - w0) / 2;
     pthread_mutex_lock(&p->mu);
     sl->busy = false;
     p->counts.rendered++;
@@ -653,7 +663,11 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     ok = ok && (p->own.r = vc4_render_new()) != NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->done, &ca);
+    pthread_condattr_destroy(&ca);
     v->pool = p;
     if (!ok) {
         vc4_pool_destroy(v);
@@ -805,36 +819,59 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
                  (p->fill_ok ? p->fill_c == s->color && p->fill_z == s->zs
                              : buf_all(r->color, s->color) && buf_all(r->zs, s->zs));
     pthread_mutex_lock(&p->mu);
-    if (s->spec && s->status == SEG_FREE) {
-        if (match && k >= p->claim) {
-            /* nobody took it yet: render it here */
-            p->claim = k + 1;
+    pool_slot *sl = &p->slots[k % p->window];
+    bool own = false; /* rendered here into p->own */
+    if (s->spec && s->status == SEG_FREE && k >= p->claim) {
+        /* nobody took it yet: render it here (unless it is of no use) */
+        p->claim = k + 1;
+        if (!match) {
+            s->spec = false;
+        } else if (!sl->busy) {
             run_claimed(p, &p->wk[0], k);
-        } else if (k >= p->claim) {
-            s->spec = false; /* nobody will */
+        } else {
+            /* its slot still serves a late worker's segment */
+            pthread_mutex_unlock(&p->mu);
+            render_seg(p, &p->wk[0], k, &p->own);
+            pthread_mutex_lock(&p->mu);
+            p->counts.rendered++;
+            own = true;
         }
     }
     /* wait for it, rendering others meanwhile; with nothing else to do,
      * the worker that has it is a whole window behind (descheduled on a
      * busy host): render it here instead of waiting (its slot stays busy
      * until that worker is done, and its result is not used) */
-    pool_slot *sl = &p->slots[k % p->window];
-    while (s->spec && s->status != SEG_DONE) {
+    bool waited = false;
+    while (!own && match && s->status != SEG_DONE) {
         unsigned j = claimable(p);
         if (j != NONE) {
             p->claim = j + 1;
             run_claimed(p, &p->wk[0], j);
-        } else if (match) {
+        } else if (!waited) {
+            /* first as long as two segments take here (the worker may be
+             * nearly done: at a frame's end the render thread would only
+             * wait for it later) */
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            uint64_t ns = 2 * p->seg_wall_ns;
+            ns = ns < 100000 ? 100000 : ns > 20000000 ? 20000000 : ns;
+            ns += (uint64_t)ts.tv_nsec;
+            ts.tv_sec += (time_t)(ns / 1000000000u);
+            ts.tv_nsec = (long)(ns % 1000000000u);
+            while (s->status != SEG_DONE &&
+                   pthread_cond_timedwait(&p->done, &p->mu, &ts) == 0)
+                ;
+            waited = true;
+        } else {
             pthread_mutex_unlock(&p->mu);
             render_seg(p, &p->wk[0], k, &p->own);
             pthread_mutex_lock(&p->mu);
             p->counts.rendered++;
-            sl = &p->own;
-            break;
-        } else {
-            pthread_cond_wait(&p->done, &p->mu);
+            own = true;
         }
     }
+    if (own)
+        sl = &p->own;
     pthread_mutex_unlock(&p->mu);
     /* the slot is reused once next moves past k: take it first */
     int64_t got = 0;
