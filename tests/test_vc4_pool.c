@@ -10,6 +10,7 @@
  * pool falls back); a trace; and the example scenes (first triangle, GL
  * cube, textured GL) with their golden hashes. */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "vc4/vc4_internal.h"
@@ -207,13 +208,14 @@ static void scene_examples(void)
     /* first_triangle's golden hash is test_vc4_first_triangle's; the GL
      * scenes write a PNG of their 256x256 surface (hashed here: its pixels) */
     static const struct {
-        const char *file, *png;
+        const char *file, *png; /* png: in vc4_pool_out */
         uint64_t hash;
         uint64_t tiles; /* tiles the pool renders (the frames' drawn tiles) */
     } ex[] = {
         {CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s", NULL, 0xab4e631d2f5d14c4ull, 80},
-        {CMDGPU_SOURCE_DIR "/examples/vc4/gl_cube.s", "gl_cube.png", 0xbe73625c1774eb4bull, 16},
-        {CMDGPU_SOURCE_DIR "/examples/vc4/gl_textured.s", "gl_textured.png",
+        {CMDGPU_SOURCE_DIR "/examples/vc4/gl_cube.s", "vc4_pool_out/gl_cube.png",
+         0xbe73625c1774eb4bull, 16},
+        {CMDGPU_SOURCE_DIR "/examples/vc4/gl_textured.s", "vc4_pool_out/gl_textured.png",
          0x45b4793864b9fb7full, 16},
     };
     for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++) {
@@ -231,7 +233,11 @@ static void scene_examples(void)
             CHECK_EQ(cg_asm_add_file(as, ex[e].file), 0);
             CHECK_EQ(cg_asm_assemble(as), 0);
             FILE *log = tmpfile();
-            cg_vc4_scene_opts so = {.fb_hash = &h[k], .png_optional = true};
+            /* the PNGs in a directory of this test's (others run the same
+             * scenes at the same time) */
+            mkdir("vc4_pool_out", 0777);
+            cg_vc4_scene_opts so = {.fb_hash = &h[k], .png_optional = true,
+                                    .out_dir = "vc4_pool_out"};
             uint64_t t0 = vc4_pool_taken_total();
             CHECK_EQ(cg_vc4_scene_run(st, as, dev, &so, log), 0);
             taken[k] = vc4_pool_taken_total() - t0;
