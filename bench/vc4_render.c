@@ -212,12 +212,12 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     double par = (double)pc.seg_ns * 1e-9, ser = cpu_main - (double)pc.seg_ns_main * 1e-9;
     double pshare = par + ser > 0 ? par / (par + ser) : 0;
     printf("vc4_render pool %-19s %ux%u: 1 thread %.2f ms, 2 threads %.2f ms (median of %d "
-           "frames, wall clock): %.2fx; segments %llu cut, %llu rendered, %llu taken; batches on the pool "
-           "%.1f%%, CPU time in pool segments %.1f%% (Amdahl for 2 threads %.2fx); "
-           "identical stats %s, faults %zu/%zu\n",
+           "frames, wall clock): %.2fx; segments %llu cut, %llu rendered, %llu taken; "
+           "batches on the pool %.1f%%, CPU time in pool segments %.1f%% (Amdahl for 2 "
+           "threads %.2fx); identical stats %s, faults %zu/%zu\n",
            name, w, h, m1 * 1e3, m2 * 1e3, FRAMES, ratio, (unsigned long long)pc.segs,
-           (unsigned long long)pc.rendered, (unsigned long long)pc.taken, bshare * 100, pshare * 100,
-           1 / ((1 - pshare) + pshare / 2),
+           (unsigned long long)pc.rendered, (unsigned long long)pc.taken, bshare * 100,
+           pshare * 100, 1 / ((1 - pshare) + pshare / 2),
            memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
            cg_fault_count(dev[1]));
     printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
