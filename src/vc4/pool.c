@@ -653,7 +653,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     if (!p)
         return NULL;
     unsigned nt = v->render_threads - 1;
-    p->window = 4 * (nt + 1);
+    p->window = 8 * (nt + 1);
     p->wk = calloc(nt + 1, sizeof *p->wk);
     p->slots = calloc(p->window, sizeof *p->slots);
     p->pre_r = vc4_render_new();
@@ -903,7 +903,10 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         p->counts.batches_taken += sl->stats.batches;
     }
     p->next = k + 1;
-    pthread_cond_broadcast(&p->work);
+    /* wake the workers when half the window is free again, not at every
+     * segment (a wake-up is a system call) */
+    if (p->claim <= p->next + p->window / 2)
+        pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
     return got;
 }
