@@ -7,13 +7,18 @@
  *     full-screen pair of triangles at 1280x720, every covered pixel going
  *     through the QPU fragment shader (the seed's `ldi tlbc` shader).
  * Targets (issue 5): 25 M triangles/s binned, 250 M pixels/s.
- * Times are this thread's CPU time. Prints figures only; no thresholds. */
+ * Times are this thread's CPU time, with the render thread alone
+ * (render_threads 1). Then the tile pool (issue 17 part 2): the wall-clock
+ * speed-up of rendering each scene with 2 threads over 1 (same run,
+ * frames interleaved, medians), and what share of the frame's work ran on
+ * the pool. Prints figures only; no thresholds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cmdgpu/cmdgpu.h"
 #include "summary.h"
+#include "vc4/vc4_internal.h"
 
 #define SECONDS 0.5
 
@@ -90,7 +95,7 @@ static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nver
 {
     cg_device *dev;
     cg_vc4 *v;
-    cg_vc4_config cfg = {.sdram_size = 64u << 20};
+    cg_vc4_config cfg = {.sdram_size = 64u << 20, .render_threads = 1};
     if (cg_device_create(&dev) || cg_vc4_create(dev, &cfg, &v)) {
         fprintf(stderr, "setup failed\n");
         exit(1);
@@ -149,13 +154,98 @@ static void run(const char *name, int w, int h, const int16_t *xy, uint32_t nver
     cg_device_destroy(dev);
 }
 
-/* argv[1]: "small" or "pair" runs one scene only, argv[2]: "bin" or
- * "render" one phase only (for profiling). */
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The tile pool: the same scene on two devices, 1 and 2 render threads,
+ * frames interleaved; the median wall time of the render kick of each. */
+static bool pool_only2; /* profiling: the 2-thread device alone */
+
+static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint32_t nvert)
+{
+    enum { FRAMES = 15 };
+    cg_device *dev[2];
+    cg_vc4 *v[2];
+    uint32_t be = 0, re = 0;
+    for (int i = 0; i < 2; i++) {
+        cg_vc4_config cfg = {.sdram_size = 64u << 20, .render_threads = (uint32_t)(i + 1)};
+        if (cg_device_create(&dev[i]) || cg_vc4_create(dev[i], &cfg, &v[i])) {
+            fprintf(stderr, "setup failed\n");
+            exit(1);
+        }
+        build(v[i], w, h, xy, nvert, &be, &re);
+    }
+    v[1]->pool_timing = true;
+    double t[2][FRAMES], cpu_main = 0;
+    for (int f = 0; f < FRAMES; f++)
+        for (int i = pool_only2 ? 1 : 0; i < 2; i++) {
+            kick(v[i], 0, BIN_LIST, be);
+            double a = wall(), c = bench_thread_cpu();
+            kick(v[i], 1, REND_LIST, re);
+            t[i][f] = wall() - a;
+            if (i == 1)
+                cpu_main += bench_thread_cpu() - c;
+        }
+    qsort(t[0], FRAMES, sizeof(double), cmp_d);
+    qsort(t[1], FRAMES, sizeof(double), cmp_d);
+    double m1 = t[0][FRAMES / 2], m2 = t[1][FRAMES / 2], ratio = m1 / m2;
+    cg_vc4_stats s[2];
+    cg_vc4_get_stats(v[0], &s[0]);
+    cg_vc4_get_stats(v[1], &s[1]);
+    vc4_pool_counts pc;
+    vc4_pool_get_counts(v[1], &pc);
+    /* CPU-independent: the share of the frame's fragment batches whose
+     * segments ran on the pool; and the share of the frame's CPU time
+     * (all threads) spent in pool segments, and what Amdahl's law makes
+     * of it for 2 threads */
+    double bshare = s[1].batches ? (double)pc.batches_taken / (double)s[1].batches : 0;
+    double par = (double)pc.seg_ns * 1e-9, ser = cpu_main - (double)pc.seg_ns_main * 1e-9;
+    double pshare = par + ser > 0 ? par / (par + ser) : 0;
+    printf("vc4_render pool %-19s %ux%u: 1 thread %.2f ms, 2 threads %.2f ms (median of %d "
+           "frames, wall clock): %.2fx; segments %llu cut, %llu rendered, %llu taken; "
+           "batches on the pool %.1f%%, CPU time in pool segments %.1f%% (Amdahl for 2 "
+           "threads %.2fx); identical stats %s, faults %zu/%zu\n",
+           name, w, h, m1 * 1e3, m2 * 1e3, FRAMES, ratio, (unsigned long long)pc.segs,
+           (unsigned long long)pc.rendered, (unsigned long long)pc.taken, bshare * 100,
+           pshare * 100, 1 / ((1 - pshare) + pshare / 2),
+           memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
+           cg_fault_count(dev[1]));
+    printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
+           "all threads %.2f ms\n",
+           cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
+           (double)pc.seg_ns * 1e-6 / FRAMES);
+    char measure[80];
+    snprintf(measure, sizeof measure, "vc4 pool 2 threads, %s", name);
+    bench_summary(measure, ratio, "x wall", "1 thread", ratio, ">= 1.8", ratio >= 1.8);
+    for (int i = 0; i < 2; i++) {
+        cg_vc4_destroy(v[i]);
+        cg_device_destroy(dev[i]);
+    }
+}
+
+/* argv[1]: "small" or "pair" runs one scene only (anything else: both),
+ * argv[2]: "bin" or "render" one phase only (for profiling), "pool" the
+ * pool's speed-up alone, "pool2" its 2-thread frames alone (profiling). */
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
     const char *phase = argc > 2 ? argv[2] : "";
-    int phases = strcmp(phase, "bin") == 0 ? 1 : strcmp(phase, "render") == 0 ? 2 : 3;
+    int phases = strcmp(phase, "bin") == 0      ? 1
+                 : strcmp(phase, "render") == 0 ? 2
+                 : strcmp(phase, "pool") == 0   ? 0
+                 : strcmp(phase, "pool2") == 0  ? 0
+                                                : 3;
+    pool_only2 = strcmp(phase, "pool2") == 0;
     /* 20000 small triangles (about 8x8 pixels each) over 640x480 */
     enum { N = 20000 };
     int16_t *xy = malloc(sizeof(int16_t) * 2 * 3 * N);
@@ -167,13 +257,19 @@ int main(int argc, char **argv)
                         (int16_t)(y * 16), (int16_t)(x * 16), (int16_t)((y + 12) * 16)};
         memcpy(xy + 6 * i, t, sizeof t);
     }
-    if (strcmp(only, "pair") != 0)
+    if (phases && strcmp(only, "pair") != 0)
         run("20000 small triangles", 640, 480, xy, 3 * N, phases);
     /* one full-screen pair */
     int16_t pair[12] = {0, 0, 1280 * 16, 0, 0, 720 * 16,
                         1280 * 16, 0, 1280 * 16, 720 * 16, 0, 720 * 16};
-    if (strcmp(only, "small") != 0)
+    if (phases && strcmp(only, "small") != 0)
         run("full-screen pair", 1280, 720, pair, 6, phases);
+    if (phases == 0 || phases == 3) {
+        if (strcmp(only, "pair") != 0)
+            pool_speedup("20000 small triangles", 640, 480, xy, 3 * N);
+        if (strcmp(only, "small") != 0)
+            pool_speedup("full-screen pair", 1280, 720, pair, 6);
+    }
     free(xy);
     return 0;
 }

@@ -60,7 +60,10 @@ CG_API size_t cg_device_host_peak(const cg_device *dev);
     X(VC4_THREAD_UNITS, "vc4.thread-units", 1ull << 24,                                        \
       "records, triangles, tile entries and fragment batches one control-list kick may "      \
       "process (ends branch loops)")                                                           \
-    X(VC4_QPU_INSNS, "vc4.qpu-insns", 1ull << 16, "QPU instructions per program run (batch)")
+    X(VC4_QPU_INSNS, "vc4.qpu-insns", 1ull << 16, "QPU instructions per program run (batch)") \
+    X(VC4_RENDER_THREADS, "vc4.render-threads", 8,                                             \
+      "threads that may render a frame's tiles, at most one per host CPU (not a watchdog; "   \
+      "1: the render thread alone)")
 
 typedef enum cg_budget {
 #define CG_X_ENUM(id, name, def, what) CG_BUDGET_##id,

@@ -109,6 +109,11 @@ typedef struct cg_vc4_config {
     uint64_t qpu_budget;    /* QPU instructions per fragment batch; 0: 1 << 16 */
     bool qpu_strict;        /* QPU restriction violations fault (else warn) */
     uint32_t fw_heap;       /* bus offset where the firmware allocates; 0: sdram/2 */
+    uint32_t render_threads; /* threads rendering a frame's tiles (docs/vc4.md "Tiles on a
+                                pool of threads"); 0: the device's vc4.render-threads
+                                (default 8), at most the host's CPUs; 1: the render
+                                thread alone. The environment variable
+                                CMDGPU_VC4_RENDER_THREADS=N overrides both (tests). */
 } cg_vc4_config;
 
 CG_API int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out);

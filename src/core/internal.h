@@ -86,6 +86,15 @@ void cg__vas_teardown(cg_device *dev);
 void cg__mem_teardown(cg_device *dev);
 void cg__mem_pool_teardown(cg_device *dev); /* after cg__mem_teardown */
 
+/* Speculative work on a helper thread (vc4's tile pool): while the calling
+ * thread's capture is set, cg_fault_raise counts its faults there instead
+ * of logging them (no log entry, seq, callback or trace); the caller throws
+ * the work away and redoes it where faults may be posted. NULL: post. */
+typedef struct cg__fault_capture {
+    uint64_t count;
+} cg__fault_capture;
+void cg__fault_capture_set(cg__fault_capture *c);
+
 /* snprintf into a fixed buffer and return it (for messages). */
 #define CG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -129,6 +129,21 @@ static const vc4_thread_fn thread_handlers[256] = {
     [VC4_OP_Return_from_sub_list] = t_return,
 };
 
+/* The records that end a tile segment of the pool (pool.c): a worker's
+ * copy of the render thread stops before them (the render thread runs them
+ * itself): the next tile, stores, and anything that involves the other
+ * thread or stops this one. */
+static const bool seg_end[256] = {
+    [VC4_OP_Tile_Coordinates] = true,
+    [VC4_OP_Store_Tile_Buffer_General] = true,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
+    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
+    [VC4_OP_Halt] = true,
+    [VC4_OP_Increment_Semaphore] = true,
+    [VC4_OP_Wait_on_Semaphore] = true,
+};
+
 /* Run one thread until it ends, blocks or faults. Returns the number of
  * records executed, or CG_ERR_NOMEM. */
 static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
@@ -136,10 +151,21 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
     /* render.c and binner.c also spend this budget per primitive */
     vc4_thread *th = &v->th[t];
     int64_t n = 0;
+    /* the render thread may hand tile segments to the pool (pool.c) */
+    bool pool = t == 1 && !v->seg && v->render_threads > 1;
+    if (pool)
+        vc4_pool_begin(v);
     while (th->running && !th->waiting_sem) {
         if (th->ca == th->ea) {
             th->running = false;
             break;
+        }
+        if (pool) {
+            int64_t k = vc4_pool_take(v, budget);
+            if (k > 0) {
+                n += k;
+                continue;
+            }
         }
         if (*budget == 0) {
             /* the thread stops before fetching the record at CA: no word */
@@ -162,6 +188,10 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
         uint8_t op = rec[0];
+        if (v->seg && n > 0 && seg_end[op]) {
+            v->seg_stopped = true; /* the render thread runs this record */
+            break;
+        }
         th->agent.words[0] = op;
         th->agent.nwords = 1;
         vc4_record r;
@@ -186,6 +216,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         n++;
         v->stats.records[t]++;
         uint32_t next = addr + r.size;
+        if (pool && seg_end[op])
+            vc4_pool_store(v, rec);
         vc4_thread_fn fn = thread_handlers[op] ? thread_handlers[op] : t_engine;
         int rc = fn(v, t, addr, rec, &next);
         if (rc == STEP_STAY)
@@ -193,10 +225,12 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         if (rc == 1) { /* blocked: retry this record later */
             (*budget)++;
             n--;
-            return n;
+            break;
         }
-        if (rc == CG_ERR_NOMEM)
-            return rc;
+        if (rc == CG_ERR_NOMEM) {
+            n = rc;
+            break;
+        }
         if (rc < 0 || th->faulted) {
             /* the fault is logged (vc4_fault, or the bus access) */
             th->faulted = true;
@@ -205,10 +239,19 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->cs |= CG_VC4_CS_ERR;
             continue;
         }
+        if (pool)
+            vc4_pool_after(v, rec);
         th->ca = next;
         th->lc++;
     }
+    if (pool)
+        vc4_pool_end(v);
     return n;
+}
+
+int64_t vc4_step_segment(cg_vc4 *v)
+{
+    return step(v, 1, &v->budget[1]);
 }
 
 int vc4_run_threads(cg_vc4 *v)

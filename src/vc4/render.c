@@ -254,17 +254,52 @@ static int xfer_raw(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t addr
     return rc ? CG_ERR_FAULT : 0;
 }
 
+vc4_render *vc4_render_new(void)
+{
+    vc4_render *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->color = calloc(VC4_TILE * VC4_TILE, sizeof *r->color);
+    r->zs = calloc(VC4_TILE * VC4_TILE, sizeof *r->zs);
+    if (!r->color || !r->zs) {
+        vc4_render_free(r);
+        return NULL;
+    }
+    r->tile_x = r->tile_y = -1;
+    return r;
+}
+
+void vc4_render_free(vc4_render *r)
+{
+    if (!r)
+        return;
+    free(r->color);
+    free(r->zs);
+    free(r);
+}
+
+void vc4_fill32(uint32_t *p, uint32_t val, size_t n)
+{
+    /* 16 words, then doubling copies (memcpy's wide stores; a plain loop
+     * of word stores is what -O2 makes of the obvious version) */
+    size_t done = n < 16 ? n : 16;
+    for (size_t i = 0; i < done; i++)
+        p[i] = val;
+    while (done < n) {
+        size_t c = done < n - done ? done : n - done;
+        memcpy(p + done, p, c * sizeof *p);
+        done += c;
+    }
+}
+
 static void clear_color(vc4_render *r)
 {
-    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
-        r->color[i] = r->clear_color[0];
+    vc4_fill32(r->color, r->clear_color[0], VC4_TILE * VC4_TILE);
 }
 
 static void clear_zs(vc4_render *r)
 {
-    uint32_t zs = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
-    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
-        r->zs[i] = zs;
+    vc4_fill32(r->zs, (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil, VC4_TILE * VC4_TILE);
 }
 
 static void end_of_frame(cg_vc4 *v)

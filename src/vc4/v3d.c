@@ -7,6 +7,7 @@
  * include/soc/bcm2835/raspberrypi-firmware.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "vc4_internal.h"
 #include "qpu.h"
 #include "scene.h"
@@ -31,18 +32,33 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         c.qpu_budget = cg_device_budget(dev, CG_BUDGET_VC4_QPU_INSNS);
     if (!c.fw_heap)
         c.fw_heap = c.sdram_size / 2;
+    if (!c.render_threads) {
+        /* the device's setting, capped at the host's CPUs */
+        uint64_t n = cg_device_budget(dev, CG_BUDGET_VC4_RENDER_THREADS);
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        if (cpus >= 1 && n > (uint64_t)cpus)
+            n = (uint64_t)cpus;
+        c.render_threads = n < 1 ? 1 : n > 64 ? 64 : (uint32_t)n;
+    }
+    const char *env = getenv("CMDGPU_VC4_RENDER_THREADS");
+    if (env && *env) {
+        long n = strtol(env, NULL, 10);
+        if (n >= 1 && n <= 64)
+            c.render_threads = (uint32_t)n;
+    }
     if (c.fw_heap >= c.sdram_size)
         return CG_ERR_INVAL;
     cg_vc4 *v = calloc(1, sizeof *v);
     if (!v)
         return CG_ERR_NOMEM;
-    v->rend = calloc(1, sizeof *v->rend);
+    v->rend = vc4_render_new();
     if (!v->rend) {
         free(v);
         return CG_ERR_NOMEM;
     }
     v->dev = dev;
     v->cfg = c;
+    v->render_threads = c.render_threads;
     int rc = cg_mem_create(dev, c.sdram_size, 0, &v->sdram);
     cg_vas_config vc = {.va_bits = 32};
     if (rc == 0)
@@ -72,7 +88,6 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         v->th[t].agent.channel = t;
     }
     v->fw_next = c.fw_heap;
-    v->rend->tile_x = v->rend->tile_y = -1;
     *out = v;
     return 0;
 }
@@ -81,6 +96,7 @@ void cg_vc4_destroy(cg_vc4 *v)
 {
     if (!v)
         return;
+    vc4_pool_destroy(v);
     free(v->bin.tiles);
     vc4_gl_cache_free(v->bin.glc);
     if (v->rend) {
@@ -88,7 +104,7 @@ void cg_vc4_destroy(cg_vc4 *v)
         free(v->rend->batch);
         vc4_qpu_cache_destroy(v->rend->qcache);
     }
-    free(v->rend);
+    vc4_render_free(v->rend);
     vc4_gpgpu_destroy(v);
     cg_vas_destroy(v->bus);
     cg_vas_destroy(v->arm);

@@ -2,6 +2,7 @@
 #ifndef CMDGPU_VC4_INTERNAL_H
 #define CMDGPU_VC4_INTERNAL_H
 
+#include <stddef.h>
 #include <string.h>
 #include "core/internal.h"
 #include "core/mem_internal.h"
@@ -196,6 +197,13 @@ struct vc4_frag_batch;
 typedef struct vc4_render {
     struct vc4_frag_batch *batch; /* reused for every 16-lane batch */
     struct vc4_qpu_cache *qcache; /* decoded fragment shaders (qpu.h) */
+    struct vc4_gl_cache *glc; /* vertex shader outputs and the record (gl.h), or NULL */
+    /* the tile buffer: VC4_TILE x VC4_TILE colour words and as many Z/S
+     * words (vc4_render_new; the tile pool swaps them between renderers) */
+    uint32_t *color, *zs;
+    /* ---- the latched state: every field from `configured` to the end
+     * (VC4_RSTATE_*): the tile pool (pool.c) snapshots, compares and copies
+     * it as bytes ---- */
     bool configured;
     uint32_t fb_addr;
     uint16_t width, height;
@@ -204,8 +212,6 @@ typedef struct vc4_render {
     uint32_t clear_zs;
     uint8_t clear_vg, clear_stencil;
     int tile_x, tile_y; /* -1 before Tile_Coordinates */
-    uint32_t color[VC4_TILE * VC4_TILE];
-    uint32_t zs[VC4_TILE * VC4_TILE];
     /* state from tile lists */
     vc4_bin_state st;
     /* a load waits for the next Tile_Coordinates */
@@ -213,9 +219,16 @@ typedef struct vc4_render {
     uint8_t load_rec[7];
     uint8_t load_op;
     bool stored_since_load;
-    struct vc4_gl_cache *glc; /* vertex shader outputs and the record (gl.h), or NULL */
     float point_size, line_width; /* Point_size, Line_width (0: never set, taken as 1) */
 } vc4_render;
+#define VC4_RSTATE_OFF offsetof(vc4_render, configured)
+#define VC4_RSTATE_LEN (offsetof(vc4_render, line_width) + sizeof(float) - VC4_RSTATE_OFF)
+/* render.c: a zeroed renderer with its tile buffer (tile_x, tile_y -1), NULL
+ * if out of memory; free it (and its buffer; not its caches) */
+vc4_render *vc4_render_new(void);
+void vc4_render_free(vc4_render *r);
+/* n words of val from p */
+void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
 typedef struct vc4_fw_alloc {
     uint32_t handle, addr, size, flags;
@@ -251,6 +264,14 @@ struct cg_vc4 {
     vc4_render *rend;
     cg_vc4_stats stats;
     struct vc4_gpgpu *gp; /* user programs (gpgpu.c), allocated on first use */
+    /* the tile pool (pool.c): threads that render tiles (1: none), the
+     * pool (NULL until first used); seg: this is a pool worker's copy of
+     * the device, running one tile segment (cl.c stops it before the
+     * record that ends the segment and sets seg_stopped) */
+    unsigned render_threads;
+    struct vc4_pool *pool;
+    bool seg, seg_stopped;
+    bool pool_timing; /* count the pool's thread CPU time (bench) */
 };
 
 /* GPU access to the bus: straight to the backing page when the model needs
@@ -287,6 +308,42 @@ typedef struct vc4_page_cache {
 /* threads (cl.c) */
 int vc4_thread_kick(cg_vc4 *v, int t);
 int vc4_run_threads(cg_vc4 *v);
+/* Run a pool worker's copy of the render thread (v->seg set) from its CA
+ * until the record that ends its segment, its end, or a fault: the records
+ * run; CG_ERR_NOMEM. */
+int64_t vc4_step_segment(cg_vc4 *v);
+/* pool.c: the tile pool of the render thread (docs/vc4.md "Tiles on a pool
+ * of threads"). vc4_pool_begin: at the start of the render thread's
+ * stepping, pre-pass the list from CA and start workers on its tile
+ * segments (nothing when the pool cannot be used). vc4_pool_take: CA is
+ * about to run the record at CA: if a worker rendered the segment starting
+ * there from exactly the state the thread has, take its results (CA moves
+ * to the segment's end, *budget and the statistics are spent as the thread
+ * would have) and return the records it ran; 0: run the record here.
+ * vc4_pool_store: the record at CA (rec) is about to run here; a store
+ * outside the memory the pre-pass set aside stops the workers first.
+ * vc4_pool_end: at the end of the stepping: stop and drain the workers. */
+struct vc4_pool;
+void vc4_pool_begin(cg_vc4 *v);
+int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget);
+void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
+/* vc4_pool_after: the record rec ran here without a fault. */
+void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
+void vc4_pool_end(cg_vc4 *v);
+void vc4_pool_destroy(cg_vc4 *v);
+/* What the pool did since the device was created (bench, tests). */
+typedef struct vc4_pool_counts {
+    uint64_t segs;          /* tile segments the pre-passes cut */
+    uint64_t spec;          /* of them handed to the threads (they draw) */
+    uint64_t rendered;      /* rendered by a thread (the render thread included) */
+    uint64_t taken;         /* results the render thread took */
+    uint64_t batches_taken; /* fragment batches in those */
+    uint64_t seg_ns;        /* thread CPU time rendering segments, every thread */
+    uint64_t seg_ns_main;   /* the render thread's part of it */
+} vc4_pool_counts;
+void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out);
+/* Results taken by every device of the process (tests of scenes). */
+uint64_t vc4_pool_taken_total(void);
 /* binner.c: records seen by the binning thread; returns 0, 1 = blocked
  * (out of memory; retry the same record), or a negative cg_err after a fault. */
 int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);

@@ -1,0 +1,923 @@
+/* vc4 family: the render thread's tile pool (docs/vc4.md "Tiles on a pool
+ * of threads").
+ *
+ * The render thread interprets its list record by record (cl.c step). When
+ * it starts stepping, a pre-pass here follows the list from CA without
+ * touching anything (the record fetches, branches and sub-lists the thread
+ * would take, the state records latched into a copy of the renderer's
+ * state, compressed primitive lists skipped item by item) and cuts it into
+ * tile segments: from a Tile_Coordinates record up to the record that ends
+ * the tile (a store, the next Tile_Coordinates, a semaphore or Halt: cl.c
+ * seg_end). For each segment it keeps where it starts (CA, the sub-list
+ * stack), the renderer's latched state there and the tile buffer's
+ * contents (known when the last store cleared it), and it collects the
+ * memory every store of the frame may write.
+ *
+ * Worker threads (and the render thread while it waits) render segments
+ * that draw something, in list order, each on a private copy of the device
+ * (cl.c runs the records; render.c draws them) with a private tile buffer,
+ * batch, decoded-shader cache and GL cache, its own budget counter and
+ * statistics, through a private bus that maps SDRAM without the pages the
+ * frame's stores may write. Workers write no memory, and faults they raise
+ * are only counted (cg__fault_capture): a worker that faulted, read a page a
+ * store writes (that is a fault on its bus), ran out of budget or ended
+ * anywhere else than at its segment's end has no result.
+ *
+ * The render thread goes on stepping as before. At a segment's start it
+ * takes the worker's result only when its state is exactly the one the
+ * worker started from (CA, the sub-list stack, every latched field as bytes,
+ * every tile-buffer word) and its budget covers what the worker spent: CA
+ * moves to the segment's end, the budget, statistics and list counter are
+ * spent as the records would have, and the tile buffer and state become the
+ * worker's. Everything else runs on the render thread as before: stores (so
+ * memory is written in list order by one thread, with the faults and
+ * interrupts they raise), segments without a result, faults. Since a
+ * segment's outcome depends only on that state, the memory it reads (none
+ * of it written by this frame's stores) and its budget, the results are
+ * those of one thread, bit for bit. A store outside the pages the pre-pass
+ * set aside (the list rewritten under the pre-pass) first stops the
+ * workers. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "gl.h"
+#include "qpu.h"
+
+#define POOL_MAX_THREADS 8      /* the default's cap: the host's CPUs, at most this */
+#define POOL_MAX_SEGS 8192      /* segments one pre-pass may cut (64 x 64 tiles x 2) */
+#define POOL_MAX_HOLES 32       /* page ranges set aside for stores; more are merged */
+#define PRE_MAX_WORK (1u << 22)   /* records and items one pre-pass follows */
+
+typedef struct pool_seg {
+    uint32_t addr;   /* its Tile_Coordinates record */
+    uint32_t ret[2]; /* the sub-list stack there */
+    unsigned depth;
+    uint32_t color, zs; /* every tile-buffer word before it */
+    bool spec;       /* handed to the workers */
+    uint8_t status;  /* SEG_*; under the pool's lock */
+    uint8_t state[VC4_RSTATE_LEN]; /* the renderer's latched state before it */
+} pool_seg;
+
+enum { SEG_FREE = 0, SEG_BUSY, SEG_DONE };
+
+/* A worker's result, for segment k in slot k % window. */
+typedef struct pool_slot {
+    vc4_render *r;     /* latched state and tile buffer after the segment */
+    vc4_thread th;     /* the thread after it */
+    uint64_t units;    /* budget spent */
+    cg_vc4_stats stats;
+    int64_t records;
+    bool ok;
+    bool busy; /* a thread renders into it (under the lock) */
+} pool_slot;
+
+/* What one thread renders with (index 0: the render thread). */
+typedef struct pool_worker {
+    struct vc4_pool *p;
+    cg_vc4 dev; /* the device copy a segment runs on */
+    struct vc4_frag_batch *batch;
+    struct vc4_qpu_cache *qc;
+    struct vc4_gl_cache *glc;
+    pthread_t tid;
+} pool_worker;
+
+struct vc4_pool {
+    unsigned nthreads; /* worker threads (render_threads - 1) */
+    pool_worker *wk;   /* nthreads + 1 */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    bool quit;
+    /* the current run (one step of the render thread) */
+    bool active, stopping;
+    cg_vc4 base;     /* the device copy segments start from */
+    cg_vas *bus;     /* SDRAM without the holes */
+    uint64_t budget; /* the render thread's budget when the run began */
+    pool_seg *segs;
+    unsigned nsegs, cap;
+    unsigned next;   /* the segment the render thread meets next */
+    unsigned claim;  /* the next segment a thread may take */
+    unsigned busy;   /* segments being rendered */
+    unsigned window;
+    pool_slot *slots;
+    pool_slot own; /* the render thread's, for a segment a worker is late with */
+    uint64_t seg_wall_ns; /* how long the render thread takes for a segment (average) */
+    uint64_t holes[POOL_MAX_HOLES][2]; /* SDRAM offsets, page-aligned [lo, hi) */
+    unsigned nholes;
+    /* the pre-pass's copy of the device and renderer */
+    cg_vc4 pre;
+    vc4_render *pre_r;
+    vc4_pool_counts counts; /* under the lock */
+    /* the render thread's tile buffer holds fill_c / fill_z in every word
+     * (set after a store that cleared it, until anything else may touch it) */
+    bool fill_ok;
+    uint32_t fill_c, fill_z;
+};
+
+/* ---- the pages stores may write ---- */
+
+/* Bytes of a surface of w x h pixels (bpp 2 or 4) in a tiling, rounded up:
+ * linear rows; T and LT (render.c pix_off) fit in whole 4 KiB tiles of 8 x 8
+ * micro-tiles, rows of them a whole number of tiles wide. */
+static uint64_t surface_bytes(unsigned tiling, uint32_t w, uint32_t h, unsigned bpp)
+{
+    if (tiling == 0)
+        return (uint64_t)w * h * bpp;
+    uint64_t uw = bpp == 4 ? 4 : 8;
+    uint64_t wut = (w + uw - 1) / uw, uht = (h + 3) / 4;
+    return 4096 * ((wut + 7) / 8) * ((uht + 7) / 8);
+}
+
+/* The bus ranges a store record may write with the renderer in state r:
+ * up to two [addr, addr + len). */
+static unsigned store_ranges(const vc4_render *r, const uint8_t *rec, uint64_t out[2][2])
+{
+    unsigned n = 0;
+    if (!r->configured || r->tile_x < 0)
+        return 0; /* it faults before writing */
+    switch (rec[0]) {
+    case VC4_OP_Store_Tile_Buffer_General: {
+#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
+        uint64_t a = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
+                              Memory_base_address_of_frame_tile_dump_buffer);
+        unsigned buffer = (unsigned)STG(Buffer_to_Store), tiling = (unsigned)STG(Format);
+        unsigned fmt = (unsigned)STG(Pixel_Color_Format);
+        bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
+#undef STG
+        if (buffer == 1 && !no_color)
+            out[n][0] = a, out[n++][1] = surface_bytes(tiling, r->width, r->height,
+                                                       fmt == 2 ? 2 : 4);
+        else if ((buffer == 2 || buffer == 3) && !no_zs)
+            out[n][0] = a, out[n++][1] = surface_bytes(tiling, r->width, r->height, 4);
+        break;
+    }
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
+        unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
+        out[n][0] = r->fb_addr;
+        out[n++][1] = surface_bytes(tiling, r->width, r->height, fmt == 2 ? 2 : 4);
+        break;
+    }
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
+        out[n][0] = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
+        out[n++][1] = VC4_TILE * VC4_TILE * 4;
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+/* Call fn(p, lo, hi) for the SDRAM offsets (page-aligned) of the bus range
+ * [a, a + len): each 1 GiB alias maps SDRAM from its start; bytes past
+ * SDRAM or 4 GiB are unmapped (a store faults there). */
+static bool for_sdram(struct vc4_pool *p, uint32_t sdram, uint64_t a, uint64_t len,
+                      bool (*fn)(struct vc4_pool *, uint64_t, uint64_t))
+{
+    uint64_t end = a + len;
+    if (end > 0x100000000ull)
+        end = 0x100000000ull;
+    while (a < end) {
+        uint64_t base = a & ~0x3FFFFFFFull, stop = base + 0x40000000ull;
+        if (stop > end)
+            stop = end;
+        uint64_t lo = a - base, hi = stop - base;
+        if (lo < sdram) {
+            if (hi > sdram)
+                hi = sdram;
+            if (!fn(p, lo & ~4095ull, (hi + 4095) & ~4095ull))
+                return false;
+        }
+        a = stop;
+    }
+    return true;
+}
+
+static bool hole_add(struct vc4_pool *p, uint64_t lo, uint64_t hi)
+{
+    /* merge with every hole it touches */
+    for (unsigned i = 0; i < p->nholes;) {
+        if (p->holes[i][0] <= hi && lo <= p->holes[i][1]) {
+            if (p->holes[i][0] < lo)
+                lo = p->holes[i][0];
+            if (p->holes[i][1] > hi)
+                hi = p->holes[i][1];
+            p->holes[i][0] = p->holes[--p->nholes][0];
+            p->holes[i][1] = p->holes[p->nholes][1];
+            continue;
+        }
+        i++;
+    }
+    if (p->nholes == POOL_MAX_HOLES) {
+        /* too many: one hole over all of them */
+        for (unsigned i = 0; i < p->nholes; i++) {
+            if (p->holes[i][0] < lo)
+                lo = p->holes[i][0];
+            if (p->holes[i][1] > hi)
+                hi = p->holes[i][1];
+        }
+        p->nholes = 0;
+    }
+    p->holes[p->nholes][0] = lo;
+    p->holes[p->nholes++][1] = hi;
+    return true;
+}
+
+static bool hole_has(struct vc4_pool *p, uint64_t lo, uint64_t hi)
+{
+    for (unsigned i = 0; i < p->nholes; i++)
+        if (p->holes[i][0] <= lo && hi <= p->holes[i][1])
+            return true;
+    return false;
+}
+
+static int hole_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const uint64_t *)a)[0], y = ((const uint64_t *)b)[0];
+    return x < y ? -1 : x > y;
+}
+
+/* The workers' bus: the four aliases of SDRAM without the holes. */
+static int make_bus(cg_vc4 *v, struct vc4_pool *p)
+{
+    cg_vas_config vc = {.va_bits = 32};
+    int rc = cg_vas_create(v->dev, &vc, &p->bus);
+    if (rc)
+        return rc;
+    qsort(p->holes, p->nholes, sizeof p->holes[0], hole_cmp);
+    for (uint64_t a = 0; a < 4 && rc == 0; a++) {
+        uint64_t at = 0;
+        for (unsigned i = 0; i <= p->nholes && rc == 0; i++) {
+            uint64_t lo = i < p->nholes ? p->holes[i][0] : v->cfg.sdram_size;
+            if (lo > at) {
+                cg_map_params mp = {.mem = v->sdram, .offset = at, .size = lo - at,
+                                    .va = (a << 30) + at, .flags = CG_MAP_FIXED};
+                uint64_t va;
+                rc = cg_vas_map(p->bus, &mp, &va);
+            }
+            if (i < p->nholes)
+                at = p->holes[i][1];
+        }
+    }
+    if (rc) {
+        cg_vas_destroy(p->bus);
+        p->bus = NULL;
+    }
+    return rc;
+}
+
+/* ---- the pre-pass ---- */
+
+/* Bytes through the bus's plain-memory path only (no fault, no trace):
+ * false where the render thread itself would have to look closer. */
+static bool pre_read(cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
+{
+    while (n) {
+        uint8_t *p;
+        if (a + n > 0x100000000ull)
+            return false;
+        size_t got = cg__vas_span(bus, a, n, false, &p);
+        if (!got)
+            return false;
+        memcpy(dst, p, got);
+        dst += got, a += got, n -= got;
+    }
+    return true;
+}
+
+/* Skip a compressed primitive list from p (after its record) as render.c
+ * compressed_list walks it; *next: the address after its escape. False where
+ * that walk would fault or the pre-pass gives up. */
+static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, uint64_t *work,
+                          uint64_t limit)
+{
+    bool pl = fmt == 0x10 || fmt == 0x11;
+    while (++*work < limit) {
+        uint8_t it[3];
+        if (!pre_read(bus, p, it, 1))
+            return false;
+        if (it[0] == 0x80) {
+            *next = p + 1;
+            return true;
+        }
+        if (it[0] == 0x82) {
+            if (!pre_read(bus, (uint64_t)p + 1, it + 1, 2))
+                return false;
+            p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
+            continue;
+        }
+        unsigned sz;
+        if (pl) {
+            if (it[0] != 0x81)
+                return false;
+            sz = fmt == 0x11 ? 5 : 3;
+        } else {
+            if (fmt != 0x12)
+                return false; /* the render thread faults: not supported yet */
+            sz = it[0] == 0x81 ? 7 : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
+        }
+        p += sz;
+    }
+    return false;
+}
+
+static bool buf_all(const uint32_t *b, uint32_t val)
+{
+    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
+        if (b[i] != val)
+            return false;
+    return true;
+}
+
+static pool_seg *seg_new(struct vc4_pool *p)
+{
+    if (p->nsegs == POOL_MAX_SEGS)
+        return NULL;
+    if (p->nsegs == p->cap) {
+        unsigned c = p->cap ? p->cap * 2 : 64;
+        pool_seg *s = realloc(p->segs, c * sizeof *s);
+        if (!s)
+            return NULL;
+        p->segs = s, p->cap = c;
+    }
+    pool_seg *s = &p->segs[p->nsegs++];
+    memset(s, 0, offsetof(pool_seg, state));
+    return s;
+}
+
+/* Follow the render list from CA (see the top of the file); fills segs and
+ * holes. */
+static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
+{
+    cg_vc4 *d = &p->pre;
+    *d = *v;
+    d->rend = p->pre_r;
+    d->seg = true;
+    d->pool = NULL;
+    memcpy((uint8_t *)p->pre_r + VC4_RSTATE_OFF, (const uint8_t *)v->rend + VC4_RSTATE_OFF,
+           VC4_RSTATE_LEN);
+    vc4_render *r = p->pre_r;
+    vc4_thread *th = &d->th[1];
+    /* the tile buffer: each buffer's one value, when it holds one */
+    bool ck = buf_all(v->rend->color, v->rend->color[0]);
+    bool zk = buf_all(v->rend->zs, v->rend->zs[0]);
+    uint32_t cval = v->rend->color[0], zval = v->rend->zs[0];
+    pool_seg *cur = NULL;
+    bool draws = false;
+    /* records and items followed: no more than the thread could run (each
+     * costs it a unit of its budget), so hostile loops end here as soon */
+    uint64_t work = 0, limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
+    cg__fault_capture cap = {0};
+    cg__fault_capture_set(&cap); /* a state record that would fault ends the pre-pass */
+    while (++work < limit) {
+        if (th->ca == th->ea)
+            break;
+        uint32_t addr = th->ca;
+        uint8_t rec[16];
+        vc4_record rr;
+        if (!pre_read(v->bus, addr, rec, 1) || !vc4_record_get(rec[0], &rr) ||
+            (rr.size > 1 && !pre_read(v->bus, (uint64_t)addr + 1, rec + 1, rr.size - 1)))
+            break;
+        uint8_t op = rec[0];
+        uint32_t next = addr + rr.size;
+        bool ends = op == VC4_OP_Tile_Coordinates || op == VC4_OP_Store_Tile_Buffer_General ||
+                    op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer ||
+                    op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF ||
+                    op == VC4_OP_Store_Full_Resolution_Tile_Buffer;
+        if (ends && cur) {
+            cur->spec = draws && cur->spec;
+            cur = NULL;
+        }
+        switch (op) {
+        case VC4_OP_Halt:
+            goto out;
+        case VC4_OP_Increment_Semaphore:
+            break; /* counts for the binning thread, which does not run meanwhile */
+        case VC4_OP_Wait_on_Semaphore:
+            if (th->sem == 0)
+                goto out; /* the render thread blocks here */
+            th->sem--;
+            break;
+        case VC4_OP_NOP:
+        case VC4_OP_Marker:
+        case VC4_OP_Reset_Marker_Count:
+        case VC4_OP_Gem_Relocations:
+            break;
+        case VC4_OP_Branch:
+            next = VC4_ADDR(rec + 1, Branch, Address);
+            break;
+        case VC4_OP_Branch_to_sub_list:
+            if (th->depth >= 2)
+                goto out;
+            th->ret[th->depth++] = next;
+            next = VC4_ADDR(rec + 1, Branch_to_sub_list, Address);
+            break;
+        case VC4_OP_Return_from_sub_list:
+            if (th->depth)
+                next = th->ret[--th->depth];
+            break;
+        case VC4_OP_Tile_Coordinates: {
+            unsigned x = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Column_Number);
+            unsigned y = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Row_Number);
+            if (!r->configured || x * VC4_TILE >= r->width || y * VC4_TILE >= r->height)
+                goto out; /* it faults */
+            if (!(cur = seg_new(p)))
+                goto out;
+            cur->addr = addr;
+            cur->depth = th->depth;
+            memcpy(cur->ret, th->ret, sizeof cur->ret);
+            cur->color = cval, cur->zs = zval;
+            cur->spec = ck && zk;
+            memcpy(cur->state, (const uint8_t *)r + VC4_RSTATE_OFF, VC4_RSTATE_LEN);
+            draws = false;
+            r->tile_x = (int)x, r->tile_y = (int)y;
+            if (r->load_pending) {
+                r->load_pending = false;
+                ck = zk = false; /* what a load leaves is not known here */
+            }
+            break;
+        }
+        case VC4_OP_Store_Tile_Buffer_General:
+        case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+        case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
+        case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
+            if (!r->configured || r->tile_x < 0)
+                goto out; /* it faults */
+            uint64_t rg[2][2];
+            unsigned nr = store_ranges(r, rec, rg);
+            for (unsigned i = 0; i < nr; i++)
+                for_sdram(p, v->cfg.sdram_size, rg[i][0], rg[i][1], hole_add);
+            bool keep_c = false, keep_z = false;
+            if (op == VC4_OP_Store_Tile_Buffer_General) {
+                keep_c = VC4_GET(rec + 1, Store_Tile_Buffer_General,
+                                 Disable_Color_buffer_clear_on_store_dump);
+                keep_z = VC4_GET(rec + 1, Store_Tile_Buffer_General,
+                                 Disable_Z_Stencil_buffer_clear_on_store_dump);
+            } else if (op == VC4_OP_Store_Full_Resolution_Tile_Buffer) {
+                keep_c = keep_z =
+                    VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, Disable_Clear_on_Write);
+            }
+            if (!keep_c)
+                ck = true, cval = r->clear_color[0];
+            if (!keep_z)
+                zk = true, zval = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+            break;
+        }
+        case VC4_OP_Compressed_Primitive_List:
+        case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+            if (!r->configured || r->tile_x < 0)
+                goto out; /* it faults */
+            draws = true;
+            if (!pre_skip_list(v->bus, r->st.prim_format,
+                               addr + (op == VC4_OP_Compressed_Primitive_List ? 1 : 5), &next,
+                               &work, limit))
+                goto out;
+            break;
+        case VC4_OP_Tile_Rendering_Mode_Configuration:
+        case VC4_OP_Clear_Colors:
+        case VC4_OP_Re_load_Full_Resolution_Tile_Buffer:
+        case VC4_OP_Load_Tile_Buffer_General:
+        case VC4_OP_Primitive_List_Format:
+        case VC4_OP_NV_Shader_State:
+        case VC4_OP_GL_Shader_State:
+        case VC4_OP_Configuration_Bits:
+        case VC4_OP_Viewport_Offset:
+        case VC4_OP_Clip_Window:
+        case VC4_OP_Flat_Shade_Flags:
+        case VC4_OP_Point_size:
+        case VC4_OP_Line_width:
+        case VC4_OP_RHT_X_boundary:
+        case VC4_OP_Depth_Offset:
+        case VC4_OP_Z_min_and_max_clipping_planes:
+            /* state only: the renderer's own handler on the copy */
+            if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
+                goto out;
+            break;
+        default:
+            goto out; /* it faults */
+        }
+        th->ca = next;
+    }
+out:
+    if (cur)
+        cur->spec = draws && cur->spec;
+    cg__fault_capture_set(NULL);
+}
+
+/* ---- rendering a segment ---- */
+
+static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot *sl)
+{
+    const pool_seg *s = &p->segs[k];
+    cg_vc4 *d = &w->dev;
+    *d = p->base;
+    vc4_render *r = sl->r;
+    memcpy((uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN);
+    vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
+    vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
+    r->batch = w->batch, r->qcache = w->qc, r->glc = w->glc;
+    d->rend = r;
+    vc4_thread *th = &d->th[1];
+    th->ca = s->addr;
+    th->depth = s->depth;
+    memcpy(th->ret, s->ret, sizeof th->ret);
+    th->running = true;
+    th->waiting_sem = th->faulted = false;
+    th->lc = 0;
+    d->budget[1] = p->budget;
+    cg__fault_capture cap = {0};
+    cg__fault_capture_set(&cap);
+    int64_t n = vc4_step_segment(d);
+    cg__fault_capture_set(NULL);
+    w->batch = r->batch, w->qc = r->qcache, w->glc = r->glc;
+    r->batch = NULL, r->qcache = NULL, r->glc = NULL;
+    sl->ok = n > 0 && cap.count == 0 && !th->faulted && !th->waiting_sem &&
+             (d->seg_stopped || !th->running);
+    sl->th = *th;
+    sl->units = p->budget - d->budget[1];
+    sl->stats = d->stats;
+    sl->records = n;
+}
+
+/* Under the lock: the next segment a thread may render (skipping those
+ * not handed out), or NONE. */
+#define NONE (~0u)
+static unsigned claimable(struct vc4_pool *p)
+{
+    if (!p->active || p->stopping)
+        return NONE;
+    while (p->claim < p->nsegs && !p->segs[p->claim].spec)
+        p->claim++;
+    if (p->claim >= p->nsegs || p->claim >= p->next + p->window ||
+        p->slots[p->claim % p->window].busy)
+        return NONE; /* (busy: a segment the render thread rendered itself) */
+    return p->claim;
+}
+
+/* Under the lock: render segment k (claimed) with w, unlocked meanwhile. */
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
+{
+    pool_slot *sl = &p->slots[k % p->window];
+    p->segs[k].status = SEG_BUSY;
+    sl->busy = true;
+    p->busy++;
+    pthread_mutex_unlock(&p->mu);
+    bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
+    uint64_t t0 = timing ? cpu_ns() : 0, w0 = on_main ? wall_ns() : 0;
+    render_seg(p, w, k, sl);
+    uint64_t ns = timing ? cpu_ns() - t0 : 0;
+    if (on_main)
+        p->seg_wall_ns = (p->seg_wall_ns + wall_ns() - w0) / 2;
+    pthread_mutex_lock(&p->mu);
+    sl->busy = false;
+    p->counts.rendered++;
+    p->counts.seg_ns += ns;
+    if (w == &p->wk[0])
+        p->counts.seg_ns_main += ns;
+    p->segs[k].status = SEG_DONE;
+    p->busy--;
+    pthread_cond_broadcast(&p->done);
+}
+
+static void *worker_main(void *arg)
+{
+    pool_worker *w = arg;
+    struct vc4_pool *p = w->p;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        unsigned k;
+        while (!p->quit && (k = claimable(p)) == NONE)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->quit)
+            break;
+        p->claim = k + 1;
+        run_claimed(p, w, k);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* ---- the render thread's side ---- */
+
+static void worker_free(pool_worker *w)
+{
+    free(w->batch);
+    vc4_qpu_cache_destroy(w->qc);
+    vc4_gl_cache_free(w->glc);
+}
+
+void vc4_pool_destroy(cg_vc4 *v)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned i = 1; i <= p->nthreads; i++)
+        pthread_join(p->wk[i].tid, NULL);
+    for (unsigned i = 0; i <= p->nthreads; i++)
+        worker_free(&p->wk[i]);
+    for (unsigned i = 0; p->slots && i < p->window; i++)
+        vc4_render_free(p->slots[i].r);
+    vc4_render_free(p->own.r);
+    free(p->slots);
+    free(p->wk);
+    free(p->segs);
+    vc4_render_free(p->pre_r);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    v->pool = NULL;
+}
+
+static struct vc4_pool *pool_create(cg_vc4 *v)
+{
+    struct vc4_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    unsigned nt = v->render_threads - 1;
+    p->window = 8 * (nt + 1);
+    p->wk = calloc(nt + 1, sizeof *p->wk);
+    p->slots = calloc(p->window, sizeof *p->slots);
+    p->pre_r = vc4_render_new();
+    bool ok = p->wk && p->slots && p->pre_r;
+    for (unsigned i = 0; ok && i < p->window; i++)
+        ok = (p->slots[i].r = vc4_render_new()) != NULL;
+    ok = ok && (p->own.r = vc4_render_new()) != NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->done, &ca);
+    pthread_condattr_destroy(&ca);
+    v->pool = p;
+    if (!ok) {
+        vc4_pool_destroy(v);
+        return NULL;
+    }
+    for (unsigned i = 0; i <= nt; i++)
+        p->wk[i].p = p;
+    for (unsigned i = 1; i <= nt; i++) {
+        if (pthread_create(&p->wk[i].tid, NULL, worker_main, &p->wk[i]) != 0)
+            break;
+        p->nthreads = i;
+    }
+    return p;
+}
+
+void vc4_pool_begin(cg_vc4 *v)
+{
+    /* Not with a trace (its events are emitted as records run) or CPU-cached
+     * lines in SDRAM (reads may raise coherency warnings): those run on the
+     * render thread alone. */
+    if (cg_trace_enabled(v->dev) || cg__mem_coherency_on(v->sdram))
+        return;
+    struct vc4_pool *p = v->pool ? v->pool : pool_create(v);
+    if (!p || p->nthreads == 0)
+        return;
+    p->nsegs = p->next = p->claim = 0;
+    p->nholes = 0;
+    pre_pass(v, p);
+    unsigned nspec = 0;
+    for (unsigned i = 0; i < p->nsegs; i++)
+        nspec += p->segs[i].spec;
+    pthread_mutex_lock(&p->mu);
+    p->counts.segs += p->nsegs;
+    pthread_mutex_unlock(&p->mu);
+    if (nspec < 2 || make_bus(v, p) != 0)
+        return;
+    p->base = *v;
+    p->base.bus = p->bus;
+    p->base.seg = true;
+    p->base.seg_stopped = false;
+    p->base.pool = NULL;
+    p->base.render_threads = 1;
+    memset(&p->base.stats, 0, sizeof p->base.stats);
+    p->budget = v->budget[1];
+    p->fill_ok = false;
+    pthread_mutex_lock(&p->mu);
+    p->active = true;
+    p->stopping = false;
+    p->counts.spec += nspec;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Under the lock: no segment runs and none will start. */
+static void pool_stop(struct vc4_pool *p)
+{
+    p->stopping = true;
+    while (p->busy)
+        pthread_cond_wait(&p->done, &p->mu);
+    p->active = false;
+}
+
+void vc4_pool_end(cg_vc4 *v)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->bus)
+        return;
+    pthread_mutex_lock(&p->mu);
+    pool_stop(p);
+    pthread_mutex_unlock(&p->mu);
+    cg_vas_destroy(p->bus);
+    p->bus = NULL;
+}
+
+void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->active)
+        return;
+    uint64_t rg[2][2];
+    unsigned nr = store_ranges(v->rend, rec, rg);
+    for (unsigned i = 0; i < nr; i++)
+        if (!for_sdram(p, v->cfg.sdram_size, rg[i][0], rg[i][1], hole_has)) {
+            /* memory the workers may read: stop them before it changes */
+            pthread_mutex_lock(&p->mu);
+            pool_stop(p);
+            pthread_mutex_unlock(&p->mu);
+            return;
+        }
+}
+
+static uint64_t taken_total;
+
+uint64_t vc4_pool_taken_total(void)
+{
+    return __atomic_load_n(&taken_total, __ATOMIC_RELAXED);
+}
+
+void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->active)
+        return;
+    const vc4_render *r = v->rend;
+    switch (rec[0]) {
+    case VC4_OP_Store_Tile_Buffer_General:
+        if (VC4_GET(rec + 1, Store_Tile_Buffer_General, Disable_Color_buffer_clear_on_store_dump) ||
+            VC4_GET(rec + 1, Store_Tile_Buffer_General,
+                    Disable_Z_Stencil_buffer_clear_on_store_dump)) {
+            p->fill_ok = false;
+            return;
+        }
+        break;
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
+        if (VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, Disable_Clear_on_Write)) {
+            p->fill_ok = false;
+            return;
+        }
+        break;
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
+        break;
+    case VC4_OP_Tile_Coordinates: /* a load */
+    case VC4_OP_Compressed_Primitive_List:
+    case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+        p->fill_ok = false;
+        return;
+    default:
+        return; /* records that do not touch the tile buffer */
+    }
+    /* render.c clear_color, clear_zs */
+    p->fill_ok = true;
+    p->fill_c = r->clear_color[0];
+    p->fill_z = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+}
+
+int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
+{
+    struct vc4_pool *p = v->pool;
+    vc4_thread *th = &v->th[1];
+    if (!p || !p->active || p->next >= p->nsegs || th->ca != p->segs[p->next].addr)
+        return 0;
+    unsigned k = p->next;
+    pool_seg *s = &p->segs[k];
+    vc4_render *r = v->rend;
+    bool match = s->spec && th->depth == s->depth &&
+                 memcmp(th->ret, s->ret, th->depth * sizeof th->ret[0]) == 0 &&
+                 memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0 &&
+                 (p->fill_ok ? p->fill_c == s->color && p->fill_z == s->zs
+                             : buf_all(r->color, s->color) && buf_all(r->zs, s->zs));
+    pthread_mutex_lock(&p->mu);
+    pool_slot *sl = &p->slots[k % p->window];
+    bool own = false; /* rendered here into p->own */
+    if (s->spec && s->status == SEG_FREE && k >= p->claim) {
+        /* nobody took it yet: render it here (unless it is of no use) */
+        p->claim = k + 1;
+        if (!match) {
+            s->spec = false;
+        } else if (!sl->busy) {
+            run_claimed(p, &p->wk[0], k);
+        } else {
+            /* its slot still serves a late worker's segment */
+            pthread_mutex_unlock(&p->mu);
+            render_seg(p, &p->wk[0], k, &p->own);
+            pthread_mutex_lock(&p->mu);
+            p->counts.rendered++;
+            own = true;
+        }
+    }
+    /* wait for it, rendering others meanwhile; with nothing else to do,
+     * the worker that has it is a whole window behind (descheduled on a
+     * busy host): render it here instead of waiting (its slot stays busy
+     * until that worker is done, and its result is not used) */
+    bool waited = false;
+    while (!own && match && s->status != SEG_DONE) {
+        unsigned j = claimable(p);
+        if (j != NONE) {
+            p->claim = j + 1;
+            run_claimed(p, &p->wk[0], j);
+        } else if (!waited) {
+            /* first as long as two segments take here (the worker may be
+             * nearly done: at a frame's end the render thread would only
+             * wait for it later) */
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            uint64_t ns = 2 * p->seg_wall_ns;
+            ns = ns < 100000 ? 100000 : ns > 20000000 ? 20000000 : ns;
+            ns += (uint64_t)ts.tv_nsec;
+            ts.tv_sec += (time_t)(ns / 1000000000u);
+            ts.tv_nsec = (long)(ns % 1000000000u);
+            while (s->status != SEG_DONE &&
+                   pthread_cond_timedwait(&p->done, &p->mu, &ts) == 0)
+                ;
+            waited = true;
+        } else {
+            pthread_mutex_unlock(&p->mu);
+            render_seg(p, &p->wk[0], k, &p->own);
+            pthread_mutex_lock(&p->mu);
+            p->counts.rendered++;
+            own = true;
+        }
+    }
+    if (own)
+        sl = &p->own;
+    pthread_mutex_unlock(&p->mu);
+    /* the slot is reused once next moves past k: take it first */
+    int64_t got = 0;
+    if (match && sl->ok && sl->units <= *budget) {
+        *budget -= sl->units;
+        v->stats.records[1] += sl->stats.records[1];
+        v->stats.batches += sl->stats.batches;
+        v->stats.fragments += sl->stats.fragments;
+        v->stats.tiles_rendered += sl->stats.tiles_rendered;
+        th->ca = sl->th.ca;
+        th->depth = sl->th.depth;
+        memcpy(th->ret, sl->th.ret, sizeof th->ret);
+        th->running = sl->th.running;
+        th->lc += sl->th.lc;
+        th->agent = sl->th.agent;
+        memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
+               VC4_RSTATE_LEN);
+        /* the tile buffer: the worker's, and the slot gets the old one */
+        uint32_t *c = r->color, *z = r->zs;
+        r->color = sl->r->color, r->zs = sl->r->zs;
+        sl->r->color = c, sl->r->zs = z;
+        p->fill_ok = false;
+        got = sl->records;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (got) {
+        __atomic_add_fetch(&taken_total, 1, __ATOMIC_RELAXED);
+        p->counts.taken++;
+        p->counts.batches_taken += sl->stats.batches;
+    }
+    p->next = k + 1;
+    /* wake the workers when half the window is free again, not at every
+     * segment (a wake-up is a system call) */
+    if (p->claim <= p->next + p->window / 2)
+        pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    return got;
+}
+
+void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    struct vc4_pool *p = v->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    *out = p->counts;
+    pthread_mutex_unlock(&p->mu);
+}
