@@ -718,6 +718,18 @@ static int attr_index(xctx *c, const xopnd *o, unsigned l, unsigned k, unsigned 
     return 0;
 }
 
+/* What ALD reads from attribute word wd of lane l: the instance and vertex
+ * ids at 0x2f8/0x2fc of the input space, else the array (none: 0). */
+static inline uint32_t ald_word(const nv_sass_env *e, uint32_t (*arr)[NV_ATTR_WORDS], bool out,
+                                unsigned wd, unsigned l)
+{
+    if (!out && wd == 0x2f8 / 4)
+        return e->instance_id;
+    if (!out && wd == 0x2fc / 4)
+        return e->vertex_id[l];
+    return arr ? arr[l][wd] : 0;
+}
+
 static int do_ald(xctx *c, bool store)
 {
     const xins *in = c->in;
@@ -749,14 +761,7 @@ static int do_ald(xctx *c, bool store)
                 continue;
             for (uint32_t m = c->m; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m);
-                uint32_t v = 0;
-                if (!out && wd == 0x2f8 / 4)
-                    v = e->instance_id;
-                else if (!out && wd == 0x2fc / 4)
-                    v = e->vertex_id[l];
-                else if (arr)
-                    v = arr[l][wd];
-                w->r[d][l] = v;
+                w->r[d][l] = ald_word(e, arr, out, wd, l);
             }
         }
         return 0;
@@ -773,15 +778,8 @@ static int do_ald(xctx *c, bool store)
                     arr[l][wd] = data + k >= 255 ? 0 : w->r[data + k][l];
                 continue;
             }
-            uint32_t v = 0;
-            if (!out && wd == 0x2f8 / 4)
-                v = e->instance_id;
-            else if (!out && wd == 0x2fc / 4)
-                v = e->vertex_id[l];
-            else if (arr)
-                v = arr[l][wd];
             if (data + k < 255)
-                w->r[data + k][l] = v;
+                w->r[data + k][l] = ald_word(e, arr, out, wd, l);
         }
     }
     return 0;
