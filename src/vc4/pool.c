@@ -593,6 +593,18 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     pthread_cond_broadcast(&p->done);
 }
 
+/* The render thread renders segment k itself, into its own result (the
+ * segment's slot may still serve a late worker); called and returns with
+ * the pool's lock held. True: the result is p->own. */
+static bool render_own(struct vc4_pool *p, unsigned k)
+{
+    pthread_mutex_unlock(&p->mu);
+    render_seg(p, &p->wk[0], k, &p->own);
+    pthread_mutex_lock(&p->mu);
+    p->counts.rendered++;
+    return true;
+}
+
 static void *worker_main(void *arg)
 {
     pool_worker *w = arg;
@@ -830,11 +842,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
             run_claimed(p, &p->wk[0], k);
         } else {
             /* its slot still serves a late worker's segment */
-            pthread_mutex_unlock(&p->mu);
-            render_seg(p, &p->wk[0], k, &p->own);
-            pthread_mutex_lock(&p->mu);
-            p->counts.rendered++;
-            own = true;
+            own = render_own(p, k);
         }
     }
     /* wait for it, rendering others meanwhile; with nothing else to do,
@@ -863,11 +871,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
                 ;
             waited = true;
         } else {
-            pthread_mutex_unlock(&p->mu);
-            render_seg(p, &p->wk[0], k, &p->own);
-            pthread_mutex_lock(&p->mu);
-            p->counts.rendered++;
-            own = true;
+            own = render_own(p, k);
         }
     }
     if (own)
