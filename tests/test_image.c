@@ -366,6 +366,71 @@ static void test_hash(void)
     free(dec4);
 }
 
+/* Runs of equal pixels (the hash steps a run in O(256 + log k), not O(k)):
+ * every run length from 1 to past several periods, runs across row ends and
+ * padded rows, single pixels between runs, a whole image of one colour, and
+ * RGB565 runs through the decode chunks; each hash against the plain byte
+ * chain over the decoded pixels. */
+static void test_hash_runs(void)
+{
+    enum { W = 97, H = 211, STRIDE = W * 4 + 8 };
+    uint8_t *px = malloc((size_t)STRIDE * H), *dec = malloc((size_t)W * H * 4);
+    uint8_t *p565 = malloc((size_t)W * H * 2);
+    CHECK(px && dec && p565);
+    if (!px || !dec || !p565) {
+        free(px);
+        free(dec);
+        free(p565);
+        return;
+    }
+    uint32_t seed = 12345u;
+    for (int trial = 0; trial < 24; trial++) {
+        /* lengths: short ones, then long ones up to a whole image */
+        uint32_t maxrun = trial < 8 ? 4u : trial < 16 ? 700u : (uint32_t)W * H;
+        memset(px, 0xA5, (size_t)STRIDE * H);
+        uint32_t i = 0, colour = 0;
+        while (i < (uint32_t)W * H) {
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t len = 1 + (seed >> 8) % maxrun;
+            seed = seed * 1664525u + 1013904223u;
+            colour = (seed >> 4) & 3 ? seed : colour ^ 1; /* some near repeats */
+            for (uint32_t k = 0; k < len && i < (uint32_t)W * H; k++, i++) {
+                uint8_t *d = px + (i / W) * STRIDE + (i % W) * 4;
+                memcpy(d, &colour, 4);
+                put16(p565 + 2 * i, (uint16_t)colour);
+            }
+        }
+        for (int f = 0; f < 2; f++) {
+            cg_image im = {W, H, STRIDE, f ? CG_FORMAT_BGRA8888 : CG_FORMAT_RGBA8888, px};
+            CHECK_EQ(cg_image_decode_rgba8(&im, dec), 0);
+            CHECK_EQ(cg_image_hash(&im), ref_hash(W, H, dec));
+        }
+        cg_image im565 = {W, H, W * 2, CG_FORMAT_RGB565, p565};
+        CHECK_EQ(cg_image_decode_rgba8(&im565, dec), 0);
+        CHECK_EQ(cg_image_hash(&im565), ref_hash(W, H, dec));
+    }
+    /* one colour for each of a range of start states: every run length
+     * 1..600 from the image's own start state, then a 640x480 clear */
+    for (uint32_t n = 1; n <= 600; n += 7) {
+        for (uint32_t k = 0; k < n; k++)
+            memcpy(px + 4 * k, &(uint32_t){0xff203040u + n}, 4);
+        cg_image row = {n, 1, n * 4, CG_FORMAT_RGBA8888, px};
+        CHECK_EQ(cg_image_hash(&row), ref_hash(n, 1, px));
+    }
+    free(px);
+    free(dec);
+    free(p565);
+    uint8_t *big = malloc(640 * 480 * 4);
+    CHECK(big != NULL);
+    if (big) {
+        for (int k = 0; k < 640 * 480; k++)
+            memcpy(big + 4 * k, "\x40\x40\x40\xff", 4);
+        cg_image clear = {640, 480, 640 * 4, CG_FORMAT_RGBA8888, big};
+        CHECK_EQ(cg_image_hash(&clear), ref_hash(640, 480, big));
+    }
+    free(big);
+}
+
 /* ---- PNG ---- */
 
 static uint32_t lcg_state = 12345;
@@ -690,6 +755,7 @@ int main(void)
     test_decode_stride();
     test_invalid_views();
     test_hash();
+    test_hash_runs();
     test_png_round_trip();
     test_png_read_kinds();
     test_png_errors();

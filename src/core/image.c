@@ -203,8 +203,8 @@ static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
 /* FNV-1a over the four bytes of v, lowest first. FNV-1a is a chain through
  * every byte (each xor feeds the next multiply), so no two bytes can be
  * folded into one step without changing the hash; what can go is the work
- * around the chain: bytes come out of one load per pixel (or per 8 bytes),
- * not one load and one loop test each. */
+ * around the chain: bytes come out of one load per pixel, not one load and
+ * one loop test each. */
 static inline uint64_t fnv1a_u32(uint64_t h, uint32_t v)
 {
     h = (h ^ (v & 0xFFu)) * FNV64_PRIME;
@@ -213,22 +213,197 @@ static inline uint64_t fnv1a_u32(uint64_t h, uint32_t v)
     return (h ^ (v >> 24)) * FNV64_PRIME;
 }
 
-/* fnv1a over n pixels of RGBA8 bytes (n * 4 bytes). */
-static uint64_t fnv1a_rgba(uint64_t h, const uint8_t *p, size_t n)
+/* ---- FNV-1a over runs of one pixel value ----
+ *
+ * An xor with a byte b changes only the low byte l of the state, so
+ *     (h ^ b) * P = h * P + ((l ^ b) - l) * P   (mod 2^64)
+ * and the low byte after the step, ((l ^ b) * P) mod 256, depends on l
+ * alone. Over one pixel v, then, h -> h * P^4 + D[l] and l -> g[l], where g
+ * is a permutation of the 256 byte values (each byte step is one: an xor,
+ * then a multiply by an odd number). So the low bytes of a run of v walk a
+ * cycle of g, and every stretch of a run is an affine map x -> m x + c
+ * (mod 2^64) read off tables of that cycle:
+ *   - walking g's cycle from its first member (its base), with e_0 = 0 and
+ *     e_{j+1} = e_j * P^4 + D[l_j], the first j pixels from the base map x
+ *     to P^(4j) x + e_j;
+ *   - so t pixels from position p (p + t <= r, the cycle's length) map x to
+ *     P^(4t) (x - e_p) + e_{p+t}, and a whole period from p maps x to
+ *     a x + c_p with a = P^(4r), c_p = e_p (1 - a) + P^(4p) e_r;
+ *   - k pixels are k / r periods (the affine map raised by squaring) and a
+ *     tail of k % r (at most one wrap past the base).
+ * A run then costs O(log k) once its value's tables are built (about 2,000
+ * multiplies, kept for the last few values), which pays from a few hundred
+ * pixels on: cleared backgrounds and flat fills hash in microseconds. The
+ * result is the same as k plain steps; tests/test_image.c checks runs of
+ * every length against the plain chain. */
+
+enum { FNV_CACHED = 4, FNV_TABLE_RUN = 256 };
+
+typedef struct {
+    uint32_t v;
+    bool valid;
+    uint8_t pos[256];   /* each low byte's position in its cycle */
+    uint8_t base[256];  /* and the cycle's first member */
+    uint8_t seq[256];   /* cycles one after another, each from its base */
+    uint8_t first[256]; /* for a base: where its cycle starts in seq */
+    uint16_t len[256];  /* for a base: its cycle's length (1..256) */
+    uint64_t e[256];    /* e_(pos[l]) for each low byte l */
+    uint64_t e_r[256];  /* for a base: e_r, its whole period */
+} fnv_cycles;
+
+typedef struct {
+    uint64_t pw[257]; /* P^(4j) */
+    unsigned next;    /* the cache entry to replace next */
+    uint32_t cand_v;  /* the value whose runs are being counted */
+    uint64_t cand_k;  /* its pixels stepped plainly so far */
+    fnv_cycles c[FNV_CACHED];
+} fnv_tables;
+
+static void fnv_build(fnv_tables *t, fnv_cycles *c, uint32_t v)
 {
-    for (size_t i = 0; i < n; i++, p += 4)
-        h = fnv1a_u32(h, load32(p));
-    return h;
+    uint64_t d[256];
+    uint8_t g[256];
+    for (unsigned l = 0; l < 256; l++) {
+        uint64_t h = fnv1a_u32(l, v); /* from state l: h -> h P^4 + D[l] */
+        d[l] = h - (uint64_t)l * t->pw[1];
+        g[l] = (uint8_t)h;
+    }
+    bool seen[256] = {false};
+    unsigned at = 0;
+    for (unsigned b = 0; b < 256; b++) {
+        if (seen[b])
+            continue;
+        c->first[b] = (uint8_t)at;
+        uint64_t e = 0;
+        unsigned j = 0, l = b;
+        do {
+            seen[l] = true;
+            c->pos[l] = (uint8_t)j;
+            c->base[l] = (uint8_t)b;
+            c->seq[at + j] = (uint8_t)l;
+            c->e[l] = e;
+            e = e * t->pw[1] + d[l];
+            l = g[l];
+            j++;
+        } while (l != b);
+        c->len[b] = (uint16_t)j;
+        c->e_r[b] = e;
+        at += j;
+    }
+    c->v = v;
+    c->valid = true;
 }
 
-/* The same over BGRA8 bytes, hashed as the RGBA8 they decode to. */
-static uint64_t fnv1a_bgra(uint64_t h, const uint8_t *p, size_t n)
+/* e_j of the cycle with base b, 0 <= j <= its length */
+static inline uint64_t fnv_e(const fnv_cycles *c, unsigned b, unsigned j)
 {
-    for (size_t i = 0; i < n; i++, p += 4) {
-        uint32_t v = load32(p);
-        h = fnv1a_u32(h, (v & 0xFF00FF00u) | (v >> 16 & 0xFFu) | (v & 0xFFu) << 16);
+    return j == c->len[b] ? c->e_r[b] : c->e[c->seq[c->first[b] + j]];
+}
+
+static uint64_t fnv_run_tables(const fnv_tables *t, const fnv_cycles *c, uint64_t h,
+                               uint64_t k)
+{
+    unsigned l = (unsigned)(h & 0xFFu), b = c->base[l], p = c->pos[l], r = c->len[b];
+    uint64_t ep = c->e[l];
+    uint64_t a = t->pw[r], cp = ep * (1 - a) + t->pw[p] * c->e_r[b];
+    /* whole periods: (x -> a x + cp)^q by squaring; f(f(x)) = a^2 x + a cp + cp */
+    uint64_t ma = 1, mc = 0;
+    for (uint64_t q = k / r; q; q >>= 1) {
+        if (q & 1) {
+            mc = a * mc + cp;
+            ma = a * ma;
+        }
+        cp = a * cp + cp;
+        a = a * a;
     }
-    return h;
+    h = ma * h + mc; /* back at position p */
+    unsigned tail = (unsigned)(k % r);
+    if (p + tail <= r)
+        return t->pw[tail] * (h - ep) + fnv_e(c, b, p + tail);
+    h = t->pw[r - p] * (h - ep) + c->e_r[b]; /* to the base */
+    return t->pw[p + tail - r] * h + fnv_e(c, b, p + tail - r);
+}
+
+/* The hash of a stream of pixels, fed run by run so a run may span rows. */
+typedef struct {
+    uint64_t h;
+    uint32_t v; /* the pending run's pixel */
+    uint64_t k; /* and its length (0: none) */
+    fnv_tables *t; /* tables for long runs (NULL: plain steps only) */
+} fnv_runs;
+
+static void fnv_flush(fnv_runs *f)
+{
+    uint64_t k = f->k;
+    f->k = 0;
+    fnv_tables *t = f->t;
+    if (t && k > 1) {
+        for (unsigned i = 0; i < FNV_CACHED; i++)
+            if (t->c[i].valid && t->c[i].v == f->v) {
+                f->h = fnv_run_tables(t, &t->c[i], f->h, k);
+                return;
+            }
+        /* a value's tables are built once its runs not yet through tables
+         * come to FNV_TABLE_RUN pixels (the build costs about as much as
+         * that many plain steps), so an edge-bounded fill whose first rows
+         * are short still reaches them */
+        if (t->cand_v != f->v)
+            t->cand_k = 0;
+        t->cand_v = f->v;
+        t->cand_k += k;
+        if (t->cand_k >= FNV_TABLE_RUN) {
+            t->cand_k = 0;
+            fnv_cycles *c = &t->c[t->next];
+            t->next = (t->next + 1) % FNV_CACHED;
+            fnv_build(t, c, f->v);
+            f->h = fnv_run_tables(t, c, f->h, k);
+            return;
+        }
+    }
+    for (; k; k--)
+        f->h = fnv1a_u32(f->h, f->v);
+}
+
+static inline void fnv_run(fnv_runs *f, uint32_t v, uint64_t k)
+{
+    if (f->k && f->v == v) {
+        f->k += k;
+        return;
+    }
+    fnv_flush(f);
+    f->v = v;
+    f->k = k;
+}
+
+static inline uint32_t rgba_of_bgra(uint32_t v)
+{
+    return (v & 0xFF00FF00u) | (v >> 16 & 0xFFu) | (v & 0xFFu) << 16;
+}
+
+/* n pixels of RGBA8 bytes (bgra: BGRA8 bytes, hashed as the RGBA8 they
+ * decode to), cut into runs of equal pixels. */
+static void fnv_pixels(fnv_runs *f, const uint8_t *p, size_t n, bool bgra)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t raw = load32(p + 4 * i);
+        size_t j = i + 1;
+        /* the run's end, eight pixels a step: two copies of the pixel's
+         * bytes compared as host words (any byte order) */
+        uint64_t two, a[4];
+        memcpy(&two, p + 4 * i, 4);
+        memcpy((uint8_t *)&two + 4, p + 4 * i, 4);
+        while (j + 8 <= n) {
+            memcpy(a, p + 4 * j, 32);
+            if ((a[0] ^ two) | (a[1] ^ two) | (a[2] ^ two) | (a[3] ^ two))
+                break;
+            j += 8;
+        }
+        while (j < n && load32(p + 4 * j) == raw)
+            j++;
+        fnv_run(f, bgra ? rgba_of_bgra(raw) : raw, j - i);
+        i = j;
+    }
 }
 
 /* An image's rows where they lie (cg_image_hash, cg_image_write_png_file). */
@@ -258,7 +433,20 @@ uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch)
         dims[i] = (uint8_t)(r->width >> (8 * i));
         dims[4 + i] = (uint8_t)(r->height >> (8 * i));
     }
-    uint64_t h = fnv1a(FNV64_BASIS, dims, sizeof(dims));
+    /* the run tables (about 27 KB) come from the heap: the hash may run on
+     * a thread with a small stack; without them runs are stepped plainly */
+    fnv_tables *t = malloc(sizeof *t);
+    if (t) {
+        t->pw[0] = 1;
+        for (unsigned j = 1; j <= 256; j++)
+            t->pw[j] = t->pw[j - 1] * (FNV64_PRIME * FNV64_PRIME * FNV64_PRIME * FNV64_PRIME);
+        t->next = 0;
+        t->cand_v = 0;
+        t->cand_k = 0;
+        for (unsigned i = 0; i < FNV_CACHED; i++)
+            t->c[i].valid = false;
+    }
+    fnv_runs f = {fnv1a(FNV64_BASIS, dims, sizeof(dims)), 0, 0, t};
 
     /* RGBA8888 and BGRA8888 rows are hashed where they are; the others are
      * decoded in chunks so no allocation is needed. */
@@ -267,21 +455,19 @@ uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch)
     unsigned bpp = formats[r->format].bpp;
     for (uint32_t y = 0; y < r->height; y++) {
         const uint8_t *src = r->row(r->user, y, scratch);
-        if (r->format == CG_FORMAT_RGBA8888) {
-            h = fnv1a_rgba(h, src, r->width);
-            continue;
-        }
-        if (r->format == CG_FORMAT_BGRA8888) {
-            h = fnv1a_bgra(h, src, r->width);
+        if (r->format == CG_FORMAT_RGBA8888 || r->format == CG_FORMAT_BGRA8888) {
+            fnv_pixels(&f, src, r->width, r->format == CG_FORMAT_BGRA8888);
             continue;
         }
         for (uint32_t x = 0; x < r->width; x += CHUNK) {
             size_t n = r->width - x < CHUNK ? r->width - x : CHUNK;
             decode_span(r->format, src + (size_t)x * bpp, n, buf);
-            h = fnv1a_rgba(h, buf, n);
+            fnv_pixels(&f, buf, n, false);
         }
     }
-    return h;
+    fnv_flush(&f);
+    free(t);
+    return f.h;
 }
 
 /* ---- PNG ---- */
