@@ -254,8 +254,6 @@ typedef struct {
 typedef struct {
     uint64_t pw[257]; /* P^(4j) */
     unsigned next;    /* the cache entry to replace next */
-    uint32_t cand_v;  /* the value whose runs are being counted */
-    uint64_t cand_k;  /* its pixels stepped plainly so far */
     fnv_cycles c[FNV_CACHED];
 } fnv_tables;
 
@@ -329,16 +327,41 @@ typedef struct {
     uint64_t h;
     uint32_t v; /* the pending run's pixel */
     uint64_t k; /* and its length (0: none) */
-    fnv_tables *t; /* tables for long runs (NULL: plain steps only) */
+    uint32_t cand_v; /* the value whose plainly stepped pixels are counted */
+    uint64_t cand_k; /* and their count */
+    fnv_tables *t;   /* tables for long runs (fnv_tables_get) */
+    bool no_tables;  /* their allocation failed */
 } fnv_runs;
+
+/* The tables, allocated when a first value earns them (about 27 KB from the
+ * heap: the hash may run on a thread with a small stack); NULL if that
+ * fails, and runs are then stepped plainly. */
+static fnv_tables *fnv_tables_get(fnv_runs *f)
+{
+    if (f->t || f->no_tables)
+        return f->t;
+    fnv_tables *t = malloc(sizeof *t);
+    if (!t) {
+        f->no_tables = true;
+        return NULL;
+    }
+    const uint64_t p4 = FNV64_PRIME * FNV64_PRIME * FNV64_PRIME * FNV64_PRIME;
+    t->pw[0] = 1;
+    for (unsigned j = 1; j <= 256; j++)
+        t->pw[j] = t->pw[j - 1] * p4;
+    t->next = 0;
+    for (unsigned i = 0; i < FNV_CACHED; i++)
+        t->c[i].valid = false;
+    return f->t = t;
+}
 
 static void fnv_flush(fnv_runs *f)
 {
     uint64_t k = f->k;
     f->k = 0;
-    fnv_tables *t = f->t;
-    if (t && k > 1) {
-        for (unsigned i = 0; i < FNV_CACHED; i++)
+    if (k > 1) {
+        fnv_tables *t = f->t;
+        for (unsigned i = 0; t && i < FNV_CACHED; i++)
             if (t->c[i].valid && t->c[i].v == f->v) {
                 f->h = fnv_run_tables(t, &t->c[i], f->h, k);
                 return;
@@ -347,12 +370,12 @@ static void fnv_flush(fnv_runs *f)
          * come to FNV_TABLE_RUN pixels (the build costs about as much as
          * that many plain steps), so an edge-bounded fill whose first rows
          * are short still reaches them */
-        if (t->cand_v != f->v)
-            t->cand_k = 0;
-        t->cand_v = f->v;
-        t->cand_k += k;
-        if (t->cand_k >= FNV_TABLE_RUN) {
-            t->cand_k = 0;
+        if (f->cand_v != f->v)
+            f->cand_k = 0;
+        f->cand_v = f->v;
+        f->cand_k += k;
+        if (f->cand_k >= FNV_TABLE_RUN && (t = fnv_tables_get(f))) {
+            f->cand_k = 0;
             fnv_cycles *c = &t->c[t->next];
             t->next = (t->next + 1) % FNV_CACHED;
             fnv_build(t, c, f->v);
@@ -433,20 +456,7 @@ uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch)
         dims[i] = (uint8_t)(r->width >> (8 * i));
         dims[4 + i] = (uint8_t)(r->height >> (8 * i));
     }
-    /* the run tables (about 27 KB) come from the heap: the hash may run on
-     * a thread with a small stack; without them runs are stepped plainly */
-    fnv_tables *t = malloc(sizeof *t);
-    if (t) {
-        t->pw[0] = 1;
-        for (unsigned j = 1; j <= 256; j++)
-            t->pw[j] = t->pw[j - 1] * (FNV64_PRIME * FNV64_PRIME * FNV64_PRIME * FNV64_PRIME);
-        t->next = 0;
-        t->cand_v = 0;
-        t->cand_k = 0;
-        for (unsigned i = 0; i < FNV_CACHED; i++)
-            t->c[i].valid = false;
-    }
-    fnv_runs f = {fnv1a(FNV64_BASIS, dims, sizeof(dims)), 0, 0, t};
+    fnv_runs f = {.h = fnv1a(FNV64_BASIS, dims, sizeof(dims))};
 
     /* RGBA8888 and BGRA8888 rows are hashed where they are; the others are
      * decoded in chunks so no allocation is needed. */
@@ -466,7 +476,7 @@ uint64_t cg__image_hash_rows(const cg__image_rows *r, uint8_t *scratch)
         }
     }
     fnv_flush(&f);
-    free(t);
+    free(f.t);
     return f.h;
 }
 
