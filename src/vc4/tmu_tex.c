@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/half.h"
+#include "core/mem_internal.h"
 #include "tmu.h"
 
 /* ---- the type table ---------------------------------------------------- */
@@ -201,12 +202,11 @@ long vc4_tmu_layout_levels(unsigned type, uint32_t width, uint32_t height, unsig
 
 static unsigned log2u(uint32_t v) { return (unsigned)__builtin_ctz(v); }
 
-uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, uint32_t y,
-                             unsigned *bit)
+/* vc4_tmu_unit_offset with the micro-tile's sides given as shifts (sw, sh:
+ * utile_dims of bpp), for the sampler's per-texel use */
+static inline uint32_t unit_offset(const vc4_tmu_level *lv, unsigned bpp, unsigned sw,
+                                   unsigned sh, uint32_t x, uint32_t y, unsigned *bit)
 {
-    uint32_t uw, uh;
-    utile_dims(bpp, &uw, &uh);
-    unsigned sw = log2u(uw), sh = log2u(uh); /* micro-tile sides are powers of two */
     uint32_t in;  /* unit index inside its micro-tile, or in the raster row */
     uint32_t off; /* byte offset of the micro-tile (raster: of the row) */
     if (lv->layout == VC4_TMU_RASTER) {
@@ -214,7 +214,7 @@ uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, 
         in = x;
     } else {
         uint32_t ux = x >> sw, uy = y >> sh;
-        in = ((y & (uh - 1)) << sw) + (x & (uw - 1));
+        in = ((y & ((1u << sh) - 1)) << sw) + (x & ((1u << sw) - 1));
         if (lv->layout == VC4_TMU_LT) {
             off = (uy * (lv->aligned_w >> sw) + ux) * 64;
         } else {
@@ -236,6 +236,15 @@ uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, 
     if (bit)
         *bit = bits & 7;
     return off + bits / 8;
+}
+
+uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, uint32_t y,
+                             unsigned *bit)
+{
+    uint32_t uw, uh;
+    utile_dims(bpp, &uw, &uh);
+    /* micro-tile sides are powers of two */
+    return unit_offset(lv, bpp, log2u(uw), log2u(uh), x, y, bit);
 }
 
 /* ---- half floats ------------------------------------------------------- */
@@ -275,6 +284,7 @@ typedef struct texel {
 } texel;
 
 #define CACHE_LINES 16
+#define DIRECT_PAGES 4
 
 typedef struct sampler {
     const vc4_tmu_req *req;
@@ -291,6 +301,12 @@ typedef struct sampler {
     unsigned wrap_s, wrap_t, minf, magf;
     bool flipy, cube, etcflip, bslod;
     uint64_t lo, hi; /* checked byte range [lo, hi) */
+    unsigned usw, ush; /* log2 of the micro-tile's width and height in units */
+    /* host pages of direct reads (cg__vas_span), by page number modulo
+     * DIRECT_PAGES (a bilinear footprint spans two T-format tiles, each a
+     * 4 KiB page); NULL until found */
+    uint32_t dpage[DIRECT_PAGES];
+    const uint8_t *dhost[DIRECT_PAGES];
     /* a small cache of 64-byte lines read through the bus */
     uint32_t tag[CACHE_LINES];
     bool valid[CACHE_LINES];
@@ -310,9 +326,30 @@ static int set_fault(vc4_tmu_fault *f, cg_fault_kind kind, uint32_t addr, const 
     return -1;
 }
 
-/* Read n (<= 8) bytes at bus address a, inside [lo, hi). */
+/* Read n (<= 8) bytes at bus address a, inside [lo, hi). Plain memory (no
+ * coherency model on its object) is read where it lies, one host page kept;
+ * the rest goes through a small cache of 64-byte lines read with
+ * cg_vas_read. setup() has checked the whole range, so neither path faults
+ * inside it. */
 static int bus_bytes(sampler *sp, uint32_t a, uint8_t *dst, unsigned n)
 {
+    uint32_t in = a & 4095;
+    if (in + n <= 4096 && a >= sp->lo && (uint64_t)a + n <= sp->hi) {
+        unsigned slot = (a >> 12) % DIRECT_PAGES;
+        if (sp->dhost[slot] && (a >> 12) == sp->dpage[slot]) {
+            memcpy(dst, sp->dhost[slot] + in, n);
+            return 0;
+        }
+        uint8_t *p;
+        if (cg__vas_span(sp->req->bus, a, 4096 - in, false, &p) == 4096 - in) {
+            /* nothing writes memory during one request, so even a pointer
+             * into the shared page of zeros stays right until it ends */
+            sp->dhost[slot] = p - in;
+            sp->dpage[slot] = a >> 12;
+            memcpy(dst, p, n);
+            return 0;
+        }
+    }
     uint32_t tag0 = a & ~63u;
     unsigned slot0 = (tag0 >> 6) % CACHE_LINES;
     if (sp->valid[slot0] && sp->tag[slot0] == tag0 && (a & 63) + n <= 64 && a >= sp->lo &&
@@ -399,7 +436,7 @@ static int fetch(sampler *sp, unsigned face, unsigned lvl, uint32_t x, uint32_t 
     unsigned bit = 0;
     uint32_t off;
     if (sp->dec == DEC_ETC1) {
-        off = vc4_tmu_unit_offset(l, 64, x / 4, y / 4, NULL);
+        off = unit_offset(l, 64, sp->usw, sp->ush, x / 4, y / 4, NULL);
         if (bus_bytes(sp, start + off, b, 8))
             return -1;
         uint64_t blk = 0;
@@ -409,13 +446,13 @@ static int fetch(sampler *sp, unsigned face, unsigned lvl, uint32_t x, uint32_t 
         return 0;
     }
     if (sp->dec == DEC_YUYV422) {
-        off = vc4_tmu_unit_offset(l, 16, x & ~1u, y, NULL);
+        off = unit_offset(l, 16, sp->usw, sp->ush, x & ~1u, y, NULL);
         if (bus_bytes(sp, start + off, b, 4))
             return -1;
         out->lo = out->hi = pack4(b[(x & 1) * 2], b[1], b[3], 255);
         return 0;
     }
-    off = vc4_tmu_unit_offset(l, sp->bpp, x, y, &bit);
+    off = unit_offset(l, sp->bpp, sp->usw, sp->ush, x, y, &bit);
     unsigned n = sp->bpp >= 8 ? sp->bpp / 8 : 1;
     if (bus_bytes(sp, start + off, b, n))
         return -1;
@@ -464,6 +501,10 @@ static int fetch(sampler *sp, unsigned face, unsigned lvl, uint32_t x, uint32_t 
 /* Wrap integer texel coordinate c into [0, n); false = border. */
 static bool wrap(int64_t c, uint32_t n, unsigned mode, uint32_t *out)
 {
+    if (c >= 0 && c < (int64_t)n) { /* inside: every mode leaves it */
+        *out = (uint32_t)c;
+        return true;
+    }
     int64_t m;
     switch (mode) {
     case WRAP_REPEAT:
@@ -523,18 +564,21 @@ static int64_t wrap_axis(int64_t c, uint32_t n, unsigned mode)
     return wrap(c, n, mode, &w) ? (int64_t)w : -1;
 }
 
-/* weights in 1/256 (8-bit fractions) */
+/* weights in 1/256 (8-bit fractions); their sum is 256 (two levels) or
+ * 65536 (four texels), so the rounded division is a shift */
 static uint32_t blend_bytes(const texel *c, const unsigned *wgt, unsigned n, bool hi)
 {
+    uint32_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        total += wgt[i];
+    bool pow2 = total && !(total & (total - 1));
+    unsigned sh = pow2 ? (unsigned)__builtin_ctz(total) : 0;
     uint32_t r = 0;
     for (int k = 0; k < 4; k++) {
-        uint32_t acc = 0, total = 0;
-        for (unsigned i = 0; i < n; i++) {
-            uint32_t v = ((hi ? c[i].hi : c[i].lo) >> (8 * k)) & 255;
-            acc += v * wgt[i];
-            total += wgt[i];
-        }
-        uint32_t v = total ? (acc + total / 2) / total : 0;
+        uint32_t acc = 0;
+        for (unsigned i = 0; i < n; i++)
+            acc += (((hi ? c[i].hi : c[i].lo) >> (8 * k)) & 255) * wgt[i];
+        uint32_t v = !total ? 0 : pow2 ? (acc + total / 2) >> sh : (acc + total / 2) / total;
         r |= (v > 255 ? 255 : v) << (8 * k);
     }
     return r;
@@ -646,6 +690,12 @@ static int setup(sampler *sp, const vc4_tmu_req *req, vc4_tmu_fault *fault)
                          sp->type, p0, p1);
     sp->dec = types[sp->type].decode;
     sp->bpp = unit_bpp(sp->type);
+    uint32_t uw, uh;
+    /* the unit the layout places: an ETC1 block is 64 bits, a YUYV pair 16
+     * (fetch's own unit sizes) */
+    utile_dims(sp->dec == DEC_ETC1 ? 64 : sp->dec == DEC_YUYV422 ? 16 : sp->bpp, &uw, &uh);
+    sp->usw = log2u(uw);
+    sp->ush = log2u(uh);
     sp->halves = sp->dec == DEC_S16F || sp->dec == DEC_RGBA64;
     sp->base = p0 & ~0xfffu;
     sp->nlev = VC4_TMU_GET(p0, MIPLVLS) + 1;
