@@ -106,8 +106,9 @@ int vc4_gl_check_attrs(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, uint32_
 }
 
 int vc4_gl_fetch(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs, const uint32_t *idx,
-                 unsigned n, uint32_t (*vpm)[16])
+                 unsigned n, vc4_v3d_units *u)
 {
+    uint32_t(*vpm)[16] = (uint32_t(*)[16])u->vpm;
     uint8_t sel = cs ? r->cs.sel : r->vs.sel;
     for (unsigned i = 0; i < r->nattr; i++) {
         if (!(sel & (1u << i)))
@@ -119,6 +120,8 @@ int vc4_gl_fetch(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs, cons
             return vc4_fault(v, t, CG_FAULT_BAD_STATE, r->addr,
                              "GL attribute %u: VPM rows %u..%u past the VPM's %u", i, row0,
                              row0 + words - 1, VC4_VPM_ROWS);
+        if (n && words && (row0 + words) * 16 > u->vpm_dirty)
+            u->vpm_dirty = (row0 + words) * 16;
         for (unsigned l = 0; l < n; l++) {
             uint8_t buf[260];
             uint64_t ad = (uint64_t)a->addr + (uint64_t)idx[l] * a->stride;
@@ -253,8 +256,8 @@ static int shade3(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs,
         }
     }
     uint32_t(*vpm)[16] = (uint32_t(*)[16])c->units.vpm;
-    vc4_v3d_units_init(&c->units);
-    int rc = vc4_gl_fetch(v, t, r, cs, lanes, n, vpm);
+    vc4_v3d_units_reset(&c->units); /* the cache is calloc'ed: all zero at first */
+    int rc = vc4_gl_fetch(v, t, r, cs, lanes, n, &c->units);
     if (rc == 0)
         rc = gl_run(v, t, c, cs ? r->cs.code : r->vs.code, cs ? r->cs.unif : r->vs.unif);
     if (rc)

@@ -52,11 +52,11 @@ int vc4_gl_check_attrs(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, uint32_
                        uint32_t rec_addr);
 
 /* The VCD: fetch the attributes the stage selects for up to 16 vertices
- * (lane l = idx[l]) into vpm (row = VPM offset / 4 + word, column = lane).
- * cs: the coordinate shader's selection and offsets, else the vertex
- * shader's. 0 or CG_ERR_FAULT. */
+ * (lane l = idx[l]) into the VPM of u (row = VPM offset / 4 + word, column =
+ * lane; u->vpm_dirty covers them). cs: the coordinate shader's selection
+ * and offsets, else the vertex shader's. 0 or CG_ERR_FAULT. */
 int vc4_gl_fetch(cg_vc4 *v, vc4_thread *t, const vc4_gl_record *r, bool cs, const uint32_t *idx,
-                 unsigned n, uint32_t (*vpm)[16]);
+                 unsigned n, vc4_v3d_units *u);
 
 /* Outputs of a coordinate shader for one vertex. */
 typedef struct vc4_gl_coord {

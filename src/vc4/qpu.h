@@ -257,10 +257,14 @@ typedef struct vc4_v3d_units {
     int mutex_owner;              /* QPU number holding the mutex, -1: free */
     uint64_t vdr_count, vdw_count; /* DMA transfers done */
     uint64_t vdr_bytes, vdw_bytes; /* bytes they moved */
+    uint32_t vpm_dirty;           /* words [0, vpm_dirty) may be non-zero */
 } vc4_v3d_units;
 
 /* Zero the VPM and semaphores, free the mutex. */
 void vc4_v3d_units_init(vc4_v3d_units *u);
+/* The same for units already initialised: only the VPM words written since
+ * (vpm_dirty) are cleared; the GL path runs it per vertex batch. */
+void vc4_v3d_units_reset(vc4_v3d_units *u);
 
 /* What a blocked QPU waits on (vc4_qpu_state.wait). */
 enum vc4_qpu_wait_kind {

@@ -20,6 +20,21 @@ void vc4_v3d_units_init(vc4_v3d_units *u)
     u->mutex_owner = -1;
 }
 
+void vc4_v3d_units_reset(vc4_v3d_units *u)
+{
+    memset(u->vpm, 0, sizeof u->vpm[0] * u->vpm_dirty);
+    memset(&u->sems, 0, sizeof u->sems);
+    u->mutex_owner = -1;
+    u->vdr_count = u->vdw_count = u->vdr_bytes = u->vdw_bytes = 0;
+    u->vpm_dirty = 0;
+}
+
+static inline void vpm_wrote(vc4_v3d_units *u, uint32_t word)
+{
+    if (word >= u->vpm_dirty)
+        u->vpm_dirty = word + 1;
+}
+
 static int need_units(vc4_qpu_state *s, const char *what)
 {
     return vc4__qpu_fault(s, CG_FAULT_UNSUPPORTED, 0,
@@ -121,6 +136,7 @@ int vc4__vpm_write(vc4_qpu_state *s, const uint32_t v[16], uint16_t mask)
         unsigned sh, bits;
         locate(setup, a, i, &w, &sh, &bits);
         uint32_t *p = &s->units->vpm[w];
+        vpm_wrote(s->units, w);
         if (bits == 32) {
             *p = v[i];
         } else {
@@ -266,6 +282,7 @@ static int vdr(vc4_qpu_state *s, uint32_t addr)
                 val |= (uint32_t)buf[r][e * w + b] << (8 * b);
             uint32_t m = w == 4 ? 0xffffffffu : ((1u << (8 * w)) - 1) << sh;
             s->units->vpm[wd] = (s->units->vpm[wd] & ~m) | ((val << sh) & m);
+            vpm_wrote(s->units, wd);
         }
     s->units->vdr_count++;
     s->units->vdr_bytes += (uint64_t)nrows * rowlen * w;
