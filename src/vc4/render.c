@@ -464,6 +464,18 @@ static inline unsigned lane_count(uint16_t m)
     return (x + (x >> 8)) & 0x1Fu;
 }
 
+/* Four lanes' words from a 2x2 quad of a tile buffer whose top-left word
+ * is p (lanes: (x, y), (x+1, y), (x, y+1), (x+1, y+1)), shifted right by
+ * sh: two 8-byte loads, no per-lane index. */
+static inline void quad_load(uint32_t dst[4], const uint32_t *p, unsigned sh)
+{
+    uint32_t q[4];
+    memcpy(q, p, 8);
+    memcpy(q + 2, p + VC4_TILE, 8);
+    for (unsigned k = 0; k < 4; k++)
+        dst[k] = q[k] >> sh;
+}
+
 static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
 {
     vc4_render *r = v->rend;
@@ -474,27 +486,28 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
-    /* each lane's word in the tile buffers: the lanes of a quad are pixels
-     * (x, y), (x+1, y), (x, y+1), (x+1, y+1) of one tile (quads start on
-     * even pixels); unused lanes are pixel 0, 0 */
-    uint32_t idx[16];
-    for (unsigned j = 0; j < 4; j++) {
-        uint32_t i = j < nquads ? (b->y[4 * j] % VC4_TILE) * VC4_TILE + (b->x[4 * j] % VC4_TILE)
-                                : 0;
-        uint32_t d = j < nquads ? 1 : 0;
-        idx[4 * j] = i, idx[4 * j + 1] = i + d;
-        idx[4 * j + 2] = i + d * VC4_TILE, idx[4 * j + 3] = i + d * (VC4_TILE + 1);
-    }
+    /* each quad's top-left word in the tile buffers: the lanes of a quad
+     * are pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1) of one tile (quads
+     * start on even pixels, so the quad never crosses the tile's right or
+     * bottom edge); the lanes of unused quads are pixel 0, 0 */
+    uint32_t qi[4];
+    for (unsigned j = 0; j < nquads; j++)
+        qi[j] = (b->y[4 * j] % VC4_TILE) * VC4_TILE + (b->x[4 * j] % VC4_TILE);
     if (!early) {
-        for (unsigned l = 0; l < 16; l++) {
-            b->tlb_color_in[l] = r->color[idx[l]];
-            b->z_in[l] = r->zs[idx[l]] >> 8;
+        for (unsigned j = 0; j < nquads; j++) {
+            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j], 0);
+            quad_load(&b->z_in[4 * j], r->zs + qi[j], 8);
+        }
+        for (unsigned l = lanes; l < 16; l++) {
+            b->tlb_color_in[l] = r->color[0];
+            b->z_in[l] = r->zs[0] >> 8;
         }
     } else {
         /* in lane order: an unused lane reads pixel 0 after a live lane's
          * early Z write to it */
         for (unsigned l = 0; l < 16; l++) {
-            uint32_t i = idx[l];
+            unsigned j = l >> 2;
+            uint32_t i = j < nquads ? qi[j] + (l & 1) + (l & 2) / 2 * VC4_TILE : 0;
             b->tlb_color_in[l] = r->color[i];
             b->z_in[l] = r->zs[i] >> 8;
             if (live >> l & 1) {
@@ -534,15 +547,28 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     v->stats.fragments += lane_count(live);
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
     if (!zm) {
-        for (unsigned l = 0; l < 16; l++)
-            if (cm >> l & 1)
-                r->color[idx[l]] = b->color[l];
+        /* colour only: a quad's four words in two 8-byte stores when all
+         * four are written */
+        for (unsigned j = 0; j < nquads; j++) {
+            unsigned m = cm >> (4 * j) & 15;
+            uint32_t *c = r->color + qi[j];
+            const uint32_t *s = &b->color[4 * j];
+            if (m == 15) {
+                memcpy(c, s, 8);
+                memcpy(c + VC4_TILE, s + 2, 8);
+                continue;
+            }
+            if (m & 1) c[0] = s[0];
+            if (m & 2) c[1] = s[1];
+            if (m & 4) c[VC4_TILE] = s[2];
+            if (m & 8) c[VC4_TILE + 1] = s[3];
+        }
         return 0;
     }
-    for (unsigned l = 0; l < 16; l++) {
+    for (unsigned l = 0; l < lanes; l++) {
         if (!(live >> l & 1))
             continue;
-        uint32_t i = idx[l];
+        uint32_t i = qi[l >> 2] + (l & 1) + (l & 2) / 2 * VC4_TILE;
         if (zm >> l & 1) {
             uint32_t z = b->z_out[l] & 0xFFFFFF;
             if (!depth_pass(func, z, r->zs[i] >> 8))
