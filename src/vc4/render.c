@@ -711,46 +711,66 @@ static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
     return m;
 }
 
+/* Lanes l0..l0+3 get the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1):
+ * two 16-byte stores with the vector extension gcc and clang share. */
+#if defined(__GNUC__)
+typedef uint32_t rq_v4u __attribute__((vector_size(16)));
+static inline void quad_xy(vc4_frag_batch *b, unsigned l0, uint32_t x, uint32_t y)
+{
+    rq_v4u vx = (rq_v4u){0, 1, 0, 1} + x, vy = (rq_v4u){0, 0, 1, 1} + y;
+    memcpy(&b->x[l0], &vx, 16);
+    memcpy(&b->y[l0], &vy, 16);
+}
+#else
+static inline void quad_xy(vc4_frag_batch *b, unsigned l0, uint32_t x, uint32_t y)
+{
+    for (unsigned k = 0; k < 4; k++)
+        b->x[l0 + k] = x + (k & 1), b->y[l0 + k] = y + (k >> 1);
+}
+#endif
+
 /* The four lanes of quad nq of the batch: covered pixels (qmask) get their
- * payload, the others are helper lanes (shaded, never written). A whole
- * quad of a shader that sees neither Z nor W (nor varyings) only needs its
- * coordinates. */
+ * payload, the others are helper lanes (shaded, never written). A shader
+ * that sees neither Z nor W (nor varyings) only needs the coordinates (Z
+ * and W are zero). Quads start at pixels >= 0 (the tile's). */
+static void fill_quad_payload(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
+                              unsigned l0, int64_t qx, int64_t qy, const int64_t e[3])
+{
+    for (unsigned k = 0; k < 4; k++) {
+        const int64_t *o = w->off[k];
+        /* a helper lane is shaded, never written. Its varyings are the
+         * triangle's planes extrapolated to the pixel, as for a covered
+         * lane: the TMU takes a quad's derivatives (the mip level) from all
+         * four lanes, so zeros here chose a wrong level along every edge
+         * that splits a quad. */
+        setup_lane(rs, b, l0 + k, (uint32_t)(qx + (k & 1)), (uint32_t)(qy + (k >> 1)),
+                   e[0] + o[0], e[1] + o[1], e[2] + o[2]);
+    }
+}
+
 static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
                              unsigned nq, int64_t qx, int64_t qy, const int64_t e[3],
                              unsigned qmask)
 {
     unsigned l0 = nq * 4;
-    if (qmask == 15 && !rs->need_w && !rs->need_z) {
-        uint32_t x = (uint32_t)qx, y = (uint32_t)qy;
-        b->x[l0] = x, b->x[l0 + 1] = x + 1, b->x[l0 + 2] = x, b->x[l0 + 3] = x + 1;
-        b->y[l0] = y, b->y[l0 + 1] = y, b->y[l0 + 2] = y + 1, b->y[l0 + 3] = y + 1;
-        for (unsigned k = 0; k < 4; k++)
-            b->frag_z[l0 + k] = b->frag_w[l0 + k] = 0;
-        b->mask |= (uint16_t)(15u << l0);
-        return;
+    if (!rs->need_w && !rs->need_z) {
+        quad_xy(b, l0, (uint32_t)qx, (uint32_t)qy);
+        memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+        memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+    } else {
+        fill_quad_payload(rs, w, b, l0, qx, qy, e);
     }
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned l = l0 + k;
-        int64_t px = qx + (k & 1), py = qy + (k >> 1);
-        if (qmask >> k & 1) {
-            const int64_t *o = w->off[k];
-            setup_lane(rs, b, l, (uint32_t)px, (uint32_t)py, e[0] + o[0], e[1] + o[1],
-                       e[2] + o[2]);
-            b->mask |= (uint16_t)(1u << l);
-        } else {
-            /* helper lane: shaded, never written. Its varyings are the
-             * triangle's planes extrapolated to the pixel, as for a covered
-             * lane: the TMU takes a quad's derivatives (the mip level) from
-             * all four lanes, so zeros here chose a wrong level along every
-             * edge that splits a quad. */
-            const int64_t *o = w->off[k];
-            setup_lane(rs, b, l, (uint32_t)(px < 0 ? 0 : px), (uint32_t)(py < 0 ? 0 : py),
-                       e[0] + o[0], e[1] + o[1], e[2] + o[2]);
-        }
-    }
+    b->mask |= (uint16_t)(qmask << l0);
 }
 
-/* zc: the Z clipping planes (clip.c), applied to each quad's coverage. */
+/* zc: the Z clipping planes (clip.c), applied to each quad's coverage.
+ *
+ * A row of quads: the quads before the first that may be covered are
+ * stepped over; from there, a run of wholly covered quads (inside all three
+ * edges by the `all` bounds, inside the rectangle in x and y, no Z
+ * clipping) is emitted in a tight loop with no per-pixel test; other quads
+ * take the per-pixel edge masks. The row ends at the first quad past the
+ * ones that may be covered (a triangle is convex). */
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
@@ -762,21 +782,43 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
         base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
         step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
     }
+    const int64_t s0 = w->some[0], s1 = w->some[1], s2 = w->some[2];
+    const int64_t a0 = w->all[0], a1 = w->all[1], a2 = w->all[2];
+    /* quads [qlo, qhi) of a row lie wholly inside [x0, x1) (xa = x0 & ~1) */
+    const int64_t qlo = w->x0 - w->xa, qhi = (w->x1 - w->xa) / 2;
+#define RQ_SOME(e) ((e)[0] >= s0 && (e)[1] >= s1 && (e)[2] >= s2)
+#define RQ_ALL(e) ((e)[0] >= a0 && (e)[1] >= a1 && (e)[2] >= a2)
+#define RQ_STEP(e) ((e)[0] += step[0], (e)[1] += step[1], (e)[2] += step[2])
+#define RQ_FLUSH()                                                                         \
+    do {                                                                                   \
+        if (++nq == 4) {                                                                   \
+            int rc_ = run_batch(v, t, rs, b, nq);                                          \
+            batch_reset(b, rs->nvary);                                                     \
+            nq = 0;                                                                        \
+            if (rc_)                                                                       \
+                return rc_;                                                                \
+        }                                                                                  \
+    } while (0)
     for (int64_t qy = w->ya; qy < w->y1;
          qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
         unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
+        bool runs = rowok == 15 && !zc->on; /* wholly covered quads need no test */
         int64_t e[3] = {base[0], base[1], base[2]};
-        bool seen = false;
-        for (int64_t q = 0; q < w->nqx; q++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
-            if (e[0] < w->some[0] || e[1] < w->some[1] || e[2] < w->some[2]) {
-                if (seen)
-                    break; /* past the row's quads that may be covered */
+        int64_t q = 0;
+        while (q < w->nqx && !RQ_SOME(e))
+            q++, RQ_STEP(e);
+        while (q < w->nqx && RQ_SOME(e)) {
+            int64_t qx = w->xa + 2 * q;
+            if (runs && q >= qlo && q < qhi && RQ_ALL(e)) {
+                do {
+                    fill_quad(rs, w, b, nq, qx, qy, e, 15);
+                    RQ_FLUSH();
+                    q++, qx += 2, RQ_STEP(e);
+                } while (q < qhi && RQ_ALL(e));
                 continue;
             }
-            seen = true;
-            int64_t qx = w->xa + 2 * q;
             unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
-            if (e[0] < w->all[0] || e[1] < w->all[1] || e[2] < w->all[2])
+            if (!RQ_ALL(e))
                 qmask &= quad_edge_mask(w, e);
             if (zc->on && qmask) {
                 int64_t e4[4][3];
@@ -785,18 +827,17 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
                         e4[k][i] = e[i] + w->off[k][i];
                 qmask = vc4_zclip_quad(zc, (const int64_t(*)[3])e4, qmask);
             }
-            if (!qmask)
-                continue;
-            fill_quad(rs, w, b, nq, qx, qy, e, qmask);
-            if (++nq == 4) {
-                int rc = run_batch(v, t, rs, b, nq);
-                batch_reset(b, rs->nvary);
-                nq = 0;
-                if (rc)
-                    return rc;
+            if (qmask) {
+                fill_quad(rs, w, b, nq, qx, qy, e, qmask);
+                RQ_FLUSH();
             }
+            q++, RQ_STEP(e);
         }
     }
+#undef RQ_SOME
+#undef RQ_ALL
+#undef RQ_STEP
+#undef RQ_FLUSH
     return nq ? run_batch(v, t, rs, b, nq) : 0;
 }
 
