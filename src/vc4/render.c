@@ -465,18 +465,33 @@ static inline unsigned lane_count(uint16_t m)
 }
 
 /* Four lanes' words from a 2x2 quad of a tile buffer whose top-left word
- * is p (lanes: (x, y), (x+1, y), (x, y+1), (x+1, y+1)), shifted right by
- * sh: two 8-byte loads, no per-lane index. */
-static inline void quad_load(uint32_t dst[4], const uint32_t *p, unsigned sh)
+ * is p (lanes: (x, y), (x+1, y), (x, y+1), (x+1, y+1)): two 8-byte loads,
+ * no per-lane index; quad_load_z takes the Z above the stencil byte. */
+static inline void quad_load(uint32_t dst[4], const uint32_t *p)
 {
-    uint32_t q[4];
-    memcpy(q, p, 8);
-    memcpy(q + 2, p + VC4_TILE, 8);
-    for (unsigned k = 0; k < 4; k++)
-        dst[k] = q[k] >> sh;
+    memcpy(dst, p, 8);
+    memcpy(dst + 2, p + VC4_TILE, 8);
 }
 
-static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
+static inline void quad_load_z(uint32_t dst[4], const uint32_t *p)
+{
+#if defined(__GNUC__)
+    typedef uint32_t v4u __attribute__((vector_size(16)));
+    v4u q;
+    memcpy(&q, p, 8);
+    memcpy((uint32_t *)&q + 2, p + VC4_TILE, 8);
+    q >>= 8;
+    memcpy(dst, &q, 16);
+#else
+    for (unsigned k = 0; k < 4; k++)
+        dst[k] = p[(k & 1) + (k >> 1) * VC4_TILE] >> 8;
+#endif
+}
+
+/* qi[j]: quad j's top-left word in the tile buffers (quads start on even
+ * pixels, so a quad never crosses the tile's right or bottom edge). */
+static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads,
+                     const uint32_t qi[4])
 {
     vc4_render *r = v->rend;
     const uint8_t *cfg = r->st.config;
@@ -486,17 +501,12 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
-    /* each quad's top-left word in the tile buffers: the lanes of a quad
-     * are pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1) of one tile (quads
-     * start on even pixels, so the quad never crosses the tile's right or
-     * bottom edge); the lanes of unused quads are pixel 0, 0 */
-    uint32_t qi[4];
-    for (unsigned j = 0; j < nquads; j++)
-        qi[j] = (b->y[4 * j] % VC4_TILE) * VC4_TILE + (b->x[4 * j] % VC4_TILE);
+    /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
+     * y+1) of the tile; the lanes of unused quads are pixel 0, 0 */
     if (!early) {
         for (unsigned j = 0; j < nquads; j++) {
-            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j], 0);
-            quad_load(&b->z_in[4 * j], r->zs + qi[j], 8);
+            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j]);
+            quad_load_z(&b->z_in[4 * j], r->zs + qi[j]);
         }
         for (unsigned l = lanes; l < 16; l++) {
             b->tlb_color_in[l] = r->color[0];
@@ -699,14 +709,17 @@ static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0,
 }
 
 /* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
- * (k & 1, k >> 1) of the quad). */
+ * (k & 1, k >> 1) of the quad): pixel k is inside when E_i + off_k,i -
+ * thr_i >= 0 for every edge, i.e. when the OR of the three has its sign
+ * bit clear. */
 static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
 {
-    unsigned m = 15;
-    for (int i = 0; i < 3; i++) {
-        int64_t a = e[i] - w->thr[i], sx = w->stx[i], sy = w->sty[i];
-        m &= (a >= 0 ? 1u : 0u) | (a + sx >= 0 ? 2u : 0u) | (a + sy >= 0 ? 4u : 0u) |
-             (a + sx + sy >= 0 ? 8u : 0u);
+    int64_t a0 = e[0] - w->thr[0], a1 = e[1] - w->thr[1], a2 = e[2] - w->thr[2];
+    unsigned m = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        const int64_t *o = w->off[k];
+        uint64_t any_neg = (uint64_t)((a0 + o[0]) | (a1 + o[1]) | (a2 + o[2]));
+        m |= (unsigned)(~any_neg >> 63) << k;
     }
     return m;
 }
@@ -770,18 +783,28 @@ static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_ba
  * edges by the `all` bounds, inside the rectangle in x and y, no Z
  * clipping) is emitted in a tight loop with no per-pixel test; other quads
  * take the per-pixel edge masks. The row ends at the first quad past the
- * ones that may be covered (a triangle is convex). */
+ * ones that may be covered (a triangle is convex). A shader that sees
+ * neither Z nor W takes four wholly covered quads at once when the run has
+ * them (`all` holds for quads q and q+3, so for the two between: each
+ * bound is a half-line along the row), with the batch the quad-by-quad
+ * walk would make. */
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
     vc4_frag_batch *b = v->rend->batch;
     batch_reset(b, rs->nvary);
     unsigned nq = 0;
-    int64_t base[3], step[3], down[3];
+    uint32_t qi[4] = {0, 0, 0, 0}; /* the batch's quads' words in the tile buffers */
+    bool xy_only = !rs->need_w && !rs->need_z;
+    int64_t base[3], step[3], down[3], step3[3];
     for (int i = 0; i < 3; i++) {
         base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
         step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
+        step3[i] = 3 * step[i];
     }
+    /* the rectangle lies in the current tile: quad (qx, qy)'s word */
+    const int64_t tx0 = (int64_t)v->rend->tile_x * VC4_TILE;
+    const int64_t ty0 = (int64_t)v->rend->tile_y * VC4_TILE;
     const int64_t s0 = w->some[0], s1 = w->some[1], s2 = w->some[2];
     const int64_t a0 = w->all[0], a1 = w->all[1], a2 = w->all[2];
     /* quads [qlo, qhi) of a row lie wholly inside [x0, x1) (xa = x0 & ~1) */
@@ -792,7 +815,7 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
 #define RQ_FLUSH()                                                                         \
     do {                                                                                   \
         if (++nq == 4) {                                                                   \
-            int rc_ = run_batch(v, t, rs, b, nq);                                          \
+            int rc_ = run_batch(v, t, rs, b, nq, qi);                                      \
             batch_reset(b, rs->nvary);                                                     \
             nq = 0;                                                                        \
             if (rc_)                                                                       \
@@ -805,13 +828,31 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
         bool runs = rowok == 15 && !zc->on; /* wholly covered quads need no test */
         int64_t e[3] = {base[0], base[1], base[2]};
         int64_t q = 0;
+        uint32_t rowi = (uint32_t)((qy - ty0) * VC4_TILE - tx0); /* + qx: the quad's word */
         while (q < w->nqx && !RQ_SOME(e))
             q++, RQ_STEP(e);
         while (q < w->nqx && RQ_SOME(e)) {
             int64_t qx = w->xa + 2 * q;
             if (runs && q >= qlo && q < qhi && RQ_ALL(e)) {
                 do {
+                    if (nq == 0 && xy_only && q + 3 < qhi && e[0] + step3[0] >= a0 &&
+                        e[1] + step3[1] >= a1 && e[2] + step3[2] >= a2) {
+                        for (unsigned j = 0; j < 4; j++) {
+                            quad_xy(b, 4 * j, (uint32_t)qx + 2 * j, (uint32_t)qy);
+                            qi[j] = rowi + (uint32_t)qx + 2 * j;
+                        }
+                        memset(b->frag_z, 0, sizeof b->frag_z);
+                        memset(b->frag_w, 0, sizeof b->frag_w);
+                        b->mask = 0xFFFF;
+                        nq = 3;
+                        RQ_FLUSH();
+                        q += 4, qx += 8;
+                        for (int i = 0; i < 3; i++)
+                            e[i] += step3[i] + step[i];
+                        continue;
+                    }
                     fill_quad(rs, w, b, nq, qx, qy, e, 15);
+                    qi[nq] = rowi + (uint32_t)qx;
                     RQ_FLUSH();
                     q++, qx += 2, RQ_STEP(e);
                 } while (q < qhi && RQ_ALL(e));
@@ -829,6 +870,7 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
             }
             if (qmask) {
                 fill_quad(rs, w, b, nq, qx, qy, e, qmask);
+                qi[nq] = rowi + (uint32_t)qx;
                 RQ_FLUSH();
             }
             q++, RQ_STEP(e);
@@ -838,7 +880,7 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
 #undef RQ_ALL
 #undef RQ_STEP
 #undef RQ_FLUSH
-    return nq ? run_batch(v, t, rs, b, nq) : 0;
+    return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
 
 /* The shader state's fragment shader (rs->nv) and the shaded vertices of
