@@ -883,6 +883,17 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
     return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
 
+/* Kept for one compressed primitive list (compressed_list), where nothing
+ * writes memory (see there) and the latched state cannot change: the NV
+ * shader record last read (nv_ok: from nv_addr) and what the fragment
+ * shader at `code` sees of its payload (pu_ok; qpu.h
+ * vc4_qpu_cache_payload_use). */
+typedef struct vc4_list_cache {
+    bool nv_ok, pu_ok, use_w, use_z;
+    uint32_t nv_addr, code;
+    vc4_nv_record nv;
+} vc4_list_cache;
+
 /* The shader state's fragment shader (rs->nv) and the shaded vertices of
  * idx[0..n). */
 static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t *idx, unsigned n,
@@ -917,8 +928,15 @@ static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t 
         for (unsigned j = 0; j < n; j++)
             in[j] = o3[j];
     } else {
-        if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
-            return CG_ERR_FAULT;
+        vc4_list_cache *lc = r->lc;
+        if (lc && lc->nv_ok && lc->nv_addr == r->st.nv_record) {
+            rs.nv = lc->nv;
+        } else {
+            if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
+                return CG_ERR_FAULT;
+            if (lc)
+                lc->nv = rs.nv, lc->nv_addr = r->st.nv_record, lc->nv_ok = true;
+        }
         for (unsigned j = 0; j < n; j++)
             if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
                                 pc) != 0)
@@ -1046,7 +1064,14 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         /* the shader's code cannot change while this primitive's batches
          * run (nothing writes memory meanwhile), so the answer holds */
         bool uw, uz;
-        vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
+        vc4_list_cache *lc = r->lc;
+        if (lc && lc->pu_ok && lc->code == rs.nv.code) {
+            uw = lc->use_w, uz = lc->use_z;
+        } else {
+            vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
+            if (lc)
+                lc->code = rs.nv.code, lc->use_w = uw, lc->use_z = uz, lc->pu_ok = true;
+        }
         bool early = (r->st.config[2] & 1) && !(r->flags & (1u << 11));
         rs.need_w = uw || rs.nvary > 0;
         rs.need_z = uz || early;
@@ -1098,7 +1123,18 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
 
 /* Walk a compressed primitive list starting at `p` (after the 0x30); sets
  * *next to the address after its escape. */
+static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next);
+
 static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
+{
+    vc4_list_cache lc = {0};
+    v->rend->lc = &lc;
+    int rc = compressed_items(v, t, p, next);
+    v->rend->lc = NULL;
+    return rc;
+}
+
+static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
     uint32_t prev[3] = {0, 0, 0};
