@@ -443,7 +443,7 @@ typedef struct raster {
     int64_t ex[3], ey[3], eb[3]; /* E_i(p) = ex*py + ey*px + eb, edge i opposite vertex i */
     bool incl[3];
     uint32_t nvary;
-    /* per-triangle constants of setup_lane, as doubles (exact conversions) */
+    /* per-triangle constants of fill_quad_payload, as doubles (exact conversions) */
     double z[3], iw[3];
     double dv[VC4_MAX_VARY][3]; /* (float)(V_k - V_0) per varying and vertex */
     float c[VC4_MAX_VARY];      /* V_0 */
@@ -603,7 +603,7 @@ static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
     b->sems = NULL;
 }
 
-/* Per-triangle constants of setup_lane. */
+/* Per-triangle constants of fill_quad_payload. */
 static void setup_consts(raster *rs, const vc4_render *r)
 {
     for (int k = 0; k < 3; k++) {
@@ -617,45 +617,6 @@ static void setup_consts(raster *rs, const vc4_render *r)
                       (r->st.flat_flags >> (i - rs->skip) & 1);
         for (int k = 0; k < 3; k++)
             rs->dv[i][k] = (float)(rs->vx[k].vary[i] - c);
-    }
-}
-
-/* Fill lane l of the batch for pixel (x, y). */
-static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, uint32_t x,
-                              uint32_t y, int64_t e0, int64_t e1, int64_t e2)
-{
-    b->x[l] = x, b->y[l] = y;
-    /* barycentrics: the edge functions times 1 / area (one division per
-     * triangle) */
-    b->frag_z[l] = 0;
-    b->frag_w[l] = 0;
-    if (!rs->need_z && !rs->need_w)
-        return;
-    double ia = rs->inv_area;
-    double w0 = (double)e0 * ia, w1 = (double)e1 * ia, w2 = (double)e2 * ia;
-    if (rs->need_z) {
-        float z = (float)(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2]);
-        b->frag_z[l] = z24(z);
-    }
-    if (!rs->need_w)
-        return; /* no varyings either (they need W) */
-    double q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
-    double W = q != 0 ? 1.0 / q : 0;
-    b->frag_w[l] = vc4_u32f((float)W);
-    for (uint32_t i = 0; i < rs->nvary; i++) {
-        /* research/vc4.md 3: a VARYING read gives the perspective-correct
-         * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
-         * gets C = the value at vertex 0; the shader adds r5. With per-vertex
-         * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
-         * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
-        float p = 0;
-        if (!rs->flat[i]) {
-            double s = w0 * rs->dv[i][0] * rs->iw[0] + w1 * rs->dv[i][1] * rs->iw[1] +
-                       w2 * rs->dv[i][2] * rs->iw[2];
-            p = (float)(W * s);
-        }
-        b->vary[i][l] = p;
-        b->vary_c[i][l] = rs->c[i];
     }
 }
 
@@ -742,22 +703,63 @@ static inline void quad_xy(vc4_frag_batch *b, unsigned l0, uint32_t x, uint32_t 
 }
 #endif
 
-/* The four lanes of quad nq of the batch: covered pixels (qmask) get their
- * payload, the others are helper lanes (shaded, never written). A shader
- * that sees neither Z nor W (nor varyings) only needs the coordinates (Z
- * and W are zero). Quads start at pixels >= 0 (the tile's). */
+/* The four lanes of a quad from l0 for the quad at (qx, qy), whose top-left
+ * pixel has edge values e, when Z or W is needed (else fill_quad writes
+ * zeros): barycentrics (the edge functions times 1 / area, one division
+ * per triangle), Z, W and the varyings, the four lanes at once in double
+ * vectors (the vector extension gcc and clang share), each lane with the
+ * arithmetic, operation for operation, of a per-pixel evaluation (no FMA:
+ * -ffp-contract=off), so every bit is what it would be one lane at a time.
+ * Helper lanes (not covered) get the same payload: the triangle's planes
+ * extrapolated to the pixel (the TMU takes a quad's derivatives, the mip
+ * level, from all four lanes, so zeros chose a wrong level along every edge
+ * that splits a quad). */
 static void fill_quad_payload(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
                               unsigned l0, int64_t qx, int64_t qy, const int64_t e[3])
 {
+    typedef double v4d __attribute__((vector_size(32)));
+    typedef int64_t v4l __attribute__((vector_size(32)));
+    typedef float v4f __attribute__((vector_size(16)));
+    quad_xy(b, l0, (uint32_t)qx, (uint32_t)qy);
+    double ia = rs->inv_area;
+    v4d w0, w1, w2;
     for (unsigned k = 0; k < 4; k++) {
         const int64_t *o = w->off[k];
-        /* a helper lane is shaded, never written. Its varyings are the
-         * triangle's planes extrapolated to the pixel, as for a covered
-         * lane: the TMU takes a quad's derivatives (the mip level) from all
-         * four lanes, so zeros here chose a wrong level along every edge
-         * that splits a quad. */
-        setup_lane(rs, b, l0 + k, (uint32_t)(qx + (k & 1)), (uint32_t)(qy + (k >> 1)),
-                   e[0] + o[0], e[1] + o[1], e[2] + o[2]);
+        w0[k] = (double)(e[0] + o[0]), w1[k] = (double)(e[1] + o[1]);
+        w2[k] = (double)(e[2] + o[2]);
+    }
+    w0 *= ia, w1 *= ia, w2 *= ia;
+    if (rs->need_z) {
+        v4f z = __builtin_convertvector(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2], v4f);
+        for (unsigned k = 0; k < 4; k++)
+            b->frag_z[l0 + k] = z24(z[k]);
+    } else {
+        memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+    }
+    if (!rs->need_w) {
+        /* no varyings either (they need W) */
+        memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+        return;
+    }
+    v4d q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
+    v4d W = (v4d)((v4l)(1.0 / q) & (q != 0)); /* 1 / q, 0 where q == 0 */
+    v4f wf = __builtin_convertvector(W, v4f);
+    memcpy(&b->frag_w[l0], &wf, 16);
+    for (uint32_t i = 0; i < rs->nvary; i++) {
+        /* research/vc4.md 3: a VARYING read gives the perspective-correct
+         * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
+         * gets C = the value at vertex 0; the shader adds r5. With per-vertex
+         * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
+         * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
+        v4f p = {0, 0, 0, 0};
+        if (!rs->flat[i]) {
+            const double *dv = rs->dv[i];
+            v4d s = w0 * dv[0] * rs->iw[0] + w1 * dv[1] * rs->iw[1] + w2 * dv[2] * rs->iw[2];
+            p = __builtin_convertvector(W * s, v4f);
+        }
+        memcpy(&b->vary[i][l0], &p, 16);
+        v4f c = {rs->c[i], rs->c[i], rs->c[i], rs->c[i]};
+        memcpy(&b->vary_c[i][l0], &c, 16);
     }
 }
 
