@@ -420,7 +420,7 @@ static uint32_t z24(float z)
     return (uint32_t)(z * 16777215.0f + 0.5f);
 }
 
-static bool depth_pass(unsigned func, uint32_t z, uint32_t buf)
+static inline bool depth_pass(unsigned func, uint32_t z, uint32_t buf)
 {
     switch (func) {
     case 0: return false;
