@@ -5,7 +5,10 @@
  *     pixel's coverage (top-left rule) and the exact bits of its perspective-
  *     correct varying (the per-pixel arithmetic of docs/vc4.md), so the
  *     incremental edge walk, the wholly-covered quads and the short-row path
- *     all give what evaluating each pixel gives;
+ *     all give what evaluating each pixel gives; again with a shader that
+ *     sees neither Z, W nor varyings (the payload-free quads and whole
+ *     batches of the walk), with the number of batches each triangle makes
+ *     (the quad packing the QPU sees);
  *   - T and LT stores and loads (RGBA8888 and BGR565) of a 100x72 frame with
  *     partial tiles, byte for byte against a per-pixel reference of the
  *     layouts (Mesa vc4_tiling.c);
@@ -20,8 +23,10 @@ enum { W = 192, H = 128, TW = 3, TH = 2, FB = 0x100000, VD = 0x380000 };
 enum { CLIP_X = 3, CLIP_Y = 5, CLIP_W = 185, CLIP_H = 118 };
 
 /* The scene: a binning list for TW x TH tiles, a render list storing each
- * tile (raster RGBA8888), one triangle from VD; fadd tlbc, vary, r5. */
-static cg_asm *scene(cg_vc4 *v)
+ * tile (raster RGBA8888), one triangle from VD; fadd tlbc, vary, r5 (flat:
+ * no varying, ldi tlbc, FLAT_COLOR: a shader that sees neither Z nor W). */
+enum { FLAT_COLOR = 0x00FF8000 };
+static cg_asm *scene(cg_vc4 *v, bool flat)
 {
     char src[8192], *p = src;
     size_t left = sizeof src;
@@ -47,10 +52,10 @@ static cg_asm *scene(cg_vc4 *v)
             p += n, left -= (size_t)n;
         }
     snprintf(p, left, "REND_END:\n"
-                      ".align 16\nNV: .byte 0, 16, 0, 1\n.word FS, 0, 0x%x\n"
-                      ".align 16\nFS: .word 0x018C7D40, 0x10020BA7, 0x009E7000, 0x300009E7, "
+                      ".align 16\nNV: .byte 0, 16, 0, %d\n.word FS, 0, 0x%x\n"
+                      ".align 16\nFS: .word 0x%08X, 0x%08X, 0x009E7000, 0x300009E7, "
                       "0x009E7000, 0x100009E7, 0x009E7000, 0x100009E7\n",
-             VD);
+             flat ? 0 : 1, VD, flat ? FLAT_COLOR : 0x018C7D40u, flat ? 0xE0020BA7u : 0x10020BA7u);
     return load(v, src);
 }
 
@@ -111,15 +116,18 @@ static bool reference(const tvert in[3], int x, int y, uint32_t *bits)
     return true;
 }
 
-static void test_random_triangles(void)
+/* flat: the payload-free shader; besides every pixel, the number of
+ * batches is checked: per triangle and tile, the quads (2x2, on even
+ * pixels) holding a covered pixel, four to a batch. */
+static void random_triangles(bool flat)
 {
     cg_device *dev;
     cg_vc4 *v;
     CHECK_EQ(cg_device_create(&dev), 0);
     CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
-    cg_asm *as = scene(v);
+    cg_asm *as = scene(v, flat);
     uint32_t s = 2024, *fb = malloc(W * H * 4);
-    uint64_t covered = 0, frags0 = 0;
+    uint64_t covered = 0, frags0 = 0, batches0 = 0, batches = 0;
     int mismatches = 0;
     for (int it = 0; it < 300 && mismatches == 0; it++) {
         tvert t[3];
@@ -150,28 +158,47 @@ static void test_random_triangles(void)
         CHECK_EQ(cg_vc4_wait_idle(v), 0);
         CHECK_EQ(cg_vc4_cpu_read(v, FB, fb, W * H * 4), 0);
         uint64_t want_frags = 0;
+        static uint8_t quad[H / 2][W / 2];
+        memset(quad, 0, sizeof quad);
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
                 uint32_t bits = 0xFF000000;
-                if (reference(t, x, y, &bits))
+                if (reference(t, x, y, &bits)) {
                     want_frags++;
+                    quad[y / 2][x / 2] = 1;
+                    if (flat)
+                        bits = FLAT_COLOR;
+                }
                 if (fb[y * W + x] != bits && mismatches++ < 5)
                     fprintf(stderr, "triangle %d (%d,%d) (%d,%d) (%d,%d): pixel %d,%d "
                                     "0x%08x, want 0x%08x\n",
                             it, t[0].x, t[0].y, t[1].x, t[1].y, t[2].x, t[2].y, x, y,
                             fb[y * W + x], bits);
             }
+        uint64_t want_batches = 0;
+        for (int ty = 0; ty < TH; ty++)
+            for (int tx = 0; tx < TW; tx++) {
+                unsigned nq = 0;
+                for (int qy = 0; qy < 32; qy++)
+                    for (int qx = 0; qx < 32; qx++)
+                        nq += quad[ty * 32 + qy][tx * 32 + qx];
+                want_batches += (nq + 3) / 4;
+            }
         cg_vc4_stats st;
         cg_vc4_get_stats(v, &st);
         CHECK_EQ(st.fragments - frags0, want_frags);
+        CHECK_EQ(st.batches - batches0, want_batches);
         frags0 = st.fragments;
+        batches0 = st.batches;
         covered += want_frags;
+        batches += want_batches;
     }
     CHECK_EQ(mismatches, 0);
     CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     /* the mix covered something of every kind: pinned so that a change of
      * the generator shows */
     CHECK_EQ(covered, 570849);
+    CHECK_EQ(batches, 37624);
     free(fb);
     cg_asm_destroy(as);
     cg_vc4_destroy(v);
@@ -329,7 +356,8 @@ static void test_tiled_store_fault(void)
 
 int main(void)
 {
-    test_random_triangles();
+    random_triangles(false);
+    random_triangles(true);
     test_tiled_transfers();
     test_tiled_store_fault();
     return check_report("test_vc4_raster");

@@ -420,7 +420,7 @@ static uint32_t z24(float z)
     return (uint32_t)(z * 16777215.0f + 0.5f);
 }
 
-static bool depth_pass(unsigned func, uint32_t z, uint32_t buf)
+static inline bool depth_pass(unsigned func, uint32_t z, uint32_t buf)
 {
     switch (func) {
     case 0: return false;
@@ -443,7 +443,7 @@ typedef struct raster {
     int64_t ex[3], ey[3], eb[3]; /* E_i(p) = ex*py + ey*px + eb, edge i opposite vertex i */
     bool incl[3];
     uint32_t nvary;
-    /* per-triangle constants of setup_lane, as doubles (exact conversions) */
+    /* per-triangle constants of fill_quad_payload, as doubles (exact conversions) */
     double z[3], iw[3];
     double dv[VC4_MAX_VARY][3]; /* (float)(V_k - V_0) per varying and vertex */
     float c[VC4_MAX_VARY];      /* V_0 */
@@ -464,7 +464,34 @@ static inline unsigned lane_count(uint16_t m)
     return (x + (x >> 8)) & 0x1Fu;
 }
 
-static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads)
+/* Four lanes' words from a 2x2 quad of a tile buffer whose top-left word
+ * is p (lanes: (x, y), (x+1, y), (x, y+1), (x+1, y+1)): two 8-byte loads,
+ * no per-lane index; quad_load_z takes the Z above the stencil byte. */
+static inline void quad_load(uint32_t dst[4], const uint32_t *p)
+{
+    memcpy(dst, p, 8);
+    memcpy(dst + 2, p + VC4_TILE, 8);
+}
+
+static inline void quad_load_z(uint32_t dst[4], const uint32_t *p)
+{
+#if defined(__GNUC__)
+    typedef uint32_t v4u __attribute__((vector_size(16)));
+    v4u q;
+    memcpy(&q, p, 8);
+    memcpy((uint32_t *)&q + 2, p + VC4_TILE, 8);
+    q >>= 8;
+    memcpy(dst, &q, 16);
+#else
+    for (unsigned k = 0; k < 4; k++)
+        dst[k] = p[(k & 1) + (k >> 1) * VC4_TILE] >> 8;
+#endif
+}
+
+/* qi[j]: quad j's top-left word in the tile buffers (quads start on even
+ * pixels, so a quad never crosses the tile's right or bottom edge). */
+static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads,
+                     const uint32_t qi[4])
 {
     vc4_render *r = v->rend;
     const uint8_t *cfg = r->st.config;
@@ -474,27 +501,23 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
-    /* each lane's word in the tile buffers: the lanes of a quad are pixels
-     * (x, y), (x+1, y), (x, y+1), (x+1, y+1) of one tile (quads start on
-     * even pixels); unused lanes are pixel 0, 0 */
-    uint32_t idx[16];
-    for (unsigned j = 0; j < 4; j++) {
-        uint32_t i = j < nquads ? (b->y[4 * j] % VC4_TILE) * VC4_TILE + (b->x[4 * j] % VC4_TILE)
-                                : 0;
-        uint32_t d = j < nquads ? 1 : 0;
-        idx[4 * j] = i, idx[4 * j + 1] = i + d;
-        idx[4 * j + 2] = i + d * VC4_TILE, idx[4 * j + 3] = i + d * (VC4_TILE + 1);
-    }
+    /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
+     * y+1) of the tile; the lanes of unused quads are pixel 0, 0 */
     if (!early) {
-        for (unsigned l = 0; l < 16; l++) {
-            b->tlb_color_in[l] = r->color[idx[l]];
-            b->z_in[l] = r->zs[idx[l]] >> 8;
+        for (unsigned j = 0; j < nquads; j++) {
+            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j]);
+            quad_load_z(&b->z_in[4 * j], r->zs + qi[j]);
+        }
+        for (unsigned l = lanes; l < 16; l++) {
+            b->tlb_color_in[l] = r->color[0];
+            b->z_in[l] = r->zs[0] >> 8;
         }
     } else {
         /* in lane order: an unused lane reads pixel 0 after a live lane's
          * early Z write to it */
         for (unsigned l = 0; l < 16; l++) {
-            uint32_t i = idx[l];
+            unsigned j = l >> 2;
+            uint32_t i = j < nquads ? qi[j] + (l & 1) + (l & 2) / 2 * VC4_TILE : 0;
             b->tlb_color_in[l] = r->color[i];
             b->z_in[l] = r->zs[i] >> 8;
             if (live >> l & 1) {
@@ -534,15 +557,28 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     v->stats.fragments += lane_count(live);
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
     if (!zm) {
-        for (unsigned l = 0; l < 16; l++)
-            if (cm >> l & 1)
-                r->color[idx[l]] = b->color[l];
+        /* colour only: a quad's four words in two 8-byte stores when all
+         * four are written */
+        for (unsigned j = 0; j < nquads; j++) {
+            unsigned m = cm >> (4 * j) & 15;
+            uint32_t *c = r->color + qi[j];
+            const uint32_t *s = &b->color[4 * j];
+            if (m == 15) {
+                memcpy(c, s, 8);
+                memcpy(c + VC4_TILE, s + 2, 8);
+                continue;
+            }
+            if (m & 1) c[0] = s[0];
+            if (m & 2) c[1] = s[1];
+            if (m & 4) c[VC4_TILE] = s[2];
+            if (m & 8) c[VC4_TILE + 1] = s[3];
+        }
         return 0;
     }
-    for (unsigned l = 0; l < 16; l++) {
+    for (unsigned l = 0; l < lanes; l++) {
         if (!(live >> l & 1))
             continue;
-        uint32_t i = idx[l];
+        uint32_t i = qi[l >> 2] + (l & 1) + (l & 2) / 2 * VC4_TILE;
         if (zm >> l & 1) {
             uint32_t z = b->z_out[l] & 0xFFFFFF;
             if (!depth_pass(func, z, r->zs[i] >> 8))
@@ -567,7 +603,7 @@ static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
     b->sems = NULL;
 }
 
-/* Per-triangle constants of setup_lane. */
+/* Per-triangle constants of fill_quad_payload. */
 static void setup_consts(raster *rs, const vc4_render *r)
 {
     for (int k = 0; k < 3; k++) {
@@ -581,45 +617,6 @@ static void setup_consts(raster *rs, const vc4_render *r)
                       (r->st.flat_flags >> (i - rs->skip) & 1);
         for (int k = 0; k < 3; k++)
             rs->dv[i][k] = (float)(rs->vx[k].vary[i] - c);
-    }
-}
-
-/* Fill lane l of the batch for pixel (x, y). */
-static inline void setup_lane(const raster *rs, vc4_frag_batch *b, unsigned l, uint32_t x,
-                              uint32_t y, int64_t e0, int64_t e1, int64_t e2)
-{
-    b->x[l] = x, b->y[l] = y;
-    /* barycentrics: the edge functions times 1 / area (one division per
-     * triangle) */
-    b->frag_z[l] = 0;
-    b->frag_w[l] = 0;
-    if (!rs->need_z && !rs->need_w)
-        return;
-    double ia = rs->inv_area;
-    double w0 = (double)e0 * ia, w1 = (double)e1 * ia, w2 = (double)e2 * ia;
-    if (rs->need_z) {
-        float z = (float)(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2]);
-        b->frag_z[l] = z24(z);
-    }
-    if (!rs->need_w)
-        return; /* no varyings either (they need W) */
-    double q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
-    double W = q != 0 ? 1.0 / q : 0;
-    b->frag_w[l] = vc4_u32f((float)W);
-    for (uint32_t i = 0; i < rs->nvary; i++) {
-        /* research/vc4.md 3: a VARYING read gives the perspective-correct
-         * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
-         * gets C = the value at vertex 0; the shader adds r5. With per-vertex
-         * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
-         * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
-        float p = 0;
-        if (!rs->flat[i]) {
-            double s = w0 * rs->dv[i][0] * rs->iw[0] + w1 * rs->dv[i][1] * rs->iw[1] +
-                       w2 * rs->dv[i][2] * rs->iw[2];
-            p = (float)(W * s);
-        }
-        b->vary[i][l] = p;
-        b->vary_c[i][l] = rs->c[i];
     }
 }
 
@@ -673,84 +670,198 @@ static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0,
 }
 
 /* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
- * (k & 1, k >> 1) of the quad). */
+ * (k & 1, k >> 1) of the quad): pixel k is inside when E_i + off_k,i -
+ * thr_i >= 0 for every edge, i.e. when the OR of the three has its sign
+ * bit clear. */
 static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
 {
-    unsigned m = 15;
-    for (int i = 0; i < 3; i++) {
-        int64_t a = e[i] - w->thr[i], sx = w->stx[i], sy = w->sty[i];
-        m &= (a >= 0 ? 1u : 0u) | (a + sx >= 0 ? 2u : 0u) | (a + sy >= 0 ? 4u : 0u) |
-             (a + sx + sy >= 0 ? 8u : 0u);
+    int64_t a0 = e[0] - w->thr[0], a1 = e[1] - w->thr[1], a2 = e[2] - w->thr[2];
+    unsigned m = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        const int64_t *o = w->off[k];
+        uint64_t any_neg = (uint64_t)((a0 + o[0]) | (a1 + o[1]) | (a2 + o[2]));
+        m |= (unsigned)(~any_neg >> 63) << k;
     }
     return m;
 }
 
-/* The four lanes of quad nq of the batch: covered pixels (qmask) get their
- * payload, the others are helper lanes (shaded, never written). A whole
- * quad of a shader that sees neither Z nor W (nor varyings) only needs its
- * coordinates. */
+/* Lanes l0..l0+3 get the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1):
+ * two 16-byte stores with the vector extension gcc and clang share. */
+#if defined(__GNUC__)
+typedef uint32_t rq_v4u __attribute__((vector_size(16)));
+static inline void quad_xy(vc4_frag_batch *b, unsigned l0, uint32_t x, uint32_t y)
+{
+    rq_v4u vx = (rq_v4u){0, 1, 0, 1} + x, vy = (rq_v4u){0, 0, 1, 1} + y;
+    memcpy(&b->x[l0], &vx, 16);
+    memcpy(&b->y[l0], &vy, 16);
+}
+#else
+static inline void quad_xy(vc4_frag_batch *b, unsigned l0, uint32_t x, uint32_t y)
+{
+    for (unsigned k = 0; k < 4; k++)
+        b->x[l0 + k] = x + (k & 1), b->y[l0 + k] = y + (k >> 1);
+}
+#endif
+
+/* The four lanes of a quad from l0 for the quad at (qx, qy), whose top-left
+ * pixel has edge values e, when Z or W is needed (else fill_quad writes
+ * zeros): barycentrics (the edge functions times 1 / area, one division
+ * per triangle), Z, W and the varyings, the four lanes at once in double
+ * vectors (the vector extension gcc and clang share), each lane with the
+ * arithmetic, operation for operation, of a per-pixel evaluation (no FMA:
+ * -ffp-contract=off), so every bit is what it would be one lane at a time.
+ * Helper lanes (not covered) get the same payload: the triangle's planes
+ * extrapolated to the pixel (the TMU takes a quad's derivatives, the mip
+ * level, from all four lanes, so zeros chose a wrong level along every edge
+ * that splits a quad). */
+static void fill_quad_payload(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
+                              unsigned l0, int64_t qx, int64_t qy, const int64_t e[3])
+{
+    typedef double v4d __attribute__((vector_size(32)));
+    typedef int64_t v4l __attribute__((vector_size(32)));
+    typedef float v4f __attribute__((vector_size(16)));
+    quad_xy(b, l0, (uint32_t)qx, (uint32_t)qy);
+    double ia = rs->inv_area;
+    v4d w0, w1, w2;
+    for (unsigned k = 0; k < 4; k++) {
+        const int64_t *o = w->off[k];
+        w0[k] = (double)(e[0] + o[0]), w1[k] = (double)(e[1] + o[1]);
+        w2[k] = (double)(e[2] + o[2]);
+    }
+    w0 *= ia, w1 *= ia, w2 *= ia;
+    if (rs->need_z) {
+        v4f z = __builtin_convertvector(w0 * rs->z[0] + w1 * rs->z[1] + w2 * rs->z[2], v4f);
+        for (unsigned k = 0; k < 4; k++)
+            b->frag_z[l0 + k] = z24(z[k]);
+    } else {
+        memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+    }
+    if (!rs->need_w) {
+        /* no varyings either (they need W) */
+        memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+        return;
+    }
+    v4d q = w0 * rs->iw[0] + w1 * rs->iw[1] + w2 * rs->iw[2];
+    v4d W = (v4d)((v4l)(1.0 / q) & (q != 0)); /* 1 / q, 0 where q == 0 */
+    v4f wf = __builtin_convertvector(W, v4f);
+    memcpy(&b->frag_w[l0], &wf, 16);
+    for (uint32_t i = 0; i < rs->nvary; i++) {
+        /* research/vc4.md 3: a VARYING read gives the perspective-correct
+         * part W * (A(x - x0) + B(y - y0)) of a plane through vertex 0 and r5
+         * gets C = the value at vertex 0; the shader adds r5. With per-vertex
+         * values V_k, the plane interpolates (V_k - V_0) / W_k. Flat-shaded
+         * varyings (Flat_Shade_Flags) read 0 and C = V_0. */
+        v4f p = {0, 0, 0, 0};
+        if (!rs->flat[i]) {
+            const double *dv = rs->dv[i];
+            v4d s = w0 * dv[0] * rs->iw[0] + w1 * dv[1] * rs->iw[1] + w2 * dv[2] * rs->iw[2];
+            p = __builtin_convertvector(W * s, v4f);
+        }
+        memcpy(&b->vary[i][l0], &p, 16);
+        v4f c = {rs->c[i], rs->c[i], rs->c[i], rs->c[i]};
+        memcpy(&b->vary_c[i][l0], &c, 16);
+    }
+}
+
 static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_batch *b,
                              unsigned nq, int64_t qx, int64_t qy, const int64_t e[3],
                              unsigned qmask)
 {
     unsigned l0 = nq * 4;
-    if (qmask == 15 && !rs->need_w && !rs->need_z) {
-        uint32_t x = (uint32_t)qx, y = (uint32_t)qy;
-        b->x[l0] = x, b->x[l0 + 1] = x + 1, b->x[l0 + 2] = x, b->x[l0 + 3] = x + 1;
-        b->y[l0] = y, b->y[l0 + 1] = y, b->y[l0 + 2] = y + 1, b->y[l0 + 3] = y + 1;
-        for (unsigned k = 0; k < 4; k++)
-            b->frag_z[l0 + k] = b->frag_w[l0 + k] = 0;
-        b->mask |= (uint16_t)(15u << l0);
-        return;
+    if (!rs->need_w && !rs->need_z) {
+        quad_xy(b, l0, (uint32_t)qx, (uint32_t)qy);
+        memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+        memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+    } else {
+        fill_quad_payload(rs, w, b, l0, qx, qy, e);
     }
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned l = l0 + k;
-        int64_t px = qx + (k & 1), py = qy + (k >> 1);
-        if (qmask >> k & 1) {
-            const int64_t *o = w->off[k];
-            setup_lane(rs, b, l, (uint32_t)px, (uint32_t)py, e[0] + o[0], e[1] + o[1],
-                       e[2] + o[2]);
-            b->mask |= (uint16_t)(1u << l);
-        } else {
-            /* helper lane: shaded, never written. Its varyings are the
-             * triangle's planes extrapolated to the pixel, as for a covered
-             * lane: the TMU takes a quad's derivatives (the mip level) from
-             * all four lanes, so zeros here chose a wrong level along every
-             * edge that splits a quad. */
-            const int64_t *o = w->off[k];
-            setup_lane(rs, b, l, (uint32_t)(px < 0 ? 0 : px), (uint32_t)(py < 0 ? 0 : py),
-                       e[0] + o[0], e[1] + o[1], e[2] + o[2]);
-        }
-    }
+    b->mask |= (uint16_t)(qmask << l0);
 }
 
-/* zc: the Z clipping planes (clip.c), applied to each quad's coverage. */
+/* zc: the Z clipping planes (clip.c), applied to each quad's coverage.
+ *
+ * A row of quads: the quads before the first that may be covered are
+ * stepped over; from there, a run of wholly covered quads (inside all three
+ * edges by the `all` bounds, inside the rectangle in x and y, no Z
+ * clipping) is emitted in a tight loop with no per-pixel test; other quads
+ * take the per-pixel edge masks. The row ends at the first quad past the
+ * ones that may be covered (a triangle is convex). A shader that sees
+ * neither Z nor W takes four wholly covered quads at once when the run has
+ * them (`all` holds for quads q and q+3, so for the two between: each
+ * bound is a half-line along the row), with the batch the quad-by-quad
+ * walk would make. */
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
     vc4_frag_batch *b = v->rend->batch;
     batch_reset(b, rs->nvary);
     unsigned nq = 0;
-    int64_t base[3], step[3], down[3];
+    uint32_t qi[4] = {0, 0, 0, 0}; /* the batch's quads' words in the tile buffers */
+    bool xy_only = !rs->need_w && !rs->need_z;
+    int64_t base[3], step[3], down[3], step3[3];
     for (int i = 0; i < 3; i++) {
         base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
         step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
+        step3[i] = 3 * step[i];
     }
+    /* the rectangle lies in the current tile: quad (qx, qy)'s word */
+    const int64_t tx0 = (int64_t)v->rend->tile_x * VC4_TILE;
+    const int64_t ty0 = (int64_t)v->rend->tile_y * VC4_TILE;
+    const int64_t s0 = w->some[0], s1 = w->some[1], s2 = w->some[2];
+    const int64_t a0 = w->all[0], a1 = w->all[1], a2 = w->all[2];
+    /* quads [qlo, qhi) of a row lie wholly inside [x0, x1) (xa = x0 & ~1) */
+    const int64_t qlo = w->x0 - w->xa, qhi = (w->x1 - w->xa) / 2;
+#define RQ_SOME(e) ((e)[0] >= s0 && (e)[1] >= s1 && (e)[2] >= s2)
+#define RQ_ALL(e) ((e)[0] >= a0 && (e)[1] >= a1 && (e)[2] >= a2)
+#define RQ_STEP(e) ((e)[0] += step[0], (e)[1] += step[1], (e)[2] += step[2])
+#define RQ_FLUSH()                                                                         \
+    do {                                                                                   \
+        if (++nq == 4) {                                                                   \
+            int rc_ = run_batch(v, t, rs, b, nq, qi);                                      \
+            batch_reset(b, rs->nvary);                                                     \
+            nq = 0;                                                                        \
+            if (rc_)                                                                       \
+                return rc_;                                                                \
+        }                                                                                  \
+    } while (0)
     for (int64_t qy = w->ya; qy < w->y1;
          qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
         unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
+        bool runs = rowok == 15 && !zc->on; /* wholly covered quads need no test */
         int64_t e[3] = {base[0], base[1], base[2]};
-        bool seen = false;
-        for (int64_t q = 0; q < w->nqx; q++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
-            if (e[0] < w->some[0] || e[1] < w->some[1] || e[2] < w->some[2]) {
-                if (seen)
-                    break; /* past the row's quads that may be covered */
+        int64_t q = 0;
+        uint32_t rowi = (uint32_t)((qy - ty0) * VC4_TILE - tx0); /* + qx: the quad's word */
+        while (q < w->nqx && !RQ_SOME(e))
+            q++, RQ_STEP(e);
+        while (q < w->nqx && RQ_SOME(e)) {
+            int64_t qx = w->xa + 2 * q;
+            if (runs && q >= qlo && q < qhi && RQ_ALL(e)) {
+                do {
+                    if (nq == 0 && xy_only && q + 3 < qhi && e[0] + step3[0] >= a0 &&
+                        e[1] + step3[1] >= a1 && e[2] + step3[2] >= a2) {
+                        for (unsigned j = 0; j < 4; j++) {
+                            quad_xy(b, 4 * j, (uint32_t)qx + 2 * j, (uint32_t)qy);
+                            qi[j] = rowi + (uint32_t)qx + 2 * j;
+                        }
+                        memset(b->frag_z, 0, sizeof b->frag_z);
+                        memset(b->frag_w, 0, sizeof b->frag_w);
+                        b->mask = 0xFFFF;
+                        nq = 3;
+                        RQ_FLUSH();
+                        q += 4, qx += 8;
+                        for (int i = 0; i < 3; i++)
+                            e[i] += step3[i] + step[i];
+                        continue;
+                    }
+                    fill_quad(rs, w, b, nq, qx, qy, e, 15);
+                    qi[nq] = rowi + (uint32_t)qx;
+                    RQ_FLUSH();
+                    q++, qx += 2, RQ_STEP(e);
+                } while (q < qhi && RQ_ALL(e));
                 continue;
             }
-            seen = true;
-            int64_t qx = w->xa + 2 * q;
             unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
-            if (e[0] < w->all[0] || e[1] < w->all[1] || e[2] < w->all[2])
+            if (!RQ_ALL(e))
                 qmask &= quad_edge_mask(w, e);
             if (zc->on && qmask) {
                 int64_t e4[4][3];
@@ -759,20 +870,31 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
                         e4[k][i] = e[i] + w->off[k][i];
                 qmask = vc4_zclip_quad(zc, (const int64_t(*)[3])e4, qmask);
             }
-            if (!qmask)
-                continue;
-            fill_quad(rs, w, b, nq, qx, qy, e, qmask);
-            if (++nq == 4) {
-                int rc = run_batch(v, t, rs, b, nq);
-                batch_reset(b, rs->nvary);
-                nq = 0;
-                if (rc)
-                    return rc;
+            if (qmask) {
+                fill_quad(rs, w, b, nq, qx, qy, e, qmask);
+                qi[nq] = rowi + (uint32_t)qx;
+                RQ_FLUSH();
             }
+            q++, RQ_STEP(e);
         }
     }
-    return nq ? run_batch(v, t, rs, b, nq) : 0;
+#undef RQ_SOME
+#undef RQ_ALL
+#undef RQ_STEP
+#undef RQ_FLUSH
+    return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
+
+/* Kept for one compressed primitive list (compressed_list), where nothing
+ * writes memory (see there) and the latched state cannot change: the NV
+ * shader record last read (nv_ok: from nv_addr) and what the fragment
+ * shader at `code` sees of its payload (pu_ok; qpu.h
+ * vc4_qpu_cache_payload_use). */
+typedef struct vc4_list_cache {
+    bool nv_ok, pu_ok, use_w, use_z;
+    uint32_t nv_addr, code;
+    vc4_nv_record nv;
+} vc4_list_cache;
 
 /* The shader state's fragment shader (rs->nv) and the shaded vertices of
  * idx[0..n). */
@@ -808,8 +930,15 @@ static int fetch_vertices(cg_vc4 *v, vc4_thread *t, raster *rs_, const uint32_t 
         for (unsigned j = 0; j < n; j++)
             in[j] = o3[j];
     } else {
-        if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
-            return CG_ERR_FAULT;
+        vc4_list_cache *lc = r->lc;
+        if (lc && lc->nv_ok && lc->nv_addr == r->st.nv_record) {
+            rs.nv = lc->nv;
+        } else {
+            if (vc4_read_nv_record(v, &t->agent, r->st.nv_record, &rs.nv) != 0)
+                return CG_ERR_FAULT;
+            if (lc)
+                lc->nv = rs.nv, lc->nv_addr = r->st.nv_record, lc->nv_ok = true;
+        }
         for (unsigned j = 0; j < n; j++)
             if (vc4_read_vertex(v, &t->agent, &rs.nv, idx[j], r->st.vp_x, r->st.vp_y, &in[j],
                                 pc) != 0)
@@ -937,7 +1066,14 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         /* the shader's code cannot change while this primitive's batches
          * run (nothing writes memory meanwhile), so the answer holds */
         bool uw, uz;
-        vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
+        vc4_list_cache *lc = r->lc;
+        if (lc && lc->pu_ok && lc->code == rs.nv.code) {
+            uw = lc->use_w, uz = lc->use_z;
+        } else {
+            vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
+            if (lc)
+                lc->code = rs.nv.code, lc->use_w = uw, lc->use_z = uz, lc->pu_ok = true;
+        }
         bool early = (r->st.config[2] & 1) && !(r->flags & (1u << 11));
         rs.need_w = uw || rs.nvary > 0;
         rs.need_z = uz || early;
@@ -989,7 +1125,18 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
 
 /* Walk a compressed primitive list starting at `p` (after the 0x30); sets
  * *next to the address after its escape. */
+static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next);
+
 static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
+{
+    vc4_list_cache lc = {0};
+    v->rend->lc = &lc;
+    int rc = compressed_items(v, t, p, next);
+    v->rend->lc = NULL;
+    return rc;
+}
+
+static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
     uint32_t prev[3] = {0, 0, 0};

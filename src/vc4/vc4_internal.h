@@ -201,6 +201,9 @@ typedef struct vc4_render {
     /* the tile buffer: VC4_TILE x VC4_TILE colour words and as many Z/S
      * words (vc4_render_new; the tile pool swaps them between renderers) */
     uint32_t *color, *zs;
+    /* what one compressed primitive list reads again and again (render.c
+     * compressed_list's, while it runs; else NULL) */
+    struct vc4_list_cache *lc;
     /* ---- the latched state: every field from `configured` to the end
      * (VC4_RSTATE_*): the tile pool (pool.c) snapshots, compares and copies
      * it as bytes ---- */
