@@ -53,7 +53,7 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "bench_cmd_run: %s\n", what);
     exit(1);
