@@ -150,9 +150,51 @@ typedef struct vc4_qpu_dins {
     uint8_t bcond, brel, breg, braddr; /* branch fields */
     uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
                                * r0-r3 64-67; 0xff none) */
+    uint8_t shape;            /* D_FAST: the handler (enum shape) */
+    uint8_t shape_acc;        /* a plain shape: the accumulators it writes */
+    uint64_t shape_phys;      /* a plain shape: the physical registers it writes */
+    uint32_t immv[LANES];     /* D_SIMM: the small immediate in every lane */
 } vc4_qpu_dins;
 
 enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
+
+/* The handlers of D_FAST instructions, picked at decode (a dense id the
+ * slice loop switches on). A "plain" shape runs one add op, one mul op or
+ * one pair of them whose writes go to rows under the condition "always",
+ * without setf: no condition masks, flags or blends at run time; the
+ * registers it writes are known (shape_phys, shape_acc). SH_NOP writes
+ * nothing (both ops idle, or results that go nowhere); SH_GEN is alu_fast,
+ * for the D_FAST instructions of other shapes (conditions, setf, pairs not
+ * listed). */
+#define SHAPE_ADD(X)                                                                      \
+    X(FADD) X(FSUB) X(FMIN) X(FMAX) X(FMINABS) X(FMAXABS) X(FTOI) X(ITOF) X(ADD) X(SUB) \
+    X(SHR) X(ASR) X(ROR) X(SHL) X(MIN) X(MAX) X(AND) X(OR) X(XOR) X(NOT) X(CLZ)         \
+    X(V8ADDS) X(V8SUBS)
+#define SHAPE_MUL(X) X(FMUL) X(MUL24) X(V8MULD) X(V8MIN) X(V8MAX) X(V8ADDS) X(V8SUBS)
+/* pairs: the float and integer arithmetic with fmul, mul24 and the mul
+ * ALU's move (v8min a, a) */
+#define SHAPE_PAIR(X)                                                                     \
+    X(FADD, FMUL) X(FSUB, FMUL) X(FMIN, FMUL) X(FMAX, FMUL) X(FTOI, FMUL) X(ITOF, FMUL)  \
+    X(ADD, FMUL) X(SUB, FMUL) X(AND, FMUL) X(OR, FMUL) X(SHL, FMUL) X(SHR, FMUL)        \
+    X(FADD, V8MIN) X(FSUB, V8MIN) X(FMIN, V8MIN) X(FMAX, V8MIN) X(FTOI, V8MIN)          \
+    X(ITOF, V8MIN) X(ADD, V8MIN) X(SUB, V8MIN) X(AND, V8MIN) X(OR, V8MIN)               \
+    X(SHL, V8MIN) X(SHR, V8MIN) X(ASR, V8MIN) X(XOR, V8MIN)                             \
+    X(ADD, MUL24) X(SUB, MUL24) X(AND, MUL24) X(OR, MUL24) X(SHL, MUL24) X(SHR, MUL24)  \
+    X(FADD, MUL24) X(ITOF, MUL24) X(FTOI, MUL24)
+enum shape {
+    SH_GEN,
+    SH_NOP,
+#define X(a) SH_A_##a,
+    SHAPE_ADD(X)
+#undef X
+#define X(m) SH_M_##m,
+    SHAPE_MUL(X)
+#undef X
+#define X(a, m) SH_AM_##a##_##m,
+    SHAPE_PAIR(X)
+#undef X
+    SH_COUNT
+};
 
 /* ---- decoded programs ---- */
 
@@ -518,6 +560,67 @@ static inline vn n_c_mul24(vn a, vn b, vn r)
     return c;
 }
 
+/* Float add, subtract and multiply with the operand and result rules off
+ * the critical path: fin changes only denormal and NaN operands, n_fix only
+ * denormal and NaN results, so when no lane of the operands and of the
+ * plain IEEE result is one (the usual case) the plain result is the answer.
+ * The test feeds a branch only, so the next instruction need not wait for
+ * it; otherwise the full rules run (the same bits either way). */
+static inline vn n_special(vn u) /* lanes that are denormal or NaN */
+{
+    vn v = u & 0x7fffffffu;
+    return VM(v - 1u < 0x007fffffu) | VM((vni)v > 0x7f800000);
+}
+static inline bool row_special(row a, row b, row r)
+{
+#if VBYTES == 64
+    __m512i v1 = _mm512_set1_epi32(1), dm = _mm512_set1_epi32(0x007fffff),
+            nan = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
+    __m512i x[3] = {(__m512i)a.c[0], (__m512i)b.c[0], (__m512i)r.c[0]};
+    __mmask16 m = 0;
+    for (int i = 0; i < 3; i++) {
+        __m512i v = _mm512_and_si512(x[i], abs);
+        m |= _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, v1), dm) |
+             _mm512_cmpgt_epi32_mask(v, nan);
+    }
+    return m != 0;
+#else
+    vn acc = nsplat(0);
+    for (int k = 0; k < NV; k++)
+        acc |= n_special(a.c[k]) | n_special(b.c[k]) | n_special(r.c[k]);
+#if VBYTES == 32
+    __m256i x;
+    memcpy(&x, &acc, sizeof x);
+    return !_mm256_testz_si256(x, x);
+#elif defined(__SSE2__)
+    __m128i x;
+    memcpy(&x, &acc, sizeof x);
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(x, _mm_setzero_si128())) != 0xffff;
+#else
+    for (int i = 0; i < NL; i++)
+        if (acc[i])
+            return true;
+    return false;
+#endif
+#endif
+}
+#define ROW_FLOAT(name, expr, slow)                                                       \
+    static inline __attribute__((always_inline)) row name(row a, row b)                  \
+    {                                                                                     \
+        row r;                                                                            \
+        for (int k = 0; k < NV; k++) {                                                    \
+            vnf x = (vnf)a.c[k], y = (vnf)b.c[k];                                         \
+            r.c[k] = (vn)(expr);                                                          \
+        }                                                                                 \
+        if (UNLIKELY(row_special(a, b, r)))                                               \
+            for (int k = 0; k < NV; k++)                                                  \
+                r.c[k] = slow(a.c[k], b.c[k]);                                            \
+        return r;                                                                         \
+    }
+ROW_FLOAT(row_fadd, x + y, n_fadd)
+ROW_FLOAT(row_fsub, x - y, n_fsub)
+ROW_FLOAT(row_fmul, x * y, n_fmul)
+
 #define EACH2(fn) \
     for (int k = 0; k < NV; k++) \
         r.c[k] = fn(a.c[k], b.c[k]); \
@@ -532,8 +635,8 @@ static inline __attribute__((always_inline)) row add_op(uint32_t op, row a, row 
 {
     row r;
     switch (op) {
-    case VC4_QPU_A_FADD: EACH2(n_fadd);
-    case VC4_QPU_A_FSUB: EACH2(n_fsub);
+    case VC4_QPU_A_FADD: return row_fadd(a, b);
+    case VC4_QPU_A_FSUB: return row_fsub(a, b);
     case VC4_QPU_A_FMIN: EACH2(n_fmin);
     case VC4_QPU_A_FMAX: EACH2(n_fmax);
     case VC4_QPU_A_FMINABS: EACH2(n_fminabs);
@@ -587,7 +690,7 @@ static inline __attribute__((always_inline)) row mul_op(uint32_t op, row a, row 
 {
     row r;
     switch (op) {
-    case VC4_QPU_M_FMUL: EACH2(n_fmul);
+    case VC4_QPU_M_FMUL: return row_fmul(a, b);
     case VC4_QPU_M_MUL24: EACH2(n_mul24);
     case VC4_QPU_M_V8MULD: EACH2(n_v8muld);
     case VC4_QPU_M_V8MIN: EACH2(n_v8min);
@@ -1533,6 +1636,14 @@ static int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
 }
 
 
+/* Operand k (add a, add b, mul a, mul b) of a D_FAST instruction: a row of
+ * the state, or the decoded small immediate. */
+static inline __attribute__((always_inline)) row opnd(const uint32_t *rows,
+                                                      const vc4_qpu_dins *d, int k)
+{
+    return vload(d->src[k] == SRC_IMM ? d->immv : rows + 16 * d->src[k]);
+}
+
 /* An instruction of the common shape (D_FAST): operands straight from the
  * rows, both ALUs, writes to plain rows, flags: what exec_alu does for it,
  * without the cases it cannot have. Returns the physical registers written
@@ -1543,15 +1654,13 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
                                                                uint8_t *accw)
 {
     uint32_t op_add = d->op_add, op_mul = d->op_mul;
-    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) and the immediate (71) */
-    if (d->flags & D_SIMM)
-        vstore(s->xrow[1], vsplat(d->imm));
+    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) */
     /* conditions from the flags before this instruction's */
     uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
     uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
     row res_a, res_m;
     if (op_add) {
-        row a = vload(rows + 16 * d->src[0]), b = vload(rows + 16 * d->src[1]);
+        row a = opnd(rows, d, 0), b = opnd(rows, d, 1);
         res_a = add_op(op_add, a, b);
         if (d->sf) /* flags from the add ALU unless it is nop (addendum) */
             set_flags(s, res_a, add_carry(op_add, a, b, res_a), madd, d->add_rfl);
@@ -1559,7 +1668,7 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
         res_a = vsplat(0);
     }
     if (op_mul) {
-        row a = vload(rows + 16 * d->src[2]), b = vload(rows + 16 * d->src[3]);
+        row a = opnd(rows, d, 2), b = opnd(rows, d, 3);
         res_m = mul_op(op_mul, a, b);
         if (d->sf && !op_add)
             set_flags(s, res_m, mul_carry(op_mul, a, b, res_m), mmul, d->mul_fl);
@@ -1580,6 +1689,49 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
     }
     *accw = acc;
     return phys;
+}
+
+/* A D_FAST instruction by its shape (decoded): what alu_fast does, with
+ * the ops, conditions and written registers of the plain shapes fixed at
+ * decode. Returns the physical registers written, *accw the accumulators.
+ * Both ALUs read their operands before either writes. */
+static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s,
+                                                                const vc4_qpu_dins *d,
+                                                                uint8_t *accw)
+{
+    uint32_t *rows = s->ra[0];
+    switch (d->shape) {
+    case SH_GEN:
+        return alu_fast(s, d, accw);
+#define X(a)                                                                              \
+    case SH_A_##a:                                                                        \
+        vstore(rows + 16 * d->wrow[0],                                                    \
+               add_op(VC4_QPU_A_##a, opnd(rows, d, 0), opnd(rows, d, 1)));                \
+        break;
+        SHAPE_ADD(X)
+#undef X
+#define X(m)                                                                              \
+    case SH_M_##m:                                                                        \
+        vstore(rows + 16 * d->wrow[1],                                                    \
+               mul_op(VC4_QPU_M_##m, opnd(rows, d, 2), opnd(rows, d, 3)));                \
+        break;
+        SHAPE_MUL(X)
+#undef X
+#define X(a, m)                                                                           \
+    case SH_AM_##a##_##m: {                                                               \
+        row ra_ = add_op(VC4_QPU_A_##a, opnd(rows, d, 0), opnd(rows, d, 1));              \
+        row rm_ = mul_op(VC4_QPU_M_##m, opnd(rows, d, 2), opnd(rows, d, 3));              \
+        vstore(rows + 16 * d->wrow[0], ra_);                                              \
+        vstore(rows + 16 * d->wrow[1], rm_);                                              \
+        break;                                                                            \
+    }
+        SHAPE_PAIR(X)
+#undef X
+    default: /* SH_NOP */
+        break;
+    }
+    *accw = d->shape_acc;
+    return d->shape_phys;
 }
 
 /* The back-to-back read rule for a D_FAST instruction (the diagnostics
@@ -1677,7 +1829,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                     break;
             }
             last = d, last_addr = addr;
-            prev_phys = alu_fast(s, d, &prev_acc);
+            prev_phys = run_shape(s, d, &prev_acc);
             since_branch += since_branch < 100;
             n++;
             if (UNLIKELY(branch_wait > 0) && --branch_wait == 0)
@@ -1914,6 +2066,55 @@ static void write_bits(uint32_t waddr, int file, uint32_t *pa, uint32_t *pb, uin
         *acc |= 1u << 5;
 }
 
+/* The handler of a D_FAST ALU instruction (enum shape). A side (add, mul)
+ * with an op is idle when its result goes nowhere: condition never or no
+ * write, and no setf. */
+static void decode_shape(vc4_qpu_dins *d)
+{
+    d->shape = SH_GEN;
+    if (d->sf)
+        return;
+    uint32_t op[2] = {d->op_add, d->op_mul}, cond[2] = {d->cond_add, d->cond_mul};
+    bool on[2];
+    for (int k = 0; k < 2; k++) {
+        on[k] = op[k] && cond[k] != VC4_QPU_COND_NEVER && d->wrow[k] != 0xff;
+        if (on[k] && cond[k] != VC4_QPU_COND_ALWAYS)
+            return; /* a condition on the flags: alu_fast */
+        if (on[k]) {
+            d->shape_phys |= d->pw[k];
+            d->shape_acc |= d->acc[k];
+        }
+    }
+    uint32_t a = on[0] ? op[0] : 0, m = on[1] ? op[1] : 0;
+    uint8_t sh = SH_GEN;
+    if (!a && !m)
+        sh = SH_NOP;
+    else if (!m)
+        switch (a) {
+#define X(o) case VC4_QPU_A_##o: sh = SH_A_##o; break;
+            SHAPE_ADD(X)
+#undef X
+        default: break;
+        }
+    else if (!a)
+        switch (m) {
+#define X(o) case VC4_QPU_M_##o: sh = SH_M_##o; break;
+            SHAPE_MUL(X)
+#undef X
+        default: break;
+        }
+    else {
+#define X(oa, om) \
+        if (a == VC4_QPU_A_##oa && m == VC4_QPU_M_##om) \
+            sh = SH_AM_##oa##_##om;
+        SHAPE_PAIR(X)
+#undef X
+    }
+    d->shape = sh;
+    if (sh == SH_GEN)
+        d->shape_phys = 0, d->shape_acc = 0;
+}
+
 static void decode(uint64_t ins, vc4_qpu_dins *d)
 {
     memset(d, 0, sizeof *d);
@@ -2086,11 +2287,18 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
                     d->src[k] = simm ? SRC_IMM : d->raddr_b < 32 ? (uint8_t)(32 + d->raddr_b)
                                                                  : SRC_ZERO;
             }
+            if (simm)
+                for (int i = 0; i < LANES; i++)
+                    d->immv[i] = d->imm;
+            decode_shape(d);
         }
     }
     if (d->kind == K_SIGNAL && !(f & (D_BLOCK | D_SHARED)) &&
         (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
-        f |= D_FAST; /* nothing but the step itself (both ops nop: no write) */
+        f |= D_FAST; /* nothing but the step itself (both ops nop: no write):
+                      * SH_NOP (0 after the memset is SH_GEN: set below) */
+    if (d->kind == K_SIGNAL)
+        d->shape = SH_NOP;
     d->flags = f;
 }
 
