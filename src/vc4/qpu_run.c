@@ -1768,19 +1768,28 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     if (s->ended)
         goto out;
     /* What the fast path changes besides the rows and flags, kept in locals
-     * between the slow steps (step_d sees and changes the state). */
+     * between the slow steps (step_d sees and changes the state). Counts
+     * are kept as instruction numbers of this slice (n) so a straight run
+     * does not update them: executed = e0 + n; since_branch = n - sb_n
+     * (saturated at 100); a pending branch lands when n reaches `land`
+     * (NOLAND: none; branch_wait = land - n). */
+#define NOLAND UINT64_MAX
     uint32_t pc = s->pc;
-    uint64_t executed = s->executed, prev_phys = s->prev_phys;
-    int since_branch = s->since_branch, branch_wait = s->branch_wait, end_wait = s->end_wait;
+    uint64_t e0 = s->executed, prev_phys = s->prev_phys;
+    int64_t sb_n = -(int64_t)s->since_branch;
+    uint64_t land = s->branch_wait > 0 ? (uint64_t)s->branch_wait : NOLAND;
+    int end_wait = s->end_wait;
     uint8_t prev_acc = s->prev_acc;
 #define SYNC_OUT()                                                                      \
-    (s->pc = pc, s->executed = executed, s->prev_phys = prev_phys,                     \
-     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc, \
+    (s->pc = pc, s->executed = e0 + n, s->prev_phys = prev_phys,                        \
+     s->since_branch = (int)((int64_t)n - sb_n < 100 ? (int64_t)n - sb_n : 100),        \
+     s->branch_wait = land == NOLAND ? 0 : (int)(land - n), s->prev_acc = prev_acc,     \
      s->end_wait = end_wait)
 #define SYNC_IN()                                                                       \
-    (pc = s->pc, executed = s->executed, prev_phys = s->prev_phys,                     \
-     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc, \
-     end_wait = s->end_wait)
+    (pc = s->pc, e0 = s->executed - n, prev_phys = s->prev_phys,                        \
+     sb_n = (int64_t)n - s->since_branch,                                               \
+     land = s->branch_wait > 0 ? n + (uint64_t)s->branch_wait : NOLAND,                 \
+     prev_acc = s->prev_acc, end_wait = s->end_wait)
     /* nothing pending that the fast path does not handle: no SFU result or
      * program end on the way, no wait (these change only in step_d and
      * around a program end) */
@@ -1796,10 +1805,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      s->agent.nwords = 2, last = NULL) /* little-endian: low word first */
     while (n < max) {
         uint32_t addr = pc, off = addr - pstart;
-        const vc4_qpu_dins *d;
+        const vc4_qpu_dins *d, *dend;
         /* (off rotated: an unaligned offset is out of range) */
         if ((off >> 3 | off << 29) < pn) {
             d = &pd[off >> 3];
+            dend = pd + pn;
         } else {
             s->agent.stream_addr = addr;
             s->agent.nwords = 0;
@@ -1809,6 +1819,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 rc = CG_ERR_FAULT;
                 break;
             }
+            dend = d + 1; /* this one only */
             if (pg && pg->n != pn) {
                 pd = pg->d, pn = pg->n;
                 s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
@@ -1818,48 +1829,64 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                     if (d->wrow[k] != 0xff)
                         dirty_row(s, d->wrow[k]);
         }
-        /* the common case: an ALU instruction of the common shape, quiet */
         uint32_t fl = d->flags;
+        /* the common case: a straight run of ALU instructions of the common
+         * shape while nothing is pending, up to the end of the decoded
+         * code, a pending branch's landing or the slice's end */
         if ((fl & (D_FAST | D_END)) == D_FAST && quiet) {
-            executed++;
-            if (UNLIKELY(prev_phys & d->rd)) {
-                SYNC_OUT();
-                AGENT(d, addr);
-                if ((rc = fast_rules(s, d)))
-                    break;
-            }
-            last = d, last_addr = addr;
-            prev_phys = run_shape(s, d, &prev_acc);
-            since_branch += since_branch < 100;
-            n++;
-            if (UNLIKELY(branch_wait > 0) && --branch_wait == 0)
+            const vc4_qpu_dins *d0 = d;
+            uint64_t lim = land < max ? land : max;
+            do {
+                if (UNLIKELY(prev_phys & d->rd)) {
+                    pc = addr + 8 * (uint32_t)(d - d0);
+                    e0++; /* this instruction counts (executed) */
+                    SYNC_OUT();
+                    e0--;
+                    AGENT(d, pc);
+                    if ((rc = fast_rules(s, d))) {
+                        e0++;
+                        goto done;
+                    }
+                }
+                prev_phys = run_shape(s, d, &prev_acc);
+                n++, d++;
+            } while (n < lim && d < dend && (d->flags & (D_FAST | D_END)) == D_FAST);
+            pc = addr + 8 * (uint32_t)(d - d0);
+            last = d - 1, last_addr = pc - 8;
+            if (n == land) {
                 pc = s->branch_target;
-            else
-                pc = addr + 8;
+                land = NOLAND;
+            }
             continue;
         }
         /* the same around a program end: the end itself (not in the delay
          * slots of a branch or of another end: step_d's diagnostics) and
          * its delay slots */
         if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
-            (!(fl & D_END) || (end_wait < 0 && branch_wait <= 0))) {
-            executed++;
+            (!(fl & D_END) || (end_wait < 0 && land == NOLAND))) {
             AGENT(d, addr);
             if (prev_phys & d->rd) {
+                e0++;
                 SYNC_OUT();
-                if ((rc = fast_rules(s, d)))
+                e0--;
+                if ((rc = fast_rules(s, d))) {
+                    e0++;
                     break;
+                }
             }
             uint8_t accw;
             uint64_t phys = alu_fast(s, d, &accw);
             if ((fl & D_END) && phys) { /* end_rules' one case here */
+                e0++;
                 SYNC_OUT();
-                if ((rc = diag(s, "program end instruction writes a register-file register")))
+                e0--;
+                if ((rc = diag(s, "program end instruction writes a register-file register"))) {
+                    e0++;
                     break;
+                }
             }
             prev_phys = phys;
             prev_acc = accw;
-            since_branch += since_branch < 100;
             n++;
             /* control flow: end after two delay slots, branch after three */
             if (end_wait >= 0 && (end_wait == 0 || --end_wait == 0)) {
@@ -1869,16 +1896,17 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             if (fl & D_END)
                 end_wait = 2;
             quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
-            if (branch_wait > 0 && --branch_wait == 0)
+            if (n == land) {
                 pc = s->branch_target;
-            else
+                land = NOLAND;
+            } else {
                 pc = addr + 8;
+            }
             continue;
         }
         /* a branch without link, register or flags, away from other
          * branches (exec_branch's work) */
-        if ((fl & D_FASTBR) && quiet && since_branch >= 3 && end_wait < 0) {
-            executed++;
+        if ((fl & D_FASTBR) && quiet && (int64_t)n - sb_n >= 3 && end_wait < 0) {
             last = d, last_addr = addr;
             uint32_t c = d->bcond;
             uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
@@ -1886,13 +1914,16 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             bool taken = c == 15 || ((c & 2) ? f != 0 : f == ALL_LANES);
             prev_phys = 0;
             prev_acc = 0;
-            since_branch = 1;
+            sb_n = (int64_t)n; /* since_branch 1 after this one */
             n++;
+            pc = addr + 8;
             if (taken) {
                 s->branch_target = d->brel ? addr + 32 + d->imm : d->imm;
-                branch_wait = 3; /* the three delay slots */
+                land = n + 3; /* after the three delay slots */
+            } else if (n == land) { /* in the last delay slot of another branch */
+                pc = s->branch_target;
+                land = NOLAND;
             }
-            pc = addr + 8;
             continue;
         }
         SYNC_OUT();
@@ -1901,17 +1932,24 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         SYNC_IN();
         if (rc)
             break;
+        /* step_d counted this instruction in s->executed and since_branch */
         n++;
+        e0--;
+        sb_n++;
+        if (land != NOLAND)
+            land++;
         if ((d->flags & D_SHARED) || s->ended)
             break;
         quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     }
+done:
     SYNC_OUT();
     if (last)
         AGENT(last, last_addr);
 #undef SYNC_OUT
 #undef SYNC_IN
 #undef AGENT
+#undef NOLAND
 out:
     *insns = n;
     return rc;
