@@ -181,13 +181,16 @@ enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
     X(SHL, V8MIN) X(SHR, V8MIN) X(ASR, V8MIN) X(XOR, V8MIN)                             \
     X(ADD, MUL24) X(SUB, MUL24) X(AND, MUL24) X(OR, MUL24) X(SHL, MUL24) X(SHR, MUL24)  \
     X(FADD, MUL24) X(ITOF, MUL24) X(FTOI, MUL24)
+/* A single op comes in three operand forms: _R both operands rows, _I the
+ * first a row and the second the small immediate, _G any (the immediate
+ * picked lane-free at run time). */
 enum shape {
     SH_GEN,
     SH_NOP,
-#define X(a) SH_A_##a,
+#define X(a) SH_A_##a##_R, SH_A_##a##_I, SH_A_##a##_G,
     SHAPE_ADD(X)
 #undef X
-#define X(m) SH_M_##m,
+#define X(m) SH_M_##m##_R, SH_M_##m##_I, SH_M_##m##_G,
     SHAPE_MUL(X)
 #undef X
 #define X(a, m) SH_AM_##a##_##m,
@@ -566,42 +569,42 @@ static inline vn n_c_mul24(vn a, vn b, vn r)
  * plain IEEE result is one (the usual case) the plain result is the answer.
  * The test feeds a branch only, so the next instruction need not wait for
  * it; otherwise the full rules run (the same bits either way). */
-static inline vn n_special(vn u) /* lanes that are denormal or NaN */
+/* A key per lane that is below 0x7fffff (unsigned) exactly for a denormal
+ * or NaN: u + 2^23 carries exponent 255 out of bits 30:23 and makes 0 into
+ * 1; dropping bits 31 and 23 leaves 1..0x7fffff exactly for exponent 0 or
+ * 255 with a non-zero mantissa; minus 1 sends 0 (zeros, infinities) to the
+ * top. The minimum over the lanes of a, b and r decides. */
+static inline vn n_special_key(vn u)
 {
-    vn v = u & 0x7fffffffu;
-    return VM(v - 1u < 0x007fffffu) | VM((vni)v > 0x7f800000);
+    return ((u + 0x00800000u) & 0x7f7fffffu) - 1u;
 }
 static inline bool row_special(row a, row b, row r)
 {
 #if VBYTES == 64
-    __m512i v1 = _mm512_set1_epi32(1), dm = _mm512_set1_epi32(0x007fffff),
-            nan = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
-    __m512i x[3] = {(__m512i)a.c[0], (__m512i)b.c[0], (__m512i)r.c[0]};
-    __mmask16 m = 0;
-    for (int i = 0; i < 3; i++) {
-        __m512i v = _mm512_and_si512(x[i], abs);
-        m |= _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, v1), dm) |
-             _mm512_cmpgt_epi32_mask(v, nan);
+    __m512i m = _mm512_min_epu32(_mm512_min_epu32((__m512i)n_special_key(a.c[0]),
+                                                  (__m512i)n_special_key(b.c[0])),
+                                 (__m512i)n_special_key(r.c[0]));
+    return _mm512_cmplt_epu32_mask(m, _mm512_set1_epi32(0x007fffff)) != 0;
+#elif VBYTES == 32
+    __m256i m = _mm256_set1_epi32(-1);
+    for (int k = 0; k < NV; k++) {
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(a.c[k]));
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(b.c[k]));
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(r.c[k]));
     }
-    return m != 0;
+    /* some lane <= 0x7ffffe */
+    __m256i t = _mm256_cmpeq_epi32(_mm256_min_epu32(m, _mm256_set1_epi32(0x007ffffe)), m);
+    return !_mm256_testz_si256(t, t);
 #else
     vn acc = nsplat(0);
-    for (int k = 0; k < NV; k++)
-        acc |= n_special(a.c[k]) | n_special(b.c[k]) | n_special(r.c[k]);
-#if VBYTES == 32
-    __m256i x;
-    memcpy(&x, &acc, sizeof x);
-    return !_mm256_testz_si256(x, x);
-#elif defined(__SSE2__)
-    __m128i x;
-    memcpy(&x, &acc, sizeof x);
-    return _mm_movemask_epi8(_mm_cmpeq_epi32(x, _mm_setzero_si128())) != 0xffff;
-#else
+    for (int k = 0; k < NV; k++) /* signed compares on keys biased by 2^31 */
+        acc |= VM((vni)(n_special_key(a.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff) |
+               VM((vni)(n_special_key(b.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff) |
+               VM((vni)(n_special_key(r.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff);
     for (int i = 0; i < NL; i++)
         if (acc[i])
             return true;
     return false;
-#endif
 #endif
 }
 #define ROW_FLOAT(name, expr, slow)                                                       \
@@ -1703,20 +1706,25 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
     switch (d->shape) {
     case SH_GEN:
         return alu_fast(s, d, accw);
-#define X(a)                                                                              \
-    case SH_A_##a:                                                                        \
-        vstore(rows + 16 * d->wrow[0],                                                    \
-               add_op(VC4_QPU_A_##a, opnd(rows, d, 0), opnd(rows, d, 1)));                \
+#define ONE(sh, fn, op, w, k)                                                             \
+    case sh##_R:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
+                                          vload(rows + 16 * d->src[k + 1])));             \
+        break;                                                                            \
+    case sh##_I:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
+                                          vsplat(d->imm)));                               \
+        break;                                                                            \
+    case sh##_G:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, opnd(rows, d, k), opnd(rows, d, k + 1)));   \
         break;
+#define X(a) ONE(SH_A_##a, add_op, VC4_QPU_A_##a, 0, 0)
         SHAPE_ADD(X)
 #undef X
-#define X(m)                                                                              \
-    case SH_M_##m:                                                                        \
-        vstore(rows + 16 * d->wrow[1],                                                    \
-               mul_op(VC4_QPU_M_##m, opnd(rows, d, 2), opnd(rows, d, 3)));                \
-        break;
+#define X(m) ONE(SH_M_##m, mul_op, VC4_QPU_M_##m, 1, 2)
         SHAPE_MUL(X)
 #undef X
+#undef ONE
 #define X(a, m)                                                                           \
     case SH_AM_##a##_##m: {                                                               \
         row ra_ = add_op(VC4_QPU_A_##a, opnd(rows, d, 0), opnd(rows, d, 1));              \
@@ -2125,18 +2133,22 @@ static void decode_shape(vc4_qpu_dins *d)
     }
     uint32_t a = on[0] ? op[0] : 0, m = on[1] ? op[1] : 0;
     uint8_t sh = SH_GEN;
+    /* the operand form of a single op (its operands k, k + 1): 0 _R, 1 _I,
+     * 2 _G (the enum's order) */
+    int k = a ? 0 : 2;
+    int form = d->src[k] == SRC_IMM ? 2 : d->src[k + 1] == SRC_IMM ? 1 : 0;
     if (!a && !m)
         sh = SH_NOP;
     else if (!m)
         switch (a) {
-#define X(o) case VC4_QPU_A_##o: sh = SH_A_##o; break;
+#define X(o) case VC4_QPU_A_##o: sh = (uint8_t)(SH_A_##o##_R + form); break;
             SHAPE_ADD(X)
 #undef X
         default: break;
         }
     else if (!a)
         switch (m) {
-#define X(o) case VC4_QPU_M_##o: sh = SH_M_##o; break;
+#define X(o) case VC4_QPU_M_##o: sh = (uint8_t)(SH_M_##o##_R + form); break;
             SHAPE_MUL(X)
 #undef X
         default: break;
