@@ -125,7 +125,12 @@ enum {
     D_FAST = 1 << 16,   /* an ALU instruction of the common shape (alu_fast):
                          * D_PLAINW, operands from plain rows, zeros or the
                          * small immediate (src[]), no unpack, rotation,
-                         * pack, signal effect, I/O or reserved code */
+                         * pack, signal effect, I/O or reserved code; or
+                         * such writes to the TLB (D_TLBW); or a load
+                         * immediate of that kind (SH_LDI) */
+    D_TLBW = 1 << 18,   /* D_FAST writing the TLB (tlb[]): fast only in a
+                         * fragment shader (elsewhere the write is a
+                         * diagnostic) */
 };
 
 typedef struct vc4_qpu_dins {
@@ -150,11 +155,15 @@ typedef struct vc4_qpu_dins {
     uint8_t bcond, brel, breg, braddr; /* branch fields */
     uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
                                * r0-r3 64-67; 0xff none) */
+    uint8_t tlb[2];           /* D_FAST: TLB write of each ALU (enum tlbw) */
     uint8_t shape;            /* D_FAST: the handler (enum shape) */
     uint8_t shape_acc;        /* a plain shape: the accumulators it writes */
     uint64_t shape_phys;      /* a plain shape: the physical registers it writes */
-    uint32_t immv[LANES];     /* D_SIMM: the small immediate in every lane */
+    uint32_t immv[LANES];     /* D_SIMM: the small immediate in every lane;
+                               * D_FAST load immediate: the value per lane */
 } vc4_qpu_dins;
+
+enum tlbw { TLBW_NONE, TLBW_COLOUR, TLBW_Z, TLBW_AMASK };
 
 enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
 
@@ -187,6 +196,7 @@ enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
 enum shape {
     SH_GEN,
     SH_NOP,
+    SH_LDI, /* a load immediate (no pack, setf or semaphore) */
 #define X(a) SH_A_##a##_R, SH_A_##a##_I, SH_A_##a##_G,
     SHAPE_ADD(X)
 #undef X
@@ -851,6 +861,18 @@ static uint32_t pack_m(uint32_t mode, uint32_t v, uint32_t old)
     return (old & ~(0xffu << sh)) | (c << sh);
 }
 
+/* the TLB write (enum tlbw) of an I/O kind, TLBW_NONE for others */
+static inline uint32_t tlbw_of(uint32_t kind)
+{
+    switch (kind) {
+    case VC4_QPU_IO_TLBC:
+    case VC4_QPU_IO_TLBM: return TLBW_COLOUR;
+    case VC4_QPU_IO_TLBZ: return TLBW_Z;
+    case VC4_QPU_IO_TLBAM: return TLBW_AMASK;
+    default: return TLBW_NONE;
+    }
+}
+
 /* the lanes whose write condition holds: never, always, Z, !Z, N, !N, C, !C */
 static inline uint16_t cond_mask(const vc4_qpu_state *s, uint32_t cond)
 {
@@ -956,6 +978,23 @@ typedef struct wr {
     const uint32_t *v;
 } wr;
 
+/* A TLB colour, Z or alpha-mask write (enum tlbw) of the lanes of m: the
+ * lanes of a covered pixel are written (last write wins). */
+static inline void tlb_write(vc4_frag_batch *fb, uint32_t t, row v, uint16_t m)
+{
+    uint16_t lanes = m & fb->mask;
+    uint32_t *dst;
+    uint16_t *written;
+    switch (t) {
+    case TLBW_Z: dst = fb->z_out, written = &fb->z_mask; break;
+    case TLBW_AMASK: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
+    default: dst = fb->color, written = &fb->color_mask; break;
+    }
+    if (lanes)
+        blend(dst, v, lanes);
+    *written |= lanes;
+}
+
 static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
 {
     uint32_t n = w->waddr;
@@ -1015,19 +1054,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
     case VC4_QPU_IO_TLBAM:
         if (!fb)
             return diag(s, "TLB write (%s) outside a fragment shader", ri->name[w->file]);
-        {
-            uint16_t lanes = m & fb->mask;
-            uint32_t *dst;
-            uint16_t *written;
-            switch (ri->kind[w->file]) {
-            case VC4_QPU_IO_TLBZ: dst = fb->z_out, written = &fb->z_mask; break;
-            case VC4_QPU_IO_TLBAM: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
-            default: dst = fb->color, written = &fb->color_mask; break;
-            }
-            if (lanes)
-                blend(dst, vload(w->v), lanes);
-            *written |= lanes;
-        }
+        tlb_write(fb, tlbw_of(ri->kind[w->file]), vload(w->v), m);
         return 0;
     case VC4_QPU_IO_MUTEX:
         if (!s->mutex_held)
@@ -1328,16 +1355,9 @@ static int exec_ldi(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     uint32_t v[LANES];
     switch (mode) {
     case VC4_QPU_LDI_LOAD_32:
-        for (int i = 0; i < LANES; i++)
-            v[i] = imm;
-        break;
     case VC4_QPU_LDI_PER_ELEMENT_SIGNED:
     case VC4_QPU_LDI_PER_ELEMENT_UNSIGNED:
-        /* element i: LSB from bit i, MSB from bit 16+i (vc4asm Disassembler.cpp) */
-        for (int i = 0; i < LANES; i++) {
-            uint32_t x = ((imm >> i) & 1) | (((imm >> (16 + i)) & 1) << 1);
-            v[i] = mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2) ? x | 0xfffffffcu : x;
-        }
+        memcpy(v, d->immv, sizeof v); /* decoded */
         break;
     case VC4_QPU_LDI_SEMAPHORE: {
         int rc;
@@ -1639,6 +1659,24 @@ static int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
 }
 
 
+/* Write k (add 0, mul 1) of a D_FAST instruction: v to the lanes of m of
+ * its row or the TLB; the registers written go to *phys and *acc. */
+static inline __attribute__((always_inline)) void fast_write(vc4_qpu_state *s,
+                                                            const vc4_qpu_dins *d, int k,
+                                                            row v, uint16_t m, uint64_t *phys,
+                                                            uint8_t *acc)
+{
+    if (!m)
+        return;
+    if (d->wrow[k] != 0xff) {
+        blend(s->ra[0] + 16 * d->wrow[k], v, m);
+        *phys |= d->pw[k];
+        *acc |= d->acc[k];
+    } else if (d->tlb[k]) {
+        tlb_write(s->frag, d->tlb[k], v, m);
+    }
+}
+
 /* Operand k (add a, add b, mul a, mul b) of a D_FAST instruction: a row of
  * the state, or the decoded small immediate. */
 static inline __attribute__((always_inline)) row opnd(const uint32_t *rows,
@@ -1680,16 +1718,8 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
     }
     uint64_t phys = 0;
     uint8_t acc = 0;
-    if (madd && d->wrow[0] != 0xff) {
-        blend(rows + 16 * d->wrow[0], res_a, madd);
-        phys = d->pw[0];
-        acc = d->acc[0];
-    }
-    if (mmul && d->wrow[1] != 0xff) {
-        blend(rows + 16 * d->wrow[1], res_m, mmul);
-        phys |= d->pw[1];
-        acc |= d->acc[1];
-    }
+    fast_write(s, d, 0, res_a, madd, &phys, &acc);
+    fast_write(s, d, 1, res_m, mmul, &phys, &acc);
     *accw = acc;
     return phys;
 }
@@ -1706,6 +1736,15 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
     switch (d->shape) {
     case SH_GEN:
         return alu_fast(s, d, accw);
+    case SH_LDI: { /* both writes take the value, each under its condition */
+        row v = vload(d->immv);
+        uint64_t phys = 0;
+        uint8_t acc = 0;
+        fast_write(s, d, 0, v, cond_mask(s, d->cond_add), &phys, &acc);
+        fast_write(s, d, 1, v, cond_mask(s, d->cond_mul), &phys, &acc);
+        *accw = acc;
+        return phys;
+    }
 #define ONE(sh, fn, op, w, k)                                                             \
     case sh##_R:                                                                          \
         vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
@@ -1740,6 +1779,14 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
     }
     *accw = d->shape_acc;
     return d->shape_phys;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint64_t run_shape_call(vc4_qpu_state *s, const vc4_qpu_dins *d, uint8_t *accw)
+{
+    return run_shape(s, d, accw);
 }
 
 /* The back-to-back read rule for a D_FAST instruction (the diagnostics
@@ -1802,6 +1849,8 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      * program end on the way, no wait (these change only in step_d and
      * around a program end) */
     bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
+    /* TLB writes are fast in a fragment shader only */
+    uint32_t tlbx = s->frag ? 0 : D_TLBW, fmask = D_FAST | D_END | tlbx;
     /* The agent (fault records: address and words of the instruction) is
      * set before anything that may raise a fault or read memory; after the
      * fast path it is set at the end (`last`, the last instruction it ran),
@@ -1841,7 +1890,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         /* the common case: a straight run of ALU instructions of the common
          * shape while nothing is pending, up to the end of the decoded
          * code, a pending branch's landing or the slice's end */
-        if ((fl & (D_FAST | D_END)) == D_FAST && quiet) {
+        if ((fl & fmask) == D_FAST && quiet) {
             const vc4_qpu_dins *d0 = d;
             uint64_t lim = land < max ? land : max;
             do {
@@ -1858,7 +1907,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 }
                 prev_phys = run_shape(s, d, &prev_acc);
                 n++, d++;
-            } while (n < lim && d < dend && (d->flags & (D_FAST | D_END)) == D_FAST);
+            } while (n < lim && d < dend && (d->flags & fmask) == D_FAST);
             pc = addr + 8 * (uint32_t)(d - d0);
             last = d - 1, last_addr = pc - 8;
             if (n == land) {
@@ -1870,7 +1919,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         /* the same around a program end: the end itself (not in the delay
          * slots of a branch or of another end: step_d's diagnostics) and
          * its delay slots */
-        if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
+        if ((fl & (D_FAST | tlbx)) == D_FAST && !(s->sfu_wait | s->wait.kind) &&
             (!(fl & D_END) || (end_wait < 0 && land == NOLAND))) {
             AGENT(d, addr);
             if (prev_phys & d->rd) {
@@ -1883,7 +1932,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 }
             }
             uint8_t accw;
-            uint64_t phys = alu_fast(s, d, &accw);
+            uint64_t phys = run_shape_call(s, d, &accw);
             if ((fl & D_END) && phys) { /* end_rules' one case here */
                 e0++;
                 SYNC_OUT();
@@ -2123,9 +2172,9 @@ static void decode_shape(vc4_qpu_dins *d)
     uint32_t op[2] = {d->op_add, d->op_mul}, cond[2] = {d->cond_add, d->cond_mul};
     bool on[2];
     for (int k = 0; k < 2; k++) {
-        on[k] = op[k] && cond[k] != VC4_QPU_COND_NEVER && d->wrow[k] != 0xff;
-        if (on[k] && cond[k] != VC4_QPU_COND_ALWAYS)
-            return; /* a condition on the flags: alu_fast */
+        on[k] = op[k] && cond[k] != VC4_QPU_COND_NEVER && (d->wrow[k] != 0xff || d->tlb[k]);
+        if (on[k] && (cond[k] != VC4_QPU_COND_ALWAYS || d->tlb[k]))
+            return; /* a condition on the flags, a TLB write: alu_fast */
         if (on[k]) {
             d->shape_phys |= d->pw[k];
             d->shape_acc |= d->acc[k];
@@ -2163,6 +2212,35 @@ static void decode_shape(vc4_qpu_dins *d)
     d->shape = sh;
     if (sh == SH_GEN)
         d->shape_phys = 0, d->shape_acc = 0;
+}
+
+/* The rows (wrow) and TLB writes (tlb) of an ALU or load-immediate
+ * instruction's two writes; *plain false unless both go to plain rows or
+ * nowhere, not to one row. True if the writes suit D_FAST: plain, or TLB
+ * colour, Z or alpha-mask writes (not both to one of them). */
+static bool fast_writes(vc4_qpu_dins *d, int fa, int fm, bool *plain)
+{
+    bool fastw = *plain;
+    for (int k = 0; k < 2; k++) {
+        uint32_t wa = k ? d->waddr_mul : d->waddr_add;
+        int file = k ? fm : fa;
+        d->wrow[k] = 0xff;
+        if (wa < 32) {
+            d->wrow[k] = (uint8_t)(file * 32 + wa);
+        } else if (wa <= 35) {
+            d->wrow[k] = (uint8_t)(64 + wa - 32);
+        } else if (wa != VC4_QPU_W_NOP) {
+            *plain = false;
+            d->tlb[k] = (uint8_t)tlbw_of(vc4_qpu_waddrs[wa].kind[file]);
+            if (!d->tlb[k])
+                fastw = false;
+        }
+    }
+    if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
+        *plain = false, fastw = false; /* both write one row: the diagnostic path */
+    if (d->tlb[0] && d->tlb[1] && d->waddr_add == d->waddr_mul)
+        fastw = false; /* likewise */
+    return fastw;
 }
 
 static void decode(uint64_t ins, vc4_qpu_dins *d)
@@ -2233,6 +2311,8 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     /* writes: physical registers, shared units */
     write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
     write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
+    for (int k = 0; k < 2; k++)
+        d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
     if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
         (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
         f |= D_SHARED;
@@ -2247,6 +2327,25 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         }
         if (d->pack)
             f |= D_PACK;
+        if (d->ldi_mode != VC4_QPU_LDI_SEMAPHORE && vc4_qpu_ldis[d->ldi_mode].name) {
+            /* the value per element (exec_ldi's and SH_LDI's) */
+            for (int i = 0; i < LANES; i++) {
+                uint32_t x = d->imm;
+                if (d->ldi_mode != VC4_QPU_LDI_LOAD_32) {
+                    /* element i: LSB from bit i, MSB from bit 16+i (vc4asm
+                     * Disassembler.cpp) */
+                    x = ((d->imm >> i) & 1) | (((d->imm >> (16 + i)) & 1) << 1);
+                    if (d->ldi_mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2))
+                        x |= 0xfffffffcu;
+                }
+                d->immv[i] = x;
+            }
+            bool plain = !d->pack;
+            if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
+                f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
+                d->shape = SH_LDI;
+            }
+        }
     } else if (br) {
         d->imm = VC4_QPU_GET(ins, BRANCH, imm);
         d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
@@ -2299,34 +2398,19 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         if (d->pack)
             f |= D_PACK;
         bool plain = !(f & D_PACK);
-        for (int k = 0; k < 2; k++) {
-            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
-            int file = k ? fm : fa;
-            if (wa < 32)
-                d->wrow[k] = (uint8_t)(file * 32 + wa);
-            else if (wa <= 35)
-                d->wrow[k] = (uint8_t)(64 + wa - 32);
-            else if (wa == VC4_QPU_W_NOP)
-                d->wrow[k] = 0xff;
-            else
-                plain = false;
-        }
-        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
-            plain = false; /* both ALUs write one row: the diagnostic path */
+        bool fastw = fast_writes(d, fa, fm, &plain);
         if (plain)
             f |= D_PLAINW;
         d->rd = (uint64_t)d->rd_b << 32 | d->rd_a;
-        for (int k = 0; k < 2; k++)
-            d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
         bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
                     (simm || d->raddr_b < 32 || (f & D_ZB));
         /* program end (thrend) has nothing of its own at the end of the
          * instruction; the slice loop keeps the end's count */
         bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
-        if (plain && rows && sigok &&
+        if (fastw && rows && sigok &&
             !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
                    D_MUTEXRD))) {
-            f |= D_FAST;
+            f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
             for (int k = 0; k < 4; k++) {
                 uint32_t m = d->mux[k];
                 if (m < 6)
