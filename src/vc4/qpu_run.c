@@ -131,6 +131,8 @@ enum {
     D_TLBW = 1 << 18,   /* D_FAST writing the TLB (tlb[]): fast only in a
                          * fragment shader (elsewhere the write is a
                          * diagnostic) */
+    D_ENDX = 1 << 19,   /* D_END other than a D_FAST one that writes nothing
+                         * (SH_NOP): not in the slice's straight runs */
 };
 
 typedef struct vc4_qpu_dins {
@@ -231,6 +233,7 @@ typedef struct vc4_qpu_prog {
 struct vc4_qpu_cache {
     vc4_qpu_prog prog[CACHE_PROGS];
     uint64_t tick;
+    vc4_qpu_prog *mru; /* the program prog_for gave last */
     bool st_ready;
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
@@ -406,10 +409,6 @@ static inline vn n_fin(vn u)
     return u & ~(VM(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
 #endif
 }
-static inline vn n_isnan(vn u)
-{
-    return VM((vni)(u & 0x7fffffffu) > 0x7f800000);
-}
 /* a result's NaN lanes -> nan, the others flushed (ftz) */
 static inline vn n_fix(vn u, uint32_t nan)
 {
@@ -419,7 +418,7 @@ static inline vn n_fix(vn u, uint32_t nan)
                                           _mm512_set1_epi32(0x7f800000));
     return (vn)_mm512_mask_mov_epi32((__m512i)n_ftz(u), k, _mm512_set1_epi32((int)nan));
 #else
-    return nsel(n_isnan(u), nsplat(nan), n_ftz(u));
+    return nsel(VM((vni)(u & 0x7fffffffu) > 0x7f800000), nsplat(nan), n_ftz(u));
 #endif
 }
 /* fgreater's sign-magnitude order as a signed key: -mag - 1 for a set sign
@@ -980,7 +979,8 @@ typedef struct wr {
 
 /* A TLB colour, Z or alpha-mask write (enum tlbw) of the lanes of m: the
  * lanes of a covered pixel are written (last write wins). */
-static inline void tlb_write(vc4_frag_batch *fb, uint32_t t, row v, uint16_t m)
+static inline __attribute__((always_inline)) void tlb_write(vc4_frag_batch *fb, uint32_t t,
+                                                            row v, uint16_t m)
 {
     uint16_t lanes = m & fb->mask;
     uint32_t *dst;
@@ -1850,7 +1850,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      * around a program end) */
     bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     /* TLB writes are fast in a fragment shader only */
-    uint32_t tlbx = s->frag ? 0 : D_TLBW, fmask = D_FAST | D_END | tlbx;
+    uint32_t tlbx = s->frag ? 0 : D_TLBW;
     /* The agent (fault records: address and words of the instruction) is
      * set before anything that may raise a fault or read memory; after the
      * fast path it is set at the end (`last`, the last instruction it ran),
@@ -1889,11 +1889,14 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         uint32_t fl = d->flags;
         /* the common case: a straight run of ALU instructions of the common
          * shape while nothing is pending, up to the end of the decoded
-         * code, a pending branch's landing or the slice's end */
-        if ((fl & fmask) == D_FAST && quiet) {
+         * code, a pending branch's landing or the slice's end; a program
+         * end that writes nothing (not in a branch's delay slots) and its
+         * two delay slots too */
+        uint32_t im = D_FAST | D_ENDX | tlbx | (land == NOLAND ? 0 : D_END);
+        if ((fl & im) == D_FAST && quiet) {
             const vc4_qpu_dins *d0 = d;
-            uint64_t lim = land < max ? land : max;
-            do {
+            uint64_t lim = land < max ? land : max, end_n = NOLAND;
+            for (;;) {
                 if (UNLIKELY(prev_phys & d->rd)) {
                     pc = addr + 8 * (uint32_t)(d - d0);
                     e0++; /* this instruction counts (executed) */
@@ -1907,9 +1910,25 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 }
                 prev_phys = run_shape(s, d, &prev_acc);
                 n++, d++;
-            } while (n < lim && d < dend && (d->flags & fmask) == D_FAST);
+                if (UNLIKELY(fl & D_END)) { /* ends after two delay slots */
+                    end_n = n + 2;
+                    lim = end_n < lim ? end_n : lim;
+                    im |= D_END; /* no end in them */
+                }
+                if (n >= lim || d >= dend || ((fl = d->flags) & im) != D_FAST)
+                    break;
+            }
             pc = addr + 8 * (uint32_t)(d - d0);
             last = d - 1, last_addr = pc - 8;
+            if (end_n != NOLAND) {
+                if (n == end_n) { /* pc stays at the last instruction */
+                    pc -= 8;
+                    s->ended = true;
+                    break;
+                }
+                end_wait = (int)(end_n - n);
+                quiet = false;
+            }
             if (n == land) {
                 pc = s->branch_target;
                 land = NOLAND;
@@ -2433,6 +2452,8 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
                       * SH_NOP (0 after the memset is SH_GEN: set below) */
     if (d->kind == K_SIGNAL)
         d->shape = SH_NOP;
+    if ((f & D_END) && !((f & D_FAST) && d->shape == SH_NOP))
+        f |= D_ENDX;
     d->flags = f;
 }
 
@@ -2486,7 +2507,12 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
 /* The program entry for code at `start`, validated; NULL: run uncached. */
 static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
 {
-    vc4_qpu_prog *pg = NULL, *lru = &c->prog[0];
+    vc4_qpu_prog *pg = c->mru, *lru = &c->prog[0];
+    if (pg && pg->cap && pg->start == start) { /* the renderer: batch after batch */
+        pg->last_use = ++c->tick;
+        return prog_validate(pg, bus) ? pg : NULL;
+    }
+    pg = NULL;
     for (int i = 0; i < CACHE_PROGS; i++) {
         vc4_qpu_prog *q = &c->prog[i];
         if (q->cap && q->start == start) {
@@ -2504,6 +2530,7 @@ static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
         pg->use_n = UINT32_MAX;
     }
     pg->last_use = ++c->tick;
+    c->mru = pg;
     if (!pg->cap) {
         pg->cap = 64;
         pg->bytes = malloc(8 * pg->cap);
