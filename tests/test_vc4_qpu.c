@@ -681,6 +681,35 @@ static void test_branches(void)
     ALL(s.acc[1], 5);
     ALL(s.rb[2], CODE + 15 * 8 + 32);
     CHECK_EQ(cg_fault_count(e.dev), 0);
+    /* a branch not taken in the third delay slot of a taken one: the taken
+     * branch lands right after it (as every branch lands after its three
+     * delay slots), uncached and through the decoded cache */
+    vc4_qpu_cache *c = vc4_qpu_cache_create();
+    CHECK(c != NULL);
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK_EQ(run(&e, &s,
+                     "ldi r0, 0\n"
+                     "brr nop, nop, target\n"
+                     "add r0, r0, 1 : nop\n"
+                     "add r0, r0, 2 : nop\n"
+                     "brr.allz nop, nop, target\n"   /* Z clear everywhere: not taken */
+                     "add r0, r0, 8 : nop\n"         /* not run */
+                     "target: add r0, r0, 4 : nop\n",
+                     false),
+                 0);
+        if (pass) { /* again with the program decoded */
+            vc4_qpu_init(&s, e.dev, e.bus, NULL, CODE, UNIF, false);
+            vc4_qpu_use_cache(&s, c);
+            CHECK_EQ(vc4_qpu_run(&s, 1000), 0);
+            vc4_qpu_init(&s, e.dev, e.bus, NULL, CODE, UNIF, false);
+            vc4_qpu_use_cache(&s, c);
+            CHECK_EQ(vc4_qpu_run(&s, 1000), 0);
+        }
+        ALL(s.acc[0], 7);
+        CHECK_EQ(s.executed, 6 + 3);
+    }
+    vc4_qpu_cache_destroy(c);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
     env_fini(&e);
 }
 

@@ -227,11 +227,11 @@ static const uint32_t add_ops[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 16, 1
  * cond_add, mul op `mop` r0, r1 -> r3 under cond_mul, .setf; the lanes of
  * r0/r1 from a[], b[]; zf/nf/cf preset. Checked lane by lane against the
  * reference, through the uncached and the cached path. */
-static void one(env *e, vc4_qpu_cache *cache, uint32_t aop, uint32_t mop, uint32_t ca,
-                uint32_t cm, const uint32_t *a, const uint32_t *b, uint16_t z0, uint16_t n0,
-                uint16_t c0, int *bad)
+static void one_sf(env *e, vc4_qpu_cache *cache, uint32_t aop, uint32_t mop, uint32_t ca,
+                   uint32_t cm, const uint32_t *a, const uint32_t *b, uint16_t z0, uint16_t n0,
+                   uint16_t c0, int sf, int *bad)
 {
-    uint64_t ins = F(sig, 1) | F(cond_add, ca) | F(cond_mul, cm) | F(sf, 1) |
+    uint64_t ins = F(sig, 1) | F(cond_add, ca) | F(cond_mul, cm) | F(sf, (uint64_t)sf) |
                    F(waddr_add, 34) | F(waddr_mul, 35) | F(op_mul, mop) | F(op_add, aop) |
                    F(raddr_a, 39) | F(raddr_b, 39) | F(add_a, 0) | F(add_b, 1) | F(mul_a, 0) |
                    F(mul_b, 1);
@@ -248,7 +248,7 @@ static void one(env *e, vc4_qpu_cache *cache, uint32_t aop, uint32_t mop, uint32
         want3[i] = (mm >> i & 1) ? rm : 0xa5a5a5a5u;
         /* flags from the add op unless it is nop, lanes whose condition holds */
         uint16_t m = aop ? ma : mm;
-        if (!(m >> i & 1))
+        if (!sf || !(m >> i & 1))
             continue;
         uint32_t r = aop ? ra : rm, cc = aop ? c : cmu;
         int isfl = aop ? fl : flm;
@@ -283,6 +283,65 @@ static void one(env *e, vc4_qpu_cache *cache, uint32_t aop, uint32_t mop, uint32
         if (!ok)
             check_failures++;
     }
+}
+
+static void one(env *e, vc4_qpu_cache *cache, uint32_t aop, uint32_t mop, uint32_t ca,
+                uint32_t cm, const uint32_t *a, const uint32_t *b, uint16_t z0, uint16_t n0,
+                uint16_t c0, int *bad)
+{
+    one_sf(e, cache, aop, mop, ca, cm, a, b, z0, n0, c0, 1, bad);
+}
+
+/* Without setf under "always" (the decoded plain shapes: one op, or a pair,
+ * straight to the rows), and rows of ordinary floats where one lane's
+ * result alone is special: the float ops' quick result must give way to
+ * the full rules for that lane (docs/vc4-qpu.md, "Decoded shapes"). */
+static void test_plain_shapes(void)
+{
+    env e;
+    env_init(&e);
+    vc4_qpu_cache *cache = vc4_qpu_cache_create();
+    CHECK(cache != NULL);
+    int bad = 0;
+    uint32_t a[16], b[16];
+    /* lane 5 of each row: min normal * 0.5 (a denormal product), 1.5 * 2^-126
+     * - 2^-126 (a denormal difference), inf - inf, inf * 0 (NaN), max * 2
+     * (overflow: infinity, not special), -2^-126 + 2^-127 (denormal sum) */
+    static const uint32_t la[] = {0x00800000, 0x00c00000, 0x7f800000, 0x7f800000, 0x7f7fffff,
+                                  0x80800000, 0x3f800000};
+    static const uint32_t lb[] = {0x3f000000, 0x00800000, 0x7f800000, 0x00000000, 0x40000000,
+                                  0x00400000, 0x40000000};
+    static const uint32_t mops[] = {1, 2, 4};
+    for (size_t k = 0; k < sizeof la / sizeof la[0]; k++) {
+        for (int i = 0; i < 16; i++) {
+            a[i] = 0x3f800000u + (uint32_t)i * 0x00012345u; /* ordinary floats */
+            b[i] = 0x40400000u - (uint32_t)i * 0x00054321u;
+        }
+        a[5] = la[k], b[5] = lb[k];
+        for (size_t o = 0; o < sizeof add_ops / sizeof add_ops[0]; o++) {
+            one_sf(&e, cache, add_ops[o], 0, 1, 1, a, b, 0x1234, 0x5678, 0x9abc, 0, &bad);
+            for (size_t m = 0; m < sizeof mops / sizeof mops[0]; m++)
+                one_sf(&e, cache, add_ops[o], mops[m], 1, 1, a, b, 0, 0, 0, 0, &bad);
+        }
+        for (uint32_t m = 1; m < 8; m++)
+            one_sf(&e, cache, 0, m, 1, 1, a, b, 0, 0, 0, 0, &bad);
+    }
+    /* the edge pairs too */
+    for (size_t k = 0; k < NEDGES * NEDGES; k += 16) {
+        for (int i = 0; i < 16; i++) {
+            size_t p = (k + (size_t)i) % (NEDGES * NEDGES);
+            a[i] = edges[p / NEDGES];
+            b[i] = edges[p % NEDGES];
+        }
+        for (size_t o = 0; o < sizeof add_ops / sizeof add_ops[0]; o++)
+            one_sf(&e, cache, add_ops[o], 1, 1, 1, a, b, 0, 0, 0, 0, &bad);
+        for (uint32_t m = 1; m < 8; m++)
+            one_sf(&e, cache, 0, m, 1, 1, a, b, 0, 0, 0, 0, &bad);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    vc4_qpu_cache_destroy(cache);
+    env_fini(&e);
 }
 
 static void test_ops(void)
@@ -535,6 +594,7 @@ static void test_threads(void)
 int main(void)
 {
     test_ops();
+    test_plain_shapes();
     test_random_words();
     test_threads();
     return check_report("test_vc4_qpu_lanes");

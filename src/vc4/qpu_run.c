@@ -125,7 +125,14 @@ enum {
     D_FAST = 1 << 16,   /* an ALU instruction of the common shape (alu_fast):
                          * D_PLAINW, operands from plain rows, zeros or the
                          * small immediate (src[]), no unpack, rotation,
-                         * pack, signal effect, I/O or reserved code */
+                         * pack, signal effect, I/O or reserved code; or
+                         * such writes to the TLB (D_TLBW); or a load
+                         * immediate of that kind (SH_LDI) */
+    D_TLBW = 1 << 18,   /* D_FAST writing the TLB (tlb[]): fast only in a
+                         * fragment shader (elsewhere the write is a
+                         * diagnostic) */
+    D_ENDX = 1 << 19,   /* D_END other than a D_FAST one that writes nothing
+                         * (SH_NOP): not in the slice's straight runs */
 };
 
 typedef struct vc4_qpu_dins {
@@ -150,9 +157,59 @@ typedef struct vc4_qpu_dins {
     uint8_t bcond, brel, breg, braddr; /* branch fields */
     uint8_t wrow[2];          /* D_PLAINW: row of each write (ra 0-31, rb 32-63,
                                * r0-r3 64-67; 0xff none) */
+    uint8_t tlb[2];           /* D_FAST: TLB write of each ALU (enum tlbw) */
+    uint8_t shape;            /* D_FAST: the handler (enum shape) */
+    uint8_t shape_acc;        /* a plain shape: the accumulators it writes */
+    uint64_t shape_phys;      /* a plain shape: the physical registers it writes */
+    uint32_t immv[LANES];     /* D_SIMM: the small immediate in every lane;
+                               * D_FAST load immediate: the value per lane */
 } vc4_qpu_dins;
 
+enum tlbw { TLBW_NONE, TLBW_COLOUR, TLBW_Z, TLBW_AMASK };
+
 enum { SRC_ZERO = 70, SRC_IMM = 71 }; /* vc4_qpu_state.xrow */
+
+/* The handlers of D_FAST instructions, picked at decode (a dense id the
+ * slice loop switches on). A "plain" shape runs one add op, one mul op or
+ * one pair of them whose writes go to rows under the condition "always",
+ * without setf: no condition masks, flags or blends at run time; the
+ * registers it writes are known (shape_phys, shape_acc). SH_NOP writes
+ * nothing (both ops idle, or results that go nowhere); SH_GEN is alu_fast,
+ * for the D_FAST instructions of other shapes (conditions, setf, pairs not
+ * listed). */
+#define SHAPE_ADD(X)                                                                      \
+    X(FADD) X(FSUB) X(FMIN) X(FMAX) X(FMINABS) X(FMAXABS) X(FTOI) X(ITOF) X(ADD) X(SUB) \
+    X(SHR) X(ASR) X(ROR) X(SHL) X(MIN) X(MAX) X(AND) X(OR) X(XOR) X(NOT) X(CLZ)         \
+    X(V8ADDS) X(V8SUBS)
+#define SHAPE_MUL(X) X(FMUL) X(MUL24) X(V8MULD) X(V8MIN) X(V8MAX) X(V8ADDS) X(V8SUBS)
+/* pairs: the float and integer arithmetic with fmul, mul24 and the mul
+ * ALU's move (v8min a, a) */
+#define SHAPE_PAIR(X)                                                                     \
+    X(FADD, FMUL) X(FSUB, FMUL) X(FMIN, FMUL) X(FMAX, FMUL) X(FTOI, FMUL) X(ITOF, FMUL)  \
+    X(ADD, FMUL) X(SUB, FMUL) X(AND, FMUL) X(OR, FMUL) X(SHL, FMUL) X(SHR, FMUL)        \
+    X(FADD, V8MIN) X(FSUB, V8MIN) X(FMIN, V8MIN) X(FMAX, V8MIN) X(FTOI, V8MIN)          \
+    X(ITOF, V8MIN) X(ADD, V8MIN) X(SUB, V8MIN) X(AND, V8MIN) X(OR, V8MIN)               \
+    X(SHL, V8MIN) X(SHR, V8MIN) X(ASR, V8MIN) X(XOR, V8MIN)                             \
+    X(ADD, MUL24) X(SUB, MUL24) X(AND, MUL24) X(OR, MUL24) X(SHL, MUL24) X(SHR, MUL24)  \
+    X(FADD, MUL24) X(ITOF, MUL24) X(FTOI, MUL24)
+/* A single op comes in three operand forms: _R both operands rows, _I the
+ * first a row and the second the small immediate, _G any (the immediate
+ * picked lane-free at run time). */
+enum shape {
+    SH_GEN,
+    SH_NOP,
+    SH_LDI, /* a load immediate (no pack, setf or semaphore) */
+#define X(a) SH_A_##a##_R, SH_A_##a##_I, SH_A_##a##_G,
+    SHAPE_ADD(X)
+#undef X
+#define X(m) SH_M_##m##_R, SH_M_##m##_I, SH_M_##m##_G,
+    SHAPE_MUL(X)
+#undef X
+#define X(a, m) SH_AM_##a##_##m,
+    SHAPE_PAIR(X)
+#undef X
+    SH_COUNT
+};
 
 /* ---- decoded programs ---- */
 
@@ -176,6 +233,7 @@ typedef struct vc4_qpu_prog {
 struct vc4_qpu_cache {
     vc4_qpu_prog prog[CACHE_PROGS];
     uint64_t tick;
+    vc4_qpu_prog *mru; /* the program prog_for gave last */
     bool st_ready;
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
@@ -351,10 +409,6 @@ static inline vn n_fin(vn u)
     return u & ~(VM(((u + 0x00800000u) & 0x7f000000u) == 0) & 0x007fffffu);
 #endif
 }
-static inline vn n_isnan(vn u)
-{
-    return VM((vni)(u & 0x7fffffffu) > 0x7f800000);
-}
 /* a result's NaN lanes -> nan, the others flushed (ftz) */
 static inline vn n_fix(vn u, uint32_t nan)
 {
@@ -364,7 +418,7 @@ static inline vn n_fix(vn u, uint32_t nan)
                                           _mm512_set1_epi32(0x7f800000));
     return (vn)_mm512_mask_mov_epi32((__m512i)n_ftz(u), k, _mm512_set1_epi32((int)nan));
 #else
-    return nsel(n_isnan(u), nsplat(nan), n_ftz(u));
+    return nsel(VM((vni)(u & 0x7fffffffu) > 0x7f800000), nsplat(nan), n_ftz(u));
 #endif
 }
 /* fgreater's sign-magnitude order as a signed key: -mag - 1 for a set sign
@@ -518,6 +572,67 @@ static inline vn n_c_mul24(vn a, vn b, vn r)
     return c;
 }
 
+/* Float add, subtract and multiply with the operand and result rules off
+ * the critical path: fin changes only denormal and NaN operands, n_fix only
+ * denormal and NaN results, so when no lane of the operands and of the
+ * plain IEEE result is one (the usual case) the plain result is the answer.
+ * The test feeds a branch only, so the next instruction need not wait for
+ * it; otherwise the full rules run (the same bits either way). */
+/* A key per lane that is below 0x7fffff (unsigned) exactly for a denormal
+ * or NaN: u + 2^23 carries exponent 255 out of bits 30:23 and makes 0 into
+ * 1; dropping bits 31 and 23 leaves 1..0x7fffff exactly for exponent 0 or
+ * 255 with a non-zero mantissa; minus 1 sends 0 (zeros, infinities) to the
+ * top. The minimum over the lanes of a, b and r decides. */
+static inline vn n_special_key(vn u)
+{
+    return ((u + 0x00800000u) & 0x7f7fffffu) - 1u;
+}
+static inline bool row_special(row a, row b, row r)
+{
+#if VBYTES == 64
+    __m512i m = _mm512_min_epu32(_mm512_min_epu32((__m512i)n_special_key(a.c[0]),
+                                                  (__m512i)n_special_key(b.c[0])),
+                                 (__m512i)n_special_key(r.c[0]));
+    return _mm512_cmplt_epu32_mask(m, _mm512_set1_epi32(0x007fffff)) != 0;
+#elif VBYTES == 32
+    __m256i m = _mm256_set1_epi32(-1);
+    for (int k = 0; k < NV; k++) {
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(a.c[k]));
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(b.c[k]));
+        m = _mm256_min_epu32(m, (__m256i)n_special_key(r.c[k]));
+    }
+    /* some lane <= 0x7ffffe */
+    __m256i t = _mm256_cmpeq_epi32(_mm256_min_epu32(m, _mm256_set1_epi32(0x007ffffe)), m);
+    return !_mm256_testz_si256(t, t);
+#else
+    vn acc = nsplat(0);
+    for (int k = 0; k < NV; k++) /* signed compares on keys biased by 2^31 */
+        acc |= VM((vni)(n_special_key(a.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff) |
+               VM((vni)(n_special_key(b.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff) |
+               VM((vni)(n_special_key(r.c[k]) ^ 0x80000000u) < INT32_MIN + 0x7fffff);
+    for (int i = 0; i < NL; i++)
+        if (acc[i])
+            return true;
+    return false;
+#endif
+}
+#define ROW_FLOAT(name, expr, slow)                                                       \
+    static inline __attribute__((always_inline)) row name(row a, row b)                  \
+    {                                                                                     \
+        row r;                                                                            \
+        for (int k = 0; k < NV; k++) {                                                    \
+            vnf x = (vnf)a.c[k], y = (vnf)b.c[k];                                         \
+            r.c[k] = (vn)(expr);                                                          \
+        }                                                                                 \
+        if (UNLIKELY(row_special(a, b, r)))                                               \
+            for (int k = 0; k < NV; k++)                                                  \
+                r.c[k] = slow(a.c[k], b.c[k]);                                            \
+        return r;                                                                         \
+    }
+ROW_FLOAT(row_fadd, x + y, n_fadd)
+ROW_FLOAT(row_fsub, x - y, n_fsub)
+ROW_FLOAT(row_fmul, x * y, n_fmul)
+
 #define EACH2(fn) \
     for (int k = 0; k < NV; k++) \
         r.c[k] = fn(a.c[k], b.c[k]); \
@@ -532,8 +647,8 @@ static inline __attribute__((always_inline)) row add_op(uint32_t op, row a, row 
 {
     row r;
     switch (op) {
-    case VC4_QPU_A_FADD: EACH2(n_fadd);
-    case VC4_QPU_A_FSUB: EACH2(n_fsub);
+    case VC4_QPU_A_FADD: return row_fadd(a, b);
+    case VC4_QPU_A_FSUB: return row_fsub(a, b);
     case VC4_QPU_A_FMIN: EACH2(n_fmin);
     case VC4_QPU_A_FMAX: EACH2(n_fmax);
     case VC4_QPU_A_FMINABS: EACH2(n_fminabs);
@@ -587,7 +702,7 @@ static inline __attribute__((always_inline)) row mul_op(uint32_t op, row a, row 
 {
     row r;
     switch (op) {
-    case VC4_QPU_M_FMUL: EACH2(n_fmul);
+    case VC4_QPU_M_FMUL: return row_fmul(a, b);
     case VC4_QPU_M_MUL24: EACH2(n_mul24);
     case VC4_QPU_M_V8MULD: EACH2(n_v8muld);
     case VC4_QPU_M_V8MIN: EACH2(n_v8min);
@@ -745,6 +860,18 @@ static uint32_t pack_m(uint32_t mode, uint32_t v, uint32_t old)
     return (old & ~(0xffu << sh)) | (c << sh);
 }
 
+/* the TLB write (enum tlbw) of an I/O kind, TLBW_NONE for others */
+static inline uint32_t tlbw_of(uint32_t kind)
+{
+    switch (kind) {
+    case VC4_QPU_IO_TLBC:
+    case VC4_QPU_IO_TLBM: return TLBW_COLOUR;
+    case VC4_QPU_IO_TLBZ: return TLBW_Z;
+    case VC4_QPU_IO_TLBAM: return TLBW_AMASK;
+    default: return TLBW_NONE;
+    }
+}
+
 /* the lanes whose write condition holds: never, always, Z, !Z, N, !N, C, !C */
 static inline uint16_t cond_mask(const vc4_qpu_state *s, uint32_t cond)
 {
@@ -850,6 +977,24 @@ typedef struct wr {
     const uint32_t *v;
 } wr;
 
+/* A TLB colour, Z or alpha-mask write (enum tlbw) of the lanes of m: the
+ * lanes of a covered pixel are written (last write wins). */
+static inline __attribute__((always_inline)) void tlb_write(vc4_frag_batch *fb, uint32_t t,
+                                                            row v, uint16_t m)
+{
+    uint16_t lanes = m & fb->mask;
+    uint32_t *dst;
+    uint16_t *written;
+    switch (t) {
+    case TLBW_Z: dst = fb->z_out, written = &fb->z_mask; break;
+    case TLBW_AMASK: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
+    default: dst = fb->color, written = &fb->color_mask; break;
+    }
+    if (lanes)
+        blend(dst, v, lanes);
+    *written |= lanes;
+}
+
 static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
 {
     uint32_t n = w->waddr;
@@ -909,19 +1054,7 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
     case VC4_QPU_IO_TLBAM:
         if (!fb)
             return diag(s, "TLB write (%s) outside a fragment shader", ri->name[w->file]);
-        {
-            uint16_t lanes = m & fb->mask;
-            uint32_t *dst;
-            uint16_t *written;
-            switch (ri->kind[w->file]) {
-            case VC4_QPU_IO_TLBZ: dst = fb->z_out, written = &fb->z_mask; break;
-            case VC4_QPU_IO_TLBAM: dst = fb->alpha_mask, written = &fb->alpha_mask_written; break;
-            default: dst = fb->color, written = &fb->color_mask; break;
-            }
-            if (lanes)
-                blend(dst, vload(w->v), lanes);
-            *written |= lanes;
-        }
+        tlb_write(fb, tlbw_of(ri->kind[w->file]), vload(w->v), m);
         return 0;
     case VC4_QPU_IO_MUTEX:
         if (!s->mutex_held)
@@ -1222,16 +1355,9 @@ static int exec_ldi(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     uint32_t v[LANES];
     switch (mode) {
     case VC4_QPU_LDI_LOAD_32:
-        for (int i = 0; i < LANES; i++)
-            v[i] = imm;
-        break;
     case VC4_QPU_LDI_PER_ELEMENT_SIGNED:
     case VC4_QPU_LDI_PER_ELEMENT_UNSIGNED:
-        /* element i: LSB from bit i, MSB from bit 16+i (vc4asm Disassembler.cpp) */
-        for (int i = 0; i < LANES; i++) {
-            uint32_t x = ((imm >> i) & 1) | (((imm >> (16 + i)) & 1) << 1);
-            v[i] = mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2) ? x | 0xfffffffcu : x;
-        }
+        memcpy(v, d->immv, sizeof v); /* decoded */
         break;
     case VC4_QPU_LDI_SEMAPHORE: {
         int rc;
@@ -1533,6 +1659,32 @@ static int step_d(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t addr)
 }
 
 
+/* Write k (add 0, mul 1) of a D_FAST instruction: v to the lanes of m of
+ * its row or the TLB; the registers written go to *phys and *acc. */
+static inline __attribute__((always_inline)) void fast_write(vc4_qpu_state *s,
+                                                            const vc4_qpu_dins *d, int k,
+                                                            row v, uint16_t m, uint64_t *phys,
+                                                            uint8_t *acc)
+{
+    if (!m)
+        return;
+    if (d->wrow[k] != 0xff) {
+        blend(s->ra[0] + 16 * d->wrow[k], v, m);
+        *phys |= d->pw[k];
+        *acc |= d->acc[k];
+    } else if (d->tlb[k]) {
+        tlb_write(s->frag, d->tlb[k], v, m);
+    }
+}
+
+/* Operand k (add a, add b, mul a, mul b) of a D_FAST instruction: a row of
+ * the state, or the decoded small immediate. */
+static inline __attribute__((always_inline)) row opnd(const uint32_t *rows,
+                                                      const vc4_qpu_dins *d, int k)
+{
+    return vload(d->src[k] == SRC_IMM ? d->immv : rows + 16 * d->src[k]);
+}
+
 /* An instruction of the common shape (D_FAST): operands straight from the
  * rows, both ALUs, writes to plain rows, flags: what exec_alu does for it,
  * without the cases it cannot have. Returns the physical registers written
@@ -1543,15 +1695,13 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
                                                                uint8_t *accw)
 {
     uint32_t op_add = d->op_add, op_mul = d->op_mul;
-    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) and the immediate (71) */
-    if (d->flags & D_SIMM)
-        vstore(s->xrow[1], vsplat(d->imm));
+    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) */
     /* conditions from the flags before this instruction's */
     uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
     uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
     row res_a, res_m;
     if (op_add) {
-        row a = vload(rows + 16 * d->src[0]), b = vload(rows + 16 * d->src[1]);
+        row a = opnd(rows, d, 0), b = opnd(rows, d, 1);
         res_a = add_op(op_add, a, b);
         if (d->sf) /* flags from the add ALU unless it is nop (addendum) */
             set_flags(s, res_a, add_carry(op_add, a, b, res_a), madd, d->add_rfl);
@@ -1559,7 +1709,7 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
         res_a = vsplat(0);
     }
     if (op_mul) {
-        row a = vload(rows + 16 * d->src[2]), b = vload(rows + 16 * d->src[3]);
+        row a = opnd(rows, d, 2), b = opnd(rows, d, 3);
         res_m = mul_op(op_mul, a, b);
         if (d->sf && !op_add)
             set_flags(s, res_m, mul_carry(op_mul, a, b, res_m), mmul, d->mul_fl);
@@ -1568,18 +1718,75 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
     }
     uint64_t phys = 0;
     uint8_t acc = 0;
-    if (madd && d->wrow[0] != 0xff) {
-        blend(rows + 16 * d->wrow[0], res_a, madd);
-        phys = d->pw[0];
-        acc = d->acc[0];
-    }
-    if (mmul && d->wrow[1] != 0xff) {
-        blend(rows + 16 * d->wrow[1], res_m, mmul);
-        phys |= d->pw[1];
-        acc |= d->acc[1];
-    }
+    fast_write(s, d, 0, res_a, madd, &phys, &acc);
+    fast_write(s, d, 1, res_m, mmul, &phys, &acc);
     *accw = acc;
     return phys;
+}
+
+/* A D_FAST instruction by its shape (decoded): what alu_fast does, with
+ * the ops, conditions and written registers of the plain shapes fixed at
+ * decode. Returns the physical registers written, *accw the accumulators.
+ * Both ALUs read their operands before either writes. */
+static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s,
+                                                                const vc4_qpu_dins *d,
+                                                                uint8_t *accw)
+{
+    uint32_t *rows = s->ra[0];
+    switch (d->shape) {
+    case SH_GEN:
+        return alu_fast(s, d, accw);
+    case SH_LDI: { /* both writes take the value, each under its condition */
+        row v = vload(d->immv);
+        uint64_t phys = 0;
+        uint8_t acc = 0;
+        fast_write(s, d, 0, v, cond_mask(s, d->cond_add), &phys, &acc);
+        fast_write(s, d, 1, v, cond_mask(s, d->cond_mul), &phys, &acc);
+        *accw = acc;
+        return phys;
+    }
+#define ONE(sh, fn, op, w, k)                                                             \
+    case sh##_R:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
+                                          vload(rows + 16 * d->src[k + 1])));             \
+        break;                                                                            \
+    case sh##_I:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
+                                          vsplat(d->imm)));                               \
+        break;                                                                            \
+    case sh##_G:                                                                          \
+        vstore(rows + 16 * d->wrow[w], fn(op, opnd(rows, d, k), opnd(rows, d, k + 1)));   \
+        break;
+#define X(a) ONE(SH_A_##a, add_op, VC4_QPU_A_##a, 0, 0)
+        SHAPE_ADD(X)
+#undef X
+#define X(m) ONE(SH_M_##m, mul_op, VC4_QPU_M_##m, 1, 2)
+        SHAPE_MUL(X)
+#undef X
+#undef ONE
+#define X(a, m)                                                                           \
+    case SH_AM_##a##_##m: {                                                               \
+        row ra_ = add_op(VC4_QPU_A_##a, opnd(rows, d, 0), opnd(rows, d, 1));              \
+        row rm_ = mul_op(VC4_QPU_M_##m, opnd(rows, d, 2), opnd(rows, d, 3));              \
+        vstore(rows + 16 * d->wrow[0], ra_);                                              \
+        vstore(rows + 16 * d->wrow[1], rm_);                                              \
+        break;                                                                            \
+    }
+        SHAPE_PAIR(X)
+#undef X
+    default: /* SH_NOP */
+        break;
+    }
+    *accw = d->shape_acc;
+    return d->shape_phys;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint64_t run_shape_call(vc4_qpu_state *s, const vc4_qpu_dins *d, uint8_t *accw)
+{
+    return run_shape(s, d, accw);
 }
 
 /* The back-to-back read rule for a D_FAST instruction (the diagnostics
@@ -1616,23 +1823,34 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     if (s->ended)
         goto out;
     /* What the fast path changes besides the rows and flags, kept in locals
-     * between the slow steps (step_d sees and changes the state). */
+     * between the slow steps (step_d sees and changes the state). Counts
+     * are kept as instruction numbers of this slice (n) so a straight run
+     * does not update them: executed = e0 + n; since_branch = n - sb_n
+     * (saturated at 100); a pending branch lands when n reaches `land`
+     * (NOLAND: none; branch_wait = land - n). */
+#define NOLAND UINT64_MAX
     uint32_t pc = s->pc;
-    uint64_t executed = s->executed, prev_phys = s->prev_phys;
-    int since_branch = s->since_branch, branch_wait = s->branch_wait, end_wait = s->end_wait;
+    uint64_t e0 = s->executed, prev_phys = s->prev_phys;
+    int64_t sb_n = -(int64_t)s->since_branch;
+    uint64_t land = s->branch_wait > 0 ? (uint64_t)s->branch_wait : NOLAND;
+    int end_wait = s->end_wait;
     uint8_t prev_acc = s->prev_acc;
 #define SYNC_OUT()                                                                      \
-    (s->pc = pc, s->executed = executed, s->prev_phys = prev_phys,                     \
-     s->since_branch = since_branch, s->branch_wait = branch_wait, s->prev_acc = prev_acc, \
+    (s->pc = pc, s->executed = e0 + n, s->prev_phys = prev_phys,                        \
+     s->since_branch = (int)((int64_t)n - sb_n < 100 ? (int64_t)n - sb_n : 100),        \
+     s->branch_wait = land == NOLAND ? 0 : (int)(land - n), s->prev_acc = prev_acc,     \
      s->end_wait = end_wait)
 #define SYNC_IN()                                                                       \
-    (pc = s->pc, executed = s->executed, prev_phys = s->prev_phys,                     \
-     since_branch = s->since_branch, branch_wait = s->branch_wait, prev_acc = s->prev_acc, \
-     end_wait = s->end_wait)
+    (pc = s->pc, e0 = s->executed - n, prev_phys = s->prev_phys,                        \
+     sb_n = (int64_t)n - s->since_branch,                                               \
+     land = s->branch_wait > 0 ? n + (uint64_t)s->branch_wait : NOLAND,                 \
+     prev_acc = s->prev_acc, end_wait = s->end_wait)
     /* nothing pending that the fast path does not handle: no SFU result or
      * program end on the way, no wait (these change only in step_d and
      * around a program end) */
     bool quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
+    /* TLB writes are fast in a fragment shader only */
+    uint32_t tlbx = s->frag ? 0 : D_TLBW;
     /* The agent (fault records: address and words of the instruction) is
      * set before anything that may raise a fault or read memory; after the
      * fast path it is set at the end (`last`, the last instruction it ran),
@@ -1644,10 +1862,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
      s->agent.nwords = 2, last = NULL) /* little-endian: low word first */
     while (n < max) {
         uint32_t addr = pc, off = addr - pstart;
-        const vc4_qpu_dins *d;
+        const vc4_qpu_dins *d, *dend;
         /* (off rotated: an unaligned offset is out of range) */
         if ((off >> 3 | off << 29) < pn) {
             d = &pd[off >> 3];
+            dend = pd + pn;
         } else {
             s->agent.stream_addr = addr;
             s->agent.nwords = 0;
@@ -1657,6 +1876,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                 rc = CG_ERR_FAULT;
                 break;
             }
+            dend = d + 1; /* this one only */
             if (pg && pg->n != pn) {
                 pd = pg->d, pn = pg->n;
                 s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
@@ -1666,48 +1886,83 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
                     if (d->wrow[k] != 0xff)
                         dirty_row(s, d->wrow[k]);
         }
-        /* the common case: an ALU instruction of the common shape, quiet */
         uint32_t fl = d->flags;
-        if ((fl & (D_FAST | D_END)) == D_FAST && quiet) {
-            executed++;
-            if (UNLIKELY(prev_phys & d->rd)) {
-                SYNC_OUT();
-                AGENT(d, addr);
-                if ((rc = fast_rules(s, d)))
+        /* the common case: a straight run of ALU instructions of the common
+         * shape while nothing is pending, up to the end of the decoded
+         * code, a pending branch's landing or the slice's end; a program
+         * end that writes nothing (not in a branch's delay slots) and its
+         * two delay slots too */
+        uint32_t im = D_FAST | D_ENDX | tlbx | (land == NOLAND ? 0 : D_END);
+        if ((fl & im) == D_FAST && quiet) {
+            const vc4_qpu_dins *d0 = d;
+            uint64_t lim = land < max ? land : max, end_n = NOLAND;
+            for (;;) {
+                if (UNLIKELY(prev_phys & d->rd)) {
+                    pc = addr + 8 * (uint32_t)(d - d0);
+                    e0++; /* this instruction counts (executed) */
+                    SYNC_OUT();
+                    e0--;
+                    AGENT(d, pc);
+                    if ((rc = fast_rules(s, d))) {
+                        e0++;
+                        goto done;
+                    }
+                }
+                prev_phys = run_shape(s, d, &prev_acc);
+                n++, d++;
+                if (UNLIKELY(fl & D_END)) { /* ends after two delay slots */
+                    end_n = n + 2;
+                    lim = end_n < lim ? end_n : lim;
+                    im |= D_END; /* no end in them */
+                }
+                if (n >= lim || d >= dend || ((fl = d->flags) & im) != D_FAST)
                     break;
             }
-            last = d, last_addr = addr;
-            prev_phys = alu_fast(s, d, &prev_acc);
-            since_branch += since_branch < 100;
-            n++;
-            if (UNLIKELY(branch_wait > 0) && --branch_wait == 0)
+            pc = addr + 8 * (uint32_t)(d - d0);
+            last = d - 1, last_addr = pc - 8;
+            if (end_n != NOLAND) {
+                if (n == end_n) { /* pc stays at the last instruction */
+                    pc -= 8;
+                    s->ended = true;
+                    break;
+                }
+                end_wait = (int)(end_n - n);
+                quiet = false;
+            }
+            if (n == land) {
                 pc = s->branch_target;
-            else
-                pc = addr + 8;
+                land = NOLAND;
+            }
             continue;
         }
         /* the same around a program end: the end itself (not in the delay
          * slots of a branch or of another end: step_d's diagnostics) and
          * its delay slots */
-        if ((fl & D_FAST) && !(s->sfu_wait | s->wait.kind) &&
-            (!(fl & D_END) || (end_wait < 0 && branch_wait <= 0))) {
-            executed++;
+        if ((fl & (D_FAST | tlbx)) == D_FAST && !(s->sfu_wait | s->wait.kind) &&
+            (!(fl & D_END) || (end_wait < 0 && land == NOLAND))) {
             AGENT(d, addr);
             if (prev_phys & d->rd) {
+                e0++;
                 SYNC_OUT();
-                if ((rc = fast_rules(s, d)))
+                e0--;
+                if ((rc = fast_rules(s, d))) {
+                    e0++;
                     break;
+                }
             }
             uint8_t accw;
-            uint64_t phys = alu_fast(s, d, &accw);
+            uint64_t phys = run_shape_call(s, d, &accw);
             if ((fl & D_END) && phys) { /* end_rules' one case here */
+                e0++;
                 SYNC_OUT();
-                if ((rc = diag(s, "program end instruction writes a register-file register")))
+                e0--;
+                if ((rc = diag(s, "program end instruction writes a register-file register"))) {
+                    e0++;
                     break;
+                }
             }
             prev_phys = phys;
             prev_acc = accw;
-            since_branch += since_branch < 100;
             n++;
             /* control flow: end after two delay slots, branch after three */
             if (end_wait >= 0 && (end_wait == 0 || --end_wait == 0)) {
@@ -1717,16 +1972,17 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             if (fl & D_END)
                 end_wait = 2;
             quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
-            if (branch_wait > 0 && --branch_wait == 0)
+            if (n == land) {
                 pc = s->branch_target;
-            else
+                land = NOLAND;
+            } else {
                 pc = addr + 8;
+            }
             continue;
         }
         /* a branch without link, register or flags, away from other
          * branches (exec_branch's work) */
-        if ((fl & D_FASTBR) && quiet && since_branch >= 3 && end_wait < 0) {
-            executed++;
+        if ((fl & D_FASTBR) && quiet && (int64_t)n - sb_n >= 3 && end_wait < 0) {
             last = d, last_addr = addr;
             uint32_t c = d->bcond;
             uint16_t f = c < 4 ? s->zf : c < 8 ? s->nf : s->cf;
@@ -1734,13 +1990,16 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
             bool taken = c == 15 || ((c & 2) ? f != 0 : f == ALL_LANES);
             prev_phys = 0;
             prev_acc = 0;
-            since_branch = 1;
+            sb_n = (int64_t)n; /* since_branch 1 after this one */
             n++;
+            pc = addr + 8;
             if (taken) {
                 s->branch_target = d->brel ? addr + 32 + d->imm : d->imm;
-                branch_wait = 3; /* the three delay slots */
+                land = n + 3; /* after the three delay slots */
+            } else if (n == land) { /* in the last delay slot of another branch */
+                pc = s->branch_target;
+                land = NOLAND;
             }
-            pc = addr + 8;
             continue;
         }
         SYNC_OUT();
@@ -1749,17 +2008,24 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         SYNC_IN();
         if (rc)
             break;
+        /* step_d counted this instruction in s->executed and since_branch */
         n++;
+        e0--;
+        sb_n++;
+        if (land != NOLAND)
+            land++;
         if ((d->flags & D_SHARED) || s->ended)
             break;
         quiet = !(s->sfu_wait | s->wait.kind) && end_wait < 0;
     }
+done:
     SYNC_OUT();
     if (last)
         AGENT(last, last_addr);
 #undef SYNC_OUT
 #undef SYNC_IN
 #undef AGENT
+#undef NOLAND
 out:
     *insns = n;
     return rc;
@@ -1914,6 +2180,88 @@ static void write_bits(uint32_t waddr, int file, uint32_t *pa, uint32_t *pb, uin
         *acc |= 1u << 5;
 }
 
+/* The handler of a D_FAST ALU instruction (enum shape). A side (add, mul)
+ * with an op is idle when its result goes nowhere: condition never or no
+ * write, and no setf. */
+static void decode_shape(vc4_qpu_dins *d)
+{
+    d->shape = SH_GEN;
+    if (d->sf)
+        return;
+    uint32_t op[2] = {d->op_add, d->op_mul}, cond[2] = {d->cond_add, d->cond_mul};
+    bool on[2];
+    for (int k = 0; k < 2; k++) {
+        on[k] = op[k] && cond[k] != VC4_QPU_COND_NEVER && (d->wrow[k] != 0xff || d->tlb[k]);
+        if (on[k] && (cond[k] != VC4_QPU_COND_ALWAYS || d->tlb[k]))
+            return; /* a condition on the flags, a TLB write: alu_fast */
+        if (on[k]) {
+            d->shape_phys |= d->pw[k];
+            d->shape_acc |= d->acc[k];
+        }
+    }
+    uint32_t a = on[0] ? op[0] : 0, m = on[1] ? op[1] : 0;
+    uint8_t sh = SH_GEN;
+    /* the operand form of a single op (its operands k, k + 1): 0 _R, 1 _I,
+     * 2 _G (the enum's order) */
+    int k = a ? 0 : 2;
+    int form = d->src[k] == SRC_IMM ? 2 : d->src[k + 1] == SRC_IMM ? 1 : 0;
+    if (!a && !m)
+        sh = SH_NOP;
+    else if (!m)
+        switch (a) {
+#define X(o) case VC4_QPU_A_##o: sh = (uint8_t)(SH_A_##o##_R + form); break;
+            SHAPE_ADD(X)
+#undef X
+        default: break;
+        }
+    else if (!a)
+        switch (m) {
+#define X(o) case VC4_QPU_M_##o: sh = (uint8_t)(SH_M_##o##_R + form); break;
+            SHAPE_MUL(X)
+#undef X
+        default: break;
+        }
+    else {
+#define X(oa, om) \
+        if (a == VC4_QPU_A_##oa && m == VC4_QPU_M_##om) \
+            sh = SH_AM_##oa##_##om;
+        SHAPE_PAIR(X)
+#undef X
+    }
+    d->shape = sh;
+    if (sh == SH_GEN)
+        d->shape_phys = 0, d->shape_acc = 0;
+}
+
+/* The rows (wrow) and TLB writes (tlb) of an ALU or load-immediate
+ * instruction's two writes; *plain false unless both go to plain rows or
+ * nowhere, not to one row. True if the writes suit D_FAST: plain, or TLB
+ * colour, Z or alpha-mask writes (not both to one of them). */
+static bool fast_writes(vc4_qpu_dins *d, int fa, int fm, bool *plain)
+{
+    bool fastw = *plain;
+    for (int k = 0; k < 2; k++) {
+        uint32_t wa = k ? d->waddr_mul : d->waddr_add;
+        int file = k ? fm : fa;
+        d->wrow[k] = 0xff;
+        if (wa < 32) {
+            d->wrow[k] = (uint8_t)(file * 32 + wa);
+        } else if (wa <= 35) {
+            d->wrow[k] = (uint8_t)(64 + wa - 32);
+        } else if (wa != VC4_QPU_W_NOP) {
+            *plain = false;
+            d->tlb[k] = (uint8_t)tlbw_of(vc4_qpu_waddrs[wa].kind[file]);
+            if (!d->tlb[k])
+                fastw = false;
+        }
+    }
+    if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
+        *plain = false, fastw = false; /* both write one row: the diagnostic path */
+    if (d->tlb[0] && d->tlb[1] && d->waddr_add == d->waddr_mul)
+        fastw = false; /* likewise */
+    return fastw;
+}
+
 static void decode(uint64_t ins, vc4_qpu_dins *d)
 {
     memset(d, 0, sizeof *d);
@@ -1982,6 +2330,8 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     /* writes: physical registers, shared units */
     write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
     write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
+    for (int k = 0; k < 2; k++)
+        d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
     if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
         (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
         f |= D_SHARED;
@@ -1996,6 +2346,25 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         }
         if (d->pack)
             f |= D_PACK;
+        if (d->ldi_mode != VC4_QPU_LDI_SEMAPHORE && vc4_qpu_ldis[d->ldi_mode].name) {
+            /* the value per element (exec_ldi's and SH_LDI's) */
+            for (int i = 0; i < LANES; i++) {
+                uint32_t x = d->imm;
+                if (d->ldi_mode != VC4_QPU_LDI_LOAD_32) {
+                    /* element i: LSB from bit i, MSB from bit 16+i (vc4asm
+                     * Disassembler.cpp) */
+                    x = ((d->imm >> i) & 1) | (((d->imm >> (16 + i)) & 1) << 1);
+                    if (d->ldi_mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2))
+                        x |= 0xfffffffcu;
+                }
+                d->immv[i] = x;
+            }
+            bool plain = !d->pack;
+            if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
+                f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
+                d->shape = SH_LDI;
+            }
+        }
     } else if (br) {
         d->imm = VC4_QPU_GET(ins, BRANCH, imm);
         d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
@@ -2048,34 +2417,19 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         if (d->pack)
             f |= D_PACK;
         bool plain = !(f & D_PACK);
-        for (int k = 0; k < 2; k++) {
-            uint32_t wa = k ? d->waddr_mul : d->waddr_add;
-            int file = k ? fm : fa;
-            if (wa < 32)
-                d->wrow[k] = (uint8_t)(file * 32 + wa);
-            else if (wa <= 35)
-                d->wrow[k] = (uint8_t)(64 + wa - 32);
-            else if (wa == VC4_QPU_W_NOP)
-                d->wrow[k] = 0xff;
-            else
-                plain = false;
-        }
-        if (d->wrow[0] != 0xff && d->wrow[0] == d->wrow[1])
-            plain = false; /* both ALUs write one row: the diagnostic path */
+        bool fastw = fast_writes(d, fa, fm, &plain);
         if (plain)
             f |= D_PLAINW;
         d->rd = (uint64_t)d->rd_b << 32 | d->rd_a;
-        for (int k = 0; k < 2; k++)
-            d->pw[k] = (uint64_t)d->pb[k] << 32 | d->pa[k];
         bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
                     (simm || d->raddr_b < 32 || (f & D_ZB));
         /* program end (thrend) has nothing of its own at the end of the
          * instruction; the slice loop keeps the end's count */
         bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
-        if (plain && rows && sigok &&
+        if (fastw && rows && sigok &&
             !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
                    D_MUTEXRD))) {
-            f |= D_FAST;
+            f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
             for (int k = 0; k < 4; k++) {
                 uint32_t m = d->mux[k];
                 if (m < 6)
@@ -2086,11 +2440,20 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
                     d->src[k] = simm ? SRC_IMM : d->raddr_b < 32 ? (uint8_t)(32 + d->raddr_b)
                                                                  : SRC_ZERO;
             }
+            if (simm)
+                for (int i = 0; i < LANES; i++)
+                    d->immv[i] = d->imm;
+            decode_shape(d);
         }
     }
     if (d->kind == K_SIGNAL && !(f & (D_BLOCK | D_SHARED)) &&
         (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
-        f |= D_FAST; /* nothing but the step itself (both ops nop: no write) */
+        f |= D_FAST; /* nothing but the step itself (both ops nop: no write):
+                      * SH_NOP (0 after the memset is SH_GEN: set below) */
+    if (d->kind == K_SIGNAL)
+        d->shape = SH_NOP;
+    if ((f & D_END) && !((f & D_FAST) && d->shape == SH_NOP))
+        f |= D_ENDX;
     d->flags = f;
 }
 
@@ -2144,7 +2507,12 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
 /* The program entry for code at `start`, validated; NULL: run uncached. */
 static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
 {
-    vc4_qpu_prog *pg = NULL, *lru = &c->prog[0];
+    vc4_qpu_prog *pg = c->mru, *lru = &c->prog[0];
+    if (pg && pg->cap && pg->start == start) { /* the renderer: batch after batch */
+        pg->last_use = ++c->tick;
+        return prog_validate(pg, bus) ? pg : NULL;
+    }
+    pg = NULL;
     for (int i = 0; i < CACHE_PROGS; i++) {
         vc4_qpu_prog *q = &c->prog[i];
         if (q->cap && q->start == start) {
@@ -2162,6 +2530,7 @@ static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
         pg->use_n = UINT32_MAX;
     }
     pg->last_use = ++c->tick;
+    c->mru = pg;
     if (!pg->cap) {
         pg->cap = 64;
         pg->bytes = malloc(8 * pg->cap);
