@@ -221,9 +221,9 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
            memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
            cg_fault_count(dev[1]));
     printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
-           "all threads %.2f ms\n",
+           "all threads %.2f ms; stores written early %llu\n",
            cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
-           (double)pc.seg_ns * 1e-6 / FRAMES);
+           (double)pc.seg_ns * 1e-6 / FRAMES, (unsigned long long)pc.es_taken);
     char measure[80];
     snprintf(measure, sizeof measure, "vc4 pool 2 threads, %s", name);
     bench_summary(measure, ratio, "x wall", "1 thread", ratio, ">= 1.8", ratio >= 1.8);

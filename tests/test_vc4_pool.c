@@ -8,7 +8,12 @@
  * before it land, none after); every tile storing to the same bytes (tile
  * order decides); every tile loading what the previous tile stored (the
  * pool falls back); a trace; and the example scenes (first triangle, GL
- * cube, textured GL) with their golden hashes. */
+ * cube, textured GL) with their golden hashes. The frame scenes run again
+ * with the frame buffer's pages backed before the first frame, so that the
+ * workers write their stores early (pool.c "early stores") and the render
+ * thread undoes them where one thread would not have written them yet
+ * (budget, fault, loads), and with two surfaces that overlap (no early
+ * stores). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -20,7 +25,7 @@ enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x3001
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000,
        RAW = 0x2800000 };
 enum { W = 640, H = 480, TW = 10, TH = 8 };
-enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD };
+enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER };
 #define FAULT_TILE 37 /* (7, 3) */
 #define UNMAPPED 0x10000000u
 
@@ -66,6 +71,11 @@ static void build(cg_vc4 *v, int mode, uint32_t *bin_end, uint32_t *rend_end)
             u8(&r, 17); u32(&r, TILES + (uint32_t)i * 32);
             if (mode == M_FAULT && i == FAULT_TILE) {
                 u8(&r, 28); store_general(&r, 1, UNMAPPED, false);
+            } else if (mode == M_OVER) {
+                /* a second surface over the first, one tile to the right:
+                 * store order decides the bytes both write */
+                u8(&r, 28); store_general(&r, 1, FB + 256, false);
+                u8(&r, last ? 25 : 24);
             } else if (mode == M_SAME) {
                 /* colour, clear, last tile: EOF */
                 u8(&r, 26); u32(&r, RAW | 2u | (last ? 8u : 0u));
@@ -139,6 +149,9 @@ static void trace_hash(void *user, const cg_trace_event *ev)
         *h = fnv(*h, (const uint8_t *)ev->name, strlen(ev->name));
 }
 
+/* back the frame buffer's pages (a pattern) before the first frame */
+static bool prefill;
+
 static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int frames)
 {
     outcome o;
@@ -153,6 +166,13 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
         CHECK(cg_trace_add(dev, trace_hash, &o.trace) >= 0);
     uint32_t be, re;
     build(v, mode, &be, &re);
+    if (prefill) {
+        uint8_t *fill = malloc(W * H * 4 + 4096);
+        for (size_t i = 0; i < W * H * 4 + 4096; i++)
+            fill[i] = (uint8_t)(i * 7 + 3);
+        CHECK_EQ(cg_vc4_cpu_write(v, FB, fill, W * H * 4 + 4096), 0);
+        free(fill);
+    }
     for (int f = 0; f < frames; f++) {
         kick(v, 0, BIN_LIST, be);
         kick(v, 1, REND_LIST, re);
@@ -271,11 +291,8 @@ static void scene_examples(void)
     }
 }
 
-int main(void)
+static void frames(void)
 {
-    /* the environment must not choose for the runs below */
-    unsetenv("CMDGPU_VC4_RENDER_THREADS");
-
     /* many small triangles, two frames */
     outcome one = run(M_MS, 1, 0, false, 2);
     CHECK_EQ(one.nfaults, 0);
@@ -285,8 +302,10 @@ int main(void)
     for (size_t i = 0; i < 2; i++) {
         outcome m = run(M_MS, nthreads[i], 0, false, 2);
         same(&one, &m);
-        /* every tile of both frames comes from the pool */
+        /* every tile of both frames comes from the pool; the stores of
+         * those whose pages are backed (the second frame's) early */
         CHECK_EQ(m.pc.taken, 2 * TW * TH);
+        CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
     }
 
     /* the budget runs out mid-frame: one frame uses (2^24 - left) units */
@@ -301,6 +320,7 @@ int main(void)
         outcome m = run(M_MS, nthreads[i], half, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken > 0);
+        CHECK_EQ(m.pc.es_taken, prefill ? m.pc.taken : 0);
     }
     /* ... at every cut from the first tile's units to the last's */
     for (uint64_t b = 20; b < used; b += used / 7) {
@@ -319,6 +339,8 @@ int main(void)
         outcome m = run(M_FAULT, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken >= FAULT_TILE);
+        /* (with backed pages: tiles 0..36 early, those after undone) */
+        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
     }
 
     /* every tile stores its raw buffer to RAW: the last tile's wins */
@@ -338,6 +360,18 @@ int main(void)
         outcome m = run(M_LOAD, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK_EQ(m.pc.taken, 1); /* the first tile: it loads nothing */
+        CHECK_EQ(m.pc.es_taken, prefill ? 1 : 0);
+    }
+
+    /* two surfaces overlap: no store is written early */
+    one = run(M_OVER, 1, 0, false, 2);
+    CHECK_EQ(one.nfaults, 0);
+    CHECK_EQ(one.st.tiles_rendered, 2 * 2 * TW * TH);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_OVER, nthreads[i], 0, false, 2);
+        same(&one, &m);
+        CHECK_EQ(m.pc.taken, 2 * TW * TH);
+        CHECK_EQ(m.pc.es_taken, 0);
     }
 
     /* with a trace the render thread runs alone: the same events */
@@ -346,7 +380,15 @@ int main(void)
     outcome m = run(M_MS, 2, 0, true, 1);
     same(&one, &m);
     CHECK_EQ(m.pc.taken, 0);
+}
 
+int main(void)
+{
+    /* the environment must not choose for the runs below */
+    unsetenv("CMDGPU_VC4_RENDER_THREADS");
+    frames();
+    prefill = true;
+    frames();
     scene_examples();
     return check_report("test_vc4_pool");
 }

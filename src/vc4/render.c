@@ -58,10 +58,11 @@ static uint64_t pix_off(unsigned tiling, uint32_t width, unsigned bpp, uint32_t 
 {
     if (tiling == 0)
         return (uint64_t)y * width * bpp + (uint64_t)x * bpp;
-    unsigned uw = bpp == 4 ? 4 : 8, uh = 4;
-    uint64_t in_utile = ((y % uh) * uw + x % uw) * bpp;
-    uint64_t ux = x / uw, uy = y / uh;
-    uint64_t wut = (width + uw - 1) / uw;
+    /* (shifts: uw is 4 or 8, uh 4) */
+    unsigned ush = bpp == 4 ? 2 : 3, uw = 1u << ush;
+    uint64_t in_utile = (((y & 3) << ush) + (x & (uw - 1))) * bpp;
+    uint64_t ux = x >> ush, uy = y >> 2;
+    uint64_t wut = ((uint64_t)width + uw - 1) >> ush;
     if (tiling == 2)
         return (uy * wut + ux) * 64 + in_utile;
     static const uint8_t even_map[4] = {0, 3, 1, 2}, odd_map[4] = {2, 1, 3, 0};
@@ -112,6 +113,24 @@ static inline uint8_t *xfer_direct(cg_vas *bus, xfer_page *pc, uint64_t a, uint3
     if (got == 4096 - in)
         pc->host = p - in, pc->page = a >> 12;
     return p;
+}
+
+/* An early store (pool.c): n bytes of src to bus address a, a page run at
+ * a time through vc4_es_dst; a run it cannot give faults (the pool's fault
+ * capture counts it: the worker's segment then has no result). */
+static int es_write(cg_vc4 *v, vc4_thread *t, uint64_t a, const uint8_t *src, uint32_t n)
+{
+    while (n) {
+        uint32_t len = 4096 - (uint32_t)(a & 4095);
+        if (len > n)
+            len = n;
+        uint8_t *p = vc4_es_dst(v->es, a, len);
+        if (!p)
+            return vc4_fault(v, t, CG_FAULT_UNMAPPED, (uint32_t)a, "early store");
+        memcpy(p, src, len);
+        a += len, src += len, n -= len;
+    }
+    return 0;
 }
 
 /* n tile-buffer words to / from a surface's bytes: RGBA8888 (bpp 4) words
@@ -180,6 +199,18 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
             uint64_t a = (uint64_t)base + pix_off(0, w, bpp, x0, y0 + y);
             if (a > 0xFFFFFFFFull)
                 return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
+            if (store && v->es) {
+                uint8_t *p = (a & 4095) + tw * bpp <= 4096 ? vc4_es_dst(v->es, a, tw * bpp)
+                                                           : NULL;
+                if (p) {
+                    words_to_bytes(p, line, tw, bpp);
+                    continue;
+                }
+                words_to_bytes(row, line, tw, bpp);
+                if (es_write(v, t, a, row, tw * bpp))
+                    return CG_ERR_FAULT;
+                continue;
+            }
             uint8_t *p = xfer_direct(v->bus, &pc, a, tw * bpp, store);
             if (p) {
                 if (store)
@@ -199,8 +230,17 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
         }
         for (uint32_t x = 0; x < tw;) {
             uint64_t a = (uint64_t)base + pix_off(tiling, w, bpp, x0 + x, y0 + y);
-            uint8_t *p = x % uw == 0 && x + uw <= tw ? xfer_direct(v->bus, &pc, a, 16, store)
-                                                     : NULL;
+            bool chunk = x % uw == 0 && x + uw <= tw;
+            if (store && v->es) {
+                uint8_t px[16];
+                unsigned k = chunk ? uw : 1;
+                words_to_bytes(px, line + x, k, bpp);
+                if (a > 0xFFFFFFFFull || es_write(v, t, a, px, k * bpp))
+                    return CG_ERR_FAULT;
+                x += k;
+                continue;
+            }
+            uint8_t *p = chunk ? xfer_direct(v->bus, &pc, a, 16, store) : NULL;
             if (p) {
                 if (store)
                     words_to_bytes(p, line + x, uw, bpp);
