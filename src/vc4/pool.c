@@ -49,7 +49,8 @@
 #define POOL_MAX_HOLES 32       /* page ranges set aside for stores; more are merged */
 #define PRE_MAX_WORK (1u << 22)   /* records and items one pre-pass follows */
 #define ES_MAX_GROUPS 4         /* surfaces early stores may write in one run */
-#define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers */
+#define ES_TOUCH_BITS 13
+#define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
 #define ES_UNDO_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
 #define ES_MAX_RUNS (VC4_TILE * VC4_TILE / 4)   /* its runs: 16-byte micro-tile rows */
 
@@ -165,7 +166,10 @@ struct vc4_pool {
     bool frame_es, es_on, es_live;
     unsigned es_writers;
     uint32_t touch[ES_MAX_TOUCH];
-    unsigned ntouch;
+    unsigned ntouch, touch_gen;
+    uint64_t touch_set[1u << ES_TOUCH_BITS];
+    const uint8_t *pre_page; /* pre_read's page (pre_pg), NULL: none */
+    uint64_t pre_pg;
 };
 
 /* ---- the pages stores may write ---- */
@@ -417,26 +421,46 @@ static int make_bus(cg_vc4 *v, struct vc4_pool *p)
 
 /* ---- the pre-pass ---- */
 
+/* A list page the render thread reads (early stores must not change it):
+ * remembered once (a hash set of bus page numbers, tagged with the
+ * pre-pass's generation so it needs no clearing). */
+static void pre_touch(struct vc4_pool *pl, uint64_t pg)
+{
+    uint64_t tag = (uint64_t)pl->touch_gen << 32;
+    unsigned h = (unsigned)(((uint32_t)pg * 0x9E3779B1u) >> (32 - ES_TOUCH_BITS));
+    for (;; h = (h + 1) & ((1u << ES_TOUCH_BITS) - 1)) {
+        uint64_t e = pl->touch_set[h];
+        if (e == (tag | pg))
+            return;
+        if ((e >> 32) != pl->touch_gen)
+            break;
+    }
+    if (pl->ntouch == ES_MAX_TOUCH) {
+        pl->frame_es = false;
+        return;
+    }
+    pl->touch_set[h] = tag | pg;
+    pl->touch[pl->ntouch++] = (uint32_t)pg;
+}
+
 /* Bytes through the bus's plain-memory path only (no fault, no trace):
- * false where the render thread itself would have to look closer. */
+ * false where the render thread itself would have to look closer. The
+ * page last read is kept (nothing writes memory during the pre-pass). */
 static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
 {
-    /* the list pages the render thread reads (early stores must not change them) */
-    for (uint64_t pg = a >> 12; pg <= (a + n - 1) >> 12; pg++)
-        if (!pl->ntouch || pl->touch[pl->ntouch - 1] != pg) {
-            if (pl->ntouch == ES_MAX_TOUCH)
-                pl->frame_es = false;
-            else
-                pl->touch[pl->ntouch++] = (uint32_t)pg;
-        }
+    if (a + n > 0x100000000ull)
+        return false;
     while (n) {
-        uint8_t *p;
-        if (a + n > 0x100000000ull)
-            return false;
-        size_t got = cg__vas_span(bus, a, n, false, &p);
-        if (!got)
-            return false;
-        memcpy(dst, p, got);
+        uint64_t pg = a >> 12;
+        if (!pl->pre_page || pg != pl->pre_pg) {
+            uint8_t *p;
+            if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
+                return false;
+            pl->pre_page = p, pl->pre_pg = pg;
+            pre_touch(pl, pg);
+        }
+        size_t in = (size_t)(a & 4095), got = 4096 - in < n ? 4096 - in : n;
+        memcpy(dst, pl->pre_page + in, got);
         dst += got, a += got, n -= got;
     }
     return true;
@@ -1105,6 +1129,11 @@ void vc4_pool_begin(cg_vc4 *v)
     p->nsegs = p->next = p->claim = 0;
     p->nholes = 0;
     p->ngroups = p->ntouch = 0;
+    if (++p->touch_gen == 0) {
+        memset(p->touch_set, 0, sizeof p->touch_set);
+        p->touch_gen = 1;
+    }
+    p->pre_page = NULL;
     p->frame_es = true;
     p->es_on = p->es_live = false;
     pre_pass(v, p);

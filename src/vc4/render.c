@@ -92,26 +92,31 @@ static int check_tiling(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned tiling
 
 /* The host bytes of [a, a + n) when the access needs nothing from the model
  * (cg__vas_span: plain memory, no fault, no coherency check, no trace), or
- * NULL. One page is remembered for the rest of the tile transfer: nothing
- * can map, unmap or touch memory's coherency state during it. */
+ * NULL. Four pages are remembered for the rest of the tile transfer (a T
+ * format tile's rows cross four 4 KiB tiles): nothing can map, unmap or
+ * touch memory's coherency state during it. */
 typedef struct xfer_page {
-    uint8_t *host; /* the page's host bytes, NULL: none */
-    uint64_t page; /* its bus address >> 12 */
+    uint8_t *host[4]; /* the pages' host bytes, NULL: none */
+    uint64_t page[4]; /* their bus addresses >> 12 */
+    unsigned next;    /* the entry to replace */
 } xfer_page;
 
 static inline uint8_t *xfer_direct(cg_vas *bus, xfer_page *pc, uint64_t a, uint32_t n, bool write)
 {
     uint32_t in = (uint32_t)(a & 4095);
-    if (pc->host && (a >> 12) == pc->page && in + n <= 4096)
-        return pc->host + in;
     if (in + n > 4096 || a + n > 0x100000000ull)
         return NULL;
+    for (unsigned i = 0; i < 4; i++)
+        if (pc->host[i] && (a >> 12) == pc->page[i])
+            return pc->host[i] + in;
     uint8_t *p;
     size_t got = cg__vas_span(bus, a, 4096 - in, write, &p);
     if (got < n)
         return NULL;
-    if (got == 4096 - in)
-        pc->host = p - in, pc->page = a >> 12;
+    if (got == 4096 - in) {
+        pc->host[pc->next] = p - in, pc->page[pc->next] = a >> 12;
+        pc->next = (pc->next + 1) & 3;
+    }
     return p;
 }
 
@@ -191,7 +196,7 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
     uint32_t tw = w - x0 < VC4_TILE ? w - x0 : VC4_TILE;
     uint32_t th = h - y0 < VC4_TILE ? h - y0 : VC4_TILE;
     unsigned uw = bpp == 4 ? 4 : 8; /* pixels in a micro-tile's row of 16 bytes */
-    xfer_page pc = {NULL, 0};
+    xfer_page pc = {{NULL}, {0}, 0};
     uint8_t row[VC4_TILE * 4];
     for (uint32_t y = 0; y < th; y++) {
         uint32_t *line = &buf[y * VC4_TILE];
