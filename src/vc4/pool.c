@@ -115,6 +115,9 @@ typedef struct pool_slot {
     struct vc4_es_seg es; /* its early store */
     bool stored;          /* the segment's store ran (written early) */
     unsigned eofs;        /* end-of-frame stores in it */
+    /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
+    bool buf_known;
+    uint32_t buf_c, buf_z;
 } pool_slot;
 
 /* What one thread renders with (index 0: the render thread). */
@@ -910,8 +913,10 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     *d = p->base;
     vc4_render *r = sl->r;
     memcpy((uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN);
-    vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
-    vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
+    if (!sl->buf_known || sl->buf_c != s->color)
+        vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
+    if (!sl->buf_known || sl->buf_z != s->zs)
+        vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
     r->batch = w->batch, r->qcache = w->qc, r->glc = w->glc;
     d->rend = r;
     vc4_thread *th = &d->th[1];
@@ -937,6 +942,9 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
              (d->seg_stopped || !th->running);
     /* a store written early stays only with a result */
     sl->stored = sl->es.began && sl->ok;
+    /* a store that cleared the tile buffer leaves the pre-pass's values */
+    sl->buf_known = sl->stored && s->end_fill;
+    sl->buf_c = s->end_c, sl->buf_z = s->end_z;
     if (sl->es.began && !sl->ok)
         es_undo(&sl->es);
     sl->eofs = (d->rfc - p->base.rfc) & 0xFF;
@@ -1334,6 +1342,8 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         uint32_t *c = r->color, *z = r->zs;
         r->color = sl->r->color, r->zs = sl->r->zs;
         sl->r->color = c, sl->r->zs = z;
+        sl->buf_known = p->fill_ok;
+        sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
         p->fill_ok = false;
         if (sl->stored) {
             /* the store's end of frame (render.c end_of_frame) and what it
