@@ -1319,8 +1319,9 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     }
     if (own)
         sl = &p->own;
-    /* a store written early: only while it is not undone */
-    bool stored_ok = !sl->stored || s->es_state == ES_WRITTEN;
+    /* a store written early: only while it is not undone (match: the
+     * result is there, own or done) */
+    bool stored_ok = match && (!sl->stored || s->es_state == ES_WRITTEN);
     pthread_mutex_unlock(&p->mu);
     /* the slot is reused once next moves past k: take it first */
     int64_t got = 0;
