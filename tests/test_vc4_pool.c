@@ -23,9 +23,9 @@
 
 enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x300100,
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000,
-       RAW = 0x2800000 };
+       RAW = 0x2800000, ZB = 0x2400000 };
 enum { W = 640, H = 480, TW = 10, TH = 8 };
-enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER };
+enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565 };
 #define FAULT_TILE 37 /* (7, 3) */
 #define UNMAPPED 0x10000000u
 
@@ -71,6 +71,14 @@ static void build(cg_vc4 *v, int mode, uint32_t *bin_end, uint32_t *rend_end)
             u8(&r, 17); u32(&r, TILES + (uint32_t)i * 32);
             if (mode == M_FAULT && i == FAULT_TILE) {
                 u8(&r, 28); store_general(&r, 1, UNMAPPED, false);
+            } else if (mode == M_T) {
+                /* colour in T format keeping Z/S, then Z/S in LT format to
+                 * a second surface (on the render thread) */
+                u8(&r, 28); store_general(&r, 1 | 1u << 4 | 1u << 14, FB, false);
+                u8(&r, 28); store_general(&r, 2 | 2u << 4, ZB, last);
+            } else if (mode == M_565) {
+                /* BGR565 in LT format */
+                u8(&r, 28); store_general(&r, 1 | 2u << 4 | 2u << 8, FB, last);
             } else if (mode == M_OVER) {
                 /* a second surface over the first, one tile to the right:
                  * store order decides the bytes both write */
@@ -129,7 +137,7 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 
 /* What one run leaves: memory, statistics, faults, registers, trace. */
 typedef struct outcome {
-    uint64_t fb, raw, faults, trace;
+    uint64_t fb, zb, raw, faults, trace;
     size_t nfaults;
     cg_vc4_stats st;
     uint32_t ct1cs, ct1ca, rfc, ct1lc;
@@ -171,6 +179,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
         for (size_t i = 0; i < W * H * 4 + 4096; i++)
             fill[i] = (uint8_t)(i * 7 + 3);
         CHECK_EQ(cg_vc4_cpu_write(v, FB, fill, W * H * 4 + 4096), 0);
+        CHECK_EQ(cg_vc4_cpu_write(v, ZB, fill, W * H * 4 + 4096), 0);
         free(fill);
     }
     for (int f = 0; f < frames; f++) {
@@ -183,6 +192,8 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     uint8_t *buf = malloc(W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, FB, buf, W * H * 4), 0);
     o.fb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
+    CHECK_EQ(cg_vc4_cpu_read(v, ZB, buf, W * H * 4), 0);
+    o.zb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, RAW, buf, 64 * 64 * 4), 0);
     o.raw = fnv(0xcbf29ce484222325ull, buf, 64 * 64 * 4);
     free(buf);
@@ -209,6 +220,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
 static void same(const outcome *a, const outcome *b)
 {
     CHECK_EQ(a->fb, b->fb);
+    CHECK_EQ(a->zb, b->zb);
     CHECK_EQ(a->raw, b->raw);
     CHECK_EQ(a->nfaults, b->nfaults);
     CHECK_EQ(a->faults, b->faults);
@@ -361,6 +373,21 @@ static void frames(void)
         same(&one, &m);
         CHECK_EQ(m.pc.taken, 1); /* the first tile: it loads nothing */
         CHECK_EQ(m.pc.es_taken, prefill ? 1 : 0);
+    }
+
+    /* T format colour and LT Z/S (two surfaces), LT BGR565: early in the
+     * second frame (or both, backed) */
+    for (int mode = M_T; mode <= M_565; mode++) {
+        one = run(mode, 1, 0, false, 2);
+        CHECK_EQ(one.nfaults, 0);
+        CHECK_EQ(one.rfc, 2);
+        CHECK_EQ(one.st.tiles_rendered, (mode == M_T ? 2 : 1) * 2 * TW * TH);
+        for (size_t i = 0; i < 2; i++) {
+            outcome m = run(mode, nthreads[i], 0, false, 2);
+            same(&one, &m);
+            CHECK_EQ(m.pc.taken, 2 * TW * TH);
+            CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
+        }
     }
 
     /* two surfaces overlap: no store is written early */

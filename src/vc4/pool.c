@@ -52,7 +52,7 @@
 #define ES_TOUCH_BITS 13
 #define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
 #define ES_UNDO_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
-#define ES_MAX_RUNS (VC4_TILE * VC4_TILE / 4)   /* its runs: 16-byte micro-tile rows */
+#define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
 
 /* A surface the frame's stores write (early stores): the stores with the
  * same key write the bytes of their own tile, disjoint from every other
