@@ -530,6 +530,18 @@ static pool_seg *seg_new(struct vc4_pool *p)
     return s;
 }
 
+/* Each opcode's record size (cl.def), 0: unknown; filled once. */
+static uint8_t rec_sizes[256];
+static pthread_once_t rec_sizes_once = PTHREAD_ONCE_INIT;
+
+static void rec_sizes_init(void)
+{
+    for (unsigned op = 0; op < 256; op++) {
+        vc4_record rr;
+        rec_sizes[op] = vc4_record_get((uint8_t)op, &rr) ? (uint8_t)rr.size : 0;
+    }
+}
+
 /* Follow the render list from CA (see the top of the file); fills segs and
  * holes. */
 static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
@@ -554,17 +566,19 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
     uint64_t work = 0, limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap); /* a state record that would fault ends the pre-pass */
+    pthread_once(&rec_sizes_once, rec_sizes_init);
     while (++work < limit) {
         if (th->ca == th->ea)
             break;
         uint32_t addr = th->ca;
         uint8_t rec[16];
-        vc4_record rr;
-        if (!pre_read(p, v->bus, addr, rec, 1) || !vc4_record_get(rec[0], &rr) ||
-            (rr.size > 1 && !pre_read(p, v->bus, (uint64_t)addr + 1, rec + 1, rr.size - 1)))
+        if (!pre_read(p, v->bus, addr, rec, 1))
+            break;
+        unsigned size = rec_sizes[rec[0]];
+        if (size == 0 || (size > 1 && !pre_read(p, v->bus, (uint64_t)addr + 1, rec + 1, size - 1)))
             break;
         uint8_t op = rec[0];
-        uint32_t next = addr + rr.size;
+        uint32_t next = addr + size;
         bool ends = op == VC4_OP_Tile_Coordinates || op == VC4_OP_Store_Tile_Buffer_General ||
                     op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer ||
                     op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF ||
