@@ -25,9 +25,11 @@ enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x3001
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000,
        RAW = 0x2800000, ZB = 0x2400000 };
 enum { W = 640, H = 480, TW = 10, TH = 8 };
-enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565 };
+enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565, M_RO };
 #define FAULT_TILE 37 /* (7, 3) */
 #define UNMAPPED 0x10000000u
+#define RO_ALIAS 0x40000000u /* mapped read-only in M_RO */
+#define RO (RO_ALIAS + 0x3000000u)
 
 static void store_general(cl *r, uint32_t buffer, uint32_t addr, bool eof)
 {
@@ -69,8 +71,8 @@ static void build(cg_vc4 *v, int mode, uint32_t *bin_end, uint32_t *rend_end)
             }
             u8(&r, 115); u8(&r, (uint8_t)x); u8(&r, (uint8_t)y);
             u8(&r, 17); u32(&r, TILES + (uint32_t)i * 32);
-            if (mode == M_FAULT && i == FAULT_TILE) {
-                u8(&r, 28); store_general(&r, 1, UNMAPPED, false);
+            if ((mode == M_FAULT || mode == M_RO) && i == FAULT_TILE) {
+                u8(&r, 28); store_general(&r, 1, mode == M_RO ? RO : UNMAPPED, false);
             } else if (mode == M_T) {
                 /* colour in T format keeping Z/S, then Z/S in LT format to
                  * a second surface (on the render thread) */
@@ -174,6 +176,15 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
         CHECK(cg_trace_add(dev, trace_hash, &o.trace) >= 0);
     uint32_t be, re;
     build(v, mode, &be, &re);
+    if (mode == M_RO) {
+        /* the second bus alias read-only */
+        cg_vas *bus = cg_vc4_bus(v);
+        CHECK_EQ(cg_vas_unmap(bus, RO_ALIAS), 0);
+        cg_map_params mp = {.mem = cg_vc4_sdram(v), .va = RO_ALIAS,
+                            .flags = CG_MAP_FIXED | CG_MAP_READ_ONLY};
+        uint64_t va;
+        CHECK_EQ(cg_vas_map(bus, &mp, &va), 0);
+    }
     if (prefill) {
         uint8_t *fill = malloc(W * H * 4 + 4096);
         for (size_t i = 0; i < W * H * 4 + 4096; i++)
@@ -352,6 +363,19 @@ static void frames(void)
         same(&one, &m);
         CHECK(m.pc.taken >= FAULT_TILE);
         /* (with backed pages: tiles 0..36 early, those after undone) */
+        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
+    }
+
+    /* ... and to read-only memory (a store through a read-only alias) */
+    one = run(M_RO, 1, 0, false, 1);
+    CHECK_EQ(one.nfaults, 1);
+    CHECK_EQ(one.first.kind, CG_FAULT_READ_ONLY);
+    CHECK_EQ(one.first.gpu_addr, RO + (uint64_t)3 * 64 * W * 4 + 7 * 64 * 4);
+    CHECK_EQ(one.st.tiles_rendered, FAULT_TILE);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_RO, nthreads[i], 0, false, 1);
+        same(&one, &m);
+        CHECK(m.pc.taken >= FAULT_TILE);
         CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
     }
 
