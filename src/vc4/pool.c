@@ -172,6 +172,11 @@ struct vc4_pool {
     unsigned ntouch, touch_gen;
     uint64_t touch_set[1u << ES_TOUCH_BITS];
     const uint8_t *pre_page; /* pre_read's page (pre_pg), NULL: none */
+    /* the pre-pass's last latched state record of each opcode group (when
+     * latch_gen is this pre-pass's touch_gen) */
+    uint32_t latch_gen[256];
+    uint8_t latch_op[256];
+    uint8_t latch_rec[256][16];
     uint64_t pre_pg;
 };
 
@@ -478,7 +483,9 @@ static bool pre_skip_list(struct vc4_pool *pool, cg_vas *bus, uint8_t fmt, uint3
     bool pl = fmt == 0x10 || fmt == 0x11;
     while (++*work < limit) {
         uint8_t it[3];
-        if (!pre_read(pool, bus, p, it, 1))
+        if (pool->pre_page && (p >> 12) == pool->pre_pg)
+            it[0] = pool->pre_page[p & 4095]; /* pre_read's page, inline */
+        else if (!pre_read(pool, bus, p, it, 1))
             return false;
         if (it[0] == 0x80) {
             *next = p + 1;
@@ -696,22 +703,38 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
                                &work, limit))
                 goto out;
             break;
+        case VC4_OP_Primitive_List_Format:
+        case VC4_OP_NV_Shader_State:
+        case VC4_OP_GL_Shader_State:
+        case VC4_OP_Viewport_Offset:
+        case VC4_OP_Clip_Window:
+        case VC4_OP_Flat_Shade_Flags:
+        case VC4_OP_Depth_Offset:
+        case VC4_OP_Z_min_and_max_clipping_planes: {
+            /* render.c h_latch: vc4_latch_state sets fields of the bin
+             * state from the record's bytes alone, and no other record
+             * sets them (NV and GL shader state share theirs): the same
+             * bytes as the last such record latched change nothing (each
+             * tile list repeats its state records) */
+            unsigned g = op == VC4_OP_GL_Shader_State ? VC4_OP_NV_Shader_State : op;
+            if (p->latch_gen[g] == p->touch_gen && p->latch_op[g] == op &&
+                memcmp(p->latch_rec[g], rec + 1, size - 1) == 0)
+                break;
+            if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
+                goto out;
+            p->latch_gen[g] = p->touch_gen;
+            p->latch_op[g] = op;
+            memcpy(p->latch_rec[g], rec + 1, size - 1);
+            break;
+        }
         case VC4_OP_Tile_Rendering_Mode_Configuration:
         case VC4_OP_Clear_Colors:
         case VC4_OP_Re_load_Full_Resolution_Tile_Buffer:
         case VC4_OP_Load_Tile_Buffer_General:
-        case VC4_OP_Primitive_List_Format:
-        case VC4_OP_NV_Shader_State:
-        case VC4_OP_GL_Shader_State:
         case VC4_OP_Configuration_Bits:
-        case VC4_OP_Viewport_Offset:
-        case VC4_OP_Clip_Window:
-        case VC4_OP_Flat_Shade_Flags:
         case VC4_OP_Point_size:
         case VC4_OP_Line_width:
         case VC4_OP_RHT_X_boundary:
-        case VC4_OP_Depth_Offset:
-        case VC4_OP_Z_min_and_max_clipping_planes:
             /* state only: the renderer's own handler on the copy */
             if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
                 goto out;
@@ -1153,6 +1176,7 @@ void vc4_pool_begin(cg_vc4 *v)
     p->ngroups = p->ntouch = 0;
     if (++p->touch_gen == 0) {
         memset(p->touch_set, 0, sizeof p->touch_set);
+        memset(p->latch_gen, 0, sizeof p->latch_gen);
         p->touch_gen = 1;
     }
     p->pre_page = NULL;
