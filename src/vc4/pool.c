@@ -806,7 +806,7 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
         bool ok = true;
         for (size_t k = 0; k < n && ok; k++) {
             uint64_t a = ((g->lo >> 12) + k) << 12;
-            uint8_t *r, *w;
+            uint8_t *r = NULL, *w = NULL;
             /* backed (a write would not allocate it) and writable */
             ok = cg__vas_span(v->bus, a, 4096, false, &r) == 4096 && r != cg__zero_page &&
                  cg__vas_span(v->bus, a, 4096, true, &w) == 4096 && w == r;
