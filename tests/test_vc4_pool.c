@@ -8,7 +8,12 @@
  * before it land, none after); every tile storing to the same bytes (tile
  * order decides); every tile loading what the previous tile stored (the
  * pool falls back); a trace; and the example scenes (first triangle, GL
- * cube, textured GL) with their golden hashes. */
+ * cube, textured GL) with their golden hashes. The frame scenes run again
+ * with the frame buffer's pages backed before the first frame, so that the
+ * workers write their stores early (pool.c "early stores") and the render
+ * thread undoes them where one thread would not have written them yet
+ * (budget, fault, loads), and with two surfaces that overlap (no early
+ * stores). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -18,11 +23,13 @@
 
 enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x300100,
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000,
-       RAW = 0x2800000 };
+       RAW = 0x2800000, ZB = 0x2400000 };
 enum { W = 640, H = 480, TW = 10, TH = 8 };
-enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD };
+enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565, M_RO };
 #define FAULT_TILE 37 /* (7, 3) */
 #define UNMAPPED 0x10000000u
+#define RO_ALIAS 0x40000000u /* mapped read-only in M_RO */
+#define RO (RO_ALIAS + 0x3000000u)
 
 static void store_general(cl *r, uint32_t buffer, uint32_t addr, bool eof)
 {
@@ -64,8 +71,21 @@ static void build(cg_vc4 *v, int mode, uint32_t *bin_end, uint32_t *rend_end)
             }
             u8(&r, 115); u8(&r, (uint8_t)x); u8(&r, (uint8_t)y);
             u8(&r, 17); u32(&r, TILES + (uint32_t)i * 32);
-            if (mode == M_FAULT && i == FAULT_TILE) {
-                u8(&r, 28); store_general(&r, 1, UNMAPPED, false);
+            if ((mode == M_FAULT || mode == M_RO) && i == FAULT_TILE) {
+                u8(&r, 28); store_general(&r, 1, mode == M_RO ? RO : UNMAPPED, false);
+            } else if (mode == M_T) {
+                /* colour in T format keeping Z/S, then Z/S in LT format to
+                 * a second surface (on the render thread) */
+                u8(&r, 28); store_general(&r, 1 | 1u << 4 | 1u << 14, FB, false);
+                u8(&r, 28); store_general(&r, 2 | 2u << 4, ZB, last);
+            } else if (mode == M_565) {
+                /* BGR565 in LT format */
+                u8(&r, 28); store_general(&r, 1 | 2u << 4 | 2u << 8, FB, last);
+            } else if (mode == M_OVER) {
+                /* a second surface over the first, one tile to the right:
+                 * store order decides the bytes both write */
+                u8(&r, 28); store_general(&r, 1, FB + 256, false);
+                u8(&r, last ? 25 : 24);
             } else if (mode == M_SAME) {
                 /* colour, clear, last tile: EOF */
                 u8(&r, 26); u32(&r, RAW | 2u | (last ? 8u : 0u));
@@ -119,7 +139,7 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 
 /* What one run leaves: memory, statistics, faults, registers, trace. */
 typedef struct outcome {
-    uint64_t fb, raw, faults, trace;
+    uint64_t fb, zb, raw, faults, trace;
     size_t nfaults;
     cg_vc4_stats st;
     uint32_t ct1cs, ct1ca, rfc, ct1lc;
@@ -139,6 +159,9 @@ static void trace_hash(void *user, const cg_trace_event *ev)
         *h = fnv(*h, (const uint8_t *)ev->name, strlen(ev->name));
 }
 
+/* back the frame buffer's pages (a pattern) before the first frame */
+static bool prefill;
+
 static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int frames)
 {
     outcome o;
@@ -153,6 +176,23 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
         CHECK(cg_trace_add(dev, trace_hash, &o.trace) >= 0);
     uint32_t be, re;
     build(v, mode, &be, &re);
+    if (mode == M_RO) {
+        /* the second bus alias read-only */
+        cg_vas *bus = cg_vc4_bus(v);
+        CHECK_EQ(cg_vas_unmap(bus, RO_ALIAS), 0);
+        cg_map_params mp = {.mem = cg_vc4_sdram(v), .va = RO_ALIAS,
+                            .flags = CG_MAP_FIXED | CG_MAP_READ_ONLY};
+        uint64_t va;
+        CHECK_EQ(cg_vas_map(bus, &mp, &va), 0);
+    }
+    if (prefill) {
+        uint8_t *fill = malloc(W * H * 4 + 4096);
+        for (size_t i = 0; i < W * H * 4 + 4096; i++)
+            fill[i] = (uint8_t)(i * 7 + 3);
+        CHECK_EQ(cg_vc4_cpu_write(v, FB, fill, W * H * 4 + 4096), 0);
+        CHECK_EQ(cg_vc4_cpu_write(v, ZB, fill, W * H * 4 + 4096), 0);
+        free(fill);
+    }
     for (int f = 0; f < frames; f++) {
         kick(v, 0, BIN_LIST, be);
         kick(v, 1, REND_LIST, re);
@@ -163,6 +203,8 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     uint8_t *buf = malloc(W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, FB, buf, W * H * 4), 0);
     o.fb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
+    CHECK_EQ(cg_vc4_cpu_read(v, ZB, buf, W * H * 4), 0);
+    o.zb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, RAW, buf, 64 * 64 * 4), 0);
     o.raw = fnv(0xcbf29ce484222325ull, buf, 64 * 64 * 4);
     free(buf);
@@ -189,6 +231,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
 static void same(const outcome *a, const outcome *b)
 {
     CHECK_EQ(a->fb, b->fb);
+    CHECK_EQ(a->zb, b->zb);
     CHECK_EQ(a->raw, b->raw);
     CHECK_EQ(a->nfaults, b->nfaults);
     CHECK_EQ(a->faults, b->faults);
@@ -271,11 +314,8 @@ static void scene_examples(void)
     }
 }
 
-int main(void)
+static void frames(void)
 {
-    /* the environment must not choose for the runs below */
-    unsetenv("CMDGPU_VC4_RENDER_THREADS");
-
     /* many small triangles, two frames */
     outcome one = run(M_MS, 1, 0, false, 2);
     CHECK_EQ(one.nfaults, 0);
@@ -285,8 +325,10 @@ int main(void)
     for (size_t i = 0; i < 2; i++) {
         outcome m = run(M_MS, nthreads[i], 0, false, 2);
         same(&one, &m);
-        /* every tile of both frames comes from the pool */
+        /* every tile of both frames comes from the pool; the stores of
+         * those whose pages are backed (the second frame's) early */
         CHECK_EQ(m.pc.taken, 2 * TW * TH);
+        CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
     }
 
     /* the budget runs out mid-frame: one frame uses (2^24 - left) units */
@@ -301,6 +343,7 @@ int main(void)
         outcome m = run(M_MS, nthreads[i], half, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken > 0);
+        CHECK_EQ(m.pc.es_taken, prefill ? m.pc.taken : 0);
     }
     /* ... at every cut from the first tile's units to the last's */
     for (uint64_t b = 20; b < used; b += used / 7) {
@@ -319,6 +362,21 @@ int main(void)
         outcome m = run(M_FAULT, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken >= FAULT_TILE);
+        /* (with backed pages: tiles 0..36 early, those after undone) */
+        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
+    }
+
+    /* ... and to read-only memory (a store through a read-only alias) */
+    one = run(M_RO, 1, 0, false, 1);
+    CHECK_EQ(one.nfaults, 1);
+    CHECK_EQ(one.first.kind, CG_FAULT_READ_ONLY);
+    CHECK_EQ(one.first.gpu_addr, RO + (uint64_t)3 * 64 * W * 4 + 7 * 64 * 4);
+    CHECK_EQ(one.st.tiles_rendered, FAULT_TILE);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_RO, nthreads[i], 0, false, 1);
+        same(&one, &m);
+        CHECK(m.pc.taken >= FAULT_TILE);
+        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
     }
 
     /* every tile stores its raw buffer to RAW: the last tile's wins */
@@ -338,6 +396,33 @@ int main(void)
         outcome m = run(M_LOAD, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK_EQ(m.pc.taken, 1); /* the first tile: it loads nothing */
+        CHECK_EQ(m.pc.es_taken, prefill ? 1 : 0);
+    }
+
+    /* T format colour and LT Z/S (two surfaces), LT BGR565: early in the
+     * second frame (or both, backed) */
+    for (int mode = M_T; mode <= M_565; mode++) {
+        one = run(mode, 1, 0, false, 2);
+        CHECK_EQ(one.nfaults, 0);
+        CHECK_EQ(one.rfc, 2);
+        CHECK_EQ(one.st.tiles_rendered, (mode == M_T ? 2 : 1) * 2 * TW * TH);
+        for (size_t i = 0; i < 2; i++) {
+            outcome m = run(mode, nthreads[i], 0, false, 2);
+            same(&one, &m);
+            CHECK_EQ(m.pc.taken, 2 * TW * TH);
+            CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
+        }
+    }
+
+    /* two surfaces overlap: no store is written early */
+    one = run(M_OVER, 1, 0, false, 2);
+    CHECK_EQ(one.nfaults, 0);
+    CHECK_EQ(one.st.tiles_rendered, 2 * 2 * TW * TH);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_OVER, nthreads[i], 0, false, 2);
+        same(&one, &m);
+        CHECK_EQ(m.pc.taken, 2 * TW * TH);
+        CHECK_EQ(m.pc.es_taken, 0);
     }
 
     /* with a trace the render thread runs alone: the same events */
@@ -346,7 +431,15 @@ int main(void)
     outcome m = run(M_MS, 2, 0, true, 1);
     same(&one, &m);
     CHECK_EQ(m.pc.taken, 0);
+}
 
+int main(void)
+{
+    /* the environment must not choose for the runs below */
+    unsetenv("CMDGPU_VC4_RENDER_THREADS");
+    frames();
+    prefill = true;
+    frames();
     scene_examples();
     return check_report("test_vc4_pool");
 }

@@ -144,6 +144,15 @@ static const bool seg_end[256] = {
     [VC4_OP_Wait_on_Semaphore] = true,
 };
 
+/* The stores among them: a pool worker may run the one that ends its
+ * segment (pool.c "early stores"). */
+static const bool seg_store[256] = {
+    [VC4_OP_Store_Tile_Buffer_General] = true,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
+    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
+    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
+};
+
 /* Run one thread until it ends, blocks or faults. Returns the number of
  * records executed, or CG_ERR_NOMEM. */
 static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
@@ -168,6 +177,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             }
         }
         if (*budget == 0) {
+            if (pool)
+                vc4_pool_retract(v); /* memory as one thread left it, first */
             /* the thread stops before fetching the record at CA: no word */
             th->agent.stream_addr = th->ca;
             th->agent.nwords = 0;
@@ -188,7 +199,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
         uint8_t op = rec[0];
-        if (v->seg && n > 0 && seg_end[op]) {
+        if (v->seg && n > 0 && seg_end[op] &&
+            !(v->seg_es && seg_store[op] && vc4_pool_es_begin(v))) {
             v->seg_stopped = true; /* the render thread runs this record */
             break;
         }
@@ -216,8 +228,11 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         n++;
         v->stats.records[t]++;
         uint32_t next = addr + r.size;
-        if (pool && seg_end[op])
-            vc4_pool_store(v, rec);
+        if (pool) {
+            vc4_pool_self(v, rec);
+            if (seg_end[op])
+                vc4_pool_store(v, rec);
+        }
         vc4_thread_fn fn = thread_handlers[op] ? thread_handlers[op] : t_engine;
         int rc = fn(v, t, addr, rec, &next);
         if (rc == STEP_STAY)
@@ -243,6 +258,10 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             vc4_pool_after(v, rec);
         th->ca = next;
         th->lc++;
+        if (v->es) {
+            v->seg_stopped = true; /* a worker's early store ends its segment */
+            break;
+        }
     }
     if (pool)
         vc4_pool_end(v);

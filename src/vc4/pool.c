@@ -48,6 +48,40 @@
 #define POOL_MAX_SEGS 8192      /* segments one pre-pass may cut (64 x 64 tiles x 2) */
 #define POOL_MAX_HOLES 32       /* page ranges set aside for stores; more are merged */
 #define PRE_MAX_WORK (1u << 22)   /* records and items one pre-pass follows */
+#define ES_MAX_GROUPS 4         /* surfaces early stores may write in one run */
+#define ES_TOUCH_BITS 13
+#define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
+#define ES_UNDO_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
+#define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
+
+/* A surface the frame's stores write (early stores): the stores with the
+ * same key write the bytes of their own tile, disjoint from every other
+ * tile's (pix_off is one to one inside the surface). */
+typedef struct es_group {
+    uint32_t base;
+    uint16_t width;
+    uint8_t tiling, bpp, raw; /* raw: a full-resolution dump at base */
+    uint64_t lo, hi;          /* its bus range */
+    uint8_t tiles[VC4_TILE * VC4_TILE / 8]; /* the tiles stored to it */
+    uint8_t **host;           /* the host page of each bus page from lo >> 12 */
+    size_t npages, cap;
+    bool ok;                  /* every page plain memory, backed and writable */
+} es_group;
+
+/* One result's early store: the bytes it overwrote, to undo it. */
+struct vc4_es_seg {
+    struct vc4_pool *p;
+    unsigned k;  /* its segment */
+    bool began;  /* it may write (vc4_pool_es_begin) */
+    uint32_t nruns, used;
+    uint8_t *old; /* ES_UNDO_BYTES */
+    struct es_run {
+        uint8_t *dst;
+        uint32_t len;
+    } *runs; /* ES_MAX_RUNS */
+};
+
+enum { ES_NONE = 0, ES_WRITING, ES_WRITTEN, ES_COMMITTED, ES_UNDONE };
 
 typedef struct pool_seg {
     uint32_t addr;   /* its Tile_Coordinates record */
@@ -56,6 +90,14 @@ typedef struct pool_seg {
     uint32_t color, zs; /* every tile-buffer word before it */
     bool spec;       /* handed to the workers */
     uint8_t status;  /* SEG_*; under the pool's lock */
+    /* early stores: the store that ends it may be written by the worker
+     * (es_ok), the tile buffer's words after it (end_c, end_z when
+     * end_fill), es_state (ES_*, under the lock), who wrote it */
+    bool es_ok, end_fill, abandoned;
+    uint8_t es_state;
+    int8_t es_group; /* the surface it writes, -1: none */
+    uint32_t end_c, end_z;
+    struct vc4_es_seg *es_by;
     uint8_t state[VC4_RSTATE_LEN]; /* the renderer's latched state before it */
 } pool_seg;
 
@@ -70,6 +112,12 @@ typedef struct pool_slot {
     int64_t records;
     bool ok;
     bool busy; /* a thread renders into it (under the lock) */
+    struct vc4_es_seg es; /* its early store */
+    bool stored;          /* the segment's store ran (written early) */
+    unsigned eofs;        /* end-of-frame stores in it */
+    /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
+    bool buf_known;
+    uint32_t buf_c, buf_z;
 } pool_slot;
 
 /* What one thread renders with (index 0: the render thread). */
@@ -112,6 +160,24 @@ struct vc4_pool {
      * (set after a store that cleared it, until anything else may touch it) */
     bool fill_ok;
     uint32_t fill_c, fill_z;
+    /* early stores: the surfaces, whether this run may write them (es_on,
+     * under the lock) and has written any not yet undone (es_live, the
+     * render thread's), workers writing one now; the list pages the
+     * pre-pass read (bus page numbers) */
+    es_group groups[ES_MAX_GROUPS];
+    unsigned ngroups;
+    bool frame_es, es_on, es_live;
+    unsigned es_writers;
+    uint32_t touch[ES_MAX_TOUCH];
+    unsigned ntouch, touch_gen;
+    uint64_t touch_set[1u << ES_TOUCH_BITS];
+    const uint8_t *pre_page; /* pre_read's page (pre_pg), NULL: none */
+    /* the pre-pass's last latched state record of each opcode group (when
+     * latch_gen is this pre-pass's touch_gen) */
+    uint32_t latch_gen[256];
+    uint8_t latch_op[256];
+    uint8_t latch_rec[256][16];
+    uint64_t pre_pg;
 };
 
 /* ---- the pages stores may write ---- */
@@ -166,6 +232,101 @@ static unsigned store_ranges(const vc4_render *r, const uint8_t *rec, uint64_t o
         break;
     }
     return n;
+}
+
+/* What a store record writes with the renderer in state r, as render.c
+ * store_general, h_store_ms and h_store_full would: -1 it may fault before
+ * writing (need_tile, check_tiling, unsupported modes), 0 nothing, 1 the
+ * bytes of r's tile in the surface key (base, width, tiling, bpp or raw,
+ * and its bus range lo, hi) when every access is mapped and writable. */
+static int store_target(const vc4_render *r, const uint8_t *rec, es_group *key)
+{
+    if (!r->configured || r->tile_x < 0)
+        return -1;
+    memset(key, 0, offsetof(es_group, tiles));
+    unsigned tiling, bpp;
+    switch (rec[0]) {
+    case VC4_OP_Store_Tile_Buffer_General: {
+#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
+        unsigned buffer = (unsigned)STG(Buffer_to_Store), fmt = (unsigned)STG(Pixel_Color_Format);
+        tiling = (unsigned)STG(Format);
+        bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
+        if (buffer != 0 && STG(Mode) != 0)
+            return -1;
+#undef STG
+        if (buffer > 3)
+            return -1;
+        if (buffer == 1 && !no_color) {
+            if (tiling == 3 || fmt == 1 || fmt == 3)
+                return -1;
+            bpp = fmt == 2 ? 2 : 4;
+        } else if ((buffer == 2 || buffer == 3) && !no_zs) {
+            if (tiling == 3)
+                return -1;
+            bpp = 4;
+        } else {
+            return 0;
+        }
+        key->base = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
+                             Memory_base_address_of_frame_tile_dump_buffer);
+        break;
+    }
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
+        unsigned fmt = (r->flags >> 2) & 3;
+        tiling = (r->flags >> 6) & 3;
+        if (fmt == 0 || fmt == 3 || tiling == 3)
+            return -1; /* dithered, reserved */
+        bpp = fmt == 2 ? 2 : 4;
+        key->base = r->fb_addr;
+        break;
+    }
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
+        bool no_color = VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer,
+                                Disable_Color_Buffer_write);
+        bool no_zs = VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer,
+                             Disable_Z_Stencil_Buffer_write);
+        if (!no_color && !no_zs)
+            return -1;
+        if (no_color && no_zs)
+            return 0;
+        key->base = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
+        key->raw = 1;
+        key->lo = key->base;
+        key->hi = key->lo + VC4_TILE * VC4_TILE * 4;
+        return 1;
+    }
+    default:
+        return -1;
+    }
+    key->width = r->width;
+    key->tiling = (uint8_t)tiling;
+    key->bpp = (uint8_t)bpp;
+    key->lo = key->base;
+    key->hi = key->lo + surface_bytes(tiling, r->width, r->height, bpp);
+    return 1;
+}
+
+/* The group of the surface key (added if new; its range grown to cover
+ * key's), or -1 when there are too many. */
+static int group_of(struct vc4_pool *p, const es_group *key)
+{
+    for (unsigned i = 0; i < p->ngroups; i++) {
+        es_group *g = &p->groups[i];
+        if (g->base == key->base && g->width == key->width && g->tiling == key->tiling &&
+            g->bpp == key->bpp && g->raw == key->raw) {
+            if (key->hi > g->hi)
+                g->hi = key->hi;
+            return (int)i;
+        }
+    }
+    if (p->ngroups == ES_MAX_GROUPS)
+        return -1;
+    es_group *g = &p->groups[p->ngroups];
+    memcpy(g, key, offsetof(es_group, tiles));
+    memset(g->tiles, 0, sizeof g->tiles);
+    g->ok = false;
+    return (int)p->ngroups++;
 }
 
 /* Call fn(p, lo, hi) for the SDRAM offsets (page-aligned) of the bus range
@@ -268,18 +429,46 @@ static int make_bus(cg_vc4 *v, struct vc4_pool *p)
 
 /* ---- the pre-pass ---- */
 
-/* Bytes through the bus's plain-memory path only (no fault, no trace):
- * false where the render thread itself would have to look closer. */
-static bool pre_read(cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
+/* A list page the render thread reads (early stores must not change it):
+ * remembered once (a hash set of bus page numbers, tagged with the
+ * pre-pass's generation so it needs no clearing). */
+static void pre_touch(struct vc4_pool *pl, uint64_t pg)
 {
+    uint64_t tag = (uint64_t)pl->touch_gen << 32;
+    unsigned h = (unsigned)(((uint32_t)pg * 0x9E3779B1u) >> (32 - ES_TOUCH_BITS));
+    for (;; h = (h + 1) & ((1u << ES_TOUCH_BITS) - 1)) {
+        uint64_t e = pl->touch_set[h];
+        if (e == (tag | pg))
+            return;
+        if ((e >> 32) != pl->touch_gen)
+            break;
+    }
+    if (pl->ntouch == ES_MAX_TOUCH) {
+        pl->frame_es = false;
+        return;
+    }
+    pl->touch_set[h] = tag | pg;
+    pl->touch[pl->ntouch++] = (uint32_t)pg;
+}
+
+/* Bytes through the bus's plain-memory path only (no fault, no trace):
+ * false where the render thread itself would have to look closer. The
+ * page last read is kept (nothing writes memory during the pre-pass). */
+static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
+{
+    if (a + n > 0x100000000ull)
+        return false;
     while (n) {
-        uint8_t *p;
-        if (a + n > 0x100000000ull)
-            return false;
-        size_t got = cg__vas_span(bus, a, n, false, &p);
-        if (!got)
-            return false;
-        memcpy(dst, p, got);
+        uint64_t pg = a >> 12;
+        if (!pl->pre_page || pg != pl->pre_pg) {
+            uint8_t *p;
+            if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
+                return false;
+            pl->pre_page = p, pl->pre_pg = pg;
+            pre_touch(pl, pg);
+        }
+        size_t in = (size_t)(a & 4095), got = 4096 - in < n ? 4096 - in : n;
+        memcpy(dst, pl->pre_page + in, got);
         dst += got, a += got, n -= got;
     }
     return true;
@@ -288,20 +477,22 @@ static bool pre_read(cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
 /* Skip a compressed primitive list from p (after its record) as render.c
  * compressed_list walks it; *next: the address after its escape. False where
  * that walk would fault or the pre-pass gives up. */
-static bool pre_skip_list(cg_vas *bus, uint8_t fmt, uint32_t p, uint32_t *next, uint64_t *work,
-                          uint64_t limit)
+static bool pre_skip_list(struct vc4_pool *pool, cg_vas *bus, uint8_t fmt, uint32_t p,
+                          uint32_t *next, uint64_t *work, uint64_t limit)
 {
     bool pl = fmt == 0x10 || fmt == 0x11;
     while (++*work < limit) {
         uint8_t it[3];
-        if (!pre_read(bus, p, it, 1))
+        if (pool->pre_page && (p >> 12) == pool->pre_pg)
+            it[0] = pool->pre_page[p & 4095]; /* pre_read's page, inline */
+        else if (!pre_read(pool, bus, p, it, 1))
             return false;
         if (it[0] == 0x80) {
             *next = p + 1;
             return true;
         }
         if (it[0] == 0x82) {
-            if (!pre_read(bus, (uint64_t)p + 1, it + 1, 2))
+            if (!pre_read(pool, bus, (uint64_t)p + 1, it + 1, 2))
                 return false;
             p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
             continue;
@@ -342,7 +533,20 @@ static pool_seg *seg_new(struct vc4_pool *p)
     }
     pool_seg *s = &p->segs[p->nsegs++];
     memset(s, 0, offsetof(pool_seg, state));
+    s->es_group = -1;
     return s;
+}
+
+/* Each opcode's record size (cl.def), 0: unknown; filled once. */
+static uint8_t rec_sizes[256];
+static pthread_once_t rec_sizes_once = PTHREAD_ONCE_INIT;
+
+static void rec_sizes_init(void)
+{
+    for (unsigned op = 0; op < 256; op++) {
+        vc4_record rr;
+        rec_sizes[op] = vc4_record_get((uint8_t)op, &rr) ? (uint8_t)rr.size : 0;
+    }
 }
 
 /* Follow the render list from CA (see the top of the file); fills segs and
@@ -369,23 +573,27 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
     uint64_t work = 0, limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap); /* a state record that would fault ends the pre-pass */
+    pthread_once(&rec_sizes_once, rec_sizes_init);
     while (++work < limit) {
         if (th->ca == th->ea)
             break;
         uint32_t addr = th->ca;
         uint8_t rec[16];
-        vc4_record rr;
-        if (!pre_read(v->bus, addr, rec, 1) || !vc4_record_get(rec[0], &rr) ||
-            (rr.size > 1 && !pre_read(v->bus, (uint64_t)addr + 1, rec + 1, rr.size - 1)))
+        if (!pre_read(p, v->bus, addr, rec, 1))
+            break;
+        unsigned size = rec_sizes[rec[0]];
+        if (size == 0 || (size > 1 && !pre_read(p, v->bus, (uint64_t)addr + 1, rec + 1, size - 1)))
             break;
         uint8_t op = rec[0];
-        uint32_t next = addr + rr.size;
+        uint32_t next = addr + size;
         bool ends = op == VC4_OP_Tile_Coordinates || op == VC4_OP_Store_Tile_Buffer_General ||
                     op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer ||
                     op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF ||
                     op == VC4_OP_Store_Full_Resolution_Tile_Buffer;
+        pool_seg *ended = NULL; /* the segment this record ends */
         if (ends && cur) {
             cur->spec = draws && cur->spec;
+            ended = cur;
             cur = NULL;
         }
         switch (op) {
@@ -447,6 +655,24 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             unsigned nr = store_ranges(r, rec, rg);
             for (unsigned i = 0; i < nr; i++)
                 for_sdram(p, v->cfg.sdram_size, rg[i][0], rg[i][1], hole_add);
+            /* early stores: what it writes (every store of the frame
+             * writes bytes no other store writes, or none is early) */
+            es_group key;
+            int tg = store_target(r, rec, &key), gi = -1;
+            if (tg == 1) {
+                gi = group_of(p, &key);
+                unsigned bit = (unsigned)r->tile_y * 64 + (unsigned)r->tile_x;
+                if (key.raw)
+                    bit = 0; /* one dump per address */
+                if (gi < 0 || (p->groups[gi].tiles[bit >> 3] >> (bit & 7) & 1))
+                    p->frame_es = false;
+                else
+                    p->groups[gi].tiles[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+            }
+            if (ended) {
+                ended->es_ok = (tg == 0 || (tg == 1 && !key.raw)) && ended->spec;
+                ended->es_group = (int8_t)gi;
+            }
             bool keep_c = false, keep_z = false;
             if (op == VC4_OP_Store_Tile_Buffer_General) {
                 keep_c = VC4_GET(rec + 1, Store_Tile_Buffer_General,
@@ -461,6 +687,10 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
                 ck = true, cval = r->clear_color[0];
             if (!keep_z)
                 zk = true, zval = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+            if (ended) {
+                ended->end_fill = !keep_c && !keep_z;
+                ended->end_c = cval, ended->end_z = zval;
+            }
             break;
         }
         case VC4_OP_Compressed_Primitive_List:
@@ -468,27 +698,43 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             if (!r->configured || r->tile_x < 0)
                 goto out; /* it faults */
             draws = true;
-            if (!pre_skip_list(v->bus, r->st.prim_format,
+            if (!pre_skip_list(p, v->bus, r->st.prim_format,
                                addr + (op == VC4_OP_Compressed_Primitive_List ? 1 : 5), &next,
                                &work, limit))
                 goto out;
             break;
+        case VC4_OP_Primitive_List_Format:
+        case VC4_OP_NV_Shader_State:
+        case VC4_OP_GL_Shader_State:
+        case VC4_OP_Viewport_Offset:
+        case VC4_OP_Clip_Window:
+        case VC4_OP_Flat_Shade_Flags:
+        case VC4_OP_Depth_Offset:
+        case VC4_OP_Z_min_and_max_clipping_planes: {
+            /* render.c h_latch: vc4_latch_state sets fields of the bin
+             * state from the record's bytes alone, and no other record
+             * sets them (NV and GL shader state share theirs): the same
+             * bytes as the last such record latched change nothing (each
+             * tile list repeats its state records) */
+            unsigned g = op == VC4_OP_GL_Shader_State ? VC4_OP_NV_Shader_State : op;
+            if (p->latch_gen[g] == p->touch_gen && p->latch_op[g] == op &&
+                memcmp(p->latch_rec[g], rec + 1, size - 1) == 0)
+                break;
+            if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
+                goto out;
+            p->latch_gen[g] = p->touch_gen;
+            p->latch_op[g] = op;
+            memcpy(p->latch_rec[g], rec + 1, size - 1);
+            break;
+        }
         case VC4_OP_Tile_Rendering_Mode_Configuration:
         case VC4_OP_Clear_Colors:
         case VC4_OP_Re_load_Full_Resolution_Tile_Buffer:
         case VC4_OP_Load_Tile_Buffer_General:
-        case VC4_OP_Primitive_List_Format:
-        case VC4_OP_NV_Shader_State:
-        case VC4_OP_GL_Shader_State:
         case VC4_OP_Configuration_Bits:
-        case VC4_OP_Viewport_Offset:
-        case VC4_OP_Clip_Window:
-        case VC4_OP_Flat_Shade_Flags:
         case VC4_OP_Point_size:
         case VC4_OP_Line_width:
         case VC4_OP_RHT_X_boundary:
-        case VC4_OP_Depth_Offset:
-        case VC4_OP_Z_min_and_max_clipping_planes:
             /* state only: the renderer's own handler on the copy */
             if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
                 goto out;
@@ -504,6 +750,197 @@ out:
     cg__fault_capture_set(NULL);
 }
 
+/* ---- early stores ----
+ *
+ * A worker may also run the store that ends its segment, writing memory
+ * before the render thread reaches that segment, when the pre-pass proved
+ * it harmless: every store of the run writes bytes no other store writes
+ * (a surface's tiles each at most once, surfaces' ranges disjoint; raw
+ * dumps stay on the render thread), the store cannot fault (its surface's
+ * pages are all backed, writable plain memory, resolved here to host
+ * pages), and no list page the render thread reads lies in the pages the
+ * stores write. Workers read none of those pages either (their bus). What
+ * is written early is kept (the old bytes) until the render thread takes
+ * the segment's result (committed), and undone before the render thread
+ * does anything else that could see it: a record that may read memory or
+ * fault (vc4_pool_self), the budget running out, the end of the run. After
+ * that no store is written early for the rest of the run. */
+
+static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
+{
+    for (unsigned i = 0; i < p->nholes; i++)
+        if (p->holes[i][0] < hi && lo < p->holes[i][1])
+            return true;
+    return false;
+}
+
+/* After the pre-pass: may this run write stores early, and which surfaces. */
+static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
+{
+    p->es_on = p->es_live = false;
+    if (!p->frame_es)
+        return;
+    for (unsigned i = 0; i < p->ngroups; i++)
+        for (unsigned j = i + 1; j < p->ngroups; j++)
+            if (p->groups[i].lo < p->groups[j].hi && p->groups[j].lo < p->groups[i].hi)
+                return; /* two surfaces overlap: store order matters */
+    for (unsigned i = 0; i < p->ntouch; i++) {
+        uint64_t a = (uint64_t)p->touch[i] << 12, off = a & 0x3FFFFFFFull;
+        if (off < v->cfg.sdram_size && hole_hit(p, off, off + 4096))
+            return; /* a list page a store may write */
+    }
+    bool any = false;
+    for (unsigned i = 0; i < p->ngroups; i++) {
+        es_group *g = &p->groups[i];
+        g->ok = false;
+        if (g->hi > 0x100000000ull)
+            continue;
+        size_t n = (size_t)(((g->hi + 4095) >> 12) - (g->lo >> 12));
+        if (n > g->cap) {
+            uint8_t **h = realloc(g->host, n * sizeof *h);
+            if (!h)
+                continue;
+            g->host = h, g->cap = n;
+        }
+        g->npages = n;
+        bool ok = true;
+        for (size_t k = 0; k < n && ok; k++) {
+            uint64_t a = ((g->lo >> 12) + k) << 12;
+            uint8_t *r = NULL, *w = NULL;
+            /* backed (a write would not allocate it) and writable */
+            ok = cg__vas_span(v->bus, a, 4096, false, &r) == 4096 && r != cg__zero_page &&
+                 cg__vas_span(v->bus, a, 4096, true, &w) == 4096 && w == r;
+            g->host[k] = w;
+        }
+        g->ok = ok;
+    }
+    for (unsigned i = 0; i < p->nsegs; i++) {
+        pool_seg *s = &p->segs[i];
+        s->es_ok = s->es_ok && (s->es_group < 0 || p->groups[s->es_group].ok);
+        any |= s->es_ok;
+    }
+    p->es_on = p->es_live = any;
+}
+
+static void es_undo(struct vc4_es_seg *es)
+{
+    for (uint32_t i = es->nruns; i-- > 0;) {
+        es->used -= es->runs[i].len;
+        memcpy(es->runs[i].dst, es->old + es->used, es->runs[i].len);
+    }
+    es->nruns = 0;
+}
+
+bool vc4_pool_es_begin(cg_vc4 *d)
+{
+    struct vc4_es_seg *es = d->seg_es;
+    struct vc4_pool *p = es->p;
+    pool_seg *s = &p->segs[es->k];
+    pthread_mutex_lock(&p->mu);
+    bool ok = p->es_on && es->k >= p->next && s->es_ok && s->es_state == ES_NONE &&
+              (!s->abandoned || es == &p->own.es);
+    if (ok) {
+        s->es_state = ES_WRITING;
+        s->es_by = es;
+        p->es_writers++;
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (ok) {
+        es->began = true;
+        es->nruns = es->used = 0;
+        d->es = es;
+    }
+    return ok;
+}
+
+uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n)
+{
+    const struct vc4_pool *p = es->p;
+    int gi = p->segs[es->k].es_group;
+    if (gi < 0 || (a & 4095) + n > 4096)
+        return NULL;
+    const es_group *g = &p->groups[gi];
+    if (a < g->lo || a + n > g->hi || es->nruns == ES_MAX_RUNS ||
+        es->used + n > ES_UNDO_BYTES)
+        return NULL;
+    uint8_t *dst = g->host[(a >> 12) - (g->lo >> 12)] + (a & 4095);
+    memcpy(es->old + es->used, dst, n);
+    es->runs[es->nruns].dst = dst;
+    es->runs[es->nruns++].len = n;
+    es->used += n;
+    return dst;
+}
+
+/* Under the lock, after render_seg: a write it began is over. */
+static void es_end(struct vc4_pool *p, pool_slot *sl)
+{
+    if (!sl->es.began)
+        return;
+    sl->es.began = false;
+    p->es_writers--;
+    p->segs[sl->es.k].es_state = sl->stored ? ES_WRITTEN : ES_UNDONE;
+}
+
+void vc4_pool_retract(cg_vc4 *v)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->es_live)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->es_on = false;
+    while (p->es_writers)
+        pthread_cond_wait(&p->done, &p->mu);
+    for (unsigned i = 0; i < p->nsegs; i++)
+        if (p->segs[i].es_state == ES_WRITTEN) {
+            es_undo(p->segs[i].es_by);
+            p->segs[i].es_state = ES_UNDONE;
+        }
+    p->es_live = false;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
+{
+    struct vc4_pool *p = v->pool;
+    if (!p || !p->es_live)
+        return;
+    es_group key;
+    int tg;
+    switch (rec[0]) {
+    case VC4_OP_Tile_Coordinates:
+        if (v->rend->load_pending)
+            break; /* a load reads memory */
+        return;
+    case VC4_OP_Compressed_Primitive_List:
+    case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+        break; /* draws read memory */
+    case VC4_OP_Store_Tile_Buffer_General:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
+        /* a store the pre-pass saw writes bytes no early store writes; it
+         * must not fault (a fault callback could look at memory) */
+        tg = store_target(v->rend, rec, &key);
+        if (tg == 0)
+            return;
+        if (tg == 1) {
+            int gi = -1;
+            for (unsigned i = 0; i < p->ngroups; i++) {
+                const es_group *g = &p->groups[i];
+                if (g->base == key.base && g->width == key.width && g->tiling == key.tiling &&
+                    g->bpp == key.bpp && g->raw == key.raw && key.hi <= g->hi)
+                    gi = (int)i;
+            }
+            if (gi >= 0 && p->groups[gi].ok)
+                return;
+        }
+        break;
+    default:
+        return; /* the pre-pass ran it: no fault, reads only its bytes */
+    }
+    vc4_pool_retract(v);
+}
+
 /* ---- rendering a segment ---- */
 
 static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot *sl)
@@ -513,8 +950,10 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     *d = p->base;
     vc4_render *r = sl->r;
     memcpy((uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN);
-    vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
-    vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
+    if (!sl->buf_known || sl->buf_c != s->color)
+        vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
+    if (!sl->buf_known || sl->buf_z != s->zs)
+        vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
     r->batch = w->batch, r->qcache = w->qc, r->glc = w->glc;
     d->rend = r;
     vc4_thread *th = &d->th[1];
@@ -525,14 +964,27 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     th->waiting_sem = th->faulted = false;
     th->lc = 0;
     d->budget[1] = p->budget;
+    sl->es.k = k;
+    sl->es.began = false;
+    d->seg_es = s->es_ok ? &sl->es : NULL;
+    d->es = NULL;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap);
     int64_t n = vc4_step_segment(d);
     cg__fault_capture_set(NULL);
+    d->seg_es = d->es = NULL;
     w->batch = r->batch, w->qc = r->qcache, w->glc = r->glc;
     r->batch = NULL, r->qcache = NULL, r->glc = NULL;
     sl->ok = n > 0 && cap.count == 0 && !th->faulted && !th->waiting_sem &&
              (d->seg_stopped || !th->running);
+    /* a store written early stays only with a result */
+    sl->stored = sl->es.began && sl->ok;
+    /* a store that cleared the tile buffer leaves the pre-pass's values */
+    sl->buf_known = sl->stored && s->end_fill;
+    sl->buf_c = s->end_c, sl->buf_z = s->end_z;
+    if (sl->es.began && !sl->ok)
+        es_undo(&sl->es);
+    sl->eofs = (d->rfc - p->base.rfc) & 0xFF;
     sl->th = *th;
     sl->units = p->budget - d->budget[1];
     sl->stats = d->stats;
@@ -583,6 +1035,7 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     if (on_main)
         p->seg_wall_ns = (p->seg_wall_ns + wall_ns() - w0) / 2;
     pthread_mutex_lock(&p->mu);
+    es_end(p, sl);
     sl->busy = false;
     p->counts.rendered++;
     p->counts.seg_ns += ns;
@@ -598,9 +1051,11 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
  * the pool's lock held. True: the result is p->own. */
 static bool render_own(struct vc4_pool *p, unsigned k)
 {
+    p->segs[k].abandoned = true; /* a late worker may not write its store */
     pthread_mutex_unlock(&p->mu);
     render_seg(p, &p->wk[0], k, &p->own);
     pthread_mutex_lock(&p->mu);
+    es_end(p, &p->own);
     p->counts.rendered++;
     return true;
 }
@@ -645,9 +1100,16 @@ void vc4_pool_destroy(cg_vc4 *v)
         pthread_join(p->wk[i].tid, NULL);
     for (unsigned i = 0; i <= p->nthreads; i++)
         worker_free(&p->wk[i]);
-    for (unsigned i = 0; p->slots && i < p->window; i++)
+    for (unsigned i = 0; p->slots && i < p->window; i++) {
         vc4_render_free(p->slots[i].r);
+        free(p->slots[i].es.old);
+        free(p->slots[i].es.runs);
+    }
     vc4_render_free(p->own.r);
+    free(p->own.es.old);
+    free(p->own.es.runs);
+    for (unsigned i = 0; i < ES_MAX_GROUPS; i++)
+        free(p->groups[i].host);
     free(p->slots);
     free(p->wk);
     free(p->segs);
@@ -670,9 +1132,13 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     p->slots = calloc(p->window, sizeof *p->slots);
     p->pre_r = vc4_render_new();
     bool ok = p->wk && p->slots && p->pre_r;
-    for (unsigned i = 0; ok && i < p->window; i++)
-        ok = (p->slots[i].r = vc4_render_new()) != NULL;
-    ok = ok && (p->own.r = vc4_render_new()) != NULL;
+    for (unsigned i = 0; ok && i <= p->window; i++) {
+        pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
+        sl->es.p = p;
+        sl->es.old = malloc(ES_UNDO_BYTES);
+        sl->es.runs = malloc(ES_MAX_RUNS * sizeof *sl->es.runs);
+        ok = (sl->r = vc4_render_new()) != NULL && sl->es.old && sl->es.runs;
+    }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_condattr_t ca;
@@ -707,6 +1173,15 @@ void vc4_pool_begin(cg_vc4 *v)
         return;
     p->nsegs = p->next = p->claim = 0;
     p->nholes = 0;
+    p->ngroups = p->ntouch = 0;
+    if (++p->touch_gen == 0) {
+        memset(p->touch_set, 0, sizeof p->touch_set);
+        memset(p->latch_gen, 0, sizeof p->latch_gen);
+        p->touch_gen = 1;
+    }
+    p->pre_page = NULL;
+    p->frame_es = true;
+    p->es_on = p->es_live = false;
     pre_pass(v, p);
     unsigned nspec = 0;
     for (unsigned i = 0; i < p->nsegs; i++)
@@ -716,6 +1191,7 @@ void vc4_pool_begin(cg_vc4 *v)
     pthread_mutex_unlock(&p->mu);
     if (nspec < 2 || make_bus(v, p) != 0)
         return;
+    es_prepare(v, p);
     p->base = *v;
     p->base.bus = p->bus;
     p->base.seg = true;
@@ -750,6 +1226,7 @@ void vc4_pool_end(cg_vc4 *v)
     pthread_mutex_lock(&p->mu);
     pool_stop(p);
     pthread_mutex_unlock(&p->mu);
+    vc4_pool_retract(v); /* what was written early and not taken */
     cg_vas_destroy(p->bus);
     p->bus = NULL;
 }
@@ -767,6 +1244,7 @@ void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
             pthread_mutex_lock(&p->mu);
             pool_stop(p);
             pthread_mutex_unlock(&p->mu);
+            vc4_pool_retract(v);
             return;
         }
 }
@@ -870,16 +1348,22 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
                    pthread_cond_timedwait(&p->done, &p->mu, &ts) == 0)
                 ;
             waited = true;
+        } else if (s->es_state == ES_WRITING) {
+            /* the worker is at its store, nearly done: its result then */
+            pthread_cond_wait(&p->done, &p->mu);
         } else {
             own = render_own(p, k);
         }
     }
     if (own)
         sl = &p->own;
+    /* a store written early: only while it is not undone (match: the
+     * result is there, own or done) */
+    bool stored_ok = match && (!sl->stored || s->es_state == ES_WRITTEN);
     pthread_mutex_unlock(&p->mu);
     /* the slot is reused once next moves past k: take it first */
     int64_t got = 0;
-    if (match && sl->ok && sl->units <= *budget) {
+    if (match && sl->ok && stored_ok && sl->units <= *budget) {
         *budget -= sl->units;
         v->stats.records[1] += sl->stats.records[1];
         v->stats.batches += sl->stats.batches;
@@ -897,10 +1381,26 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         uint32_t *c = r->color, *z = r->zs;
         r->color = sl->r->color, r->zs = sl->r->zs;
         sl->r->color = c, sl->r->zs = z;
+        sl->buf_known = p->fill_ok;
+        sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
         p->fill_ok = false;
+        if (sl->stored) {
+            /* the store's end of frame (render.c end_of_frame) and what it
+             * left in the tile buffer */
+            for (unsigned e = 0; e < sl->eofs; e++) {
+                v->rfc = (v->rfc + 1) & 0xFF;
+                vc4_raise_int(v, CG_VC4_INT_FRDONE);
+            }
+            p->fill_ok = s->end_fill;
+            p->fill_c = s->end_c, p->fill_z = s->end_z;
+        }
         got = sl->records;
     }
     pthread_mutex_lock(&p->mu);
+    if (got && sl->stored) {
+        s->es_state = ES_COMMITTED;
+        p->counts.es_taken++;
+    }
     if (got) {
         __atomic_add_fetch(&taken_total, 1, __ATOMIC_RELAXED);
         p->counts.taken++;

@@ -58,10 +58,11 @@ static uint64_t pix_off(unsigned tiling, uint32_t width, unsigned bpp, uint32_t 
 {
     if (tiling == 0)
         return (uint64_t)y * width * bpp + (uint64_t)x * bpp;
-    unsigned uw = bpp == 4 ? 4 : 8, uh = 4;
-    uint64_t in_utile = ((y % uh) * uw + x % uw) * bpp;
-    uint64_t ux = x / uw, uy = y / uh;
-    uint64_t wut = (width + uw - 1) / uw;
+    /* (shifts: uw is 4 or 8, uh 4) */
+    unsigned ush = bpp == 4 ? 2 : 3, uw = 1u << ush;
+    uint64_t in_utile = (((y & 3) << ush) + (x & (uw - 1))) * bpp;
+    uint64_t ux = x >> ush, uy = y >> 2;
+    uint64_t wut = ((uint64_t)width + uw - 1) >> ush;
     if (tiling == 2)
         return (uy * wut + ux) * 64 + in_utile;
     static const uint8_t even_map[4] = {0, 3, 1, 2}, odd_map[4] = {2, 1, 3, 0};
@@ -91,27 +92,50 @@ static int check_tiling(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned tiling
 
 /* The host bytes of [a, a + n) when the access needs nothing from the model
  * (cg__vas_span: plain memory, no fault, no coherency check, no trace), or
- * NULL. One page is remembered for the rest of the tile transfer: nothing
- * can map, unmap or touch memory's coherency state during it. */
+ * NULL. Four pages are remembered for the rest of the tile transfer (a T
+ * format tile's rows cross four 4 KiB tiles): nothing can map, unmap or
+ * touch memory's coherency state during it. */
 typedef struct xfer_page {
-    uint8_t *host; /* the page's host bytes, NULL: none */
-    uint64_t page; /* its bus address >> 12 */
+    uint8_t *host[4]; /* the pages' host bytes, NULL: none */
+    uint64_t page[4]; /* their bus addresses >> 12 */
+    unsigned next;    /* the entry to replace */
 } xfer_page;
 
 static inline uint8_t *xfer_direct(cg_vas *bus, xfer_page *pc, uint64_t a, uint32_t n, bool write)
 {
     uint32_t in = (uint32_t)(a & 4095);
-    if (pc->host && (a >> 12) == pc->page && in + n <= 4096)
-        return pc->host + in;
     if (in + n > 4096 || a + n > 0x100000000ull)
         return NULL;
+    for (unsigned i = 0; i < 4; i++)
+        if (pc->host[i] && (a >> 12) == pc->page[i])
+            return pc->host[i] + in;
     uint8_t *p;
     size_t got = cg__vas_span(bus, a, 4096 - in, write, &p);
     if (got < n)
         return NULL;
-    if (got == 4096 - in)
-        pc->host = p - in, pc->page = a >> 12;
+    if (got == 4096 - in) {
+        pc->host[pc->next] = p - in, pc->page[pc->next] = a >> 12;
+        pc->next = (pc->next + 1) & 3;
+    }
     return p;
+}
+
+/* An early store (pool.c): n bytes of src to bus address a, a page run at
+ * a time through vc4_es_dst; a run it cannot give faults (the pool's fault
+ * capture counts it: the worker's segment then has no result). */
+static int es_write(cg_vc4 *v, vc4_thread *t, uint64_t a, const uint8_t *src, uint32_t n)
+{
+    while (n) {
+        uint32_t len = 4096 - (uint32_t)(a & 4095);
+        if (len > n)
+            len = n;
+        uint8_t *p = vc4_es_dst(v->es, a, len);
+        if (!p)
+            return vc4_fault(v, t, CG_FAULT_UNMAPPED, (uint32_t)a, "early store");
+        memcpy(p, src, len);
+        a += len, src += len, n -= len;
+    }
+    return 0;
 }
 
 /* n tile-buffer words to / from a surface's bytes: RGBA8888 (bpp 4) words
@@ -172,7 +196,7 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
     uint32_t tw = w - x0 < VC4_TILE ? w - x0 : VC4_TILE;
     uint32_t th = h - y0 < VC4_TILE ? h - y0 : VC4_TILE;
     unsigned uw = bpp == 4 ? 4 : 8; /* pixels in a micro-tile's row of 16 bytes */
-    xfer_page pc = {NULL, 0};
+    xfer_page pc = {{NULL}, {0}, 0};
     uint8_t row[VC4_TILE * 4];
     for (uint32_t y = 0; y < th; y++) {
         uint32_t *line = &buf[y * VC4_TILE];
@@ -180,6 +204,18 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
             uint64_t a = (uint64_t)base + pix_off(0, w, bpp, x0, y0 + y);
             if (a > 0xFFFFFFFFull)
                 return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, base, "surface runs past 4 GiB");
+            if (store && v->es) {
+                uint8_t *p = (a & 4095) + tw * bpp <= 4096 ? vc4_es_dst(v->es, a, tw * bpp)
+                                                           : NULL;
+                if (p) {
+                    words_to_bytes(p, line, tw, bpp);
+                    continue;
+                }
+                words_to_bytes(row, line, tw, bpp);
+                if (es_write(v, t, a, row, tw * bpp))
+                    return CG_ERR_FAULT;
+                continue;
+            }
             uint8_t *p = xfer_direct(v->bus, &pc, a, tw * bpp, store);
             if (p) {
                 if (store)
@@ -199,8 +235,17 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
         }
         for (uint32_t x = 0; x < tw;) {
             uint64_t a = (uint64_t)base + pix_off(tiling, w, bpp, x0 + x, y0 + y);
-            uint8_t *p = x % uw == 0 && x + uw <= tw ? xfer_direct(v->bus, &pc, a, 16, store)
-                                                     : NULL;
+            bool chunk = x % uw == 0 && x + uw <= tw;
+            if (store && v->es) {
+                uint8_t px[16];
+                unsigned k = chunk ? uw : 1;
+                words_to_bytes(px, line + x, k, bpp);
+                if (a > 0xFFFFFFFFull || es_write(v, t, a, px, k * bpp))
+                    return CG_ERR_FAULT;
+                x += k;
+                continue;
+            }
+            uint8_t *p = chunk ? xfer_direct(v->bus, &pc, a, 16, store) : NULL;
             if (p) {
                 if (store)
                     words_to_bytes(p, line + x, uw, bpp);

@@ -275,6 +275,11 @@ struct cg_vc4 {
     struct vc4_pool *pool;
     bool seg, seg_stopped;
     bool pool_timing; /* count the pool's thread CPU time (bench) */
+    /* a pool worker's copy: its segment's store may be written early
+     * (pool.c "early stores"); es: set while that store record runs (the
+     * stores write through vc4_es_dst), seg_es_stop: stop after it */
+    struct vc4_es_seg *seg_es;
+    struct vc4_es_seg *es;
 };
 
 /* GPU access to the bus: straight to the backing page when the model needs
@@ -334,6 +339,19 @@ void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_end(cg_vc4 *v);
 void vc4_pool_destroy(cg_vc4 *v);
+/* Early stores (pool.c): vc4_pool_self: the render thread is about to run
+ * the record rec itself; before one that may read memory or fault, the
+ * stores workers wrote early are undone (and no more are written in this
+ * run). vc4_pool_retract: undo them now (before a budget fault).
+ * vc4_pool_es_begin: a worker's copy (v->seg) is at the store that ends its
+ * segment: true if it may write it now (then v->es is set: cl.c runs that
+ * record and stops after it). vc4_es_dst: the host bytes of [a, a + n) (in one page) a store
+ * writes early, their old bytes kept to undo them; NULL: not possible
+ * (the store then faults, so the segment has no result). */
+void vc4_pool_self(cg_vc4 *v, const uint8_t *rec);
+void vc4_pool_retract(cg_vc4 *v);
+bool vc4_pool_es_begin(cg_vc4 *v);
+uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n);
 /* What the pool did since the device was created (bench, tests). */
 typedef struct vc4_pool_counts {
     uint64_t segs;          /* tile segments the pre-passes cut */
@@ -343,6 +361,7 @@ typedef struct vc4_pool_counts {
     uint64_t batches_taken; /* fragment batches in those */
     uint64_t seg_ns;        /* thread CPU time rendering segments, every thread */
     uint64_t seg_ns_main;   /* the render thread's part of it */
+    uint64_t es_taken;      /* of the results taken, those with their store written early */
 } vc4_pool_counts;
 void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out);
 /* Results taken by every device of the process (tests of scenes). */
