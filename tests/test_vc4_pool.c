@@ -9,10 +9,11 @@
  * order decides); every tile loading what the previous tile stored (the
  * pool falls back); a trace; and the example scenes (first triangle, GL
  * cube, textured GL) with their golden hashes. The frame scenes run again
- * with the frame buffer's pages backed before the first frame, so that the
- * workers write their stores early (pool.c "early stores") and the render
- * thread undoes them where one thread would not have written them yet
- * (budget, fault, loads), and with two surfaces that overlap (no early
+ * with the frame buffer's pages backed before the first frame, and all of
+ * them once more with cg_vc4_config.early_stores (off by default), so that
+ * the workers write their stores early (pool.c "early stores") and the
+ * render thread undoes them where one thread would not have written them
+ * yet (budget, fault, loads), and with two surfaces that overlap (no early
  * stores). */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -161,6 +162,10 @@ static void trace_hash(void *user, const cg_trace_event *ev)
 
 /* back the frame buffer's pages (a pattern) before the first frame */
 static bool prefill;
+/* cg_vc4_config.early_stores: off (the default), stores stay on the render
+ * thread and none is written early */
+static bool early;
+#define ES(n) (early ? (n) : 0)
 
 static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int frames)
 {
@@ -168,7 +173,8 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     memset(&o, 0, sizeof o);
     cg_device *dev;
     cg_vc4 *v;
-    cg_vc4_config cfg = {.render_threads = threads, .record_budget = budget};
+    cg_vc4_config cfg = {.render_threads = threads, .record_budget = budget,
+                         .early_stores = early};
     CHECK_EQ(cg_device_create(&dev), 0);
     CHECK_EQ(cg_vc4_create(dev, &cfg, &v), 0);
     o.trace = 0xcbf29ce484222325ull;
@@ -328,7 +334,7 @@ static void frames(void)
         /* every tile of both frames comes from the pool; the stores of
          * those whose pages are backed (the second frame's) early */
         CHECK_EQ(m.pc.taken, 2 * TW * TH);
-        CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? 2 * TW * TH : TW * TH));
     }
 
     /* the budget runs out mid-frame: one frame uses (2^24 - left) units */
@@ -343,7 +349,7 @@ static void frames(void)
         outcome m = run(M_MS, nthreads[i], half, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken > 0);
-        CHECK_EQ(m.pc.es_taken, prefill ? m.pc.taken : 0);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? m.pc.taken : 0));
     }
     /* ... at every cut from the first tile's units to the last's */
     for (uint64_t b = 20; b < used; b += used / 7) {
@@ -363,7 +369,7 @@ static void frames(void)
         same(&one, &m);
         CHECK(m.pc.taken >= FAULT_TILE);
         /* (with backed pages: tiles 0..36 early, those after undone) */
-        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? FAULT_TILE : 0));
     }
 
     /* ... and to read-only memory (a store through a read-only alias) */
@@ -376,7 +382,7 @@ static void frames(void)
         outcome m = run(M_RO, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK(m.pc.taken >= FAULT_TILE);
-        CHECK_EQ(m.pc.es_taken, prefill ? FAULT_TILE : 0);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? FAULT_TILE : 0));
     }
 
     /* every tile stores its raw buffer to RAW: the last tile's wins */
@@ -396,7 +402,7 @@ static void frames(void)
         outcome m = run(M_LOAD, nthreads[i], 0, false, 1);
         same(&one, &m);
         CHECK_EQ(m.pc.taken, 1); /* the first tile: it loads nothing */
-        CHECK_EQ(m.pc.es_taken, prefill ? 1 : 0);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? 1 : 0));
     }
 
     /* T format colour and LT Z/S (two surfaces), LT BGR565: early in the
@@ -410,7 +416,7 @@ static void frames(void)
             outcome m = run(mode, nthreads[i], 0, false, 2);
             same(&one, &m);
             CHECK_EQ(m.pc.taken, 2 * TW * TH);
-            CHECK_EQ(m.pc.es_taken, prefill ? 2 * TW * TH : TW * TH);
+            CHECK_EQ(m.pc.es_taken, ES(prefill ? 2 * TW * TH : TW * TH));
         }
     }
 
@@ -437,9 +443,14 @@ int main(void)
 {
     /* the environment must not choose for the runs below */
     unsetenv("CMDGPU_VC4_RENDER_THREADS");
-    frames();
-    prefill = true;
-    frames();
+    unsetenv("CMDGPU_VC4_EARLY_STORES");
+    for (int e = 0; e < 2; e++) {
+        early = e == 1;
+        prefill = false;
+        frames();
+        prefill = true;
+        frames();
+    }
     scene_examples();
     return check_report("test_vc4_pool");
 }

@@ -778,7 +778,7 @@ static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
 static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
 {
     p->es_on = p->es_live = false;
-    if (!p->frame_es)
+    if (!p->frame_es || !v->cfg.early_stores)
         return;
     for (unsigned i = 0; i < p->ngroups; i++)
         for (unsigned j = i + 1; j < p->ngroups; j++)

@@ -46,6 +46,9 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         if (n >= 1 && n <= 64)
             c.render_threads = (uint32_t)n;
     }
+    const char *es = getenv("CMDGPU_VC4_EARLY_STORES");
+    if (es && (*es == '0' || *es == '1') && !es[1])
+        c.early_stores = *es == '1';
     if (c.fw_heap >= c.sdram_size)
         return CG_ERR_INVAL;
     cg_vc4 *v = calloc(1, sizeof *v);
