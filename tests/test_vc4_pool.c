@@ -320,6 +320,25 @@ static void scene_examples(void)
     }
 }
 
+/* A frame whose store at tile FAULT_TILE faults (kind, at surface base +
+ * that tile's first byte): tiles before it stored, none after, at every
+ * thread count; with backed pages, the tiles before it written early and
+ * the ones after undone (early stores on). */
+static void store_fault(int mode, cg_fault_kind kind, uint64_t base)
+{
+    outcome one = run(mode, 1, 0, false, 1);
+    CHECK_EQ(one.nfaults, 1);
+    CHECK_EQ(one.first.kind, kind);
+    CHECK_EQ(one.first.gpu_addr, base + (uint64_t)3 * 64 * W * 4 + 7 * 64 * 4);
+    CHECK_EQ(one.st.tiles_rendered, FAULT_TILE);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(mode, nthreads[i], 0, false, 1);
+        same(&one, &m);
+        CHECK(m.pc.taken >= FAULT_TILE);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? FAULT_TILE : 0));
+    }
+}
+
 static void frames(void)
 {
     /* many small triangles, two frames */
@@ -358,32 +377,10 @@ static void frames(void)
         same(&one, &m);
     }
 
-    /* a store to unmapped memory at tile 37: tiles 0..36 stored, none after */
-    one = run(M_FAULT, 1, 0, false, 1);
-    CHECK_EQ(one.nfaults, 1);
-    CHECK_EQ(one.first.kind, CG_FAULT_UNMAPPED);
-    CHECK_EQ(one.first.gpu_addr, UNMAPPED + (uint64_t)3 * 64 * W * 4 + 7 * 64 * 4);
-    CHECK_EQ(one.st.tiles_rendered, FAULT_TILE);
-    for (size_t i = 0; i < 2; i++) {
-        outcome m = run(M_FAULT, nthreads[i], 0, false, 1);
-        same(&one, &m);
-        CHECK(m.pc.taken >= FAULT_TILE);
-        /* (with backed pages: tiles 0..36 early, those after undone) */
-        CHECK_EQ(m.pc.es_taken, ES(prefill ? FAULT_TILE : 0));
-    }
-
-    /* ... and to read-only memory (a store through a read-only alias) */
-    one = run(M_RO, 1, 0, false, 1);
-    CHECK_EQ(one.nfaults, 1);
-    CHECK_EQ(one.first.kind, CG_FAULT_READ_ONLY);
-    CHECK_EQ(one.first.gpu_addr, RO + (uint64_t)3 * 64 * W * 4 + 7 * 64 * 4);
-    CHECK_EQ(one.st.tiles_rendered, FAULT_TILE);
-    for (size_t i = 0; i < 2; i++) {
-        outcome m = run(M_RO, nthreads[i], 0, false, 1);
-        same(&one, &m);
-        CHECK(m.pc.taken >= FAULT_TILE);
-        CHECK_EQ(m.pc.es_taken, ES(prefill ? FAULT_TILE : 0));
-    }
+    /* a store to unmapped memory at tile 37: tiles 0..36 stored, none
+     * after; and the same through a read-only bus alias */
+    store_fault(M_FAULT, CG_FAULT_UNMAPPED, UNMAPPED);
+    store_fault(M_RO, CG_FAULT_READ_ONLY, RO);
 
     /* every tile stores its raw buffer to RAW: the last tile's wins */
     one = run(M_SAME, 1, 0, false, 1);

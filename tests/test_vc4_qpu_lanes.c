@@ -37,6 +37,17 @@ static const uint32_t edges[] = {
 };
 #define NEDGES (sizeof edges / sizeof edges[0])
 
+/* Rows a, b: the edge-value pairs k .. k + 15 (pair p = (edges[p / NEDGES],
+ * edges[p % NEDGES]), wrapping). */
+static void edge_rows(size_t k, uint32_t a[16], uint32_t b[16])
+{
+    for (int i = 0; i < 16; i++) {
+        size_t p = (k + (size_t)i) % (NEDGES * NEDGES);
+        a[i] = edges[p / NEDGES];
+        b[i] = edges[p % NEDGES];
+    }
+}
+
 /* a random operand: often a float with an edge exponent */
 static uint32_t rnd_operand(void)
 {
@@ -328,11 +339,7 @@ static void test_plain_shapes(void)
     }
     /* the edge pairs too */
     for (size_t k = 0; k < NEDGES * NEDGES; k += 16) {
-        for (int i = 0; i < 16; i++) {
-            size_t p = (k + (size_t)i) % (NEDGES * NEDGES);
-            a[i] = edges[p / NEDGES];
-            b[i] = edges[p % NEDGES];
-        }
+        edge_rows(k, a, b);
         for (size_t o = 0; o < sizeof add_ops / sizeof add_ops[0]; o++)
             one_sf(&e, cache, add_ops[o], 1, 1, 1, a, b, 0, 0, 0, 0, &bad);
         for (uint32_t m = 1; m < 8; m++)
@@ -355,11 +362,7 @@ static void test_ops(void)
     /* every pair of edge values through every op (the add ops with the mul
      * op idle, then the mul ops with the add op idle) */
     for (size_t k = 0; k < NEDGES * NEDGES; k += 16) {
-        for (int i = 0; i < 16; i++) {
-            size_t p = (k + (size_t)i) % (NEDGES * NEDGES);
-            a[i] = edges[p / NEDGES];
-            b[i] = edges[p % NEDGES];
-        }
+        edge_rows(k, a, b);
         for (size_t o = 0; o < sizeof add_ops / sizeof add_ops[0]; o++)
             one(&e, cache, add_ops[o], 0, 1, 1, a, b, 0, 0, 0, &bad);
         for (uint32_t m = 1; m < 8; m++)
