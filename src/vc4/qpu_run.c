@@ -1699,7 +1699,7 @@ static inline __attribute__((always_inline)) uint64_t alu_fast(vc4_qpu_state *s,
                                                                uint8_t *accw)
 {
     uint32_t op_add = d->op_add, op_mul = d->op_mul;
-    uint32_t *rows = s->ra[0]; /* rows 0-69, then zeros (70) */
+    uint32_t *rows = row_ptr(s, 0); /* rows 0-69, then zeros (70) */
     /* conditions from the flags before this instruction's */
     uint16_t madd = op_add ? cond_mask(s, d->cond_add) : 0;
     uint16_t mmul = op_mul ? cond_mask(s, d->cond_mul) : 0;
@@ -1736,7 +1736,7 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
                                                                 const vc4_qpu_dins *d,
                                                                 uint8_t *accw)
 {
-    uint32_t *rows = s->ra[0];
+    uint32_t *rows = row_ptr(s, 0);
     switch (d->shape) {
     case SH_GEN:
         return alu_fast(s, d, accw);
