@@ -465,7 +465,8 @@ static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst,
             if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
                 return false;
             pl->pre_page = p, pl->pre_pg = pg;
-            pre_touch(pl, pg);
+            if (pl->frame_es)
+                pre_touch(pl, pg);
         }
         size_t in = (size_t)(a & 4095), got = 4096 - in < n ? 4096 - in : n;
         memcpy(dst, pl->pre_page + in, got);
@@ -658,7 +659,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             /* early stores: what it writes (every store of the frame
              * writes bytes no other store writes, or none is early) */
             es_group key;
-            int tg = store_target(r, rec, &key), gi = -1;
+            int tg = p->frame_es ? store_target(r, rec, &key) : -1, gi = -1;
             if (tg == 1) {
                 gi = group_of(p, &key);
                 unsigned bit = (unsigned)r->tile_y * 64 + (unsigned)r->tile_x;
@@ -778,7 +779,7 @@ static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
 static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
 {
     p->es_on = p->es_live = false;
-    if (!p->frame_es || !v->cfg.early_stores)
+    if (!p->frame_es)
         return;
     for (unsigned i = 0; i < p->ngroups; i++)
         for (unsigned j = i + 1; j < p->ngroups; j++)
@@ -1180,7 +1181,9 @@ void vc4_pool_begin(cg_vc4 *v)
         p->touch_gen = 1;
     }
     p->pre_page = NULL;
-    p->frame_es = true;
+    /* early stores are an option (cg_vc4_config.early_stores): without it
+     * the pre-pass keeps none of their bookkeeping */
+    p->frame_es = v->cfg.early_stores;
     p->es_on = p->es_live = false;
     pre_pass(v, p);
     unsigned nspec = 0;
