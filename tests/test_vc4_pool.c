@@ -147,6 +147,13 @@ typedef struct outcome {
     uint64_t left; /* budget left after the render kick */
     vc4_pool_counts pc;
     cg_fault first; /* the first fault, if any */
+    /* what ran (printed when two outcomes differ), and the colour
+     * surface's bytes hashed per 64x64 block of its first W*H*4 bytes (in
+     * raster order: which tile differs, for linear surfaces) */
+    int mode, frames;
+    unsigned threads;
+    uint64_t budget;
+    uint64_t fbt[TW * TH];
 } outcome;
 
 static void trace_hash(void *user, const cg_trace_event *ev)
@@ -171,6 +178,10 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
 {
     outcome o;
     memset(&o, 0, sizeof o);
+    o.mode = mode;
+    o.frames = frames;
+    o.threads = threads;
+    o.budget = budget;
     cg_device *dev;
     cg_vc4 *v;
     cg_vc4_config cfg = {.render_threads = threads, .record_budget = budget,
@@ -209,6 +220,12 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     uint8_t *buf = malloc(W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, FB, buf, W * H * 4), 0);
     o.fb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
+    for (int t = 0; t < TW * TH; t++) {
+        o.fbt[t] = 0xcbf29ce484222325ull;
+        for (int y = 0; y < 64 && (t / TW) * 64 + y < H; y++)
+            o.fbt[t] = fnv(o.fbt[t], buf + ((size_t)((t / TW) * 64 + y) * W + (t % TW) * 64) * 4,
+                           64 * 4);
+    }
     CHECK_EQ(cg_vc4_cpu_read(v, ZB, buf, W * H * 4), 0);
     o.zb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
     CHECK_EQ(cg_vc4_cpu_read(v, RAW, buf, 64 * 64 * 4), 0);
@@ -233,9 +250,13 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     return o;
 }
 
-/* The same outcome as one thread gives (the pool's counters aside). */
-static void same(const outcome *a, const outcome *b)
+/* The same outcome as one thread gives (the pool's counters aside); `line`:
+ * the caller's, printed with the run's settings and the differing blocks
+ * when anything differs. */
+#define same(a, b) same_at(a, b, __LINE__)
+static void same_at(const outcome *a, const outcome *b, int line)
 {
+    int before = check_failures;
     CHECK_EQ(a->fb, b->fb);
     CHECK_EQ(a->zb, b->zb);
     CHECK_EQ(a->raw, b->raw);
@@ -248,6 +269,16 @@ static void same(const outcome *a, const outcome *b)
     CHECK_EQ(a->rfc, b->rfc);
     CHECK_EQ(a->ct1lc, b->ct1lc);
     CHECK_EQ(a->left, b->left);
+    if (check_failures == before)
+        return;
+    fprintf(stderr, "  differs (called from line %d): mode %d, %d frame(s), %u thread(s) against %u, "
+            "budget %llu, early stores %d, prefill %d; pool taken %llu, early %llu\n",
+            line, b->mode, b->frames, b->threads, a->threads, (unsigned long long)b->budget,
+            early, prefill, (unsigned long long)b->pc.taken, (unsigned long long)b->pc.es_taken);
+    for (int t = 0; t < TW * TH; t++)
+        if (a->fbt[t] != b->fbt[t])
+            fprintf(stderr, "  64x64 block %d (x %d, y %d) of the colour surface differs\n", t,
+                    t % TW, t / TW);
 }
 
 static const unsigned nthreads[] = {2, 4};

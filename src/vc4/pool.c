@@ -1400,6 +1400,20 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         got = sl->records;
     }
     pthread_mutex_lock(&p->mu);
+    if (!got) {
+        /* A store written early for a result not taken (its budget, a
+         * state that does not match) is undone now, while its undo log is
+         * there: once next moves past k a worker may reuse the slot, and
+         * the next render_own reuses p->own, each resetting the log. (A
+         * worker writing it finishes first; after next moves none may
+         * begin.) */
+        while (s->es_state == ES_WRITING)
+            pthread_cond_wait(&p->done, &p->mu);
+        if (s->es_state == ES_WRITTEN) {
+            es_undo(s->es_by);
+            s->es_state = ES_UNDONE;
+        }
+    }
     if (got && sl->stored) {
         s->es_state = ES_COMMITTED;
         p->counts.es_taken++;
