@@ -678,56 +678,78 @@ static void setup_consts(raster *rs, const vc4_render *r)
  * steps by stx_i = ey_i * 16 per pixel in x and sty_i = ex_i * 16 per pixel
  * in y, so stepping them gives exactly the values evaluating them would. A
  * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on an
- * included edge). Two compares per edge and quad on the quad's top-left E
- * say whether the quad may hold a covered pixel (its largest E reaches thr
- * on every edge) and whether it is wholly covered (its smallest E does); a
- * wholly covered quad takes its coverage without per-pixel edge tests. The
- * quads of a row that may be covered are contiguous (a triangle is convex),
- * so the row ends at the first one past them. No divisions. */
+ * included edge). Along one row of pixels each edge's condition holds on a
+ * half-line of columns (or on all or none of them), so a row's coverage is
+ * one span of columns: the walk finds each pixel row's span (row_cover: at
+ * most one exact integer division per edge, where the edge crosses the
+ * row inside the rectangle) as a 64-bit mask over the tile's columns, and
+ * the quads of a row of quads, and each quad's four coverage bits, come
+ * from the two rows' masks by bit operations, with no per-quad or
+ * per-pixel edge test. */
 typedef struct raster_walk {
-    int64_t x0, y0, x1, y1; /* pixel rectangle */
-    int64_t xa, ya;         /* its first quad's top-left pixel */
-    int64_t nqx;            /* quads in a row */
+    int64_t x0, y0, x1, y1; /* pixel rectangle, inside the tile */
+    int64_t tx0, ty0;       /* the tile's top-left pixel */
+    int64_t c0, c1;         /* the rectangle's columns over tx0: [c0, c1), within [0, 64] */
     int64_t stx[3], sty[3], thr[3];
-    int64_t some[3];        /* a quad's top-left E at or above: some pixel may be covered */
-    int64_t all[3];         /* at or above: all four pixels are inside the edge */
     int64_t off[4][3];      /* E of quad pixel k over the top-left pixel's */
 } raster_walk;
 
-static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0, int64_t x1,
-                       int64_t y1)
+static void walk_setup(raster_walk *w, const raster *rs, int64_t tx0, int64_t ty0, int64_t x0,
+                       int64_t y0, int64_t x1, int64_t y1)
 {
     w->x0 = x0, w->y0 = y0, w->x1 = x1, w->y1 = y1;
-    w->xa = x0 & ~1ll, w->ya = y0 & ~1ll;
-    w->nqx = (x1 - w->xa + 1) / 2;
+    w->tx0 = tx0, w->ty0 = ty0;
+    w->c0 = x0 - tx0, w->c1 = x1 - tx0;
     for (int i = 0; i < 3; i++) {
         int64_t sx = rs->ey[i] * 16, sy = rs->ex[i] * 16;
         w->stx[i] = sx, w->sty[i] = sy;
         w->thr[i] = rs->incl[i] ? 0 : 1;
-        /* the largest and the smallest E of a quad's four pixels over its
-         * top-left one's */
-        int64_t hi = (sx > 0 ? sx : 0) + (sy > 0 ? sy : 0);
-        int64_t lo = (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0);
-        w->some[i] = w->thr[i] - hi;
-        w->all[i] = w->thr[i] - lo;
         w->off[0][i] = 0, w->off[1][i] = sx, w->off[2][i] = sy, w->off[3][i] = sx + sy;
     }
 }
 
-/* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
- * (k & 1, k >> 1) of the quad): pixel k is inside when E_i + off_k,i -
- * thr_i >= 0 for every edge, i.e. when the OR of the three has its sign
- * bit clear. */
-static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
+/* The covered columns of one pixel row whose edge values at column 0 (the
+ * tile's left pixel) are B: bit c = column c of the tile, within [c0, c1).
+ * Column c is inside edge i when a * c >= n, a = stx_i, n = thr_i - B_i:
+ * for a > 0 from ceil(n / a) on, for a < 0 up to floor(-n / -a), for a == 0
+ * everywhere or nowhere. The division runs only when the bound falls
+ * strictly inside the current span (its operands are then non-negative
+ * and the quotient lies in the span). */
+static inline uint64_t row_cover(const raster_walk *w, const int64_t B[3])
 {
-    int64_t a0 = e[0] - w->thr[0], a1 = e[1] - w->thr[1], a2 = e[2] - w->thr[2];
-    unsigned m = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        const int64_t *o = w->off[k];
-        uint64_t any_neg = (uint64_t)((a0 + o[0]) | (a1 + o[1]) | (a2 + o[2]));
-        m |= (unsigned)(~any_neg >> 63) << k;
+    int64_t lo = w->c0, hi = w->c1 - 1;
+    for (int i = 0; i < 3; i++) {
+        int64_t a = w->stx[i], n = w->thr[i] - B[i];
+        if (a > 0) {
+            if (n > a * hi)
+                return 0;
+            if (n > a * lo)
+                lo = (int64_t)(((uint64_t)n + (uint64_t)a - 1) / (uint64_t)a);
+        } else if (a < 0) {
+            if (n > a * lo)
+                return 0;
+            if (n > a * hi)
+                hi = (int64_t)((uint64_t)-n / (uint64_t)-a);
+        } else if (n > 0) {
+            return 0;
+        }
     }
-    return m;
+    if (lo > hi)
+        return 0;
+    return (~0ull >> (63 - hi)) & (~0ull << lo);
+}
+
+/* Index of the lowest set bit of m (m != 0). */
+static inline unsigned low_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned n = 0;
+    while (!(m & 1))
+        m >>= 1, n++;
+    return n;
+#endif
 }
 
 /* Lanes l0..l0+3 get the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1):
@@ -825,16 +847,12 @@ static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_ba
 
 /* zc: the Z clipping planes (clip.c), applied to each quad's coverage.
  *
- * A row of quads: the quads before the first that may be covered are
- * stepped over; from there, a run of wholly covered quads (inside all three
- * edges by the `all` bounds, inside the rectangle in x and y, no Z
- * clipping) is emitted in a tight loop with no per-pixel test; other quads
- * take the per-pixel edge masks. The row ends at the first quad past the
- * ones that may be covered (a triangle is convex). A shader that sees
- * neither Z nor W takes four wholly covered quads at once when the run has
- * them (`all` holds for quads q and q+3, so for the two between: each
- * bound is a half-line along the row), with the batch the quad-by-quad
- * walk would make. */
+ * Rows of quads from the rectangle's top (on an even pixel row): the two
+ * pixel rows' coverage masks (a row outside [y0, y1) has none), then the
+ * quads holding a set bit, left to right, each quad's coverage the two
+ * bits of either row at its column; the edge values at the quad's top-left
+ * pixel (for the Z clipping planes and the payload) are computed only when
+ * something needs them. */
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
@@ -842,91 +860,48 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
     batch_reset(b, rs->nvary);
     unsigned nq = 0;
     uint32_t qi[4] = {0, 0, 0, 0}; /* the batch's quads' words in the tile buffers */
-    bool xy_only = !rs->need_w && !rs->need_z;
-    int64_t base[3], step[3], down[3], step3[3];
-    for (int i = 0; i < 3; i++) {
-        base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
-        step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
-        step3[i] = 3 * step[i];
-    }
-    /* the rectangle lies in the current tile: quad (qx, qy)'s word */
-    const int64_t tx0 = (int64_t)v->rend->tile_x * VC4_TILE;
-    const int64_t ty0 = (int64_t)v->rend->tile_y * VC4_TILE;
-    const int64_t s0 = w->some[0], s1 = w->some[1], s2 = w->some[2];
-    const int64_t a0 = w->all[0], a1 = w->all[1], a2 = w->all[2];
-    /* quads [qlo, qhi) of a row lie wholly inside [x0, x1) (xa = x0 & ~1) */
-    const int64_t qlo = w->x0 - w->xa, qhi = (w->x1 - w->xa) / 2;
-#define RQ_SOME(e) ((e)[0] >= s0 && (e)[1] >= s1 && (e)[2] >= s2)
-#define RQ_ALL(e) ((e)[0] >= a0 && (e)[1] >= a1 && (e)[2] >= a2)
-#define RQ_STEP(e) ((e)[0] += step[0], (e)[1] += step[1], (e)[2] += step[2])
-#define RQ_FLUSH()                                                                         \
-    do {                                                                                   \
-        if (++nq == 4) {                                                                   \
-            int rc_ = run_batch(v, t, rs, b, nq, qi);                                      \
-            batch_reset(b, rs->nvary);                                                     \
-            nq = 0;                                                                        \
-            if (rc_)                                                                       \
-                return rc_;                                                                \
-        }                                                                                  \
-    } while (0)
-    for (int64_t qy = w->ya; qy < w->y1;
-         qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
-        unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
-        bool runs = rowok == 15 && !zc->on; /* wholly covered quads need no test */
-        int64_t e[3] = {base[0], base[1], base[2]};
-        int64_t q = 0;
-        uint32_t rowi = (uint32_t)((qy - ty0) * VC4_TILE - tx0); /* + qx: the quad's word */
-        while (q < w->nqx && !RQ_SOME(e))
-            q++, RQ_STEP(e);
-        while (q < w->nqx && RQ_SOME(e)) {
-            int64_t qx = w->xa + 2 * q;
-            if (runs && q >= qlo && q < qhi && RQ_ALL(e)) {
-                do {
-                    if (nq == 0 && xy_only && q + 3 < qhi && e[0] + step3[0] >= a0 &&
-                        e[1] + step3[1] >= a1 && e[2] + step3[2] >= a2) {
-                        for (unsigned j = 0; j < 4; j++) {
-                            quad_xy(b, 4 * j, (uint32_t)qx + 2 * j, (uint32_t)qy);
-                            qi[j] = rowi + (uint32_t)qx + 2 * j;
-                        }
-                        memset(b->frag_z, 0, sizeof b->frag_z);
-                        memset(b->frag_w, 0, sizeof b->frag_w);
-                        b->mask = 0xFFFF;
-                        nq = 3;
-                        RQ_FLUSH();
-                        q += 4, qx += 8;
-                        for (int i = 0; i < 3; i++)
-                            e[i] += step3[i] + step[i];
-                        continue;
-                    }
-                    fill_quad(rs, w, b, nq, qx, qy, e, 15);
-                    qi[nq] = rowi + (uint32_t)qx;
-                    RQ_FLUSH();
-                    q++, qx += 2, RQ_STEP(e);
-                } while (q < qhi && RQ_ALL(e));
-                continue;
-            }
-            unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
-            if (!RQ_ALL(e))
-                qmask &= quad_edge_mask(w, e);
-            if (zc->on && qmask) {
+    const bool need_e = rs->need_w || rs->need_z || zc->on;
+    const int64_t ya = w->y0 & ~1ll;
+    int64_t B[3]; /* E at the tile's column 0 of pixel row qy */
+    for (int i = 0; i < 3; i++)
+        B[i] = rs->ex[i] * (ya * 16 + 8) + rs->ey[i] * (w->tx0 * 16 + 8) + rs->eb[i];
+    for (int64_t qy = ya; qy < w->y1; qy += 2) {
+        int64_t B1[3] = {B[0] + w->sty[0], B[1] + w->sty[1], B[2] + w->sty[2]};
+        uint64_t m0 = qy >= w->y0 ? row_cover(w, B) : 0;
+        uint64_t m1 = qy + 1 < w->y1 ? row_cover(w, B1) : 0;
+        /* bit 2j: quad j (columns 2j, 2j + 1) holds a covered pixel */
+        uint64_t quads = ((m0 | m1) | (m0 | m1) >> 1) & 0x5555555555555555ull;
+        uint32_t rowi = (uint32_t)((qy - w->ty0) * VC4_TILE); /* + column: the quad's word */
+        while (quads) {
+            unsigned c = low_bit(quads);
+            quads &= quads - 1;
+            unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
+            int64_t e[3] = {0, 0, 0};
+            if (need_e)
+                for (int i = 0; i < 3; i++)
+                    e[i] = B[i] + w->stx[i] * (int64_t)c;
+            if (zc->on) {
                 int64_t e4[4][3];
                 for (unsigned k = 0; k < 4; k++)
                     for (int i = 0; i < 3; i++)
                         e4[k][i] = e[i] + w->off[k][i];
                 qmask = vc4_zclip_quad(zc, (const int64_t(*)[3])e4, qmask);
+                if (!qmask)
+                    continue;
             }
-            if (qmask) {
-                fill_quad(rs, w, b, nq, qx, qy, e, qmask);
-                qi[nq] = rowi + (uint32_t)qx;
-                RQ_FLUSH();
+            fill_quad(rs, w, b, nq, w->tx0 + c, qy, e, qmask);
+            qi[nq] = rowi + c;
+            if (++nq == 4) {
+                int rc = run_batch(v, t, rs, b, nq, qi);
+                batch_reset(b, rs->nvary);
+                nq = 0;
+                if (rc)
+                    return rc;
             }
-            q++, RQ_STEP(e);
         }
+        for (int i = 0; i < 3; i++)
+            B[i] = B1[i] + w->sty[i];
     }
-#undef RQ_SOME
-#undef RQ_ALL
-#undef RQ_STEP
-#undef RQ_FLUSH
     return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
 
@@ -1164,7 +1139,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     if (!r->batch && !(r->batch = calloc(1, sizeof *r->batch)))
         return CG_ERR_NOMEM;
     raster_walk w;
-    walk_setup(&w, &rs, x0, y0, x1, y1);
+    walk_setup(&w, &rs, (int64_t)r->tile_x * VC4_TILE, (int64_t)r->tile_y * VC4_TILE, x0, y0, x1,
+               y1);
     return walk_quads(v, t, &rs, &w, &zc);
 }
 
