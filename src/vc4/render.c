@@ -680,12 +680,11 @@ static void setup_consts(raster *rs, const vc4_render *r)
  * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on an
  * included edge). Along one row of pixels each edge's condition holds on a
  * half-line of columns (or on all or none of them), so a row's coverage is
- * one span of columns: the walk finds each pixel row's span (row_cover: at
- * most one exact integer division per edge, where the edge crosses the
- * row inside the rectangle) as a 64-bit mask over the tile's columns, and
- * the quads of a row of quads, and each quad's four coverage bits, come
- * from the two rows' masks by bit operations, with no per-quad or
- * per-pixel edge test. */
+ * one span of columns: the walk finds each pixel row's span (row_spans,
+ * exact integer steps from row to row) as a 64-bit mask over the tile's
+ * columns, and the quads of a row of quads, and each quad's four coverage
+ * bits, come from the two rows' masks by bit operations, with no per-quad
+ * or per-pixel edge test. */
 typedef struct raster_walk {
     int64_t x0, y0, x1, y1; /* pixel rectangle, inside the tile */
     int64_t tx0, ty0;       /* the tile's top-left pixel */
@@ -708,33 +707,119 @@ static void walk_setup(raster_walk *w, const raster *rs, int64_t tx0, int64_t ty
     }
 }
 
-/* The covered columns of one pixel row whose edge values at column 0 (the
- * tile's left pixel) are B: bit c = column c of the tile, within [c0, c1).
- * Column c is inside edge i when a * c >= n, a = stx_i, n = thr_i - B_i:
- * for a > 0 from ceil(n / a) on, for a < 0 up to floor(-n / -a), for a == 0
- * everywhere or nowhere. The division runs only when the bound falls
- * strictly inside the current span (its operands are then non-negative
- * and the quotient lies in the span). */
-static inline uint64_t row_cover(const raster_walk *w, const int64_t B[3])
+/* The covered columns of pixel rows, row after row: bit c of a row's mask
+ * = column c of the tile. With p_i = B_i - thr_i (B_i the edge value at
+ * column 0 of the row) and a_i = stx_i, column c is inside edge i when
+ * a_i c + p_i >= 0: for a_i < 0 up to floor(p_i / -a_i), for a_i > 0 from
+ * -floor(p_i / a_i) (= ceil(-p_i / a_i)) on. From row to row p_i grows by
+ * sty_i. An edge with sty_i == 0 (vertical) bounds the same columns on
+ * every row and one with a_i == 0 (horizontal) allows every column of a
+ * range of rows: both are folded into the span's constant bounds once per
+ * triangle and tile. A sloped edge's bound t = floor(P / d) steps from row
+ * to row by a quotient and a remainder found once (a digital differential
+ * analyser: exact, no division per row). */
+typedef struct span_edge {
+    int64_t t, rem;     /* floor(P / d), P - t d in [0, d) */
+    int64_t d, dq, dr;  /* per row P grows by dq d + dr, 0 <= dr < d */
+} span_edge;
+
+typedef struct row_spans {
+    span_edge lo[3], hi[3]; /* sloped edges bounding from below (by -t), from above (by t) */
+    unsigned nlo, nhi;
+    int64_t c0, c1; /* columns [c0, c1) of every row: the rectangle and vertical edges */
+    int64_t y0, y1; /* rows [y0, y1): the rectangle and horizontal edges */
+} row_spans;
+
+static inline void floor_divmod(int64_t p, int64_t d, int64_t *q, int64_t *r)
 {
-    int64_t lo = w->c0, hi = w->c1 - 1;
+    int64_t qq = p / d, rr = p % d;
+    if (rr < 0)
+        rr += d, qq--;
+    *q = qq, *r = rr;
+}
+
+static void span_edge_init(span_edge *e, int64_t p, int64_t dp, int64_t d)
+{
+    e->d = d;
+    floor_divmod(p, d, &e->t, &e->rem);
+    floor_divmod(dp, d, &e->dq, &e->dr);
+}
+
+/* The edge's bound on this row, then on to the next row. */
+static inline int64_t span_edge_step(span_edge *e)
+{
+    int64_t t = e->t, r = e->rem + e->dr;
+    bool c = r >= e->d;
+    e->rem = c ? r - e->d : r;
+    e->t = t + e->dq + c;
+    return t;
+}
+
+/* B: the edge values at column 0 of pixel row ya (the rectangle's first
+ * quad row). Leaves the sloped edges for spans_start; false: nothing is
+ * covered. */
+static bool spans_bounds(row_spans *s, const raster_walk *w, const int64_t B[3], int64_t ya)
+{
+    s->nlo = s->nhi = 0;
+    s->c0 = w->c0, s->c1 = w->c1, s->y0 = w->y0, s->y1 = w->y1;
     for (int i = 0; i < 3; i++) {
-        int64_t a = w->stx[i], n = w->thr[i] - B[i];
-        if (a > 0) {
-            if (n > a * hi)
-                return 0;
-            if (n > a * lo)
-                lo = (int64_t)(((uint64_t)n + (uint64_t)a - 1) / (uint64_t)a);
-        } else if (a < 0) {
-            if (n > a * lo)
-                return 0;
-            if (n > a * hi)
-                hi = (int64_t)((uint64_t)-n / (uint64_t)-a);
-        } else if (n > 0) {
-            return 0;
+        int64_t a = w->stx[i], dp = w->sty[i], p = B[i] - w->thr[i], q, r;
+        if (a != 0 && dp != 0)
+            continue;
+        if (a < 0) {
+            floor_divmod(p, -a, &q, &r);
+            if (q + 1 < s->c1)
+                s->c1 = q + 1;
+        } else if (a > 0) {
+            floor_divmod(p, a, &q, &r);
+            if (-q > s->c0)
+                s->c0 = -q;
+        } else if (dp < 0) {
+            /* dp (y - ya) + p >= 0: y - ya <= floor(p / -dp) */
+            floor_divmod(p, -dp, &q, &r);
+            if (ya + q + 1 < s->y1)
+                s->y1 = ya + q + 1;
+        } else if (dp > 0) {
+            floor_divmod(p, dp, &q, &r);
+            if (ya - q > s->y0)
+                s->y0 = ya - q;
+        } else if (p < 0) {
+            return false;
         }
     }
-    if (lo > hi)
+    return s->c0 < s->c1 && s->y0 < s->y1;
+}
+
+/* The sloped edges from pixel row y (B: as for spans_bounds, at row ya). */
+static void spans_start(row_spans *s, const raster_walk *w, const int64_t B[3], int64_t ya,
+                        int64_t y)
+{
+    for (int i = 0; i < 3; i++) {
+        int64_t a = w->stx[i], dp = w->sty[i];
+        if (a == 0 || dp == 0)
+            continue;
+        int64_t p = B[i] - w->thr[i] + (y - ya) * dp;
+        if (a < 0)
+            span_edge_init(&s->hi[s->nhi++], p, dp, -a);
+        else
+            span_edge_init(&s->lo[s->nlo++], p, dp, a);
+    }
+}
+
+/* Row y's mask (y: the row spans_start started from, then the next, ...). */
+static inline uint64_t spans_row(row_spans *s, int64_t y)
+{
+    int64_t lo = s->c0, hi = s->c1 - 1;
+    for (unsigned k = 0; k < s->nlo; k++) {
+        int64_t t = -span_edge_step(&s->lo[k]);
+        lo = t > lo ? t : lo;
+    }
+    for (unsigned k = 0; k < s->nhi; k++) {
+        int64_t t = span_edge_step(&s->hi[k]);
+        hi = t < hi ? t : hi;
+    }
+    /* 0 <= c0 <= lo, hi <= c1 - 1 <= 63 */
+    if (lo > hi || y < s->y0 || y >= s->y1)
         return 0;
     return (~0ull >> (63 - hi)) & (~0ull << lo);
 }
@@ -853,6 +938,9 @@ static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_ba
  * bits of either row at its column; the edge values at the quad's top-left
  * pixel (for the Z clipping planes and the payload) are computed only when
  * something needs them. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
@@ -861,25 +949,51 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
     unsigned nq = 0;
     uint32_t qi[4] = {0, 0, 0, 0}; /* the batch's quads' words in the tile buffers */
     const bool need_e = rs->need_w || rs->need_z || zc->on;
-    const int64_t ya = w->y0 & ~1ll;
+    int64_t ya = w->y0 & ~1ll;
     int64_t B[3]; /* E at the tile's column 0 of pixel row qy */
     for (int i = 0; i < 3; i++)
         B[i] = rs->ex[i] * (ya * 16 + 8) + rs->ey[i] * (w->tx0 * 16 + 8) + rs->eb[i];
-    for (int64_t qy = ya; qy < w->y1; qy += 2) {
-        int64_t B1[3] = {B[0] + w->sty[0], B[1] + w->sty[1], B[2] + w->sty[2]};
-        uint64_t m0 = qy >= w->y0 ? row_cover(w, B) : 0;
-        uint64_t m1 = qy + 1 < w->y1 ? row_cover(w, B1) : 0;
+    row_spans sp;
+    if (!spans_bounds(&sp, w, B, ya))
+        return 0;
+    /* from the first quad row holding a row in [sp.y0, sp.y1) */
+    int64_t ys = sp.y0 & ~1ll;
+    spans_start(&sp, w, B, ya, ys);
+    for (int i = 0; i < 3; i++)
+        B[i] += (ys - ya) * w->sty[i];
+    for (int64_t qy = ys; qy < sp.y1; qy += 2) {
+        uint64_t m0 = spans_row(&sp, qy), m1 = spans_row(&sp, qy + 1);
         /* bit 2j: quad j (columns 2j, 2j + 1) holds a covered pixel */
         uint64_t quads = ((m0 | m1) | (m0 | m1) >> 1) & 0x5555555555555555ull;
         uint32_t rowi = (uint32_t)((qy - w->ty0) * VC4_TILE); /* + column: the quad's word */
+        if (!need_e) {
+            /* no payload but the pixel coordinates (and zeros) */
+            while (quads) {
+                unsigned c = low_bit(quads);
+                quads &= quads - 1;
+                unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
+                unsigned l0 = nq * 4;
+                quad_xy(b, l0, (uint32_t)(w->tx0 + c), (uint32_t)qy);
+                memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+                memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+                b->mask |= (uint16_t)(qmask << l0);
+                qi[nq] = rowi + c;
+                if (++nq == 4) {
+                    int rc = run_batch(v, t, rs, b, nq, qi);
+                    batch_reset(b, rs->nvary);
+                    nq = 0;
+                    if (rc)
+                        return rc;
+                }
+            }
+        }
         while (quads) {
             unsigned c = low_bit(quads);
             quads &= quads - 1;
             unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
-            int64_t e[3] = {0, 0, 0};
-            if (need_e)
-                for (int i = 0; i < 3; i++)
-                    e[i] = B[i] + w->stx[i] * (int64_t)c;
+            int64_t e[3];
+            for (int i = 0; i < 3; i++)
+                e[i] = B[i] + w->stx[i] * (int64_t)c;
             if (zc->on) {
                 int64_t e4[4][3];
                 for (unsigned k = 0; k < 4; k++)
@@ -900,7 +1014,7 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
             }
         }
         for (int i = 0; i < 3; i++)
-            B[i] = B1[i] + w->sty[i];
+            B[i] += 2 * w->sty[i];
     }
     return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
