@@ -1271,6 +1271,28 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     return rc;
 }
 
+/* n bytes of the list at p from the list's page remembered in lpc (the
+ * reasoning of the vertex page cache: nothing writes memory while a list
+ * runs); false: not there (read them from the bus, then list_page). */
+static inline bool list_bytes(const vc4_page_cache *lpc, uint32_t p, uint8_t *dst, unsigned n)
+{
+    if (!lpc->page || (p >> 12) != (lpc->va >> 12) || (p & 0xFFF) + n > 4096)
+        return false;
+    memcpy(dst, lpc->page + (p & 0xFFF), n);
+    return true;
+}
+
+/* Remember p's page when it is plain backed memory (no fault, no coherency
+ * check, no trace: cg__vas_span; not the shared page of zeros). */
+static void list_page(cg_vc4 *v, vc4_page_cache *lpc, uint32_t p)
+{
+    uint8_t *pp;
+    lpc->page = NULL;
+    lpc->va = p & ~0xFFFull;
+    if (cg__vas_span(v->bus, lpc->va, 4096, false, &pp) == 4096 && pp != cg__zero_page)
+        lpc->page = pp;
+}
+
 static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
@@ -1278,6 +1300,7 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
     /* vertex bytes: within one list nothing writes memory (the QPU model
      * writes none, the tile buffer is not memory) and the CPU cannot act */
     vc4_page_cache vpc = {NULL, 0};
+    vc4_page_cache lpc = {NULL, 0}; /* the list's bytes, for the same reason */
     /* GL mode: shaded vertices are kept for the list, for the same reason */
     if (r->glc && vc4_gl_cache_reset(&r->glc) != 0)
         return CG_ERR_NOMEM;
@@ -1287,8 +1310,11 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
          * little-endian words (what could be read of them) */
         t->agent.stream_addr = p;
         t->agent.nwords = 0;
-        if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
-            return CG_ERR_FAULT;
+        if (!list_bytes(&lpc, p, it, 1)) {
+            if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
+                return CG_ERR_FAULT;
+            list_page(v, &lpc, p);
+        }
         t->agent.words[0] = it[0];
         t->agent.nwords = 1;
         if (r->st.prim_format == 0x10 || r->st.prim_format == 0x11) {
@@ -1301,7 +1327,8 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
                 return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
                                  "%s item 0x%02x (only the absolute coding 0x81 is known): not "
                                  "supported yet", line ? "line" : "point", it[0]);
-            if (psz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
+            if (psz > 1 && !list_bytes(&lpc, p + 1, it + 1, psz - 1) &&
+                vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
                 return CG_ERR_FAULT;
             t->agent.words[0] = vc4_le32(it);
             t->agent.words[1] = vc4_le32(it + 4);
@@ -1330,7 +1357,8 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
         }
         unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
                       : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
-        if (sz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
+        if (sz > 1 && !list_bytes(&lpc, p + 1, it + 1, sz - 1) &&
+            vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
             return CG_ERR_FAULT;
         t->agent.words[0] = vc4_le32(it);
         t->agent.words[1] = vc4_le32(it + 4);
