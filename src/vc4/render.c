@@ -549,13 +549,15 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
      * y+1) of the tile; the lanes of unused quads are pixel 0, 0 */
     if (!early) {
+        const uint32_t *color = r->color, *zs = r->zs;
         for (unsigned j = 0; j < nquads; j++) {
-            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j]);
-            quad_load_z(&b->z_in[4 * j], r->zs + qi[j]);
+            quad_load(&b->tlb_color_in[4 * j], color + qi[j]);
+            quad_load_z(&b->z_in[4 * j], zs + qi[j]);
         }
+        uint32_t c0 = color[0], z0 = zs[0] >> 8;
         for (unsigned l = lanes; l < 16; l++) {
-            b->tlb_color_in[l] = r->color[0];
-            b->z_in[l] = r->zs[0] >> 8;
+            b->tlb_color_in[l] = c0;
+            b->z_in[l] = z0;
         }
     } else {
         /* in lane order: an unused lane reads pixel 0 after a live lane's
@@ -602,21 +604,29 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     v->stats.fragments += lane_count(live);
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
     if (!zm) {
-        /* colour only: a quad's four words in two 8-byte stores when all
-         * four are written */
+        /* colour only: each row of a quad in one 8-byte merge (an unwritten
+         * word is stored back as it was) */
+        static const uint64_t keep[4] = {~0ull, ~0xFFFFFFFFull, 0xFFFFFFFFull, 0};
+        uint32_t *color = r->color;
         for (unsigned j = 0; j < nquads; j++) {
             unsigned m = cm >> (4 * j) & 15;
-            uint32_t *c = r->color + qi[j];
-            const uint32_t *s = &b->color[4 * j];
-            if (m == 15) {
-                memcpy(c, s, 8);
-                memcpy(c + VC4_TILE, s + 2, 8);
-                continue;
-            }
-            if (m & 1) c[0] = s[0];
-            if (m & 2) c[1] = s[1];
-            if (m & 4) c[VC4_TILE] = s[2];
-            if (m & 8) c[VC4_TILE + 1] = s[3];
+            uint32_t *c = color + qi[j];
+            uint64_t s01, s23, c01, c23;
+            memcpy(&s01, &b->color[4 * j], 8);
+            memcpy(&s23, &b->color[4 * j + 2], 8);
+            memcpy(&c01, c, 8);
+            memcpy(&c23, c + VC4_TILE, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            c01 = (c01 & keep[m & 3]) | (s01 & ~keep[m & 3]);
+            c23 = (c23 & keep[m >> 2]) | (s23 & ~keep[m >> 2]);
+#else
+            c01 = (c01 & keep[(m & 1) << 1 | (m >> 1 & 1)]) |
+                  (s01 & ~keep[(m & 1) << 1 | (m >> 1 & 1)]);
+            c23 = (c23 & keep[(m >> 2 & 1) << 1 | (m >> 3)]) |
+                  (s23 & ~keep[(m >> 2 & 1) << 1 | (m >> 3)]);
+#endif
+            memcpy(c, &c01, 8);
+            memcpy(c + VC4_TILE, &c23, 8);
         }
         return 0;
     }
@@ -968,6 +978,7 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
         uint32_t rowi = (uint32_t)((qy - w->ty0) * VC4_TILE); /* + column: the quad's word */
         if (!need_e) {
             /* no payload but the pixel coordinates (and zeros) */
+            unsigned mask = b->mask;
             while (quads) {
                 unsigned c = low_bit(quads);
                 quads &= quads - 1;
@@ -976,16 +987,18 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
                 quad_xy(b, l0, (uint32_t)(w->tx0 + c), (uint32_t)qy);
                 memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
                 memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
-                b->mask |= (uint16_t)(qmask << l0);
+                mask |= qmask << l0;
                 qi[nq] = rowi + c;
                 if (++nq == 4) {
+                    b->mask = (uint16_t)mask;
                     int rc = run_batch(v, t, rs, b, nq, qi);
                     batch_reset(b, rs->nvary);
-                    nq = 0;
+                    nq = 0, mask = 0;
                     if (rc)
                         return rc;
                 }
             }
+            b->mask = (uint16_t)mask;
         }
         while (quads) {
             unsigned c = low_bit(quads);
