@@ -604,13 +604,19 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     v->stats.fragments += lane_count(live);
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
     if (!zm) {
-        /* colour only: each row of a quad in one 8-byte merge (an unwritten
+        /* colour only: a quad's four words in two 8-byte stores when all
+         * four are written, else each row in one 8-byte merge (an unwritten
          * word is stored back as it was) */
         static const uint64_t keep[4] = {~0ull, ~0xFFFFFFFFull, 0xFFFFFFFFull, 0};
         uint32_t *color = r->color;
         for (unsigned j = 0; j < nquads; j++) {
             unsigned m = cm >> (4 * j) & 15;
             uint32_t *c = color + qi[j];
+            if (m == 15) {
+                memcpy(c, &b->color[4 * j], 8);
+                memcpy(c + VC4_TILE, &b->color[4 * j + 2], 8);
+                continue;
+            }
             uint64_t s01, s23, c01, c23;
             memcpy(&s01, &b->color[4 * j], 8);
             memcpy(&s23, &b->color[4 * j + 2], 8);
@@ -979,9 +985,27 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
         if (!need_e) {
             /* no payload but the pixel coordinates (and zeros) */
             unsigned mask = b->mask;
+            /* bit 2j: quad j is wholly covered */
+            uint64_t full = m0 & m1 & (m0 & m1) >> 1 & 0x5555555555555555ull;
             while (quads) {
                 unsigned c = low_bit(quads);
                 quads &= quads - 1;
+                if (nq == 0 && (full >> c & 0x55) == 0x55) {
+                    /* four wholly covered quads: a whole batch */
+                    for (unsigned j = 0; j < 4; j++) {
+                        quad_xy(b, 4 * j, (uint32_t)(w->tx0 + c + 2 * j), (uint32_t)qy);
+                        qi[j] = rowi + c + 2 * j;
+                    }
+                    memset(b->frag_z, 0, sizeof b->frag_z);
+                    memset(b->frag_w, 0, sizeof b->frag_w);
+                    quads &= ~(0x54ull << c);
+                    b->mask = 0xFFFF;
+                    int rc = run_batch(v, t, rs, b, 4, qi);
+                    batch_reset(b, rs->nvary);
+                    if (rc)
+                        return rc;
+                    continue;
+                }
                 unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
                 unsigned l0 = nq * 4;
                 quad_xy(b, l0, (uint32_t)(w->tx0 + c), (uint32_t)qy);
