@@ -664,6 +664,13 @@ static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
     b->sems = NULL;
 }
 
+static inline void copy_vertex(vc4_vertex *d, const vc4_vertex *s, uint32_t nvary)
+{
+    memcpy(d, s, offsetof(vc4_vertex, vary));
+    for (uint32_t i = 0; i < nvary; i++)
+        d->vary[i] = s->vary[i];
+}
+
 /* Per-triangle constants of fill_quad_payload. */
 static void setup_consts(raster *rs, const vc4_render *r)
 {
@@ -1221,13 +1228,15 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         bool front = (r->st.config[0] & 4) ? !ccw : ccw;
         rs.reverse = cull && !front;
     }
-    rs.vx[0] = in[0];
-    rs.vx[1] = area2 > 0 ? in[1] : in[2];
-    rs.vx[2] = area2 > 0 ? in[2] : in[1];
+    rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    /* what is read of a vertex: the fields before the varyings, the
+     * first nvary varyings */
+    copy_vertex(&rs.vx[0], &in[0], rs.nvary);
+    copy_vertex(&rs.vx[1], area2 > 0 ? &in[1] : &in[2], rs.nvary);
+    copy_vertex(&rs.vx[2], area2 > 0 ? &in[2] : &in[1], rs.nvary);
     rs.v0 = &in[0];
     rs.area = area2 > 0 ? area2 : -area2;
     rs.inv_area = 1.0 / (double)rs.area;
-    rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
     setup_consts(&rs, r);
     vc4_zclip zc; /* depth offset into rs.z, Z clipping planes (clip.c) */
     vc4_depth_setup(&r->st, r->st.gl && (rs.nv.flags & 4), cull, rs.vx, rs.inv_area, rs.z, &zc);
@@ -1250,13 +1259,21 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         rs.need_z = uz || early;
     }
     /* edge i runs from vertex i+1 to vertex i+2 (opposite vertex i) */
-    for (int i = 0; i < 3; i++) {
-        const vc4_vertex *a = &rs.vx[(i + 1) % 3], *c = &rs.vx[(i + 2) % 3];
-        int64_t dx = c->x - a->x, dy = c->y - a->y;
-        rs.ex[i] = dx;              /* * py */
-        rs.ey[i] = -dy;             /* * px */
-        rs.eb[i] = -dx * a->y + dy * a->x;
-        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);
+    {
+        const int64_t px[3] = {rs.vx[0].x, rs.vx[1].x, rs.vx[2].x};
+        const int64_t py[3] = {rs.vx[0].y, rs.vx[1].y, rs.vx[2].y};
+#define RS_EDGE(i, ia, ic)                                                                       \
+    do {                                                                                         \
+        int64_t dx = px[ic] - px[ia], dy = py[ic] - py[ia];                                      \
+        rs.ex[i] = dx;  /* * py */                                                               \
+        rs.ey[i] = -dy; /* * px */                                                               \
+        rs.eb[i] = -dx * py[ia] + dy * px[ia];                                                   \
+        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);                                              \
+    } while (0)
+        RS_EDGE(0, 1, 2);
+        RS_EDGE(1, 2, 0);
+        RS_EDGE(2, 0, 1);
+#undef RS_EDGE
     }
     /* pixel range: the tile, the frame, the clip window, the bounding box */
     int64_t x0 = (int64_t)r->tile_x * VC4_TILE, y0 = (int64_t)r->tile_y * VC4_TILE;
