@@ -520,13 +520,16 @@ static inline void quad_load(uint32_t dst[4], const uint32_t *p)
 
 static inline void quad_load_z(uint32_t dst[4], const uint32_t *p)
 {
-#if defined(__GNUC__)
-    typedef uint32_t v4u __attribute__((vector_size(16)));
-    v4u q;
-    memcpy(&q, p, 8);
-    memcpy((uint32_t *)&q + 2, p + VC4_TILE, 8);
-    q >>= 8;
-    memcpy(dst, &q, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* two words to a 64-bit value, each shifted within its half (in
+     * registers: a 16-byte load of two 8-byte stores would stall) */
+    uint64_t a, c;
+    memcpy(&a, p, 8);
+    memcpy(&c, p + VC4_TILE, 8);
+    a = (a >> 8) & 0x00FFFFFF00FFFFFFull;
+    c = (c >> 8) & 0x00FFFFFF00FFFFFFull;
+    memcpy(dst, &a, 8);
+    memcpy(dst + 2, &c, 8);
 #else
     for (unsigned k = 0; k < 4; k++)
         dst[k] = p[(k & 1) + (k >> 1) * VC4_TILE] >> 8;
