@@ -835,14 +835,23 @@ static void spans_start(row_spans *s, const raster_walk *w, const int64_t B[3], 
 /* Row y's mask (y: the row spans_start started from, then the next, ...). */
 static inline uint64_t spans_row(row_spans *s, int64_t y)
 {
-    int64_t lo = s->c0, hi = s->c1 - 1;
-    for (unsigned k = 0; k < s->nlo; k++) {
-        int64_t t = -span_edge_step(&s->lo[k]);
+    int64_t lo = s->c0, hi = s->c1 - 1, t;
+    /* at most two edges bound a span on one side (their dy sum to 0) */
+    if (s->nlo > 0) {
+        t = -span_edge_step(&s->lo[0]);
         lo = t > lo ? t : lo;
+        if (s->nlo > 1) {
+            t = -span_edge_step(&s->lo[1]);
+            lo = t > lo ? t : lo;
+        }
     }
-    for (unsigned k = 0; k < s->nhi; k++) {
-        int64_t t = span_edge_step(&s->hi[k]);
+    if (s->nhi > 0) {
+        t = span_edge_step(&s->hi[0]);
         hi = t < hi ? t : hi;
+        if (s->nhi > 1) {
+            t = span_edge_step(&s->hi[1]);
+            hi = t < hi ? t : hi;
+        }
     }
     /* 0 <= c0 <= lo, hi <= c1 - 1 <= 63 */
     if (lo > hi || y < s->y0 || y >= s->y1)
