@@ -4,11 +4,13 @@
  *     centres, both windings) over a 3x2-tile frame with a clip window: every
  *     pixel's coverage (top-left rule) and the exact bits of its perspective-
  *     correct varying (the per-pixel arithmetic of docs/vc4.md), so the
- *     incremental edge walk, the wholly-covered quads and the short-row path
- *     all give what evaluating each pixel gives; again with a shader that
- *     sees neither Z, W nor varyings (the payload-free quads and whole
- *     batches of the walk), with the number of batches each triangle makes
- *     (the quad packing the QPU sees);
+ *     row-span walk, the wholly-covered quads and the whole batches give
+ *     what evaluating each pixel gives; again with a shader that sees
+ *     neither Z, W nor varyings (the payload-free quads and whole batches of
+ *     the walk), with the number of batches each triangle makes (the quad
+ *     packing the QPU sees);
+ *   - the same checks on a fixed list of shapes the walk treats apart
+ *     (special_triangles), pinned to the per-quad walk's results;
  *   - T and LT stores and loads (RGBA8888 and BGR565) of a 100x72 frame with
  *     partial tiles, byte for byte against a per-pixel reference of the
  *     layouts (Mesa vc4_tiling.c);
@@ -116,6 +118,74 @@ static bool reference(const tvert in[3], int x, int y, uint32_t *bits)
     return true;
 }
 
+/* One triangle drawn and checked: every pixel against the reference
+ * (flat: the payload-free shader's colour), the fragments, and the batches
+ * (per tile, the quads (2x2, on even pixels) holding a covered pixel, four
+ * to a batch); adds its covered pixels and batches to *covered, *batches,
+ * the frame's words to an FNV-1a hash *h; false: a mismatch (the first
+ * pixels are printed). */
+typedef struct raster_run {
+    cg_vc4 *v;
+    cg_asm *as;
+    uint32_t *fb;
+    uint64_t covered, batches, frags0, batches0, h;
+    int mismatches;
+} raster_run;
+
+static void check_one(raster_run *rr, const tvert t[3], int it, bool flat)
+{
+    cg_vc4 *v = rr->v;
+    uint32_t *fb = rr->fb;
+    uint8_t vd[3 * 16];
+    for (int k = 0; k < 3; k++) {
+        uint16_t xy[2] = {(uint16_t)(int16_t)t[k].x, (uint16_t)(int16_t)t[k].y};
+        float f[3] = {0.5f, t[k].iw, t[k].vary};
+        memcpy(vd + 16 * k, xy, 4);
+        memcpy(vd + 16 * k + 4, f, 12);
+    }
+    CHECK_EQ(cg_vc4_cpu_write(v, VD, vd, sizeof vd), 0);
+    kick(v, 0, sym(rr->as, "BIN"), sym(rr->as, "BIN_END"));
+    kick(v, 1, sym(rr->as, "REND"), sym(rr->as, "REND_END"));
+    CHECK_EQ(cg_vc4_wait_idle(v), 0);
+    CHECK_EQ(cg_vc4_cpu_read(v, FB, fb, W * H * 4), 0);
+    uint64_t want_frags = 0;
+    static uint8_t quad[H / 2][W / 2];
+    memset(quad, 0, sizeof quad);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t bits = 0xFF000000;
+            if (reference(t, x, y, &bits)) {
+                want_frags++;
+                quad[y / 2][x / 2] = 1;
+                if (flat)
+                    bits = FLAT_COLOR;
+            }
+            if (fb[y * W + x] != bits && rr->mismatches++ < 5)
+                fprintf(stderr, "triangle %d (%d,%d) (%d,%d) (%d,%d): pixel %d,%d "
+                                "0x%08x, want 0x%08x\n",
+                        it, t[0].x, t[0].y, t[1].x, t[1].y, t[2].x, t[2].y, x, y,
+                        fb[y * W + x], bits);
+            rr->h = (rr->h ^ fb[y * W + x]) * 0x100000001B3ull;
+        }
+    uint64_t want_batches = 0;
+    for (int ty = 0; ty < TH; ty++)
+        for (int tx = 0; tx < TW; tx++) {
+            unsigned nq = 0;
+            for (int qy = 0; qy < 32; qy++)
+                for (int qx = 0; qx < 32; qx++)
+                    nq += quad[ty * 32 + qy][tx * 32 + qx];
+            want_batches += (nq + 3) / 4;
+        }
+    cg_vc4_stats st;
+    cg_vc4_get_stats(v, &st);
+    CHECK_EQ(st.fragments - rr->frags0, want_frags);
+    CHECK_EQ(st.batches - rr->batches0, want_batches);
+    rr->frags0 = st.fragments;
+    rr->batches0 = st.batches;
+    rr->covered += want_frags;
+    rr->batches += want_batches;
+}
+
 /* flat: the payload-free shader; besides every pixel, the number of
  * batches is checked: per triangle and tile, the quads (2x2, on even
  * pixels) holding a covered pixel, four to a batch. */
@@ -126,10 +196,9 @@ static void random_triangles(bool flat)
     CHECK_EQ(cg_device_create(&dev), 0);
     CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
     cg_asm *as = scene(v, flat);
-    uint32_t s = 2024, *fb = malloc(W * H * 4);
-    uint64_t covered = 0, frags0 = 0, batches0 = 0, batches = 0;
-    int mismatches = 0;
-    for (int it = 0; it < 300 && mismatches == 0; it++) {
+    uint32_t s = 2024;
+    raster_run rr = {v, as, malloc(W * H * 4), 0, 0, 0, 0, 0xcbf29ce484222325ull, 0};
+    for (int it = 0; it < 300 && rr.mismatches == 0; it++) {
         tvert t[3];
         /* sizes: a few pixels, tens of pixels, beyond the frame */
         int kind = it % 3, cx = (int)(rnd(&s) % W), cy = (int)(rnd(&s) % H);
@@ -145,61 +214,85 @@ static void random_triangles(bool flat)
             t[1].y = t[0].y = (cy * 16 + 8);
         if (it % 11 == 0)
             t[2].x = t[0].x = (cx * 16 + 8);
-        uint8_t vd[3 * 16];
-        for (int k = 0; k < 3; k++) {
-            uint16_t xy[2] = {(uint16_t)(int16_t)t[k].x, (uint16_t)(int16_t)t[k].y};
-            float f[3] = {0.5f, t[k].iw, t[k].vary};
-            memcpy(vd + 16 * k, xy, 4);
-            memcpy(vd + 16 * k + 4, f, 12);
-        }
-        CHECK_EQ(cg_vc4_cpu_write(v, VD, vd, sizeof vd), 0);
-        kick(v, 0, sym(as, "BIN"), sym(as, "BIN_END"));
-        kick(v, 1, sym(as, "REND"), sym(as, "REND_END"));
-        CHECK_EQ(cg_vc4_wait_idle(v), 0);
-        CHECK_EQ(cg_vc4_cpu_read(v, FB, fb, W * H * 4), 0);
-        uint64_t want_frags = 0;
-        static uint8_t quad[H / 2][W / 2];
-        memset(quad, 0, sizeof quad);
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                uint32_t bits = 0xFF000000;
-                if (reference(t, x, y, &bits)) {
-                    want_frags++;
-                    quad[y / 2][x / 2] = 1;
-                    if (flat)
-                        bits = FLAT_COLOR;
-                }
-                if (fb[y * W + x] != bits && mismatches++ < 5)
-                    fprintf(stderr, "triangle %d (%d,%d) (%d,%d) (%d,%d): pixel %d,%d "
-                                    "0x%08x, want 0x%08x\n",
-                            it, t[0].x, t[0].y, t[1].x, t[1].y, t[2].x, t[2].y, x, y,
-                            fb[y * W + x], bits);
-            }
-        uint64_t want_batches = 0;
-        for (int ty = 0; ty < TH; ty++)
-            for (int tx = 0; tx < TW; tx++) {
-                unsigned nq = 0;
-                for (int qy = 0; qy < 32; qy++)
-                    for (int qx = 0; qx < 32; qx++)
-                        nq += quad[ty * 32 + qy][tx * 32 + qx];
-                want_batches += (nq + 3) / 4;
-            }
-        cg_vc4_stats st;
-        cg_vc4_get_stats(v, &st);
-        CHECK_EQ(st.fragments - frags0, want_frags);
-        CHECK_EQ(st.batches - batches0, want_batches);
-        frags0 = st.fragments;
-        batches0 = st.batches;
-        covered += want_frags;
-        batches += want_batches;
+        check_one(&rr, t, it, flat);
     }
-    CHECK_EQ(mismatches, 0);
+    CHECK_EQ(rr.mismatches, 0);
     CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
     /* the mix covered something of every kind: pinned so that a change of
      * the generator shows */
-    CHECK_EQ(covered, 570849);
-    CHECK_EQ(batches, 37624);
-    free(fb);
+    CHECK_EQ(rr.covered, 570849);
+    CHECK_EQ(rr.batches, 37624);
+    free(rr.fb);
+    cg_asm_destroy(as);
+    cg_vc4_destroy(v);
+    cg_device_destroy(dev);
+}
+
+/* The shapes the row-span walk (render.c, "the quad walk") treats apart,
+ * each in both windings, against the reference and the batch count as
+ * above, and pinned (covered pixels, batches, the hash of the frames) to
+ * what the per-quad walk it replaced gave: a triangle inside one quad, one
+ * pixel, one row of quads, slivers near horizontal and near vertical and
+ * nearly degenerate, triangles over the corners where four tiles meet,
+ * axis-aligned edges through pixel centres (the top-left rule on every
+ * side: the walk folds them into a row or column bound), the clip window's
+ * odd left and bottom borders, vertices far outside the frame (row steps
+ * with large quotients), a right triangle like the bench's. */
+static void special_triangles(bool flat, uint64_t want_covered, uint64_t want_batches,
+                              uint64_t want_hash)
+{
+    cg_device *dev;
+    cg_vc4 *v;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    CHECK_EQ(cg_vc4_create(dev, NULL, &v), 0);
+    cg_asm *as = scene(v, flat);
+    raster_run rr = {v, as, malloc(W * H * 4), 0, 0, 0, 0, 0xcbf29ce484222325ull, 0};
+#define P(px) ((px) * 16)      /* pixel edge */
+#define C(px) ((px) * 16 + 8)  /* pixel centre */
+    static const int32_t tris[][6] = {
+        {P(20) + 2, P(20) + 2, P(21) + 14, P(20) + 4, P(20) + 6, P(21) + 14}, /* one quad */
+        {C(41) - 3, C(33) - 3, C(41) + 4, C(33) - 2, C(41), C(33) + 5},       /* one pixel */
+        {C(41), C(33), C(42), C(33), C(41), C(34)},  /* a pixel centre on each edge */
+        {P(10), P(40), P(150), P(40) + 20, P(10), P(41) + 30}, /* one quad row */
+        {P(4), P(60), P(189), P(61) + 3, P(4), P(60) + 5},     /* sliver, near horizontal */
+        {P(90), P(2), P(91) + 3, P(127), P(90) + 5, P(2)},     /* sliver, near vertical */
+        {P(3), P(3), P(180) + 1, P(120), P(90), P(61) + 9},    /* nearly degenerate */
+        {P(60), P(58), P(70) + 5, P(62), P(62), P(71)},        /* over a tile corner */
+        {C(63), C(63), C(64), C(63), C(63), C(64)},            /* at the corner, centres */
+        {P(120), P(50), P(140), P(60) + 7, P(125) + 3, P(80)}, /* the other corner */
+        {C(30), C(30), C(50), C(30), C(30), C(50)},  /* top and left edges on centres */
+        {C(50), C(30), C(50), C(50), C(30), C(50)},  /* bottom and right edges on centres */
+        {C(70), C(10), C(110), C(10), C(90), C(40)}, /* flat top */
+        {C(90), C(70), C(110), C(100), C(70), C(100)}, /* flat bottom */
+        {P(0), P(0), P(3) + 1, P(0), P(0), P(5) + 1},  /* the clip window's corner */
+        {P(186), P(100), P(191), P(100), P(186), P(127)}, /* its right, bottom borders */
+        {-P(2000), -P(1500), P(2000), P(10), P(100), P(2000)}, /* far outside */
+        {P(-1900), P(64), P(2040), P(63) + 1, P(2040), P(66)}, /* a long thin one */
+        {P(100), P(20), P(112), P(20), P(100), P(32)},          /* the bench's shape */
+        {P(127), P(58), P(139), P(58), P(127), P(70)},          /* ... over a tile edge */
+    };
+#undef P
+#undef C
+    int n = (int)(sizeof tris / sizeof tris[0]);
+    for (int it = 0; it < 2 * n && rr.mismatches == 0; it++) {
+        const int32_t *c = tris[it / 2];
+        tvert t[3];
+        for (int k = 0; k < 3; k++) {
+            /* odd it: the other winding */
+            int j = (it & 1) && k ? 3 - k : k;
+            t[k].x = c[2 * j];
+            t[k].y = c[2 * j + 1];
+            t[k].iw = 0.5f + 0.25f * (float)j;
+            t[k].vary = k == 0 ? 0.0f : 1.5f * (float)(j + 1) + (float)it;
+        }
+        check_one(&rr, t, it, flat);
+    }
+    CHECK_EQ(rr.mismatches, 0);
+    CHECK_EQ(vc4_hard_faults(dev, 0, true), 0);
+    CHECK_EQ(rr.covered, want_covered);
+    CHECK_EQ(rr.batches, want_batches);
+    CHECK_EQ(rr.h, want_hash);
+    free(rr.fb);
     cg_asm_destroy(as);
     cg_vc4_destroy(v);
     cg_device_destroy(dev);
@@ -358,6 +451,9 @@ int main(void)
 {
     random_triangles(false);
     random_triangles(true);
+    /* the values the per-quad walk gave (the commit before the row spans) */
+    special_triangles(false, 48984, 3252, 0xafd2eaa5c7494695ull);
+    special_triangles(true, 48984, 3252, 0x4926285a0cba2325ull);
     test_tiled_transfers();
     test_tiled_store_fault();
     return check_report("test_vc4_raster");

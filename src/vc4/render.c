@@ -520,13 +520,16 @@ static inline void quad_load(uint32_t dst[4], const uint32_t *p)
 
 static inline void quad_load_z(uint32_t dst[4], const uint32_t *p)
 {
-#if defined(__GNUC__)
-    typedef uint32_t v4u __attribute__((vector_size(16)));
-    v4u q;
-    memcpy(&q, p, 8);
-    memcpy((uint32_t *)&q + 2, p + VC4_TILE, 8);
-    q >>= 8;
-    memcpy(dst, &q, 16);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* two words to a 64-bit value, each shifted within its half (in
+     * registers: a 16-byte load of two 8-byte stores would stall) */
+    uint64_t a, c;
+    memcpy(&a, p, 8);
+    memcpy(&c, p + VC4_TILE, 8);
+    a = (a >> 8) & 0x00FFFFFF00FFFFFFull;
+    c = (c >> 8) & 0x00FFFFFF00FFFFFFull;
+    memcpy(dst, &a, 8);
+    memcpy(dst + 2, &c, 8);
 #else
     for (unsigned k = 0; k < 4; k++)
         dst[k] = p[(k & 1) + (k >> 1) * VC4_TILE] >> 8;
@@ -549,13 +552,15 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
      * y+1) of the tile; the lanes of unused quads are pixel 0, 0 */
     if (!early) {
+        const uint32_t *color = r->color, *zs = r->zs;
         for (unsigned j = 0; j < nquads; j++) {
-            quad_load(&b->tlb_color_in[4 * j], r->color + qi[j]);
-            quad_load_z(&b->z_in[4 * j], r->zs + qi[j]);
+            quad_load(&b->tlb_color_in[4 * j], color + qi[j]);
+            quad_load_z(&b->z_in[4 * j], zs + qi[j]);
         }
+        uint32_t c0 = color[0], z0 = zs[0] >> 8;
         for (unsigned l = lanes; l < 16; l++) {
-            b->tlb_color_in[l] = r->color[0];
-            b->z_in[l] = r->zs[0] >> 8;
+            b->tlb_color_in[l] = c0;
+            b->z_in[l] = z0;
         }
     } else {
         /* in lane order: an unused lane reads pixel 0 after a live lane's
@@ -603,20 +608,34 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
     if (!zm) {
         /* colour only: a quad's four words in two 8-byte stores when all
-         * four are written */
+         * four are written, else each row in one 8-byte merge (an unwritten
+         * word is stored back as it was) */
+        static const uint64_t keep[4] = {~0ull, ~0xFFFFFFFFull, 0xFFFFFFFFull, 0};
+        uint32_t *color = r->color;
         for (unsigned j = 0; j < nquads; j++) {
             unsigned m = cm >> (4 * j) & 15;
-            uint32_t *c = r->color + qi[j];
-            const uint32_t *s = &b->color[4 * j];
+            uint32_t *c = color + qi[j];
             if (m == 15) {
-                memcpy(c, s, 8);
-                memcpy(c + VC4_TILE, s + 2, 8);
+                memcpy(c, &b->color[4 * j], 8);
+                memcpy(c + VC4_TILE, &b->color[4 * j + 2], 8);
                 continue;
             }
-            if (m & 1) c[0] = s[0];
-            if (m & 2) c[1] = s[1];
-            if (m & 4) c[VC4_TILE] = s[2];
-            if (m & 8) c[VC4_TILE + 1] = s[3];
+            uint64_t s01, s23, c01, c23;
+            memcpy(&s01, &b->color[4 * j], 8);
+            memcpy(&s23, &b->color[4 * j + 2], 8);
+            memcpy(&c01, c, 8);
+            memcpy(&c23, c + VC4_TILE, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            c01 = (c01 & keep[m & 3]) | (s01 & ~keep[m & 3]);
+            c23 = (c23 & keep[m >> 2]) | (s23 & ~keep[m >> 2]);
+#else
+            c01 = (c01 & keep[(m & 1) << 1 | (m >> 1 & 1)]) |
+                  (s01 & ~keep[(m & 1) << 1 | (m >> 1 & 1)]);
+            c23 = (c23 & keep[(m >> 2 & 1) << 1 | (m >> 3)]) |
+                  (s23 & ~keep[(m >> 2 & 1) << 1 | (m >> 3)]);
+#endif
+            memcpy(c, &c01, 8);
+            memcpy(c + VC4_TILE, &c23, 8);
         }
         return 0;
     }
@@ -646,6 +665,13 @@ static void batch_reset(vc4_frag_batch *b, uint32_t nvary)
     b->rev_flag = 0;
     b->stencil_writes = 0;
     b->sems = NULL;
+}
+
+static inline void copy_vertex(vc4_vertex *d, const vc4_vertex *s, uint32_t nvary)
+{
+    memcpy(d, s, offsetof(vc4_vertex, vary));
+    for (uint32_t i = 0; i < nvary; i++)
+        d->vary[i] = s->vary[i];
 }
 
 /* Per-triangle constants of fill_quad_payload. */
@@ -678,56 +704,172 @@ static void setup_consts(raster *rs, const vc4_render *r)
  * steps by stx_i = ey_i * 16 per pixel in x and sty_i = ex_i * 16 per pixel
  * in y, so stepping them gives exactly the values evaluating them would. A
  * pixel is covered when E_i >= thr_i for every edge (E > 0, or E == 0 on an
- * included edge). Two compares per edge and quad on the quad's top-left E
- * say whether the quad may hold a covered pixel (its largest E reaches thr
- * on every edge) and whether it is wholly covered (its smallest E does); a
- * wholly covered quad takes its coverage without per-pixel edge tests. The
- * quads of a row that may be covered are contiguous (a triangle is convex),
- * so the row ends at the first one past them. No divisions. */
+ * included edge). Along one row of pixels each edge's condition holds on a
+ * half-line of columns (or on all or none of them), so a row's coverage is
+ * one span of columns: the walk finds each pixel row's span (row_spans,
+ * exact integer steps from row to row) as a 64-bit mask over the tile's
+ * columns, and the quads of a row of quads, and each quad's four coverage
+ * bits, come from the two rows' masks by bit operations, with no per-quad
+ * or per-pixel edge test. */
 typedef struct raster_walk {
-    int64_t x0, y0, x1, y1; /* pixel rectangle */
-    int64_t xa, ya;         /* its first quad's top-left pixel */
-    int64_t nqx;            /* quads in a row */
+    int64_t x0, y0, x1, y1; /* pixel rectangle, inside the tile */
+    int64_t tx0, ty0;       /* the tile's top-left pixel */
+    int64_t c0, c1;         /* the rectangle's columns over tx0: [c0, c1), within [0, 64] */
     int64_t stx[3], sty[3], thr[3];
-    int64_t some[3];        /* a quad's top-left E at or above: some pixel may be covered */
-    int64_t all[3];         /* at or above: all four pixels are inside the edge */
     int64_t off[4][3];      /* E of quad pixel k over the top-left pixel's */
 } raster_walk;
 
-static void walk_setup(raster_walk *w, const raster *rs, int64_t x0, int64_t y0, int64_t x1,
-                       int64_t y1)
+static void walk_setup(raster_walk *w, const raster *rs, int64_t tx0, int64_t ty0, int64_t x0,
+                       int64_t y0, int64_t x1, int64_t y1)
 {
     w->x0 = x0, w->y0 = y0, w->x1 = x1, w->y1 = y1;
-    w->xa = x0 & ~1ll, w->ya = y0 & ~1ll;
-    w->nqx = (x1 - w->xa + 1) / 2;
+    w->tx0 = tx0, w->ty0 = ty0;
+    w->c0 = x0 - tx0, w->c1 = x1 - tx0;
     for (int i = 0; i < 3; i++) {
         int64_t sx = rs->ey[i] * 16, sy = rs->ex[i] * 16;
         w->stx[i] = sx, w->sty[i] = sy;
         w->thr[i] = rs->incl[i] ? 0 : 1;
-        /* the largest and the smallest E of a quad's four pixels over its
-         * top-left one's */
-        int64_t hi = (sx > 0 ? sx : 0) + (sy > 0 ? sy : 0);
-        int64_t lo = (sx < 0 ? sx : 0) + (sy < 0 ? sy : 0);
-        w->some[i] = w->thr[i] - hi;
-        w->all[i] = w->thr[i] - lo;
         w->off[0][i] = 0, w->off[1][i] = sx, w->off[2][i] = sy, w->off[3][i] = sx + sy;
     }
 }
 
-/* Coverage of a quad whose top-left pixel has edge values e (bit k = pixel
- * (k & 1, k >> 1) of the quad): pixel k is inside when E_i + off_k,i -
- * thr_i >= 0 for every edge, i.e. when the OR of the three has its sign
- * bit clear. */
-static inline unsigned quad_edge_mask(const raster_walk *w, const int64_t e[3])
+/* The covered columns of pixel rows, row after row: bit c of a row's mask
+ * = column c of the tile. With p_i = B_i - thr_i (B_i the edge value at
+ * column 0 of the row) and a_i = stx_i, column c is inside edge i when
+ * a_i c + p_i >= 0: for a_i < 0 up to floor(p_i / -a_i), for a_i > 0 from
+ * -floor(p_i / a_i) (= ceil(-p_i / a_i)) on. From row to row p_i grows by
+ * sty_i. An edge with sty_i == 0 (vertical) bounds the same columns on
+ * every row and one with a_i == 0 (horizontal) allows every column of a
+ * range of rows: both are folded into the span's constant bounds once per
+ * triangle and tile. A sloped edge's bound t = floor(P / d) steps from row
+ * to row by a quotient and a remainder found once (a digital differential
+ * analyser: exact, no division per row). */
+typedef struct span_edge {
+    int64_t t, rem;     /* floor(P / d), P - t d in [0, d) */
+    int64_t d, dq, dr;  /* per row P grows by dq d + dr, 0 <= dr < d */
+} span_edge;
+
+typedef struct row_spans {
+    span_edge lo[3], hi[3]; /* sloped edges bounding from below (by -t), from above (by t) */
+    unsigned nlo, nhi;
+    int64_t c0, c1; /* columns [c0, c1) of every row: the rectangle and vertical edges */
+    int64_t y0, y1; /* rows [y0, y1): the rectangle and horizontal edges */
+} row_spans;
+
+static inline void floor_divmod(int64_t p, int64_t d, int64_t *q, int64_t *r)
 {
-    int64_t a0 = e[0] - w->thr[0], a1 = e[1] - w->thr[1], a2 = e[2] - w->thr[2];
-    unsigned m = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        const int64_t *o = w->off[k];
-        uint64_t any_neg = (uint64_t)((a0 + o[0]) | (a1 + o[1]) | (a2 + o[2]));
-        m |= (unsigned)(~any_neg >> 63) << k;
+    int64_t qq = p / d, rr = p % d;
+    if (rr < 0)
+        rr += d, qq--;
+    *q = qq, *r = rr;
+}
+
+static void span_edge_init(span_edge *e, int64_t p, int64_t dp, int64_t d)
+{
+    e->d = d;
+    floor_divmod(p, d, &e->t, &e->rem);
+    floor_divmod(dp, d, &e->dq, &e->dr);
+}
+
+/* The edge's bound on this row, then on to the next row. */
+static inline int64_t span_edge_step(span_edge *e)
+{
+    int64_t t = e->t, r = e->rem + e->dr;
+    bool c = r >= e->d;
+    e->rem = c ? r - e->d : r;
+    e->t = t + e->dq + c;
+    return t;
+}
+
+/* B: the edge values at column 0 of pixel row ya (the rectangle's first
+ * quad row). Leaves the sloped edges for spans_start; false: nothing is
+ * covered. */
+static bool spans_bounds(row_spans *s, const raster_walk *w, const int64_t B[3], int64_t ya)
+{
+    s->nlo = s->nhi = 0;
+    s->c0 = w->c0, s->c1 = w->c1, s->y0 = w->y0, s->y1 = w->y1;
+    for (int i = 0; i < 3; i++) {
+        int64_t a = w->stx[i], dp = w->sty[i], p = B[i] - w->thr[i], q, r;
+        if (a != 0 && dp != 0)
+            continue;
+        if (a < 0) {
+            floor_divmod(p, -a, &q, &r);
+            if (q + 1 < s->c1)
+                s->c1 = q + 1;
+        } else if (a > 0) {
+            floor_divmod(p, a, &q, &r);
+            if (-q > s->c0)
+                s->c0 = -q;
+        } else if (dp < 0) {
+            /* dp (y - ya) + p >= 0: y - ya <= floor(p / -dp) */
+            floor_divmod(p, -dp, &q, &r);
+            if (ya + q + 1 < s->y1)
+                s->y1 = ya + q + 1;
+        } else if (dp > 0) {
+            floor_divmod(p, dp, &q, &r);
+            if (ya - q > s->y0)
+                s->y0 = ya - q;
+        } else if (p < 0) {
+            return false;
+        }
     }
-    return m;
+    return s->c0 < s->c1 && s->y0 < s->y1;
+}
+
+/* The sloped edges from pixel row y (B: as for spans_bounds, at row ya). */
+static void spans_start(row_spans *s, const raster_walk *w, const int64_t B[3], int64_t ya,
+                        int64_t y)
+{
+    for (int i = 0; i < 3; i++) {
+        int64_t a = w->stx[i], dp = w->sty[i];
+        if (a == 0 || dp == 0)
+            continue;
+        int64_t p = B[i] - w->thr[i] + (y - ya) * dp;
+        if (a < 0)
+            span_edge_init(&s->hi[s->nhi++], p, dp, -a);
+        else
+            span_edge_init(&s->lo[s->nlo++], p, dp, a);
+    }
+}
+
+/* Row y's mask (y: the row spans_start started from, then the next, ...). */
+static inline uint64_t spans_row(row_spans *s, int64_t y)
+{
+    int64_t lo = s->c0, hi = s->c1 - 1, t;
+    /* at most two edges bound a span on one side (their dy sum to 0) */
+    if (s->nlo > 0) {
+        t = -span_edge_step(&s->lo[0]);
+        lo = t > lo ? t : lo;
+        if (s->nlo > 1) {
+            t = -span_edge_step(&s->lo[1]);
+            lo = t > lo ? t : lo;
+        }
+    }
+    if (s->nhi > 0) {
+        t = span_edge_step(&s->hi[0]);
+        hi = t < hi ? t : hi;
+        if (s->nhi > 1) {
+            t = span_edge_step(&s->hi[1]);
+            hi = t < hi ? t : hi;
+        }
+    }
+    /* 0 <= c0 <= lo, hi <= c1 - 1 <= 63 */
+    if (lo > hi || y < s->y0 || y >= s->y1)
+        return 0;
+    return (~0ull >> (63 - hi)) & (~0ull << lo);
+}
+
+/* Index of the lowest set bit of m (m != 0). */
+static inline unsigned low_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned n = 0;
+    while (!(m & 1))
+        m >>= 1, n++;
+    return n;
+#endif
 }
 
 /* Lanes l0..l0+3 get the pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1):
@@ -825,16 +967,15 @@ static inline void fill_quad(const raster *rs, const raster_walk *w, vc4_frag_ba
 
 /* zc: the Z clipping planes (clip.c), applied to each quad's coverage.
  *
- * A row of quads: the quads before the first that may be covered are
- * stepped over; from there, a run of wholly covered quads (inside all three
- * edges by the `all` bounds, inside the rectangle in x and y, no Z
- * clipping) is emitted in a tight loop with no per-pixel test; other quads
- * take the per-pixel edge masks. The row ends at the first quad past the
- * ones that may be covered (a triangle is convex). A shader that sees
- * neither Z nor W takes four wholly covered quads at once when the run has
- * them (`all` holds for quads q and q+3, so for the two between: each
- * bound is a half-line along the row), with the batch the quad-by-quad
- * walk would make. */
+ * Rows of quads from the rectangle's top (on an even pixel row): the two
+ * pixel rows' coverage masks (a row outside [y0, y1) has none), then the
+ * quads holding a set bit, left to right, each quad's coverage the two
+ * bits of either row at its column; the edge values at the quad's top-left
+ * pixel (for the Z clipping planes and the payload) are computed only when
+ * something needs them. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w,
                       const vc4_zclip *zc)
 {
@@ -842,91 +983,95 @@ static int walk_quads(cg_vc4 *v, vc4_thread *t, raster *rs, const raster_walk *w
     batch_reset(b, rs->nvary);
     unsigned nq = 0;
     uint32_t qi[4] = {0, 0, 0, 0}; /* the batch's quads' words in the tile buffers */
-    bool xy_only = !rs->need_w && !rs->need_z;
-    int64_t base[3], step[3], down[3], step3[3];
-    for (int i = 0; i < 3; i++) {
-        base[i] = rs->ex[i] * (w->ya * 16 + 8) + rs->ey[i] * (w->xa * 16 + 8) + rs->eb[i];
-        step[i] = 2 * w->stx[i], down[i] = 2 * w->sty[i];
-        step3[i] = 3 * step[i];
-    }
-    /* the rectangle lies in the current tile: quad (qx, qy)'s word */
-    const int64_t tx0 = (int64_t)v->rend->tile_x * VC4_TILE;
-    const int64_t ty0 = (int64_t)v->rend->tile_y * VC4_TILE;
-    const int64_t s0 = w->some[0], s1 = w->some[1], s2 = w->some[2];
-    const int64_t a0 = w->all[0], a1 = w->all[1], a2 = w->all[2];
-    /* quads [qlo, qhi) of a row lie wholly inside [x0, x1) (xa = x0 & ~1) */
-    const int64_t qlo = w->x0 - w->xa, qhi = (w->x1 - w->xa) / 2;
-#define RQ_SOME(e) ((e)[0] >= s0 && (e)[1] >= s1 && (e)[2] >= s2)
-#define RQ_ALL(e) ((e)[0] >= a0 && (e)[1] >= a1 && (e)[2] >= a2)
-#define RQ_STEP(e) ((e)[0] += step[0], (e)[1] += step[1], (e)[2] += step[2])
-#define RQ_FLUSH()                                                                         \
-    do {                                                                                   \
-        if (++nq == 4) {                                                                   \
-            int rc_ = run_batch(v, t, rs, b, nq, qi);                                      \
-            batch_reset(b, rs->nvary);                                                     \
-            nq = 0;                                                                        \
-            if (rc_)                                                                       \
-                return rc_;                                                                \
-        }                                                                                  \
-    } while (0)
-    for (int64_t qy = w->ya; qy < w->y1;
-         qy += 2, base[0] += down[0], base[1] += down[1], base[2] += down[2]) {
-        unsigned rowok = (qy >= w->y0 ? 3u : 0u) | (qy + 1 < w->y1 ? 12u : 0u);
-        bool runs = rowok == 15 && !zc->on; /* wholly covered quads need no test */
-        int64_t e[3] = {base[0], base[1], base[2]};
-        int64_t q = 0;
-        uint32_t rowi = (uint32_t)((qy - ty0) * VC4_TILE - tx0); /* + qx: the quad's word */
-        while (q < w->nqx && !RQ_SOME(e))
-            q++, RQ_STEP(e);
-        while (q < w->nqx && RQ_SOME(e)) {
-            int64_t qx = w->xa + 2 * q;
-            if (runs && q >= qlo && q < qhi && RQ_ALL(e)) {
-                do {
-                    if (nq == 0 && xy_only && q + 3 < qhi && e[0] + step3[0] >= a0 &&
-                        e[1] + step3[1] >= a1 && e[2] + step3[2] >= a2) {
-                        for (unsigned j = 0; j < 4; j++) {
-                            quad_xy(b, 4 * j, (uint32_t)qx + 2 * j, (uint32_t)qy);
-                            qi[j] = rowi + (uint32_t)qx + 2 * j;
-                        }
-                        memset(b->frag_z, 0, sizeof b->frag_z);
-                        memset(b->frag_w, 0, sizeof b->frag_w);
-                        b->mask = 0xFFFF;
-                        nq = 3;
-                        RQ_FLUSH();
-                        q += 4, qx += 8;
-                        for (int i = 0; i < 3; i++)
-                            e[i] += step3[i] + step[i];
-                        continue;
+    const bool need_e = rs->need_w || rs->need_z || zc->on;
+    int64_t ya = w->y0 & ~1ll;
+    int64_t B[3]; /* E at the tile's column 0 of pixel row qy */
+    for (int i = 0; i < 3; i++)
+        B[i] = rs->ex[i] * (ya * 16 + 8) + rs->ey[i] * (w->tx0 * 16 + 8) + rs->eb[i];
+    row_spans sp;
+    if (!spans_bounds(&sp, w, B, ya))
+        return 0;
+    /* from the first quad row holding a row in [sp.y0, sp.y1) */
+    int64_t ys = sp.y0 & ~1ll;
+    spans_start(&sp, w, B, ya, ys);
+    for (int i = 0; i < 3; i++)
+        B[i] += (ys - ya) * w->sty[i];
+    for (int64_t qy = ys; qy < sp.y1; qy += 2) {
+        uint64_t m0 = spans_row(&sp, qy), m1 = spans_row(&sp, qy + 1);
+        /* bit 2j: quad j (columns 2j, 2j + 1) holds a covered pixel */
+        uint64_t quads = ((m0 | m1) | (m0 | m1) >> 1) & 0x5555555555555555ull;
+        uint32_t rowi = (uint32_t)((qy - w->ty0) * VC4_TILE); /* + column: the quad's word */
+        if (!need_e) {
+            /* no payload but the pixel coordinates (and zeros) */
+            unsigned mask = b->mask;
+            /* bit 2j: quad j is wholly covered */
+            uint64_t full = m0 & m1 & (m0 & m1) >> 1 & 0x5555555555555555ull;
+            while (quads) {
+                unsigned c = low_bit(quads);
+                quads &= quads - 1;
+                if (nq == 0 && (full >> c & 0x55) == 0x55) {
+                    /* four wholly covered quads: a whole batch */
+                    for (unsigned j = 0; j < 4; j++) {
+                        quad_xy(b, 4 * j, (uint32_t)(w->tx0 + c + 2 * j), (uint32_t)qy);
+                        qi[j] = rowi + c + 2 * j;
                     }
-                    fill_quad(rs, w, b, nq, qx, qy, e, 15);
-                    qi[nq] = rowi + (uint32_t)qx;
-                    RQ_FLUSH();
-                    q++, qx += 2, RQ_STEP(e);
-                } while (q < qhi && RQ_ALL(e));
-                continue;
+                    memset(b->frag_z, 0, sizeof b->frag_z);
+                    memset(b->frag_w, 0, sizeof b->frag_w);
+                    quads &= ~(0x54ull << c);
+                    b->mask = 0xFFFF;
+                    int rc = run_batch(v, t, rs, b, 4, qi);
+                    batch_reset(b, rs->nvary);
+                    if (rc)
+                        return rc;
+                    continue;
+                }
+                unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
+                unsigned l0 = nq * 4;
+                quad_xy(b, l0, (uint32_t)(w->tx0 + c), (uint32_t)qy);
+                memset(&b->frag_z[l0], 0, 4 * sizeof b->frag_z[0]);
+                memset(&b->frag_w[l0], 0, 4 * sizeof b->frag_w[0]);
+                mask |= qmask << l0;
+                qi[nq] = rowi + c;
+                if (++nq == 4) {
+                    b->mask = (uint16_t)mask;
+                    int rc = run_batch(v, t, rs, b, nq, qi);
+                    batch_reset(b, rs->nvary);
+                    nq = 0, mask = 0;
+                    if (rc)
+                        return rc;
+                }
             }
-            unsigned qmask = rowok & ((qx >= w->x0 ? 5u : 0u) | (qx + 1 < w->x1 ? 10u : 0u));
-            if (!RQ_ALL(e))
-                qmask &= quad_edge_mask(w, e);
-            if (zc->on && qmask) {
+            b->mask = (uint16_t)mask;
+        }
+        while (quads) {
+            unsigned c = low_bit(quads);
+            quads &= quads - 1;
+            unsigned qmask = (unsigned)(m0 >> c & 3) | (unsigned)(m1 >> c & 3) << 2;
+            int64_t e[3];
+            for (int i = 0; i < 3; i++)
+                e[i] = B[i] + w->stx[i] * (int64_t)c;
+            if (zc->on) {
                 int64_t e4[4][3];
                 for (unsigned k = 0; k < 4; k++)
                     for (int i = 0; i < 3; i++)
                         e4[k][i] = e[i] + w->off[k][i];
                 qmask = vc4_zclip_quad(zc, (const int64_t(*)[3])e4, qmask);
+                if (!qmask)
+                    continue;
             }
-            if (qmask) {
-                fill_quad(rs, w, b, nq, qx, qy, e, qmask);
-                qi[nq] = rowi + (uint32_t)qx;
-                RQ_FLUSH();
+            fill_quad(rs, w, b, nq, w->tx0 + c, qy, e, qmask);
+            qi[nq] = rowi + c;
+            if (++nq == 4) {
+                int rc = run_batch(v, t, rs, b, nq, qi);
+                batch_reset(b, rs->nvary);
+                nq = 0;
+                if (rc)
+                    return rc;
             }
-            q++, RQ_STEP(e);
         }
+        for (int i = 0; i < 3; i++)
+            B[i] += 2 * w->sty[i];
     }
-#undef RQ_SOME
-#undef RQ_ALL
-#undef RQ_STEP
-#undef RQ_FLUSH
     return nq ? run_batch(v, t, rs, b, nq, qi) : 0;
 }
 
@@ -1095,13 +1240,15 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         bool front = (r->st.config[0] & 4) ? !ccw : ccw;
         rs.reverse = cull && !front;
     }
-    rs.vx[0] = in[0];
-    rs.vx[1] = area2 > 0 ? in[1] : in[2];
-    rs.vx[2] = area2 > 0 ? in[2] : in[1];
+    rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
+    /* what is read of a vertex: the fields before the varyings, the
+     * first nvary varyings */
+    copy_vertex(&rs.vx[0], &in[0], rs.nvary);
+    copy_vertex(&rs.vx[1], area2 > 0 ? &in[1] : &in[2], rs.nvary);
+    copy_vertex(&rs.vx[2], area2 > 0 ? &in[2] : &in[1], rs.nvary);
     rs.v0 = &in[0];
     rs.area = area2 > 0 ? area2 : -area2;
     rs.inv_area = 1.0 / (double)rs.area;
-    rs.nvary = rs.nv.nvary > VC4_MAX_VARY ? VC4_MAX_VARY : rs.nv.nvary;
     setup_consts(&rs, r);
     vc4_zclip zc; /* depth offset into rs.z, Z clipping planes (clip.c) */
     vc4_depth_setup(&r->st, r->st.gl && (rs.nv.flags & 4), cull, rs.vx, rs.inv_area, rs.z, &zc);
@@ -1124,13 +1271,21 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
         rs.need_z = uz || early;
     }
     /* edge i runs from vertex i+1 to vertex i+2 (opposite vertex i) */
-    for (int i = 0; i < 3; i++) {
-        const vc4_vertex *a = &rs.vx[(i + 1) % 3], *c = &rs.vx[(i + 2) % 3];
-        int64_t dx = c->x - a->x, dy = c->y - a->y;
-        rs.ex[i] = dx;              /* * py */
-        rs.ey[i] = -dy;             /* * px */
-        rs.eb[i] = -dx * a->y + dy * a->x;
-        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);
+    {
+        const int64_t px[3] = {rs.vx[0].x, rs.vx[1].x, rs.vx[2].x};
+        const int64_t py[3] = {rs.vx[0].y, rs.vx[1].y, rs.vx[2].y};
+#define RS_EDGE(i, ia, ic)                                                                       \
+    do {                                                                                         \
+        int64_t dx = px[ic] - px[ia], dy = py[ic] - py[ia];                                      \
+        rs.ex[i] = dx;  /* * py */                                                               \
+        rs.ey[i] = -dy; /* * px */                                                               \
+        rs.eb[i] = -dx * py[ia] + dy * px[ia];                                                   \
+        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);                                              \
+    } while (0)
+        RS_EDGE(0, 1, 2);
+        RS_EDGE(1, 2, 0);
+        RS_EDGE(2, 0, 1);
+#undef RS_EDGE
     }
     /* pixel range: the tile, the frame, the clip window, the bounding box */
     int64_t x0 = (int64_t)r->tile_x * VC4_TILE, y0 = (int64_t)r->tile_y * VC4_TILE;
@@ -1164,7 +1319,8 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     if (!r->batch && !(r->batch = calloc(1, sizeof *r->batch)))
         return CG_ERR_NOMEM;
     raster_walk w;
-    walk_setup(&w, &rs, x0, y0, x1, y1);
+    walk_setup(&w, &rs, (int64_t)r->tile_x * VC4_TILE, (int64_t)r->tile_y * VC4_TILE, x0, y0, x1,
+               y1);
     return walk_quads(v, t, &rs, &w, &zc);
 }
 
@@ -1181,6 +1337,28 @@ static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
     return rc;
 }
 
+/* n bytes of the list at p from the list's page remembered in lpc (the
+ * reasoning of the vertex page cache: nothing writes memory while a list
+ * runs); false: not there (read them from the bus, then list_page). */
+static inline bool list_bytes(const vc4_page_cache *lpc, uint32_t p, uint8_t *dst, unsigned n)
+{
+    if (!lpc->page || (p >> 12) != (lpc->va >> 12) || (p & 0xFFF) + n > 4096)
+        return false;
+    memcpy(dst, lpc->page + (p & 0xFFF), n);
+    return true;
+}
+
+/* Remember p's page when it is plain backed memory (no fault, no coherency
+ * check, no trace: cg__vas_span; not the shared page of zeros). */
+static void list_page(cg_vc4 *v, vc4_page_cache *lpc, uint32_t p)
+{
+    uint8_t *pp;
+    lpc->page = NULL;
+    lpc->va = p & ~0xFFFull;
+    if (cg__vas_span(v->bus, lpc->va, 4096, false, &pp) == 4096 && pp != cg__zero_page)
+        lpc->page = pp;
+}
+
 static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
@@ -1188,6 +1366,7 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
     /* vertex bytes: within one list nothing writes memory (the QPU model
      * writes none, the tile buffer is not memory) and the CPU cannot act */
     vc4_page_cache vpc = {NULL, 0};
+    vc4_page_cache lpc = {NULL, 0}; /* the list's bytes, for the same reason */
     /* GL mode: shaded vertices are kept for the list, for the same reason */
     if (r->glc && vc4_gl_cache_reset(&r->glc) != 0)
         return CG_ERR_NOMEM;
@@ -1197,8 +1376,11 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
          * little-endian words (what could be read of them) */
         t->agent.stream_addr = p;
         t->agent.nwords = 0;
-        if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
-            return CG_ERR_FAULT;
+        if (!list_bytes(&lpc, p, it, 1)) {
+            if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
+                return CG_ERR_FAULT;
+            list_page(v, &lpc, p);
+        }
         t->agent.words[0] = it[0];
         t->agent.nwords = 1;
         if (r->st.prim_format == 0x10 || r->st.prim_format == 0x11) {
@@ -1211,7 +1393,8 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
                 return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
                                  "%s item 0x%02x (only the absolute coding 0x81 is known): not "
                                  "supported yet", line ? "line" : "point", it[0]);
-            if (psz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
+            if (psz > 1 && !list_bytes(&lpc, p + 1, it + 1, psz - 1) &&
+                vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
                 return CG_ERR_FAULT;
             t->agent.words[0] = vc4_le32(it);
             t->agent.words[1] = vc4_le32(it + 4);
@@ -1240,7 +1423,8 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
         }
         unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
                       : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
-        if (sz > 1 && vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
+        if (sz > 1 && !list_bytes(&lpc, p + 1, it + 1, sz - 1) &&
+            vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
             return CG_ERR_FAULT;
         t->agent.words[0] = vc4_le32(it);
         t->agent.words[1] = vc4_le32(it + 4);

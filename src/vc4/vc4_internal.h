@@ -415,9 +415,44 @@ static inline int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_
     }
     return vc4_vertex_bytes_miss(v, who, r, idx, off, buf, need, pc);
 }
-/* pc may be NULL. */
-int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
+/* The bytes of a shaded vertex and their decoding (research/vc4.md 1.1):
+ * [clip header Xc Yc Zc Wc if flag 3], s16 Xs, s16 Ys (12.4), f32 Zs, f32
+ * 1/Wc, [point size if flag 1], the first VC4_MAX_VARY varyings. */
+static inline uint32_t vc4_vertex_size(const vc4_nv_record *r)
+{
+    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
+    return ((r->flags & 8) ? 16 : 0) + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
+}
+static inline void vc4_vertex_decode(const uint8_t *p, const vc4_nv_record *r, int vp_x, int vp_y,
+                                     vc4_vertex *o)
+{
+    uint32_t off = (r->flags & 8) ? 16 : 0;
+    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
+    o->x = (int16_t)vc4_le16(p + off) + vp_x;
+    o->y = (int16_t)vc4_le16(p + off + 2) + vp_y;
+    o->z = vc4_f32(vc4_le32(p + off + 4));
+    o->inv_w = vc4_f32(vc4_le32(p + off + 8));
+    o->psize = (r->flags & 2) ? vc4_f32(vc4_le32(p + off + 12)) : 0.0f;
+    uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
+    for (uint32_t i = 0; i < nv; i++)
+        o->vary[i] = vc4_f32(vc4_le32(p + vo + 4 * i));
+}
+/* Vertex idx of the NV record r, decoded, through the page cache pc (may be
+ * NULL): a hit decodes in place, vertex.c has the rest. */
+int vc4_read_vertex_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                         int vp_x, int vp_y, vc4_vertex *out, vc4_page_cache *pc);
+static inline int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r,
+                                  uint32_t idx, int vp_x, int vp_y, vc4_vertex *out,
+                                  vc4_page_cache *pc)
+{
+    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
+    if (pc && pc->page && a <= 0xFFFFFFFFu && (a >> 12) == (pc->va >> 12) &&
+        (a & 0xFFF) + vc4_vertex_size(r) <= 4096) {
+        vc4_vertex_decode(pc->page + (a & 0xFFF), r, vp_x, vp_y, out);
+        return 0;
+    }
+    return vc4_read_vertex_miss(v, who, r, idx, vp_x, vp_y, out, pc);
+}
 /* gl.c: free a binner's or renderer's GL cache (NULL: nothing). */
 void vc4_gl_cache_free(struct vc4_gl_cache *c);
 /* state.c: latch a Primitive_List_Format, NV_Shader_State, GL_Shader_State, Viewport_Offset,

@@ -42,23 +42,13 @@ int vc4_vertex_bytes_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r
     return 0;
 }
 
-int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
-                    int vp_x, int vp_y, vc4_vertex *o, vc4_page_cache *pc)
+int vc4_read_vertex_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
+                         int vp_x, int vp_y, vc4_vertex *o, vc4_page_cache *pc)
 {
-    uint32_t off = (r->flags & 8) ? 16 : 0;
-    uint32_t nv = r->nvary > VC4_MAX_VARY ? VC4_MAX_VARY : r->nvary;
-    uint32_t need = off + 12 + ((r->flags & 2) ? 4 : 0) + 4 * nv;
     uint8_t buf[16 + 16 + 4 * VC4_MAX_VARY];
-    int rc = vc4_vertex_bytes(v, who, r, idx, 0, buf, need, pc);
+    int rc = vc4_vertex_bytes(v, who, r, idx, 0, buf, vc4_vertex_size(r), pc);
     if (rc)
         return rc;
-    o->x = (int16_t)vc4_le16(buf + off) + vp_x;
-    o->y = (int16_t)vc4_le16(buf + off + 2) + vp_y;
-    o->z = vc4_f32(vc4_le32(buf + off + 4));
-    o->inv_w = vc4_f32(vc4_le32(buf + off + 8));
-    o->psize = (r->flags & 2) ? vc4_f32(vc4_le32(buf + off + 12)) : 0.0f;
-    uint32_t vo = off + 12 + ((r->flags & 2) ? 4 : 0);
-    for (uint32_t i = 0; i < nv; i++)
-        o->vary[i] = vc4_f32(vc4_le32(buf + vo + 4 * i));
+    vc4_vertex_decode(buf, r, vp_x, vp_y, o);
     return 0;
 }
