@@ -228,6 +228,13 @@ typedef struct vc4_qpu_prog {
     /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
     uint32_t use_n;
     bool use_w, use_z;
+    /* a decoded instruction accesses the VPM, VDR or VDW (D_VPMRULE): the
+     * program may write memory (VDW), so a hold never spares its
+     * comparison with memory */
+    bool vpm;
+    /* the hold (vc4_qpu_cache.hold) under which the program was last
+     * compared with memory; 0: none */
+    uint64_t held;
 } vc4_qpu_prog;
 
 struct vc4_qpu_cache {
@@ -235,6 +242,12 @@ struct vc4_qpu_cache {
     uint64_t tick;
     vc4_qpu_prog *mru; /* the program prog_for gave last */
     bool st_ready;
+    /* vc4_qpu_cache_hold: the current hold's number (0: not held; each hold
+     * takes a new one, never reused) and the last one given */
+    uint64_t hold, holds;
+    /* the slice function of this host's vector level (slice_impl), taken
+     * once when the cache is created */
+    int (*slice)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
     _Alignas(64) vc4_qpu_state st;
@@ -740,7 +753,7 @@ static inline void set_flags(vc4_qpu_state *s, row v, row carry, unsigned lanes,
 }
 
 /* dst's lanes of m = v's */
-static inline void blend(uint32_t *dst, row v, uint16_t m)
+static inline __attribute__((always_inline)) void blend(uint32_t *dst, row v, uint16_t m)
 {
     if (m == ALL_LANES) {
         vstore(dst, v);
@@ -2008,6 +2021,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         }
         SYNC_OUT();
         AGENT(d, addr);
+        s->slow = true; /* any field may change: reinit clears them all */
         rc = step_d(s, d, addr);
         SYNC_IN();
         if (rc)
@@ -2124,15 +2138,37 @@ int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
 
 /* vc4_qpu_init for a state that ran before: the same zeroed state, but only
  * the register rows the last run wrote are cleared (the register files and
- * accumulators are 4.4 KiB of the state's 4.6; they come first in it). */
+ * accumulators are 4.4 KiB of the state's 4.6; they come first in it). A
+ * run that never left the slice loop's fast path (s->slow clear) changed
+ * only the fields below of the state's tail (SLICE_FN's locals written back
+ * by SYNC_OUT, the flags of alu_fast, the agent, what set_env and
+ * vc4_qpu_run_fragment_cached set, `ended` from a fault or the end):
+ * those are cleared one by one instead of the whole tail. */
 static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
                    uint32_t code_addr, uint32_t unif_addr, bool strict)
 {
+    /* (not ra15 and rb15: the fragment payload, which frag_run writes
+     * whole next, is all the renderer's state is used for) */
+    s->dirty[0] &= ~(1ull << 15 | 1ull << (32 + 15));
     for (int w = 0; w < 2; w++)
         for (uint64_t m = s->dirty[w]; m; m &= m - 1)
             memset(row_ptr(s, 64 * (unsigned)w + (unsigned)__builtin_ctzll(m)), 0,
                    sizeof s->ra[0]);
-    memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    if (s->slow) {
+        memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    } else {
+        s->zf = s->nf = s->cf = 0;
+        s->executed = 0;
+        s->ended = false;
+        s->branch_wait = 0;
+        s->branch_target = 0;
+        s->prev_phys = 0;
+        s->prev_acc = 0;
+        memset(&s->agent, 0, sizeof s->agent);
+        s->frag = NULL;
+        s->prog = NULL;
+        s->dirty[0] = s->dirty[1] = 0;
+    }
     set_env(s, dev, bus, who, code_addr, unif_addr, strict);
 }
 
@@ -2461,11 +2497,16 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     d->flags = f;
 }
 
+typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+static slice_fn slice_impl(void);
+
 vc4_qpu_cache *vc4_qpu_cache_create(void)
 {
     vc4_qpu_cache *c = aligned_alloc(_Alignof(vc4_qpu_cache), sizeof *c);
-    if (c)
+    if (c) {
         memset(c, 0, sizeof *c);
+        c->slice = slice_impl(); /* the level is decided once per process */
+    }
     return c;
 }
 
@@ -2492,6 +2533,7 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
         size_t got = cg__vas_span(bus, (uint64_t)pg->start + off, (size_t)(len - off), false, &p);
         if (got == 0) {
             pg->n = 0;
+            pg->vpm = false;
             pg->use_n = UINT32_MAX;
             return false;
         }
@@ -2508,45 +2550,73 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
     return true;
 }
 
-/* The program entry for code at `start`, validated; NULL: run uncached. */
-static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
+/* The program entry for code at `start`, validated; NULL: run uncached.
+ * Under a hold (vc4_qpu_cache_hold) a program already compared with memory
+ * during this hold is not compared again: the holder guarantees that
+ * nothing has written memory since, and the program itself cannot (no VPM
+ * access: prog.vpm). */
+static vc4_qpu_prog *prog_find(vc4_qpu_cache *c, cg_vas *bus, uint32_t start);
+static inline vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
+{
+    vc4_qpu_prog *pg = c->mru;
+    if (c->hold && pg && pg->held == c->hold && pg->start == start) {
+        pg->last_use = ++c->tick; /* (held: pg->cap is not 0) */
+        return pg;
+    }
+    return prog_find(c, bus, start);
+}
+
+static vc4_qpu_prog *prog_find(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
 {
     vc4_qpu_prog *pg = c->mru, *lru = &c->prog[0];
-    if (pg && pg->cap && pg->start == start) { /* the renderer: batch after batch */
-        pg->last_use = ++c->tick;
-        return prog_validate(pg, bus) ? pg : NULL;
-    }
-    pg = NULL;
-    for (int i = 0; i < CACHE_PROGS; i++) {
-        vc4_qpu_prog *q = &c->prog[i];
-        if (q->cap && q->start == start) {
-            pg = q;
-            break;
+    if (!(pg && pg->cap && pg->start == start)) { /* the renderer: batch after batch */
+        pg = NULL;
+        for (int i = 0; i < CACHE_PROGS; i++) {
+            vc4_qpu_prog *q = &c->prog[i];
+            if (q->cap && q->start == start) {
+                pg = q;
+                break;
+            }
+            if (q->last_use < lru->last_use)
+                lru = q;
         }
-        if (q->last_use < lru->last_use)
-            lru = q;
-    }
-    if (!pg) {
-        pg = lru;
-        pg->start = start;
-        pg->n = 0;
-        pg->wdirty[0] = pg->wdirty[1] = 0;
-        pg->use_n = UINT32_MAX;
+        if (!pg) {
+            pg = lru;
+            pg->start = start;
+            pg->n = 0;
+            pg->wdirty[0] = pg->wdirty[1] = 0;
+            pg->use_n = UINT32_MAX;
+            pg->vpm = false;
+            pg->held = 0;
+        }
+        c->mru = pg;
+        if (!pg->cap) {
+            pg->cap = 64;
+            pg->bytes = malloc(8 * pg->cap);
+            pg->d = malloc(sizeof *pg->d * pg->cap);
+            if (!pg->bytes || !pg->d) {
+                free(pg->bytes), free(pg->d);
+                pg->bytes = NULL, pg->d = NULL;
+                pg->cap = 0;
+                pg->last_use = ++c->tick;
+                return NULL;
+            }
+        }
     }
     pg->last_use = ++c->tick;
-    c->mru = pg;
-    if (!pg->cap) {
-        pg->cap = 64;
-        pg->bytes = malloc(8 * pg->cap);
-        pg->d = malloc(sizeof *pg->d * pg->cap);
-        if (!pg->bytes || !pg->d) {
-            free(pg->bytes), free(pg->d);
-            pg->bytes = NULL, pg->d = NULL;
-            pg->cap = 0;
-            return NULL;
-        }
-    }
-    return prog_validate(pg, bus) ? pg : NULL;
+    if (c->hold && pg->held == c->hold)
+        return pg;
+    if (!prog_validate(pg, bus))
+        return NULL;
+    if (c->hold && !pg->vpm)
+        pg->held = c->hold;
+    return pg;
+}
+
+void vc4_qpu_cache_hold(vc4_qpu_cache *c, bool on)
+{
+    if (c)
+        c->hold = on ? ++c->holds : 0;
 }
 
 /* Does the instruction name ra15 (file 0) or rb15 (file 1) as a read, a
@@ -2631,6 +2701,7 @@ static void prog_append(vc4_qpu_prog *pg, cg_vas *bus, uint32_t addr, const uint
         pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
     pg->d[pg->n] = *d;
     pg->n++;
+    pg->vpm |= (d->flags & D_VPMRULE) != 0;
     if (d->flags & D_FAST)
         for (int k = 0; k < 2; k++)
             if (d->wrow[k] != 0xff)
@@ -2683,8 +2754,6 @@ void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus)
 
 /* ---- the entry points: one build per vector level (src/core/simd.h) ---- */
 
-typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
-
 static slice_fn slice_impl(void)
 {
 #if CG_SIMD_HAVE_VARIANTS
@@ -2708,7 +2777,8 @@ int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     return slice_impl()(s, max, insns);
 }
 
-int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
+/* vc4_qpu_run with the slice function of this level (fn) */
+static int run_with(vc4_qpu_state *s, uint64_t budget, slice_fn fn)
 {
     uint64_t start = s->executed;
     while (!s->ended) {
@@ -2730,13 +2800,54 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
             return CG_ERR_FAULT;
         }
         uint64_t n;
-        int rc = vc4_qpu_run_slice(s, budget - (s->executed - start), &n);
+        int rc = fn(s, budget - (s->executed - start), &n);
         if (rc == VC4_QPU_BLOCKED)
             continue; /* alone, nothing ends the wait: the budget will */
         if (rc)
             return rc;
     }
     return 0;
+}
+
+int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
+{
+    return run_with(s, budget, slice_impl());
+}
+
+/* The fragment payload and outputs of b around a run of s (set up for the
+ * batch's program), through the slice function fn. */
+static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_fn fn)
+{
+    s->frag = b;
+    if (b->sems)
+        s->sems = b->sems;
+    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
+    memcpy(s->ra[15], b->frag_w, sizeof b->frag_w);
+    memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
+    dirty_ab(s, 0, 15);
+    dirty_ab(s, 1, 15);
+    vstore(b->ms_flags, vsplat(0));
+    blend(b->ms_flags, vsplat(15), b->mask);
+    /* outputs start empty for each batch */
+    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
+    b->stencil_writes = 0;
+    int rc = run_with(s, budget, fn);
+    b->host_int = s->host_int;
+    return rc;
+}
+
+/* Without a cache: a state on the stack (kept out of the cached path, whose
+ * frame it would make 5 KiB). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int run_fragment_stack(cg_device *dev, cg_vas *bus, const cg_agent *who,
+                              uint32_t code_addr, uint32_t unif_addr, vc4_frag_batch *b,
+                              uint64_t budget, bool strict)
+{
+    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
+    vc4_qpu_init(&st, dev, bus, who, code_addr, unif_addr, strict);
+    return frag_run(&st, b, budget, slice_impl());
 }
 
 int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
@@ -2753,35 +2864,16 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
 {
     if (!dev || !bus || !b)
         return CG_ERR_INVAL;
-    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
-    vc4_qpu_state *s = &st;
-    if (c) {
-        s = &c->st;
-        if (c->st_ready)
-            reinit(s, dev, bus, who, code_addr, unif_addr, strict);
-        else
-            vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
-        c->st_ready = true;
-        s->prog = prog_for(c, bus, code_addr);
-    } else {
+    if (!c)
+        return run_fragment_stack(dev, bus, who, code_addr, unif_addr, b, budget, strict);
+    vc4_qpu_state *s = &c->st;
+    if (c->st_ready)
+        reinit(s, dev, bus, who, code_addr, unif_addr, strict);
+    else
         vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
-    }
-    s->frag = b;
-    if (b->sems)
-        s->sems = b->sems;
-    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
-    memcpy(s->ra[15], b->frag_w, sizeof b->frag_w);
-    memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
-    dirty_ab(s, 0, 15);
-    dirty_ab(s, 1, 15);
-    vstore(b->ms_flags, vsplat(0));
-    blend(b->ms_flags, vsplat(15), b->mask);
-    /* outputs start empty for each batch */
-    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
-    b->stencil_writes = 0;
-    int rc = vc4_qpu_run(s, budget);
-    b->host_int = s->host_int;
-    return rc;
+    c->st_ready = true;
+    s->prog = prog_for(c, bus, code_addr);
+    return frag_run(s, b, budget, c->slice);
 }
 
 #endif /* SHARED */
