@@ -40,6 +40,7 @@
  * in the baseline build (SHARED below). */
 #define SHARED (CG_SIMD_VARIANT == CG_SIMD_BASE)
 #define SLICE_FN CG_SIMD_FN(vc4__qpu_slice)
+#define FRAG_FN CG_SIMD_FN(vc4__qpu_frag)
 
 #define LANES 16
 #define ALL_LANES 0xffffu
@@ -235,6 +236,10 @@ typedef struct vc4_qpu_prog {
     /* the hold (vc4_qpu_cache.hold) under which the program was last
      * compared with memory; 0: none */
     uint64_t held;
+    /* vc4__qpu_straight's answer for the first st_n instructions: a run
+     * from the start is one straight run of `straight` instructions (0:
+     * not) */
+    uint32_t st_n, straight;
 } vc4_qpu_prog;
 
 struct vc4_qpu_cache {
@@ -248,6 +253,7 @@ struct vc4_qpu_cache {
     /* the slice function of this host's vector level (slice_impl), taken
      * once when the cache is created */
     int (*slice)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+    bool (*frag)(vc4_qpu_state *s, uint64_t budget); /* likewise (FRAG_FN) */
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
     _Alignas(64) vc4_qpu_state st;
@@ -262,6 +268,10 @@ const vc4_qpu_dins *vc4__qpu_fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins
 int vc4__qpu_slice_base(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx2(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx512(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+bool vc4__qpu_frag_base(vc4_qpu_state *s, uint64_t budget);
+bool vc4__qpu_frag_avx2(vc4_qpu_state *s, uint64_t budget);
+bool vc4__qpu_frag_avx512(vc4_qpu_state *s, uint64_t budget);
+uint32_t vc4__qpu_straight(vc4_qpu_prog *pg);
 
 /* Note a register row the run writes (reinit clears it for the next run):
  * rows ra0-31 = 0-31, rb0-31 = 32-63, r0-r5 = 64-69, the layout of the
@@ -341,14 +351,14 @@ typedef struct row {
 /* a native vector at a 4-byte boundary; vector types alias their element
  * type, so a row store does not make the compiler reload unrelated state */
 typedef vn vn_ua __attribute__((aligned(4)));
-static inline row vload(const uint32_t *p)
+static inline __attribute__((always_inline)) row vload(const uint32_t *p)
 {
     row v;
     for (int k = 0; k < NV; k++)
         v.c[k] = *(const vn_ua *)(p + k * NL);
     return v;
 }
-static inline void vstore(uint32_t *p, row v)
+static inline __attribute__((always_inline)) void vstore(uint32_t *p, row v)
 {
     for (int k = 0; k < NV; k++)
         *(vn_ua *)(p + k * NL) = v.c[k];
@@ -2049,7 +2059,76 @@ out:
     return rc;
 }
 
+/* A fragment run from a state just reset (reinit or vc4_qpu_init, then
+ * frag_run: nothing pending, no branch, end or SFU result on the way,
+ * prev_phys 0, pc at the start of s->prog, s->frag set) of a program that
+ * vc4__qpu_straight finds to be one straight run: every instruction from
+ * the start D_FAST, the program end (SH_NOP) and its two delay slots among
+ * them, and no instruction reading a register the one before it may write.
+ * SLICE_FN would run it as one straight run of its inner loop and leave
+ * the state as below; this is that run without the slice's set-up and
+ * exit (the locals, the outer loop, SYNC_OUT's arithmetic) and without the
+ * back-to-back read test, which the analysis did once. The instructions
+ * run through run_shape, the one handler of each shape. False (nothing
+ * done): no such program, or the budget ends before the program does (the
+ * slices then run it and report the hang). */
+bool FRAG_FN(vc4_qpu_state *s, uint64_t budget)
+{
+    vc4_qpu_prog *pg = s->prog;
+    if (!pg)
+        return false;
+    uint32_t n = pg->st_n == pg->n ? pg->straight : vc4__qpu_straight(pg);
+    if (n == 0 || budget < n)
+        return false;
+    s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+    const vc4_qpu_dins *d = pg->d, *end = d + n;
+    uint64_t phys;
+    uint8_t acc;
+    do
+        phys = run_shape(s, d, &acc);
+    while (++d < end);
+    /* SLICE_FN's state after the run: pc at the last delay slot, counts */
+    s->pc = pg->start + 8 * (n - 1);
+    s->executed += n;
+    s->prev_phys = phys;
+    s->prev_acc = acc;
+    s->since_branch = s->since_branch + (int)n < 100 ? s->since_branch + (int)n : 100;
+    s->ended = true;
+    s->agent.stream_addr = s->pc;
+    memcpy(s->agent.words, &end[-1].ins, 8); /* little-endian: low word first */
+    s->agent.nwords = 2;
+    return true;
+}
+
 #if SHARED
+
+/* What FRAG_FN may run (see there), for the first pg->n instructions: the
+ * number of instructions of a run from the start, 0 if it is not one
+ * straight run. */
+uint32_t vc4__qpu_straight(vc4_qpu_prog *pg)
+{
+    pg->st_n = pg->n;
+    pg->straight = 0;
+    uint64_t prevw = 0; /* the registers the instruction before may write */
+    for (uint32_t i = 0; i < pg->n; i++) {
+        const vc4_qpu_dins *d = &pg->d[i];
+        if ((d->flags & (D_FAST | D_ENDX)) != D_FAST || (d->rd & prevw))
+            return 0;
+        prevw = d->pw[0] | d->pw[1];
+        if (d->flags & D_END) { /* two delay slots, without another end */
+            for (uint32_t k = i + 1; k <= i + 2; k++) {
+                if (k >= pg->n)
+                    return 0;
+                d = &pg->d[k];
+                if ((d->flags & (D_FAST | D_ENDX | D_END)) != D_FAST || (d->rd & prevw))
+                    return 0;
+                prevw = d->pw[0] | d->pw[1];
+            }
+            return pg->straight = i + 3;
+        }
+    }
+    return 0;
+}
 
 /* ---- faults ---- */
 
@@ -2490,15 +2569,19 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
         f |= D_FAST; /* nothing but the step itself (both ops nop: no write):
                       * SH_NOP (0 after the memset is SH_GEN: set below) */
-    if (d->kind == K_SIGNAL)
+    if (d->kind == K_SIGNAL) {
         d->shape = SH_NOP;
+        d->wrow[0] = d->wrow[1] = 0xff; /* (no row: none is marked dirty) */
+    }
     if ((f & D_END) && !((f & D_FAST) && d->shape == SH_NOP))
         f |= D_ENDX;
     d->flags = f;
 }
 
 typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+typedef bool (*frag_fn)(vc4_qpu_state *s, uint64_t budget);
 static slice_fn slice_impl(void);
+static frag_fn frag_impl(void);
 
 vc4_qpu_cache *vc4_qpu_cache_create(void)
 {
@@ -2506,6 +2589,7 @@ vc4_qpu_cache *vc4_qpu_cache_create(void)
     if (c) {
         memset(c, 0, sizeof *c);
         c->slice = slice_impl(); /* the level is decided once per process */
+        c->frag = frag_impl();
     }
     return c;
 }
@@ -2534,7 +2618,7 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
         if (got == 0) {
             pg->n = 0;
             pg->vpm = false;
-            pg->use_n = UINT32_MAX;
+            pg->use_n = pg->st_n = UINT32_MAX;
             return false;
         }
         if (memcmp(p, pg->bytes + off, got) != 0) {
@@ -2542,7 +2626,7 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
             while (p[i] == pg->bytes[off + i])
                 i++;
             pg->n = (uint32_t)((off + i) / 8);
-            pg->use_n = UINT32_MAX;
+            pg->use_n = pg->st_n = UINT32_MAX;
             return true;
         }
         off += got;
@@ -2585,7 +2669,7 @@ static vc4_qpu_prog *prog_find(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
             pg->start = start;
             pg->n = 0;
             pg->wdirty[0] = pg->wdirty[1] = 0;
-            pg->use_n = UINT32_MAX;
+            pg->use_n = pg->st_n = UINT32_MAX;
             pg->vpm = false;
             pg->held = 0;
         }
@@ -2766,6 +2850,18 @@ static slice_fn slice_impl(void)
     return vc4__qpu_slice_base;
 }
 
+static frag_fn frag_impl(void)
+{
+#if CG_SIMD_HAVE_VARIANTS
+    switch (cg__simd_level()) {
+    case CG_SIMD_AVX512: return vc4__qpu_frag_avx512;
+    case CG_SIMD_AVX2: return vc4__qpu_frag_avx2;
+    default: break;
+    }
+#endif
+    return vc4__qpu_frag_base;
+}
+
 int vc4_qpu_step(vc4_qpu_state *s)
 {
     uint64_t n;
@@ -2815,8 +2911,10 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
 }
 
 /* The fragment payload and outputs of b around a run of s (set up for the
- * batch's program), through the slice function fn. */
-static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_fn fn)
+ * batch's program): through the straight-run entry ffn (NULL: none) when it
+ * takes the program, else the slice function fn. */
+static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_fn fn,
+                    frag_fn ffn)
 {
     s->frag = b;
     if (b->sems)
@@ -2831,7 +2929,7 @@ static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_
     /* outputs start empty for each batch */
     b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
     b->stencil_writes = 0;
-    int rc = run_with(s, budget, fn);
+    int rc = ffn && ffn(s, budget) ? 0 : run_with(s, budget, fn);
     b->host_int = s->host_int;
     return rc;
 }
@@ -2847,7 +2945,7 @@ static int run_fragment_stack(cg_device *dev, cg_vas *bus, const cg_agent *who,
 {
     _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
     vc4_qpu_init(&st, dev, bus, who, code_addr, unif_addr, strict);
-    return frag_run(&st, b, budget, slice_impl());
+    return frag_run(&st, b, budget, slice_impl(), NULL);
 }
 
 int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
@@ -2873,7 +2971,7 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
         vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
     c->st_ready = true;
     s->prog = prog_for(c, bus, code_addr);
-    return frag_run(s, b, budget, c->slice);
+    return frag_run(s, b, budget, c->slice, c->frag);
 }
 
 #endif /* SHARED */
