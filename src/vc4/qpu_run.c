@@ -240,6 +240,7 @@ typedef struct vc4_qpu_prog {
      * from the start is one straight run of `straight` instructions (0:
      * not) */
     uint32_t st_n, straight;
+    uint32_t work; /* its instructions up to the last one that is not SH_NOP */
 } vc4_qpu_prog;
 
 struct vc4_qpu_cache {
@@ -253,7 +254,7 @@ struct vc4_qpu_cache {
     /* the slice function of this host's vector level (slice_impl), taken
      * once when the cache is created */
     int (*slice)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
-    bool (*frag)(vc4_qpu_state *s, uint64_t budget); /* likewise (FRAG_FN) */
+    bool (*frag)(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget); /* likewise (FRAG_FN) */
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
     _Alignas(64) vc4_qpu_state st;
@@ -268,9 +269,9 @@ const vc4_qpu_dins *vc4__qpu_fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins
 int vc4__qpu_slice_base(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx2(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx512(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
-bool vc4__qpu_frag_base(vc4_qpu_state *s, uint64_t budget);
-bool vc4__qpu_frag_avx2(vc4_qpu_state *s, uint64_t budget);
-bool vc4__qpu_frag_avx512(vc4_qpu_state *s, uint64_t budget);
+bool vc4__qpu_frag_base(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+bool vc4__qpu_frag_avx2(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+bool vc4__qpu_frag_avx512(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
 uint32_t vc4__qpu_straight(vc4_qpu_prog *pg);
 
 /* Note a register row the run writes (reinit clears it for the next run):
@@ -2059,21 +2060,38 @@ out:
     return rc;
 }
 
-/* A fragment run from a state just reset (reinit or vc4_qpu_init, then
- * frag_run: nothing pending, no branch, end or SFU result on the way,
- * prev_phys 0, pc at the start of s->prog, s->frag set) of a program that
- * vc4__qpu_straight finds to be one straight run: every instruction from
- * the start D_FAST, the program end (SH_NOP) and its two delay slots among
- * them, and no instruction reading a register the one before it may write.
- * SLICE_FN would run it as one straight run of its inner loop and leave
- * the state as below; this is that run without the slice's set-up and
- * exit (the locals, the outer loop, SYNC_OUT's arithmetic) and without the
- * back-to-back read test, which the analysis did once. The instructions
- * run through run_shape, the one handler of each shape. False (nothing
- * done): no such program, or the budget ends before the program does (the
- * slices then run it and report the hang). */
-bool FRAG_FN(vc4_qpu_state *s, uint64_t budget)
+/* A fragment batch's start: the payload and outputs of b (for a state
+ * just reset: reinit or vc4_qpu_init), then, when the program in use
+ * (s->prog) is one that vc4__qpu_straight finds to be one straight run
+ * (every instruction from the start D_FAST, the program end (SH_NOP) and
+ * its two delay slots among them, no instruction reading a register the one
+ * before it may write), the run itself. SLICE_FN would run such a program
+ * from such a state (nothing pending, no branch, end or SFU result on the
+ * way, prev_phys 0, pc at the program's start, s->frag set) as one
+ * straight run of its inner loop and leave the state as below; this is
+ * that run without the slice's set-up and exit (its locals, the outer loop,
+ * SYNC_OUT's arithmetic) and without the back-to-back read test, which the
+ * analysis did once. The instructions run through run_shape, the one
+ * handler of each shape; the SH_NOP ones after the last that is not (the
+ * end and its delay slots, usually) do nothing there but count. False: the
+ * payload is set, the program is not run (no such program, or the budget
+ * ends before the program does: the slices then run it and report the
+ * hang). */
+bool FRAG_FN(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget)
 {
+    s->frag = b;
+    if (b->sems)
+        s->sems = b->sems;
+    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
+    vstore(s->ra[15], vload(b->frag_w));
+    vstore(s->rb[15], vload(b->frag_z));
+    dirty_ab(s, 0, 15);
+    dirty_ab(s, 1, 15);
+    vstore(b->ms_flags, vsplat(0));
+    blend(b->ms_flags, vsplat(15), b->mask);
+    /* outputs start empty for each batch */
+    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
+    b->stencil_writes = 0;
     vc4_qpu_prog *pg = s->prog;
     if (!pg)
         return false;
@@ -2081,12 +2099,11 @@ bool FRAG_FN(vc4_qpu_state *s, uint64_t budget)
     if (n == 0 || budget < n)
         return false;
     s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
-    const vc4_qpu_dins *d = pg->d, *end = d + n;
-    uint64_t phys;
-    uint8_t acc;
-    do
+    const vc4_qpu_dins *d = pg->d, *work = d + pg->work, *end = d + n;
+    uint64_t phys = end[-1].shape_phys; /* an SH_NOP's (run_shape) */
+    uint8_t acc = end[-1].shape_acc;
+    for (; d < work; d++)
         phys = run_shape(s, d, &acc);
-    while (++d < end);
     /* SLICE_FN's state after the run: pc at the last delay slot, counts */
     s->pc = pg->start + 8 * (n - 1);
     s->executed += n;
@@ -2124,6 +2141,9 @@ uint32_t vc4__qpu_straight(vc4_qpu_prog *pg)
                     return 0;
                 prevw = d->pw[0] | d->pw[1];
             }
+            pg->work = i + 3;
+            while (pg->work > 0 && pg->d[pg->work - 1].shape == SH_NOP)
+                pg->work--;
             return pg->straight = i + 3;
         }
     }
@@ -2579,7 +2599,7 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
 }
 
 typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
-typedef bool (*frag_fn)(vc4_qpu_state *s, uint64_t budget);
+typedef bool (*frag_fn)(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
 static slice_fn slice_impl(void);
 static frag_fn frag_impl(void);
 
@@ -2910,26 +2930,13 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
     return run_with(s, budget, slice_impl());
 }
 
-/* The fragment payload and outputs of b around a run of s (set up for the
- * batch's program): through the straight-run entry ffn (NULL: none) when it
- * takes the program, else the slice function fn. */
+/* A fragment batch on s (set up for the batch's program): its start and
+ * perhaps its whole run through the level's FRAG_FN (ffn), else the slices
+ * (fn). */
 static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_fn fn,
                     frag_fn ffn)
 {
-    s->frag = b;
-    if (b->sems)
-        s->sems = b->sems;
-    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
-    memcpy(s->ra[15], b->frag_w, sizeof b->frag_w);
-    memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
-    dirty_ab(s, 0, 15);
-    dirty_ab(s, 1, 15);
-    vstore(b->ms_flags, vsplat(0));
-    blend(b->ms_flags, vsplat(15), b->mask);
-    /* outputs start empty for each batch */
-    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
-    b->stencil_writes = 0;
-    int rc = ffn && ffn(s, budget) ? 0 : run_with(s, budget, fn);
+    int rc = ffn(s, b, budget) ? 0 : run_with(s, budget, fn);
     b->host_int = s->host_int;
     return rc;
 }
@@ -2945,7 +2952,7 @@ static int run_fragment_stack(cg_device *dev, cg_vas *bus, const cg_agent *who,
 {
     _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
     vc4_qpu_init(&st, dev, bus, who, code_addr, unif_addr, strict);
-    return frag_run(&st, b, budget, slice_impl(), NULL);
+    return frag_run(&st, b, budget, slice_impl(), frag_impl());
 }
 
 int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
