@@ -2805,7 +2805,10 @@ static void prog_append(vc4_qpu_prog *pg, cg_vas *bus, uint32_t addr, const uint
         pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
     pg->d[pg->n] = *d;
     pg->n++;
-    pg->vpm |= (d->flags & D_VPMRULE) != 0;
+    if (d->flags & D_VPMRULE) { /* from now on compared at every run */
+        pg->vpm = true;
+        pg->held = 0;
+    }
     if (d->flags & D_FAST)
         for (int k = 0; k < 2; k++)
             if (d->wrow[k] != 0xff)
