@@ -4,6 +4,7 @@
  * list), a straight program runs through vc4__qpu_frag without the slice's
  * set-up, and a batch resets only what the previous one changed. Every
  * result must be the one of the uncached run. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -178,6 +179,24 @@ static void test_straight(void)
     CHECK_EQ(o.faults, 1);
     CHECK_EQ(o.f[0].stream_addr, CODE + 8);
     CHECK_EQ(o.color[0], 9u);
+    /* load immediates to the TLB: alone under always (SH_LDI_TLB: colour,
+     * Z), with a second destination, under a condition (SH_LDI; Z is clear at the start) */
+    static const char *ldis[4] = {"ldi tlbc, 0x77\n", "ldi tlbz, 0x78\n",
+                                  "ldi tlbc, r2, 0x79\nor tlbz, r2, r2 : nop\n",
+                                  "ldi tlbc, 0x7a\nldi.ifnz tlbc, 0x7b\n"};
+    static const uint32_t ldi_c[4] = {0x77, 0, 0x79, 0x7b}, ldi_z[4] = {0, 0x78, 0x79, 0};
+    for (int k = 0; k < 4; k++) {
+        char src[160];
+        snprintf(src, sizeof src, "%snop : nop : thrend\nnop\nnop\n", ldis[k]);
+        qpu_text_load(CODE, src, NULL, bus_put, &e);
+        cached_as_uncached(&e, 6, 100, true, &o);
+        CHECK_EQ(o.rc, 0);
+        CHECK_EQ(o.faults, 0);
+        CHECK_EQ(o.color_mask, ldi_c[k] ? 0xffff : 0); /* batch 5: mask 0xffff */
+        CHECK_EQ(o.color[7], ldi_c[k]);
+        CHECK_EQ(o.z_mask, ldi_z[k] ? 0xffff : 0);
+        CHECK_EQ(o.z_out[7], ldi_z[k]);
+    }
     /* a run that left the fast path (an SFU write: step_d) is followed by a
      * straight one through the same cache: the state is reset whole */
     vc4_qpu_cache *c = vc4_qpu_cache_create();

@@ -200,6 +200,8 @@ enum shape {
     SH_GEN,
     SH_NOP,
     SH_LDI, /* a load immediate (no pack, setf or semaphore) */
+    SH_LDI_TLB, /* such a load immediate whose one write is to the TLB, under
+                 * "always" (the seed's `ldi tlbc`) */
 #define X(a) SH_A_##a##_R, SH_A_##a##_I, SH_A_##a##_G,
     SHAPE_ADD(X)
 #undef X
@@ -1773,6 +1775,10 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
         *accw = acc;
         return phys;
     }
+    case SH_LDI_TLB: /* SH_LDI with the one write fixed at decode */
+        tlb_write(s->frag, d->tlb[0], vload(d->immv), ALL_LANES);
+        *accw = 0;
+        return 0;
 #define ONE(sh, fn, op, w, k)                                                             \
     case sh##_R:                                                                          \
         vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
@@ -2502,6 +2508,9 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
                 f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
                 d->shape = SH_LDI;
+                if (d->cond_add == VC4_QPU_COND_ALWAYS && d->wrow[0] == 0xff && d->tlb[0] &&
+                    ((d->wrow[1] == 0xff && !d->tlb[1]) || d->cond_mul == VC4_QPU_COND_NEVER))
+                    d->shape = SH_LDI_TLB;
             }
         }
     } else if (br) {
