@@ -243,6 +243,7 @@ typedef struct vc4_qpu_prog {
      * not) */
     uint32_t st_n, straight;
     uint32_t work; /* its instructions up to the last one that is not SH_NOP */
+    bool pay15;    /* one of them reads ra15 or rb15 (the fragment payload) */
 } vc4_qpu_prog;
 
 struct vc4_qpu_cache {
@@ -1852,8 +1853,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     vc4_qpu_prog *pg = s->prog;
     const vc4_qpu_dins *pd = pg ? pg->d : NULL;
     uint32_t pstart = pg ? pg->start : 0, pn = pg ? pg->n : 0;
-    if (pg)
-        s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+    if (pg) { /* (one word at a time: see FRAG_FN) */
+        s->dirty[0] |= pg->wdirty[0];
+        if (pg->wdirty[1])
+            s->dirty[1] |= pg->wdirty[1];
+    }
     if (s->ended)
         goto out;
     /* What the fast path changes besides the rows and flags, kept in locals
@@ -2085,26 +2089,40 @@ out:
  * hang). */
 bool FRAG_FN(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget)
 {
+    vc4_qpu_prog *pg = s->prog;
+    uint32_t n = 0;
+    if (pg) {
+        n = pg->st_n == pg->n ? pg->straight : vc4__qpu_straight(pg);
+        if (budget < n)
+            n = 0;
+    }
     s->frag = b;
     if (b->sems)
         s->sems = b->sems;
-    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
-    vstore(s->ra[15], vload(b->frag_w));
-    vstore(s->rb[15], vload(b->frag_z));
-    dirty_ab(s, 0, 15);
-    dirty_ab(s, 1, 15);
+    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3);
+     * not for a straight program that reads neither (nothing else can see
+     * them: the state is the cache's, and any run that may read them gets
+     * them here; reinit leaves them alone) */
+    if (n == 0 || pg->pay15) {
+        vstore(s->ra[15], vload(b->frag_w));
+        vstore(s->rb[15], vload(b->frag_z));
+    }
+    /* the dirty rows: ra15, rb15 and the program's (below), in scalar
+     * stores one word at a time (a 16-byte load of dirty[] right after an
+     * 8-byte store to it cannot be forwarded: it stalled here) */
+    uint64_t dirty0 = s->dirty[0] | 1ull << 15 | 1ull << (32 + 15);
     vstore(b->ms_flags, vsplat(0));
     blend(b->ms_flags, vsplat(15), b->mask);
     /* outputs start empty for each batch */
     b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
     b->stencil_writes = 0;
-    vc4_qpu_prog *pg = s->prog;
-    if (!pg)
+    if (n == 0) {
+        s->dirty[0] = dirty0;
         return false;
-    uint32_t n = pg->st_n == pg->n ? pg->straight : vc4__qpu_straight(pg);
-    if (n == 0 || budget < n)
-        return false;
-    s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+    }
+    s->dirty[0] = dirty0 | pg->wdirty[0];
+    if (pg->wdirty[1])
+        s->dirty[1] |= pg->wdirty[1];
     const vc4_qpu_dins *d = pg->d, *work = d + pg->work, *end = d + n;
     uint64_t phys = end[-1].shape_phys; /* an SH_NOP's (run_shape) */
     uint8_t acc = end[-1].shape_acc;
@@ -2150,6 +2168,9 @@ uint32_t vc4__qpu_straight(vc4_qpu_prog *pg)
             pg->work = i + 3;
             while (pg->work > 0 && pg->d[pg->work - 1].shape == SH_NOP)
                 pg->work--;
+            pg->pay15 = false;
+            for (uint32_t k = 0; k < i + 3; k++) /* (reads as the ports do) */
+                pg->pay15 |= (pg->d[k].rd & (1ull << 15 | 1ull << (32 + 15))) != 0;
             return pg->straight = i + 3;
         }
     }
