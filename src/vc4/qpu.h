@@ -213,6 +213,16 @@ void vc4_qpu_use_cache(vc4_qpu_state *s, vc4_qpu_cache *c);
  * run): after memory the code may sit in was written (a VDW DMA, the
  * CPU). */
 void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus);
+/* Hold the cache's comparison with memory (on), or end a hold (off). While
+ * a hold lasts, a program that was compared with memory once during it is
+ * not compared again at each run: the caller guarantees that nothing writes
+ * memory while the hold lasts (the renderer: one compressed primitive list
+ * of NV-mode shading, see render.c compressed_list). A program that
+ * accesses the VPM (and so may write memory with VDW) is compared at every
+ * run as without a hold. Holding again (on while on) starts a new hold:
+ * every program is compared once more (after memory may have changed).
+ * NULL: nothing. */
+void vc4_qpu_cache_hold(vc4_qpu_cache *c, bool on);
 
 /* What the fragment shader at code_addr can see of its payload: *w (ra15,
  * the W the renderer passes in frag_w) and *z (rb15, frag_z). Both are true
@@ -352,6 +362,11 @@ struct vc4_qpu_state {
     /* rows written since the last reset (ra0-31 = bits 0-31 of dirty[0],
      * rb0-31 = bits 32-63, r0-r5 = bits 0-5 of dirty[1]) */
     uint64_t dirty[2];
+    /* an instruction went through the general step since the last reset
+     * (the interpreter's slow path, which may change any field): the
+     * renderer's next run then clears the whole state, else only the few
+     * fields the fast path changes */
+    bool slow;
 };
 
 /* Reset *s to start at code_addr with uniforms at unif_addr. `who` (may be

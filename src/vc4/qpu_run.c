@@ -40,6 +40,7 @@
  * in the baseline build (SHARED below). */
 #define SHARED (CG_SIMD_VARIANT == CG_SIMD_BASE)
 #define SLICE_FN CG_SIMD_FN(vc4__qpu_slice)
+#define FRAG_FN CG_SIMD_FN(vc4__qpu_frag)
 
 #define LANES 16
 #define ALL_LANES 0xffffu
@@ -199,6 +200,8 @@ enum shape {
     SH_GEN,
     SH_NOP,
     SH_LDI, /* a load immediate (no pack, setf or semaphore) */
+    SH_LDI_TLB, /* such a load immediate whose one write is to the TLB, under
+                 * "always" (the seed's `ldi tlbc`) */
 #define X(a) SH_A_##a##_R, SH_A_##a##_I, SH_A_##a##_G,
     SHAPE_ADD(X)
 #undef X
@@ -228,6 +231,19 @@ typedef struct vc4_qpu_prog {
     /* vc4_qpu_cache_payload_use's answer for the first use_n instructions */
     uint32_t use_n;
     bool use_w, use_z;
+    /* a decoded instruction accesses the VPM, VDR or VDW (D_VPMRULE): the
+     * program may write memory (VDW), so a hold never spares its
+     * comparison with memory */
+    bool vpm;
+    /* the hold (vc4_qpu_cache.hold) under which the program was last
+     * compared with memory; 0: none */
+    uint64_t held;
+    /* vc4__qpu_straight's answer for the first st_n instructions: a run
+     * from the start is one straight run of `straight` instructions (0:
+     * not) */
+    uint32_t st_n, straight;
+    uint32_t work; /* its instructions up to the last one that is not SH_NOP */
+    bool pay15;    /* one of them reads ra15 or rb15 (the fragment payload) */
 } vc4_qpu_prog;
 
 struct vc4_qpu_cache {
@@ -235,6 +251,13 @@ struct vc4_qpu_cache {
     uint64_t tick;
     vc4_qpu_prog *mru; /* the program prog_for gave last */
     bool st_ready;
+    /* vc4_qpu_cache_hold: the current hold's number (0: not held; each hold
+     * takes a new one, never reused) and the last one given */
+    uint64_t hold, holds;
+    /* the slice function of this host's vector level (slice_impl), taken
+     * once when the cache is created */
+    int (*slice)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+    bool (*frag)(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget); /* likewise (FRAG_FN) */
     /* on a 64-byte boundary: the register rows are whole cache lines for
      * the executor's row loads and stores (the cache is allocated so) */
     _Alignas(64) vc4_qpu_state st;
@@ -249,6 +272,10 @@ const vc4_qpu_dins *vc4__qpu_fetch(vc4_qpu_state *s, uint32_t addr, vc4_qpu_dins
 int vc4__qpu_slice_base(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx2(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
 int vc4__qpu_slice_avx512(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+bool vc4__qpu_frag_base(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+bool vc4__qpu_frag_avx2(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+bool vc4__qpu_frag_avx512(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+uint32_t vc4__qpu_straight(vc4_qpu_prog *pg);
 
 /* Note a register row the run writes (reinit clears it for the next run):
  * rows ra0-31 = 0-31, rb0-31 = 32-63, r0-r5 = 64-69, the layout of the
@@ -328,14 +355,14 @@ typedef struct row {
 /* a native vector at a 4-byte boundary; vector types alias their element
  * type, so a row store does not make the compiler reload unrelated state */
 typedef vn vn_ua __attribute__((aligned(4)));
-static inline row vload(const uint32_t *p)
+static inline __attribute__((always_inline)) row vload(const uint32_t *p)
 {
     row v;
     for (int k = 0; k < NV; k++)
         v.c[k] = *(const vn_ua *)(p + k * NL);
     return v;
 }
-static inline void vstore(uint32_t *p, row v)
+static inline __attribute__((always_inline)) void vstore(uint32_t *p, row v)
 {
     for (int k = 0; k < NV; k++)
         *(vn_ua *)(p + k * NL) = v.c[k];
@@ -740,7 +767,7 @@ static inline void set_flags(vc4_qpu_state *s, row v, row carry, unsigned lanes,
 }
 
 /* dst's lanes of m = v's */
-static inline void blend(uint32_t *dst, row v, uint16_t m)
+static inline __attribute__((always_inline)) void blend(uint32_t *dst, row v, uint16_t m)
 {
     if (m == ALL_LANES) {
         vstore(dst, v);
@@ -1749,6 +1776,10 @@ static inline __attribute__((always_inline)) uint64_t run_shape(vc4_qpu_state *s
         *accw = acc;
         return phys;
     }
+    case SH_LDI_TLB: /* SH_LDI with the one write fixed at decode */
+        tlb_write(s->frag, d->tlb[0], vload(d->immv), ALL_LANES);
+        *accw = 0;
+        return 0;
 #define ONE(sh, fn, op, w, k)                                                             \
     case sh##_R:                                                                          \
         vstore(rows + 16 * d->wrow[w], fn(op, vload(rows + 16 * d->src[k]),               \
@@ -1822,8 +1853,11 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     vc4_qpu_prog *pg = s->prog;
     const vc4_qpu_dins *pd = pg ? pg->d : NULL;
     uint32_t pstart = pg ? pg->start : 0, pn = pg ? pg->n : 0;
-    if (pg)
-        s->dirty[0] |= pg->wdirty[0], s->dirty[1] |= pg->wdirty[1];
+    if (pg) { /* (one word at a time: see FRAG_FN) */
+        s->dirty[0] |= pg->wdirty[0];
+        if (pg->wdirty[1])
+            s->dirty[1] |= pg->wdirty[1];
+    }
     if (s->ended)
         goto out;
     /* What the fast path changes besides the rows and flags, kept in locals
@@ -2008,6 +2042,7 @@ int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
         }
         SYNC_OUT();
         AGENT(d, addr);
+        s->slow = true; /* any field may change: reinit clears them all */
         rc = step_d(s, d, addr);
         SYNC_IN();
         if (rc)
@@ -2035,7 +2070,112 @@ out:
     return rc;
 }
 
+/* A fragment batch's start: the payload and outputs of b (for a state
+ * just reset: reinit or vc4_qpu_init), then, when the program in use
+ * (s->prog) is one that vc4__qpu_straight finds to be one straight run
+ * (every instruction from the start D_FAST, the program end (SH_NOP) and
+ * its two delay slots among them, no instruction reading a register the one
+ * before it may write), the run itself. SLICE_FN would run such a program
+ * from such a state (nothing pending, no branch, end or SFU result on the
+ * way, prev_phys 0, pc at the program's start, s->frag set) as one
+ * straight run of its inner loop and leave the state as below; this is
+ * that run without the slice's set-up and exit (its locals, the outer loop,
+ * SYNC_OUT's arithmetic) and without the back-to-back read test, which the
+ * analysis did once. The instructions run through run_shape, the one
+ * handler of each shape; the SH_NOP ones after the last that is not (the
+ * end and its delay slots, usually) do nothing there but count. False: the
+ * payload is set, the program is not run (no such program, or the budget
+ * ends before the program does: the slices then run it and report the
+ * hang). */
+bool FRAG_FN(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget)
+{
+    vc4_qpu_prog *pg = s->prog;
+    uint32_t n = 0;
+    if (pg) {
+        n = pg->st_n == pg->n ? pg->straight : vc4__qpu_straight(pg);
+        if (budget < n)
+            n = 0;
+    }
+    s->frag = b;
+    if (b->sems)
+        s->sems = b->sems;
+    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3);
+     * not for a straight program that reads neither (nothing else can see
+     * them: the state is the cache's, and any run that may read them gets
+     * them here; reinit leaves them alone) */
+    if (n == 0 || pg->pay15) {
+        vstore(s->ra[15], vload(b->frag_w));
+        vstore(s->rb[15], vload(b->frag_z));
+    }
+    /* the dirty rows: ra15, rb15 and the program's (below), in scalar
+     * stores one word at a time (a 16-byte load of dirty[] right after an
+     * 8-byte store to it cannot be forwarded: it stalled here) */
+    uint64_t dirty0 = s->dirty[0] | 1ull << 15 | 1ull << (32 + 15);
+    vstore(b->ms_flags, vsplat(0));
+    blend(b->ms_flags, vsplat(15), b->mask);
+    /* outputs start empty for each batch */
+    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
+    b->stencil_writes = 0;
+    if (n == 0) {
+        s->dirty[0] = dirty0;
+        return false;
+    }
+    s->dirty[0] = dirty0 | pg->wdirty[0];
+    if (pg->wdirty[1])
+        s->dirty[1] |= pg->wdirty[1];
+    const vc4_qpu_dins *d = pg->d, *work = d + pg->work, *end = d + n;
+    uint64_t phys = end[-1].shape_phys; /* an SH_NOP's (run_shape) */
+    uint8_t acc = end[-1].shape_acc;
+    for (; d < work; d++)
+        phys = run_shape(s, d, &acc);
+    /* SLICE_FN's state after the run: pc at the last delay slot, counts */
+    s->pc = pg->start + 8 * (n - 1);
+    s->executed += n;
+    s->prev_phys = phys;
+    s->prev_acc = acc;
+    s->since_branch = s->since_branch + (int)n < 100 ? s->since_branch + (int)n : 100;
+    s->ended = true;
+    s->agent.stream_addr = s->pc;
+    memcpy(s->agent.words, &end[-1].ins, 8); /* little-endian: low word first */
+    s->agent.nwords = 2;
+    return true;
+}
+
 #if SHARED
+
+/* What FRAG_FN may run (see there), for the first pg->n instructions: the
+ * number of instructions of a run from the start, 0 if it is not one
+ * straight run. */
+uint32_t vc4__qpu_straight(vc4_qpu_prog *pg)
+{
+    pg->st_n = pg->n;
+    pg->straight = 0;
+    uint64_t prevw = 0; /* the registers the instruction before may write */
+    for (uint32_t i = 0; i < pg->n; i++) {
+        const vc4_qpu_dins *d = &pg->d[i];
+        if ((d->flags & (D_FAST | D_ENDX)) != D_FAST || (d->rd & prevw))
+            return 0;
+        prevw = d->pw[0] | d->pw[1];
+        if (d->flags & D_END) { /* two delay slots, without another end */
+            for (uint32_t k = i + 1; k <= i + 2; k++) {
+                if (k >= pg->n)
+                    return 0;
+                d = &pg->d[k];
+                if ((d->flags & (D_FAST | D_ENDX | D_END)) != D_FAST || (d->rd & prevw))
+                    return 0;
+                prevw = d->pw[0] | d->pw[1];
+            }
+            pg->work = i + 3;
+            while (pg->work > 0 && pg->d[pg->work - 1].shape == SH_NOP)
+                pg->work--;
+            pg->pay15 = false;
+            for (uint32_t k = 0; k < i + 3; k++) /* (reads as the ports do) */
+                pg->pay15 |= (pg->d[k].rd & (1ull << 15 | 1ull << (32 + 15))) != 0;
+            return pg->straight = i + 3;
+        }
+    }
+    return 0;
+}
 
 /* ---- faults ---- */
 
@@ -2124,15 +2264,37 @@ int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
 
 /* vc4_qpu_init for a state that ran before: the same zeroed state, but only
  * the register rows the last run wrote are cleared (the register files and
- * accumulators are 4.4 KiB of the state's 4.6; they come first in it). */
+ * accumulators are 4.4 KiB of the state's 4.6; they come first in it). A
+ * run that never left the slice loop's fast path (s->slow clear) changed
+ * only the fields below of the state's tail (SLICE_FN's locals written back
+ * by SYNC_OUT, the flags of alu_fast, the agent, what set_env and
+ * vc4_qpu_run_fragment_cached set, `ended` from a fault or the end):
+ * those are cleared one by one instead of the whole tail. */
 static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
                    uint32_t code_addr, uint32_t unif_addr, bool strict)
 {
+    /* (not ra15 and rb15: the fragment payload, which frag_run writes
+     * whole next, is all the renderer's state is used for) */
+    s->dirty[0] &= ~(1ull << 15 | 1ull << (32 + 15));
     for (int w = 0; w < 2; w++)
         for (uint64_t m = s->dirty[w]; m; m &= m - 1)
             memset(row_ptr(s, 64 * (unsigned)w + (unsigned)__builtin_ctzll(m)), 0,
                    sizeof s->ra[0]);
-    memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    if (s->slow) {
+        memset(&s->zf, 0, sizeof *s - offsetof(vc4_qpu_state, zf));
+    } else {
+        s->zf = s->nf = s->cf = 0;
+        s->executed = 0;
+        s->ended = false;
+        s->branch_wait = 0;
+        s->branch_target = 0;
+        s->prev_phys = 0;
+        s->prev_acc = 0;
+        memset(&s->agent, 0, sizeof s->agent);
+        s->frag = NULL;
+        s->prog = NULL;
+        s->dirty[0] = s->dirty[1] = 0;
+    }
     set_env(s, dev, bus, who, code_addr, unif_addr, strict);
 }
 
@@ -2367,6 +2529,9 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
             if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
                 f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
                 d->shape = SH_LDI;
+                if (d->cond_add == VC4_QPU_COND_ALWAYS && d->wrow[0] == 0xff && d->tlb[0] &&
+                    ((d->wrow[1] == 0xff && !d->tlb[1]) || d->cond_mul == VC4_QPU_COND_NEVER))
+                    d->shape = SH_LDI_TLB;
             }
         }
     } else if (br) {
@@ -2454,18 +2619,28 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
         f |= D_FAST; /* nothing but the step itself (both ops nop: no write):
                       * SH_NOP (0 after the memset is SH_GEN: set below) */
-    if (d->kind == K_SIGNAL)
+    if (d->kind == K_SIGNAL) {
         d->shape = SH_NOP;
+        d->wrow[0] = d->wrow[1] = 0xff; /* (no row: none is marked dirty) */
+    }
     if ((f & D_END) && !((f & D_FAST) && d->shape == SH_NOP))
         f |= D_ENDX;
     d->flags = f;
 }
 
+typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
+typedef bool (*frag_fn)(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget);
+static slice_fn slice_impl(void);
+static frag_fn frag_impl(void);
+
 vc4_qpu_cache *vc4_qpu_cache_create(void)
 {
     vc4_qpu_cache *c = aligned_alloc(_Alignof(vc4_qpu_cache), sizeof *c);
-    if (c)
+    if (c) {
         memset(c, 0, sizeof *c);
+        c->slice = slice_impl(); /* the level is decided once per process */
+        c->frag = frag_impl();
+    }
     return c;
 }
 
@@ -2492,7 +2667,8 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
         size_t got = cg__vas_span(bus, (uint64_t)pg->start + off, (size_t)(len - off), false, &p);
         if (got == 0) {
             pg->n = 0;
-            pg->use_n = UINT32_MAX;
+            pg->vpm = false;
+            pg->use_n = pg->st_n = UINT32_MAX;
             return false;
         }
         if (memcmp(p, pg->bytes + off, got) != 0) {
@@ -2500,7 +2676,7 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
             while (p[i] == pg->bytes[off + i])
                 i++;
             pg->n = (uint32_t)((off + i) / 8);
-            pg->use_n = UINT32_MAX;
+            pg->use_n = pg->st_n = UINT32_MAX;
             return true;
         }
         off += got;
@@ -2508,45 +2684,73 @@ static bool prog_validate(vc4_qpu_prog *pg, cg_vas *bus)
     return true;
 }
 
-/* The program entry for code at `start`, validated; NULL: run uncached. */
-static vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
+/* The program entry for code at `start`, validated; NULL: run uncached.
+ * Under a hold (vc4_qpu_cache_hold) a program already compared with memory
+ * during this hold is not compared again: the holder guarantees that
+ * nothing has written memory since, and the program itself cannot (no VPM
+ * access: prog.vpm). */
+static vc4_qpu_prog *prog_find(vc4_qpu_cache *c, cg_vas *bus, uint32_t start);
+static inline vc4_qpu_prog *prog_for(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
+{
+    vc4_qpu_prog *pg = c->mru;
+    if (c->hold && pg && pg->held == c->hold && pg->start == start) {
+        pg->last_use = ++c->tick; /* (held: pg->cap is not 0) */
+        return pg;
+    }
+    return prog_find(c, bus, start);
+}
+
+static vc4_qpu_prog *prog_find(vc4_qpu_cache *c, cg_vas *bus, uint32_t start)
 {
     vc4_qpu_prog *pg = c->mru, *lru = &c->prog[0];
-    if (pg && pg->cap && pg->start == start) { /* the renderer: batch after batch */
-        pg->last_use = ++c->tick;
-        return prog_validate(pg, bus) ? pg : NULL;
-    }
-    pg = NULL;
-    for (int i = 0; i < CACHE_PROGS; i++) {
-        vc4_qpu_prog *q = &c->prog[i];
-        if (q->cap && q->start == start) {
-            pg = q;
-            break;
+    if (!(pg && pg->cap && pg->start == start)) { /* the renderer: batch after batch */
+        pg = NULL;
+        for (int i = 0; i < CACHE_PROGS; i++) {
+            vc4_qpu_prog *q = &c->prog[i];
+            if (q->cap && q->start == start) {
+                pg = q;
+                break;
+            }
+            if (q->last_use < lru->last_use)
+                lru = q;
         }
-        if (q->last_use < lru->last_use)
-            lru = q;
-    }
-    if (!pg) {
-        pg = lru;
-        pg->start = start;
-        pg->n = 0;
-        pg->wdirty[0] = pg->wdirty[1] = 0;
-        pg->use_n = UINT32_MAX;
+        if (!pg) {
+            pg = lru;
+            pg->start = start;
+            pg->n = 0;
+            pg->wdirty[0] = pg->wdirty[1] = 0;
+            pg->use_n = pg->st_n = UINT32_MAX;
+            pg->vpm = false;
+            pg->held = 0;
+        }
+        c->mru = pg;
+        if (!pg->cap) {
+            pg->cap = 64;
+            pg->bytes = malloc(8 * pg->cap);
+            pg->d = malloc(sizeof *pg->d * pg->cap);
+            if (!pg->bytes || !pg->d) {
+                free(pg->bytes), free(pg->d);
+                pg->bytes = NULL, pg->d = NULL;
+                pg->cap = 0;
+                pg->last_use = ++c->tick;
+                return NULL;
+            }
+        }
     }
     pg->last_use = ++c->tick;
-    c->mru = pg;
-    if (!pg->cap) {
-        pg->cap = 64;
-        pg->bytes = malloc(8 * pg->cap);
-        pg->d = malloc(sizeof *pg->d * pg->cap);
-        if (!pg->bytes || !pg->d) {
-            free(pg->bytes), free(pg->d);
-            pg->bytes = NULL, pg->d = NULL;
-            pg->cap = 0;
-            return NULL;
-        }
-    }
-    return prog_validate(pg, bus) ? pg : NULL;
+    if (c->hold && pg->held == c->hold)
+        return pg;
+    if (!prog_validate(pg, bus))
+        return NULL;
+    if (c->hold && !pg->vpm)
+        pg->held = c->hold;
+    return pg;
+}
+
+void vc4_qpu_cache_hold(vc4_qpu_cache *c, bool on)
+{
+    if (c)
+        c->hold = on ? ++c->holds : 0;
 }
 
 /* Does the instruction name ra15 (file 0) or rb15 (file 1) as a read, a
@@ -2631,6 +2835,10 @@ static void prog_append(vc4_qpu_prog *pg, cg_vas *bus, uint32_t addr, const uint
         pg->bytes[8 * pg->n + k] = (uint8_t)(wv[k >> 2] >> (8 * (k & 3)));
     pg->d[pg->n] = *d;
     pg->n++;
+    if (d->flags & D_VPMRULE) { /* from now on compared at every run */
+        pg->vpm = true;
+        pg->held = 0;
+    }
     if (d->flags & D_FAST)
         for (int k = 0; k < 2; k++)
             if (d->wrow[k] != 0xff)
@@ -2683,8 +2891,6 @@ void vc4_qpu_cache_revalidate(vc4_qpu_cache *c, cg_vas *bus)
 
 /* ---- the entry points: one build per vector level (src/core/simd.h) ---- */
 
-typedef int (*slice_fn)(vc4_qpu_state *s, uint64_t max, uint64_t *insns);
-
 static slice_fn slice_impl(void)
 {
 #if CG_SIMD_HAVE_VARIANTS
@@ -2695,6 +2901,18 @@ static slice_fn slice_impl(void)
     }
 #endif
     return vc4__qpu_slice_base;
+}
+
+static frag_fn frag_impl(void)
+{
+#if CG_SIMD_HAVE_VARIANTS
+    switch (cg__simd_level()) {
+    case CG_SIMD_AVX512: return vc4__qpu_frag_avx512;
+    case CG_SIMD_AVX2: return vc4__qpu_frag_avx2;
+    default: break;
+    }
+#endif
+    return vc4__qpu_frag_base;
 }
 
 int vc4_qpu_step(vc4_qpu_state *s)
@@ -2708,7 +2926,8 @@ int vc4_qpu_run_slice(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
     return slice_impl()(s, max, insns);
 }
 
-int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
+/* vc4_qpu_run with the slice function of this level (fn) */
+static int run_with(vc4_qpu_state *s, uint64_t budget, slice_fn fn)
 {
     uint64_t start = s->executed;
     while (!s->ended) {
@@ -2730,13 +2949,43 @@ int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
             return CG_ERR_FAULT;
         }
         uint64_t n;
-        int rc = vc4_qpu_run_slice(s, budget - (s->executed - start), &n);
+        int rc = fn(s, budget - (s->executed - start), &n);
         if (rc == VC4_QPU_BLOCKED)
             continue; /* alone, nothing ends the wait: the budget will */
         if (rc)
             return rc;
     }
     return 0;
+}
+
+int vc4_qpu_run(vc4_qpu_state *s, uint64_t budget)
+{
+    return run_with(s, budget, slice_impl());
+}
+
+/* A fragment batch on s (set up for the batch's program): its start and
+ * perhaps its whole run through the level's FRAG_FN (ffn), else the slices
+ * (fn). */
+static int frag_run(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget, slice_fn fn,
+                    frag_fn ffn)
+{
+    int rc = ffn(s, b, budget) ? 0 : run_with(s, budget, fn);
+    b->host_int = s->host_int;
+    return rc;
+}
+
+/* Without a cache: a state on the stack (kept out of the cached path, whose
+ * frame it would make 5 KiB). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int run_fragment_stack(cg_device *dev, cg_vas *bus, const cg_agent *who,
+                              uint32_t code_addr, uint32_t unif_addr, vc4_frag_batch *b,
+                              uint64_t budget, bool strict)
+{
+    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
+    vc4_qpu_init(&st, dev, bus, who, code_addr, unif_addr, strict);
+    return frag_run(&st, b, budget, slice_impl(), frag_impl());
 }
 
 int vc4_qpu_run_fragment(cg_device *dev, cg_vas *bus, const cg_agent *who,
@@ -2753,35 +3002,16 @@ int vc4_qpu_run_fragment_cached(vc4_qpu_cache *c, cg_device *dev, cg_vas *bus,
 {
     if (!dev || !bus || !b)
         return CG_ERR_INVAL;
-    _Alignas(64) vc4_qpu_state st; /* rows on cache lines, as in a cache */
-    vc4_qpu_state *s = &st;
-    if (c) {
-        s = &c->st;
-        if (c->st_ready)
-            reinit(s, dev, bus, who, code_addr, unif_addr, strict);
-        else
-            vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
-        c->st_ready = true;
-        s->prog = prog_for(c, bus, code_addr);
-    } else {
+    if (!c)
+        return run_fragment_stack(dev, bus, who, code_addr, unif_addr, b, budget, strict);
+    vc4_qpu_state *s = &c->st;
+    if (c->st_ready)
+        reinit(s, dev, bus, who, code_addr, unif_addr, strict);
+    else
         vc4_qpu_init(s, dev, bus, who, code_addr, unif_addr, strict);
-    }
-    s->frag = b;
-    if (b->sems)
-        s->sems = b->sems;
-    /* the fragment payload: ra15 = W, rb15 = Z (research/vc4.md section 3) */
-    memcpy(s->ra[15], b->frag_w, sizeof b->frag_w);
-    memcpy(s->rb[15], b->frag_z, sizeof b->frag_z);
-    dirty_ab(s, 0, 15);
-    dirty_ab(s, 1, 15);
-    vstore(b->ms_flags, vsplat(0));
-    blend(b->ms_flags, vsplat(15), b->mask);
-    /* outputs start empty for each batch */
-    b->color_mask = b->z_mask = b->ms_mask_written = b->alpha_mask_written = 0;
-    b->stencil_writes = 0;
-    int rc = vc4_qpu_run(s, budget);
-    b->host_int = s->host_int;
-    return rc;
+    c->st_ready = true;
+    s->prog = prog_for(c, bus, code_addr);
+    return frag_run(s, b, budget, c->slice, c->frag);
 }
 
 #endif /* SHARED */

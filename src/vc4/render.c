@@ -1328,12 +1328,32 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
  * *next to the address after its escape. */
 static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next);
 
+/* The fragment shaders' code is compared with memory once per list, not
+ * per batch (qpu.h vc4_qpu_cache_hold): within an NV-mode list nothing
+ * writes memory. This thread draws (tile buffer writes are not memory, its
+ * fragment shaders have no VPM, so no VDW: the QPU model writes memory only
+ * through VDW) and stores nothing; the CPU cannot act during a kick (as the
+ * vertex page cache and lc.nv rely on). Other threads: the tile pool's
+ * workers write memory only with early stores, which are retracted and
+ * switched off before this thread runs a compressed list itself
+ * (pool.c vc4_pool_self, before the record's handler), and on a worker
+ * (render_seg, this function on the worker's cache) its bus maps none of
+ * the pages a store of the frame may write, so no code it runs can lie in
+ * them (such code fails the comparison: no cache). GL mode is not held: a
+ * vertex shader run between batches may write memory with VDW. A fault
+ * callback that writes memory while the renderer runs is not supported
+ * (no more than for the vertex bytes). */
 static int compressed_list(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
+    vc4_render *r = v->rend;
     vc4_list_cache lc = {0};
-    v->rend->lc = &lc;
+    r->lc = &lc;
+    vc4_qpu_cache *qc = NULL;
+    if (!r->st.gl && (r->qcache || (r->qcache = vc4_qpu_cache_create())))
+        vc4_qpu_cache_hold(qc = r->qcache, true);
     int rc = compressed_items(v, t, p, next);
-    v->rend->lc = NULL;
+    vc4_qpu_cache_hold(qc, false);
+    r->lc = NULL;
     return rc;
 }
 
