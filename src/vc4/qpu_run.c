@@ -2136,7 +2136,8 @@ bool FRAG_FN(vc4_qpu_state *s, vc4_frag_batch *b, uint64_t budget)
     s->since_branch = s->since_branch + (int)n < 100 ? s->since_branch + (int)n : 100;
     s->ended = true;
     s->agent.stream_addr = s->pc;
-    memcpy(s->agent.words, &end[-1].ins, 8); /* little-endian: low word first */
+    s->agent.words[0] = (uint32_t)end[-1].ins; /* the low word first, as fetched */
+    s->agent.words[1] = (uint32_t)(end[-1].ins >> 32);
     s->agent.nwords = 2;
     return true;
 }
