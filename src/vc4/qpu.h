@@ -150,7 +150,6 @@ typedef struct vc4_frag_batch {
     float vary[VC4_QPU_MAX_VARYINGS][16];   /* value of the i-th VARYING read, per lane */
     float vary_c[VC4_QPU_MAX_VARYINGS][16]; /* value r5 receives with that read */
     uint32_t tlb_color_in[16];         /* what a colour-load signal returns */
-    uint32_t z_in[16];                 /* current depth/stencil for the lane (24-bit Z << 8 | stencil) */
     uint32_t frag_z[16], frag_w[16];   /* interpolated Z and W the fragment shader may read */
     /* outputs */
     uint32_t color[16]; uint16_t color_mask; /* TLB colour writes (last write wins) */

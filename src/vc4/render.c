@@ -511,29 +511,11 @@ static inline unsigned lane_count(uint16_t m)
 
 /* Four lanes' words from a 2x2 quad of a tile buffer whose top-left word
  * is p (lanes: (x, y), (x+1, y), (x, y+1), (x+1, y+1)): two 8-byte loads,
- * no per-lane index; quad_load_z takes the Z above the stencil byte. */
+ * no per-lane index. */
 static inline void quad_load(uint32_t dst[4], const uint32_t *p)
 {
     memcpy(dst, p, 8);
     memcpy(dst + 2, p + VC4_TILE, 8);
-}
-
-static inline void quad_load_z(uint32_t dst[4], const uint32_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* two words to a 64-bit value, each shifted within its half (in
-     * registers: a 16-byte load of two 8-byte stores would stall) */
-    uint64_t a, c;
-    memcpy(&a, p, 8);
-    memcpy(&c, p + VC4_TILE, 8);
-    a = (a >> 8) & 0x00FFFFFF00FFFFFFull;
-    c = (c >> 8) & 0x00FFFFFF00FFFFFFull;
-    memcpy(dst, &a, 8);
-    memcpy(dst + 2, &c, 8);
-#else
-    for (unsigned k = 0; k < 4; k++)
-        dst[k] = p[(k & 1) + (k >> 1) * VC4_TILE] >> 8;
-#endif
 }
 
 /* qi[j]: quad j's top-left word in the tile buffers (quads start on even
@@ -550,18 +532,16 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
     /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
-     * y+1) of the tile; the lanes of unused quads are pixel 0, 0 */
+     * y+1) of the tile; the lanes of unused quads are pixel 0, 0 (the
+     * tile's Z/S words are read by the depth tests below, straight from
+     * the tile buffer) */
     if (!early) {
-        const uint32_t *color = r->color, *zs = r->zs;
-        for (unsigned j = 0; j < nquads; j++) {
+        const uint32_t *color = r->color;
+        for (unsigned j = 0; j < nquads; j++)
             quad_load(&b->tlb_color_in[4 * j], color + qi[j]);
-            quad_load_z(&b->z_in[4 * j], zs + qi[j]);
-        }
-        uint32_t c0 = color[0], z0 = zs[0] >> 8;
-        for (unsigned l = lanes; l < 16; l++) {
+        uint32_t c0 = color[0];
+        for (unsigned l = lanes; l < 16; l++)
             b->tlb_color_in[l] = c0;
-            b->z_in[l] = z0;
-        }
     } else {
         /* in lane order: an unused lane reads pixel 0 after a live lane's
          * early Z write to it */
@@ -569,10 +549,9 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
             unsigned j = l >> 2;
             uint32_t i = j < nquads ? qi[j] + (l & 1) + (l & 2) / 2 * VC4_TILE : 0;
             b->tlb_color_in[l] = r->color[i];
-            b->z_in[l] = r->zs[i] >> 8;
             if (live >> l & 1) {
                 uint32_t z = b->frag_z[l];
-                if (!depth_pass(func, z, b->z_in[l]))
+                if (!depth_pass(func, z, r->zs[i] >> 8))
                     live &= (uint16_t)~(1u << l);
                 else if (cfg[2] & 2)
                     r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
