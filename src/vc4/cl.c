@@ -145,8 +145,9 @@ static const bool seg_end[256] = {
 };
 
 /* The stores among them: a pool worker may run the one that ends its
- * segment (pool.c "early stores"). */
-static const bool seg_store[256] = {
+ * segment (pool.c "early stores"); the pool's pre-pass cuts segments at
+ * them. */
+const bool vc4_store_op[256] = {
     [VC4_OP_Store_Tile_Buffer_General] = true,
     [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
     [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
@@ -200,7 +201,7 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         }
         uint8_t op = rec[0];
         if (v->seg && n > 0 && seg_end[op] &&
-            !(v->seg_es && seg_store[op] && vc4_pool_es_begin(v))) {
+            !(v->seg_es && vc4_store_op[op] && vc4_pool_es_begin(v))) {
             v->seg_stopped = true; /* the render thread runs this record */
             break;
         }

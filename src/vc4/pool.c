@@ -307,14 +307,20 @@ static int store_target(const vc4_render *r, const uint8_t *rec, es_group *key)
     return 1;
 }
 
+/* Do g and key name the same surface (base, width, layout)? */
+static bool same_surface(const es_group *g, const es_group *key)
+{
+    return g->base == key->base && g->width == key->width && g->tiling == key->tiling &&
+           g->bpp == key->bpp && g->raw == key->raw;
+}
+
 /* The group of the surface key (added if new; its range grown to cover
  * key's), or -1 when there are too many. */
 static int group_of(struct vc4_pool *p, const es_group *key)
 {
     for (unsigned i = 0; i < p->ngroups; i++) {
         es_group *g = &p->groups[i];
-        if (g->base == key->base && g->width == key->width && g->tiling == key->tiling &&
-            g->bpp == key->bpp && g->raw == key->raw) {
+        if (same_surface(g, key)) {
             if (key->hi > g->hi)
                 g->hi = key->hi;
             return (int)i;
@@ -587,10 +593,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             break;
         uint8_t op = rec[0];
         uint32_t next = addr + size;
-        bool ends = op == VC4_OP_Tile_Coordinates || op == VC4_OP_Store_Tile_Buffer_General ||
-                    op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer ||
-                    op == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF ||
-                    op == VC4_OP_Store_Full_Resolution_Tile_Buffer;
+        bool ends = op == VC4_OP_Tile_Coordinates || vc4_store_op[op];
         pool_seg *ended = NULL; /* the segment this record ends */
         if (ends && cur) {
             cur->spec = draws && cur->spec;
@@ -928,8 +931,7 @@ void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
             int gi = -1;
             for (unsigned i = 0; i < p->ngroups; i++) {
                 const es_group *g = &p->groups[i];
-                if (g->base == key.base && g->width == key.width && g->tiling == key.tiling &&
-                    g->bpp == key.bpp && g->raw == key.raw && key.hi <= g->hi)
+                if (same_surface(g, &key) && key.hi <= g->hi)
                     gi = (int)i;
             }
             if (gi >= 0 && p->groups[gi].ok)
@@ -1388,12 +1390,10 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
         p->fill_ok = false;
         if (sl->stored) {
-            /* the store's end of frame (render.c end_of_frame) and what it
-             * left in the tile buffer */
-            for (unsigned e = 0; e < sl->eofs; e++) {
-                v->rfc = (v->rfc + 1) & 0xFF;
-                vc4_raise_int(v, CG_VC4_INT_FRDONE);
-            }
+            /* the store's end of frame and what it left in the tile
+             * buffer */
+            for (unsigned e = 0; e < sl->eofs; e++)
+                vc4_end_of_frame(v);
             p->fill_ok = s->end_fill;
             p->fill_c = s->end_c, p->fill_z = s->end_z;
         }

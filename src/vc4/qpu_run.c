@@ -2274,8 +2274,9 @@ int vc4_qpu_wait_text(const vc4_qpu_state *s, char *buf, size_t cap)
 static void reinit(vc4_qpu_state *s, cg_device *dev, cg_vas *bus, const cg_agent *who,
                    uint32_t code_addr, uint32_t unif_addr, bool strict)
 {
-    /* (not ra15 and rb15: the fragment payload, which frag_run writes
-     * whole next, is all the renderer's state is used for) */
+    /* (not ra15 and rb15: the fragment payload rows, written by FRAG_FN
+     * for every run that may read them; a straight program that does
+     * not read them leaves them unseen) */
     s->dirty[0] &= ~(1ull << 15 | 1ull << (32 + 15));
     for (int w = 0; w < 2; w++)
         for (uint64_t m = s->dirty[w]; m; m &= m - 1)

@@ -347,7 +347,7 @@ static void clear_zs(vc4_render *r)
     vc4_fill32(r->zs, (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil, VC4_TILE * VC4_TILE);
 }
 
-static void end_of_frame(cg_vc4 *v)
+void vc4_end_of_frame(cg_vc4 *v)
 {
     v->rfc = (v->rfc + 1) & 0xFF;
     vc4_raise_int(v, CG_VC4_INT_FRDONE);
@@ -450,7 +450,7 @@ static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t 
         clear_zs(r);
     v->stats.tiles_rendered += buffer != 0;
     if (eof)
-        end_of_frame(v);
+        vc4_end_of_frame(v);
     return 0;
 }
 
@@ -1581,7 +1581,7 @@ static int h_store_ms(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
     clear_zs(r);
     v->stats.tiles_rendered++;
     if (rec[0] == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF)
-        end_of_frame(v);
+        vc4_end_of_frame(v);
     return 0;
 }
 
@@ -1612,7 +1612,7 @@ static int h_store_full(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *
     }
     v->stats.tiles_rendered++;
     if (eof)
-        end_of_frame(v);
+        vc4_end_of_frame(v);
     return 0;
 }
 

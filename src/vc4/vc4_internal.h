@@ -277,7 +277,7 @@ struct cg_vc4 {
     bool pool_timing; /* count the pool's thread CPU time (bench) */
     /* a pool worker's copy: its segment's store may be written early
      * (pool.c "early stores"); es: set while that store record runs (the
-     * stores write through vc4_es_dst), seg_es_stop: stop after it */
+     * stores write through vc4_es_dst; cl.c stops after it) */
     struct vc4_es_seg *seg_es;
     struct vc4_es_seg *es;
 };
@@ -349,6 +349,8 @@ void vc4_pool_destroy(cg_vc4 *v);
  * writes early, their old bytes kept to undo them; NULL: not possible
  * (the store then faults, so the segment has no result). */
 void vc4_pool_self(cg_vc4 *v, const uint8_t *rec);
+/* cl.c: the four tile-buffer store records, by opcode */
+extern const bool vc4_store_op[256];
 void vc4_pool_retract(cg_vc4 *v);
 bool vc4_pool_es_begin(cg_vc4 *v);
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n);
@@ -372,6 +374,8 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec);
 int vc4_bin_flush(cg_vc4 *v, vc4_thread *t, bool all_state);
 void vc4_bin_reset(cg_vc4 *v);
 /* render.c */
+/* A frame's last tile stored: RFC counts it, FRDONE is raised. */
+void vc4_end_of_frame(cg_vc4 *v);
 /* Render-thread records; *next is preset to the following record and moved
  * by variable-length ones. 0, 1 = blocked, or a negative cg_err. */
 int vc4_render_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
@@ -403,14 +407,24 @@ int vc4_read_nv_record(cg_vc4 *v, const cg_agent *who, uint32_t addr, vc4_nv_rec
  * rest. */
 int vc4_vertex_bytes_miss(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r, uint32_t idx,
                           uint32_t off, void *buf, uint32_t need, vc4_page_cache *pc);
+/* The page cache's bytes of [off, off + need) of vertex idx, or NULL (not
+ * in the page it holds). */
+static inline const uint8_t *vc4_vertex_hit(const vc4_nv_record *r, uint32_t idx, uint32_t off,
+                                            uint32_t need, const vc4_page_cache *pc)
+{
+    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride + off;
+    if (pc && pc->page && a <= 0xFFFFFFFFu && (a >> 12) == (pc->va >> 12) &&
+        (a & 0xFFF) + need <= 4096)
+        return pc->page + (a & 0xFFF);
+    return NULL;
+}
 static inline int vc4_vertex_bytes(cg_vc4 *v, const cg_agent *who, const vc4_nv_record *r,
                                    uint32_t idx, uint32_t off, void *buf, uint32_t need,
                                    vc4_page_cache *pc)
 {
-    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride + off;
-    if (pc && pc->page && a <= 0xFFFFFFFFu && (a >> 12) == (pc->va >> 12) &&
-        (a & 0xFFF) + need <= 4096) {
-        memcpy(buf, pc->page + (a & 0xFFF), need);
+    const uint8_t *p = vc4_vertex_hit(r, idx, off, need, pc);
+    if (p) {
+        memcpy(buf, p, need);
         return 0;
     }
     return vc4_vertex_bytes_miss(v, who, r, idx, off, buf, need, pc);
@@ -445,10 +459,9 @@ static inline int vc4_read_vertex(cg_vc4 *v, const cg_agent *who, const vc4_nv_r
                                   uint32_t idx, int vp_x, int vp_y, vc4_vertex *out,
                                   vc4_page_cache *pc)
 {
-    uint64_t a = (uint64_t)r->vdata + (uint64_t)idx * r->stride;
-    if (pc && pc->page && a <= 0xFFFFFFFFu && (a >> 12) == (pc->va >> 12) &&
-        (a & 0xFFF) + vc4_vertex_size(r) <= 4096) {
-        vc4_vertex_decode(pc->page + (a & 0xFFF), r, vp_x, vp_y, out);
+    const uint8_t *p = vc4_vertex_hit(r, idx, 0, vc4_vertex_size(r), pc);
+    if (p) {
+        vc4_vertex_decode(p, r, vp_x, vp_y, out);
         return 0;
     }
     return vc4_read_vertex_miss(v, who, r, idx, vp_x, vp_y, out, pc);
