@@ -173,7 +173,7 @@ static bool pool_only2; /* profiling: the 2-thread device alone */
 
 static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint32_t nvert)
 {
-    enum { FRAMES = 15 };
+    enum { FRAMES = 61 };
     cg_device *dev[2];
     cg_vc4 *v[2];
     uint32_t be = 0, re = 0;
