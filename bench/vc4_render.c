@@ -235,7 +235,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
            memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
            cg_fault_count(dev[1]));
     printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
-           "all threads %.2f ms; stores written early (%d frames) %llu\n",
+           "all threads %.2f ms; stores staged by the workers (%d frames) %llu\n",
            cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
            (double)pc.seg_ns * 1e-6 / FRAMES, 2 * FRAMES + 1, (unsigned long long)pc.es_taken);
     char measure[80];

@@ -10,11 +10,12 @@
  * pool falls back); a trace; and the example scenes (first triangle, GL
  * cube, textured GL) with their golden hashes. The frame scenes run again
  * with the frame buffer's pages backed before the first frame, and all of
- * them once more with cg_vc4_config.early_stores (off by default), so that
- * the workers write their stores early (pool.c "early stores") and the
- * render thread undoes them where one thread would not have written them
- * yet (budget, fault, loads), and with two surfaces that overlap (no early
- * stores). */
+ * them once more with early stores (the default; cg_vc4_config.
+ * no_early_stores turns them off for the first round), so that the workers
+ * stage their stores (pool.c "early stores"), the render thread has them
+ * written as it takes the results and drops those one thread would not
+ * have written (budget, fault, loads), and with two surfaces that overlap
+ * (no early stores). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -169,8 +170,8 @@ static void trace_hash(void *user, const cg_trace_event *ev)
 
 /* back the frame buffer's pages (a pattern) before the first frame */
 static bool prefill;
-/* cg_vc4_config.early_stores: off (the default), stores stay on the render
- * thread and none is written early */
+/* early stores (the default); off: cg_vc4_config.no_early_stores, every
+ * store runs on the render thread */
 static bool early;
 #define ES(n) (early ? (n) : 0)
 
@@ -185,7 +186,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     cg_device *dev;
     cg_vc4 *v;
     cg_vc4_config cfg = {.render_threads = threads, .record_budget = budget,
-                         .early_stores = early};
+                         .no_early_stores = !early};
     CHECK_EQ(cg_device_create(&dev), 0);
     CHECK_EQ(cg_vc4_create(dev, &cfg, &v), 0);
     o.trace = 0xcbf29ce484222325ull;
@@ -353,8 +354,8 @@ static void scene_examples(void)
 
 /* A frame whose store at tile FAULT_TILE faults (kind, at surface base +
  * that tile's first byte): tiles before it stored, none after, at every
- * thread count; with backed pages, the tiles before it written early and
- * the ones after undone (early stores on). */
+ * thread count; with backed pages, the tiles before it staged by the
+ * workers and written as taken, the ones after dropped (early stores on). */
 static void store_fault(int mode, cg_fault_kind kind, uint64_t base)
 {
     outcome one = run(mode, 1, 0, false, 1);
@@ -382,7 +383,7 @@ static void frames(void)
         outcome m = run(M_MS, nthreads[i], 0, false, 2);
         same(&one, &m);
         /* every tile of both frames comes from the pool; the stores of
-         * those whose pages are backed (the second frame's) early */
+         * those whose pages are backed (the second frame's) staged */
         CHECK_EQ(m.pc.taken, 2 * TW * TH);
         CHECK_EQ(m.pc.es_taken, ES(prefill ? 2 * TW * TH : TW * TH));
     }

@@ -114,13 +114,11 @@ typedef struct cg_vc4_config {
                                 (default 8), at most the host's CPUs; 1: the render
                                 thread alone. The environment variable
                                 CMDGPU_VC4_RENDER_THREADS=N overrides both (tests). */
-    bool early_stores;       /* with render threads: a worker also writes the store that
-                                ends its tile, undone if the render thread does not take
-                                it (docs/vc4.md "Early stores"). Off by default: on a
-                                2-core host it measured slower (full-screen pair 1.70x
-                                against 1.83x with 2 threads); it moves the stores off
-                                the render thread, which bounds the speed-up at more
-                                threads. CMDGPU_VC4_EARLY_STORES=0|1 overrides (tests). */
+    bool no_early_stores;    /* with render threads, a worker runs the store that ends its
+                                tile into a staging buffer, written to memory once the
+                                render thread takes its result (docs/vc4.md "Early
+                                stores"); true: every store runs on the render thread.
+                                CMDGPU_VC4_EARLY_STORES=0|1 overrides (tests). */
 } cg_vc4_config;
 
 CG_API int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out);

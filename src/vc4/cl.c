@@ -230,6 +230,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
         v->stats.records[t]++;
         uint32_t next = addr + r.size;
         if (pool) {
+            if (v->rend->fill_pending)
+                vc4_tile_settle(v->rend); /* what the pool left to fill */
             vc4_pool_self(v, rec);
             if (seg_end[op])
                 vc4_pool_store(v, rec);

@@ -51,7 +51,7 @@
 #define ES_MAX_GROUPS 4         /* surfaces early stores may write in one run */
 #define ES_TOUCH_BITS 13
 #define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
-#define ES_UNDO_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
+#define ES_STAGE_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
 #define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
 
 /* A surface the frame's stores write (early stores): the stores with the
@@ -68,20 +68,25 @@ typedef struct es_group {
     bool ok;                  /* every page plain memory, backed and writable */
 } es_group;
 
-/* One result's early store: the bytes it overwrote, to undo it. */
+/* One result's early store, staged: the bytes it writes (`bytes`, one run
+ * after another) and where each run goes, written to memory only once the
+ * render thread has taken the result (es_commit). */
 struct vc4_es_seg {
     struct vc4_pool *p;
     unsigned k;  /* its segment */
-    bool began;  /* it may write (vc4_pool_es_begin) */
+    bool began;  /* it may stage (vc4_pool_es_begin) */
     uint32_t nruns, used;
-    uint8_t *old; /* ES_UNDO_BYTES */
+    uint8_t *bytes; /* ES_STAGE_BYTES */
     struct es_run {
         uint8_t *dst;
         uint32_t len;
     } *runs; /* ES_MAX_RUNS */
 };
 
-enum { ES_NONE = 0, ES_WRITING, ES_WRITTEN, ES_COMMITTED, ES_UNDONE };
+/* A segment's early store: none; staged (the render thread has not
+ * reached it); taken, to be written to memory; being written; written;
+ * dropped (nothing of it reached memory). */
+enum { ES_NONE = 0, ES_STAGED, ES_COMMITTED, ES_FLUSHING, ES_DONE, ES_DROPPED };
 
 typedef struct pool_seg {
     uint32_t addr;   /* its Tile_Coordinates record */
@@ -113,6 +118,14 @@ typedef struct pool_slot {
     bool ok;
     bool busy; /* a thread renders into it (under the lock) */
     struct vc4_es_seg es; /* its early store */
+    /* es is taken and not yet in memory (ES_COMMITTED, ES_FLUSHING): the
+     * slot waits for it before it serves another segment; owner: the
+     * thread that rendered it, which writes it (under the lock) */
+    bool pending;
+    unsigned owner;
+    /* rendered in its thread's own tile buffer (priv in render_seg): the
+     * result has no buffer of its own */
+    bool priv;
     bool stored;          /* the segment's store ran (written early) */
     unsigned eofs;        /* end-of-frame stores in it */
     /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
@@ -127,12 +140,18 @@ typedef struct pool_worker {
     struct vc4_frag_batch *batch;
     struct vc4_qpu_cache *qc;
     struct vc4_gl_cache *glc;
+    /* its own tile buffer, for segments whose staged store clears it
+     * (render_seg); it holds buf_c / buf_z in every word when buf_known */
+    uint32_t *color, *zs;
+    bool buf_known;
+    uint32_t buf_c, buf_z;
     pthread_t tid;
 } pool_worker;
 
 struct vc4_pool {
-    unsigned nthreads; /* worker threads (render_threads - 1) */
-    pool_worker *wk;   /* nthreads + 1 */
+    unsigned nthreads; /* worker threads running (render_threads - 1) */
+    pool_worker *wk;   /* nwk: the render thread's and one per worker */
+    unsigned nwk;
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     bool quit;
@@ -167,7 +186,7 @@ struct vc4_pool {
     es_group groups[ES_MAX_GROUPS];
     unsigned ngroups;
     bool frame_es, es_on, es_live;
-    unsigned es_writers;
+    bool es_begun; /* es_on when the run began (not changed during it) */
     uint32_t touch[ES_MAX_TOUCH];
     unsigned ntouch, touch_gen;
     uint64_t touch_set[1u << ES_TOUCH_BITS];
@@ -781,7 +800,7 @@ static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
 /* After the pre-pass: may this run write stores early, and which surfaces. */
 static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
 {
-    p->es_on = p->es_live = false;
+    p->es_on = p->es_live = p->es_begun = false;
     if (!p->frame_es)
         return;
     for (unsigned i = 0; i < p->ngroups; i++)
@@ -823,38 +842,64 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
         s->es_ok = s->es_ok && (s->es_group < 0 || p->groups[s->es_group].ok);
         any |= s->es_ok;
     }
-    p->es_on = p->es_live = any;
+    p->es_on = p->es_live = p->es_begun = any;
 }
 
-static void es_undo(struct vc4_es_seg *es)
+/* Forget a staged store (none of it reached memory). */
+static void es_drop(struct vc4_es_seg *es)
 {
-    for (uint32_t i = es->nruns; i-- > 0;) {
-        es->used -= es->runs[i].len;
-        memcpy(es->runs[i].dst, es->old + es->used, es->runs[i].len);
+    es->nruns = es->used = 0;
+}
+
+/* Write a staged store to memory (its runs are disjoint). */
+static void es_commit(struct vc4_es_seg *es)
+{
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < es->nruns; i++) {
+        memcpy(es->runs[i].dst, es->bytes + at, es->runs[i].len);
+        at += es->runs[i].len;
     }
-    es->nruns = 0;
+    es->nruns = es->used = 0;
+}
+
+/* Under the lock: write the taken store of slot sl (segment s) here, the
+ * lock released meanwhile. */
+static void es_write_out(struct vc4_pool *p, pool_slot *sl, pool_seg *s)
+{
+    s->es_state = ES_FLUSHING;
+    pthread_mutex_unlock(&p->mu);
+    es_commit(&sl->es);
+    pthread_mutex_lock(&p->mu);
+    s->es_state = ES_DONE;
+    sl->pending = false;
+    pthread_cond_broadcast(&p->done);
+}
+
+/* Under the lock: every taken store in memory (written here, or waited
+ * for where its worker is writing it). */
+static void es_flush(struct vc4_pool *p)
+{
+    for (unsigned i = 0; i < p->window; i++) {
+        pool_slot *sl = &p->slots[i];
+        while (sl->pending) {
+            pool_seg *s = &p->segs[sl->es.k];
+            if (s->es_state == ES_COMMITTED)
+                es_write_out(p, sl, s);
+            else
+                pthread_cond_wait(&p->done, &p->mu);
+        }
+    }
 }
 
 bool vc4_pool_es_begin(cg_vc4 *d)
 {
+    /* staging writes only es: whether the store is kept is settled when
+     * the segment is over (es_end, under the lock) */
     struct vc4_es_seg *es = d->seg_es;
-    struct vc4_pool *p = es->p;
-    pool_seg *s = &p->segs[es->k];
-    pthread_mutex_lock(&p->mu);
-    bool ok = p->es_on && es->k >= p->next && s->es_ok && s->es_state == ES_NONE &&
-              (!s->abandoned || es == &p->own.es);
-    if (ok) {
-        s->es_state = ES_WRITING;
-        s->es_by = es;
-        p->es_writers++;
-    }
-    pthread_mutex_unlock(&p->mu);
-    if (ok) {
-        es->began = true;
-        es->nruns = es->used = 0;
-        d->es = es;
-    }
-    return ok;
+    es->began = true;
+    es->nruns = es->used = 0;
+    d->es = es;
+    return true;
 }
 
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n)
@@ -865,14 +910,13 @@ uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n)
         return NULL;
     const es_group *g = &p->groups[gi];
     if (a < g->lo || a + n > g->hi || es->nruns == ES_MAX_RUNS ||
-        es->used + n > ES_UNDO_BYTES)
+        es->used + n > ES_STAGE_BYTES)
         return NULL;
-    uint8_t *dst = g->host[(a >> 12) - (g->lo >> 12)] + (a & 4095);
-    memcpy(es->old + es->used, dst, n);
-    es->runs[es->nruns].dst = dst;
+    es->runs[es->nruns].dst = g->host[(a >> 12) - (g->lo >> 12)] + (a & 4095);
     es->runs[es->nruns++].len = n;
+    uint8_t *stage = es->bytes + es->used;
     es->used += n;
-    return dst;
+    return stage;
 }
 
 /* Under the lock, after render_seg: a write it began is over. */
@@ -881,8 +925,20 @@ static void es_end(struct vc4_pool *p, pool_slot *sl)
     if (!sl->es.began)
         return;
     sl->es.began = false;
-    p->es_writers--;
-    p->segs[sl->es.k].es_state = sl->stored ? ES_WRITTEN : ES_UNDONE;
+    unsigned k = sl->es.k;
+    pool_seg *s = &p->segs[k];
+    /* kept while early stores are on, the render thread has not passed
+     * the segment and nobody else staged it (a late worker's, after the
+     * render thread rendered it itself, is not) */
+    if (sl->stored && p->es_on && k >= p->next && s->es_state == ES_NONE &&
+        (!s->abandoned || sl == &p->own)) {
+        s->es_state = ES_STAGED;
+        s->es_by = &sl->es;
+        return;
+    }
+    es_drop(&sl->es);
+    if (sl->stored)
+        sl->stored = sl->ok = false; /* its copy ran the store: no result without it */
 }
 
 void vc4_pool_retract(cg_vc4 *v)
@@ -892,13 +948,12 @@ void vc4_pool_retract(cg_vc4 *v)
         return;
     pthread_mutex_lock(&p->mu);
     p->es_on = false;
-    while (p->es_writers)
-        pthread_cond_wait(&p->done, &p->mu);
     for (unsigned i = 0; i < p->nsegs; i++)
-        if (p->segs[i].es_state == ES_WRITTEN) {
-            es_undo(p->segs[i].es_by);
-            p->segs[i].es_state = ES_UNDONE;
+        if (p->segs[i].es_state == ES_STAGED) {
+            es_drop(p->segs[i].es_by);
+            p->segs[i].es_state = ES_DROPPED;
         }
+    es_flush(p);
     p->es_live = false;
     pthread_mutex_unlock(&p->mu);
 }
@@ -953,9 +1008,20 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     *d = p->base;
     vc4_render *r = sl->r;
     memcpy((uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN);
-    if (!sl->buf_known || sl->buf_c != s->color)
+    /* A segment whose store is staged and clears the tile buffer renders
+     * in the thread's own buffer, which stays in this core's cache: its
+     * result needs no buffer (the render thread's then holds the clear
+     * values). Any other renders in the slot's, which the render thread
+     * takes over (its lines move to that core). */
+    bool priv = s->es_ok && s->end_fill && p->es_begun;
+    uint32_t *slot_c = r->color, *slot_z = r->zs;
+    bool known = priv ? w->buf_known : sl->buf_known;
+    uint32_t kc = priv ? w->buf_c : sl->buf_c, kz = priv ? w->buf_z : sl->buf_z;
+    if (priv)
+        r->color = w->color, r->zs = w->zs;
+    if (!known || kc != s->color)
         vc4_fill32(r->color, s->color, VC4_TILE * VC4_TILE);
-    if (!sl->buf_known || sl->buf_z != s->zs)
+    if (!known || kz != s->zs)
         vc4_fill32(r->zs, s->zs, VC4_TILE * VC4_TILE);
     r->batch = w->batch, r->qcache = w->qc, r->glc = w->glc;
     d->rend = r;
@@ -969,7 +1035,7 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     d->budget[1] = p->budget;
     sl->es.k = k;
     sl->es.began = false;
-    d->seg_es = s->es_ok ? &sl->es : NULL;
+    d->seg_es = s->es_ok && p->es_begun ? &sl->es : NULL;
     d->es = NULL;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap);
@@ -980,13 +1046,21 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     r->batch = NULL, r->qcache = NULL, r->glc = NULL;
     sl->ok = n > 0 && cap.count == 0 && !th->faulted && !th->waiting_sem &&
              (d->seg_stopped || !th->running);
-    /* a store written early stays only with a result */
+    /* a staged store stays only with a result */
     sl->stored = sl->es.began && sl->ok;
     /* a store that cleared the tile buffer leaves the pre-pass's values */
-    sl->buf_known = sl->stored && s->end_fill;
-    sl->buf_c = s->end_c, sl->buf_z = s->end_z;
+    sl->priv = priv;
+    if (priv) {
+        sl->ok = sl->stored; /* (else the result would need the buffer) */
+        r->color = slot_c, r->zs = slot_z;
+        w->buf_known = sl->stored;
+        w->buf_c = s->end_c, w->buf_z = s->end_z;
+    } else {
+        sl->buf_known = sl->stored && s->end_fill;
+        sl->buf_c = s->end_c, sl->buf_z = s->end_z;
+    }
     if (sl->es.began && !sl->ok)
-        es_undo(&sl->es);
+        es_drop(&sl->es);
     sl->eofs = (d->rfc - p->base.rfc) & 0xFF;
     sl->th = *th;
     sl->units = p->budget - d->budget[1];
@@ -1004,8 +1078,9 @@ static unsigned claimable(struct vc4_pool *p)
     while (p->claim < p->nsegs && !p->segs[p->claim].spec)
         p->claim++;
     if (p->claim >= p->nsegs || p->claim >= p->next + p->window ||
-        p->slots[p->claim % p->window].busy)
-        return NONE; /* (busy: a segment the render thread rendered itself) */
+        p->slots[p->claim % p->window].busy || p->slots[p->claim % p->window].pending)
+        return NONE; /* (busy: a segment the render thread rendered itself;
+                      * pending: its last store is not in memory yet) */
     return p->claim;
 }
 
@@ -1029,6 +1104,7 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     pool_slot *sl = &p->slots[k % p->window];
     p->segs[k].status = SEG_BUSY;
     sl->busy = true;
+    sl->owner = (unsigned)(w - p->wk);
     p->busy++;
     pthread_mutex_unlock(&p->mu);
     bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
@@ -1063,17 +1139,34 @@ static bool render_own(struct vc4_pool *p, unsigned k)
     return true;
 }
 
+/* Under the lock: a taken store w rendered that waits to be written. */
+static pool_slot *my_commit(struct vc4_pool *p, const pool_worker *w)
+{
+    unsigned me = (unsigned)(w - p->wk);
+    for (unsigned i = 0; i < p->window; i++) {
+        pool_slot *sl = &p->slots[i];
+        if (sl->pending && sl->owner == me && p->segs[sl->es.k].es_state == ES_COMMITTED)
+            return sl;
+    }
+    return NULL;
+}
+
 static void *worker_main(void *arg)
 {
     pool_worker *w = arg;
     struct vc4_pool *p = w->p;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        unsigned k;
-        while (!p->quit && (k = claimable(p)) == NONE)
+        unsigned k = NONE;
+        pool_slot *c;
+        while (!p->quit && (c = my_commit(p, w)) == NULL && (k = claimable(p)) == NONE)
             pthread_cond_wait(&p->work, &p->mu);
         if (p->quit)
             break;
+        if (c) {
+            es_write_out(p, c, &p->segs[c->es.k]);
+            continue;
+        }
         p->claim = k + 1;
         run_claimed(p, w, k);
     }
@@ -1085,6 +1178,8 @@ static void *worker_main(void *arg)
 
 static void worker_free(pool_worker *w)
 {
+    free(w->color);
+    free(w->zs);
     free(w->batch);
     vc4_qpu_cache_destroy(w->qc);
     vc4_gl_cache_free(w->glc);
@@ -1101,15 +1196,15 @@ void vc4_pool_destroy(cg_vc4 *v)
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 1; i <= p->nthreads; i++)
         pthread_join(p->wk[i].tid, NULL);
-    for (unsigned i = 0; i <= p->nthreads; i++)
+    for (unsigned i = 0; p->wk && i < p->nwk; i++)
         worker_free(&p->wk[i]);
     for (unsigned i = 0; p->slots && i < p->window; i++) {
         vc4_render_free(p->slots[i].r);
-        free(p->slots[i].es.old);
+        free(p->slots[i].es.bytes);
         free(p->slots[i].es.runs);
     }
     vc4_render_free(p->own.r);
-    free(p->own.es.old);
+    free(p->own.es.bytes);
     free(p->own.es.runs);
     for (unsigned i = 0; i < ES_MAX_GROUPS; i++)
         free(p->groups[i].host);
@@ -1132,15 +1227,16 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     unsigned nt = v->render_threads - 1;
     p->window = 8 * (nt + 1);
     p->wk = calloc(nt + 1, sizeof *p->wk);
+    p->nwk = p->wk ? nt + 1 : 0;
     p->slots = calloc(p->window, sizeof *p->slots);
     p->pre_r = vc4_render_new();
     bool ok = p->wk && p->slots && p->pre_r;
     for (unsigned i = 0; ok && i <= p->window; i++) {
         pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
         sl->es.p = p;
-        sl->es.old = malloc(ES_UNDO_BYTES);
+        sl->es.bytes = malloc(ES_STAGE_BYTES);
         sl->es.runs = malloc(ES_MAX_RUNS * sizeof *sl->es.runs);
-        ok = (sl->r = vc4_render_new()) != NULL && sl->es.old && sl->es.runs;
+        ok = (sl->r = vc4_render_new()) != NULL && sl->es.bytes && sl->es.runs;
     }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
@@ -1154,8 +1250,16 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
         vc4_pool_destroy(v);
         return NULL;
     }
-    for (unsigned i = 0; i <= nt; i++)
+    for (unsigned i = 0; ok && i <= nt; i++) {
         p->wk[i].p = p;
+        p->wk[i].color = calloc(VC4_TILE * VC4_TILE, sizeof(uint32_t));
+        p->wk[i].zs = calloc(VC4_TILE * VC4_TILE, sizeof(uint32_t));
+        ok = p->wk[i].color && p->wk[i].zs;
+    }
+    if (!ok) {
+        vc4_pool_destroy(v);
+        return NULL;
+    }
     for (unsigned i = 1; i <= nt; i++) {
         if (pthread_create(&p->wk[i].tid, NULL, worker_main, &p->wk[i]) != 0)
             break;
@@ -1183,9 +1287,9 @@ void vc4_pool_begin(cg_vc4 *v)
         p->touch_gen = 1;
     }
     p->pre_page = NULL;
-    /* early stores are an option (cg_vc4_config.early_stores): without it
-     * the pre-pass keeps none of their bookkeeping */
-    p->frame_es = v->cfg.early_stores;
+    /* early stores can be turned off (cg_vc4_config.no_early_stores):
+     * then the pre-pass keeps none of their bookkeeping */
+    p->frame_es = !v->cfg.no_early_stores;
     p->es_on = p->es_live = false;
     pre_pass(v, p);
     unsigned nspec = 0;
@@ -1226,6 +1330,7 @@ static void pool_stop(struct vc4_pool *p)
 void vc4_pool_end(cg_vc4 *v)
 {
     struct vc4_pool *p = v->pool;
+    vc4_tile_settle(v->rend);
     if (!p || !p->bus)
         return;
     pthread_mutex_lock(&p->mu);
@@ -1303,11 +1408,22 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
 {
     struct vc4_pool *p = v->pool;
     vc4_thread *th = &v->th[1];
-    if (!p || !p->active || p->next >= p->nsegs || th->ca != p->segs[p->next].addr)
+    if (!p || !p->active)
+        return 0;
+    if (p->next >= p->nsegs) {
+        /* past the pre-pass's last segment the render thread may read
+         * pages it did not check: every taken store in memory first */
+        if (p->es_live)
+            vc4_pool_retract(v);
+        return 0;
+    }
+    if (th->ca != p->segs[p->next].addr)
         return 0;
     unsigned k = p->next;
     pool_seg *s = &p->segs[k];
     vc4_render *r = v->rend;
+    if (r->fill_pending && !p->fill_ok)
+        vc4_tile_settle(r); /* its words are compared */
     bool match = s->spec && th->depth == s->depth &&
                  memcmp(th->ret, s->ret, th->depth * sizeof th->ret[0]) == 0 &&
                  memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0 &&
@@ -1321,10 +1437,11 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         p->claim = k + 1;
         if (!match) {
             s->spec = false;
-        } else if (!sl->busy) {
+        } else if (!sl->busy && !sl->pending) {
             run_claimed(p, &p->wk[0], k);
         } else {
-            /* its slot still serves a late worker's segment */
+            /* its slot still serves a late worker's segment, or holds a
+             * store not yet in memory */
             own = render_own(p, k);
         }
     }
@@ -1353,9 +1470,6 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
                    pthread_cond_timedwait(&p->done, &p->mu, &ts) == 0)
                 ;
             waited = true;
-        } else if (s->es_state == ES_WRITING) {
-            /* the worker is at its store, nearly done: its result then */
-            pthread_cond_wait(&p->done, &p->mu);
         } else {
             own = render_own(p, k);
         }
@@ -1364,10 +1478,11 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         sl = &p->own;
     /* a store written early: only while it is not undone (match: the
      * result is there, own or done) */
-    bool stored_ok = match && (!sl->stored || s->es_state == ES_WRITTEN);
-    pthread_mutex_unlock(&p->mu);
-    /* the slot is reused once next moves past k: take it first */
+    bool stored_ok = match && (!sl->stored || s->es_state == ES_STAGED);
+    /* the slot is reused once next moves past k: take it first (under the
+     * lock: a few hundred bytes, and one lock round trip fewer) */
     int64_t got = 0;
+    unsigned eofs = 0;
     if (match && sl->ok && stored_ok && sl->units <= *budget) {
         *budget -= sl->units;
         v->stats.records[1] += sl->stats.records[1];
@@ -1382,41 +1497,55 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         th->agent = sl->th.agent;
         memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
                VC4_RSTATE_LEN);
-        /* the tile buffer: the worker's, and the slot gets the old one */
-        uint32_t *c = r->color, *z = r->zs;
-        r->color = sl->r->color, r->zs = sl->r->zs;
-        sl->r->color = c, sl->r->zs = z;
-        sl->buf_known = p->fill_ok;
-        sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
+        if (sl->priv) {
+            /* the tile buffer: the store's clear values, written when
+             * something reads them */
+            r->fill_pending = 3;
+            r->pend_c = s->end_c, r->pend_z = s->end_z;
+        } else {
+            /* the tile buffer: the worker's, and the slot gets the old one */
+            uint32_t *c = r->color, *z = r->zs;
+            r->color = sl->r->color, r->zs = sl->r->zs;
+            sl->r->color = c, sl->r->zs = z;
+            sl->buf_known = p->fill_ok && !r->fill_pending;
+            sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
+            r->fill_pending = 0;
+        }
         p->fill_ok = false;
         if (sl->stored) {
-            /* the store's end of frame and what it left in the tile
-             * buffer */
-            for (unsigned e = 0; e < sl->eofs; e++)
-                vc4_end_of_frame(v);
+            /* what the store left in the tile buffer (its end of frame
+             * below, once it is in memory) */
+            eofs = sl->eofs;
             p->fill_ok = s->end_fill;
             p->fill_c = s->end_c, p->fill_z = s->end_z;
         }
         got = sl->records;
     }
-    pthread_mutex_lock(&p->mu);
     if (!got) {
-        /* A store written early for a result not taken (its budget, a
-         * state that does not match) is undone now, while its undo log is
-         * there: once next moves past k a worker may reuse the slot, and
-         * the next render_own reuses p->own, each resetting the log. (A
-         * worker writing it finishes first; after next moves none may
-         * begin.) */
-        while (s->es_state == ES_WRITING)
-            pthread_cond_wait(&p->done, &p->mu);
-        if (s->es_state == ES_WRITTEN) {
-            es_undo(s->es_by);
-            s->es_state = ES_UNDONE;
+        /* A store staged for a result not taken (its budget, a state
+         * that does not match) is dropped now: once next moves past k a
+         * worker may reuse the slot, and the next render_own reuses
+         * p->own. (A worker still staging it drops it: es_end.) */
+        if (s->es_state == ES_STAGED) {
+            es_drop(s->es_by);
+            s->es_state = ES_DROPPED;
         }
     }
     if (got && sl->stored) {
+        /* taken: its bytes go to memory, written by the worker that
+         * rendered it (its cache holds them) between its segments, or
+         * here when that is this thread; all of them before an end of
+         * frame (an interrupt handler may read them) */
         s->es_state = ES_COMMITTED;
         p->counts.es_taken++;
+        if (own || sl->owner == 0) {
+            es_write_out(p, sl, s);
+        } else {
+            sl->pending = true;
+            pthread_cond_broadcast(&p->work);
+        }
+        if (eofs)
+            es_flush(p);
     }
     if (got) {
         __atomic_add_fetch(&taken_total, 1, __ATOMIC_RELAXED);
@@ -1429,6 +1558,8 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     if (p->claim <= p->next + p->window / 2)
         pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
+    for (unsigned e = 0; e < eofs; e++)
+        vc4_end_of_frame(v);
     return got;
 }
 

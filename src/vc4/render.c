@@ -347,6 +347,15 @@ static void clear_zs(vc4_render *r)
     vc4_fill32(r->zs, (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil, VC4_TILE * VC4_TILE);
 }
 
+void vc4_tile_settle(vc4_render *r)
+{
+    if (r->fill_pending & 1)
+        vc4_fill32(r->color, r->pend_c, VC4_TILE * VC4_TILE);
+    if (r->fill_pending & 2)
+        vc4_fill32(r->zs, r->pend_z, VC4_TILE * VC4_TILE);
+    r->fill_pending = 0;
+}
+
 void vc4_end_of_frame(cg_vc4 *v)
 {
     v->rfc = (v->rfc + 1) & 0xFF;

@@ -48,7 +48,7 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
     }
     const char *es = getenv("CMDGPU_VC4_EARLY_STORES");
     if (es && (*es == '0' || *es == '1') && !es[1])
-        c.early_stores = *es == '1';
+        c.no_early_stores = *es == '0';
     if (c.fw_heap >= c.sdram_size)
         return CG_ERR_INVAL;
     cg_vc4 *v = calloc(1, sizeof *v);

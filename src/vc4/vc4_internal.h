@@ -204,6 +204,11 @@ typedef struct vc4_render {
     /* what one compressed primitive list reads again and again (render.c
      * compressed_list's, while it runs; else NULL) */
     struct vc4_list_cache *lc;
+    /* the tile pool (pool.c) may leave the buffer's words to be filled:
+     * fill_pending bit 0 colour with pend_c, bit 1 Z/S with pend_z;
+     * vc4_tile_settle writes them before anything reads the buffer */
+    uint8_t fill_pending;
+    uint32_t pend_c, pend_z;
     /* ---- the latched state: every field from `configured` to the end
      * (VC4_RSTATE_*): the tile pool (pool.c) snapshots, compares and copies
      * it as bytes ---- */
@@ -230,6 +235,8 @@ typedef struct vc4_render {
  * if out of memory; free it (and its buffer; not its caches) */
 vc4_render *vc4_render_new(void);
 void vc4_render_free(vc4_render *r);
+/* render.c: write what fill_pending stands for */
+void vc4_tile_settle(vc4_render *r);
 /* n words of val from p */
 void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
@@ -340,14 +347,15 @@ void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_end(cg_vc4 *v);
 void vc4_pool_destroy(cg_vc4 *v);
 /* Early stores (pool.c): vc4_pool_self: the render thread is about to run
- * the record rec itself; before one that may read memory or fault, the
- * stores workers wrote early are undone (and no more are written in this
- * run). vc4_pool_retract: undo them now (before a budget fault).
- * vc4_pool_es_begin: a worker's copy (v->seg) is at the store that ends its
- * segment: true if it may write it now (then v->es is set: cl.c runs that
- * record and stops after it). vc4_es_dst: the host bytes of [a, a + n) (in one page) a store
- * writes early, their old bytes kept to undo them; NULL: not possible
- * (the store then faults, so the segment has no result). */
+ * the record rec itself; before one that may read memory or fault, every
+ * store it took is written to memory, those it did not take are dropped,
+ * and no more are staged in this run. vc4_pool_retract: the same now
+ * (before a budget fault, at the run's end). vc4_pool_es_begin: a
+ * worker's copy (v->seg) is at the store that ends its segment: true if it
+ * stages it (then v->es is set: cl.c runs that record and stops after
+ * it). vc4_es_dst: where the store's bytes for [a, a + n) (in one page)
+ * go: a staging buffer, each run copied to the host page later; NULL: not
+ * possible (the store then faults, so the segment has no result). */
 void vc4_pool_self(cg_vc4 *v, const uint8_t *rec);
 /* cl.c: the four tile-buffer store records, by opcode */
 extern const bool vc4_store_op[256];
