@@ -18,10 +18,12 @@
  * (cl.c runs the records; render.c draws them) with a private tile buffer,
  * batch, decoded-shader cache and GL cache, its own budget counter and
  * statistics, through a private bus that maps SDRAM without the pages the
- * frame's stores may write. Workers write no memory, and faults they raise
- * are only counted (cg__fault_capture): a worker that faulted, read a page a
- * store writes (that is a fault on its bus), ran out of budget or ended
- * anywhere else than at its segment's end has no result.
+ * frame's stores may write. Workers write no memory while they render (a
+ * store they stage is written once taken: "early stores" below), and the
+ * faults they raise are only counted (cg__fault_capture): a worker that
+ * faulted, read a page a store writes (that is a fault on its bus), ran out
+ * of budget or ended anywhere else than at its segment's end has no
+ * result.
  *
  * The render thread goes on stepping as before. At a segment's start it
  * takes the worker's result only when its state is exactly the one the
@@ -29,9 +31,9 @@
  * every tile-buffer word) and its budget covers what the worker spent: CA
  * moves to the segment's end, the budget, statistics and list counter are
  * spent as the records would have, and the tile buffer and state become the
- * worker's. Everything else runs on the render thread as before: stores (so
- * memory is written in list order by one thread, with the faults and
- * interrupts they raise), segments without a result, faults. Since a
+ * worker's. Everything else runs on the render thread as before: stores
+ * not staged (with the faults and interrupts they raise), segments without
+ * a result, faults. Since a
  * segment's outcome depends only on that state, the memory it reads (none
  * of it written by this frame's stores) and its budget, the results are
  * those of one thread, bit for bit. A store outside the pages the pre-pass
@@ -775,19 +777,21 @@ out:
 
 /* ---- early stores ----
  *
- * A worker may also run the store that ends its segment, writing memory
- * before the render thread reaches that segment, when the pre-pass proved
- * it harmless: every store of the run writes bytes no other store writes
- * (a surface's tiles each at most once, surfaces' ranges disjoint; raw
- * dumps stay on the render thread), the store cannot fault (its surface's
- * pages are all backed, writable plain memory, resolved here to host
- * pages), and no list page the render thread reads lies in the pages the
- * stores write. Workers read none of those pages either (their bus). What
- * is written early is kept (the old bytes) until the render thread takes
- * the segment's result (committed), and undone before the render thread
- * does anything else that could see it: a record that may read memory or
- * fault (vc4_pool_self), the budget running out, the end of the run. After
- * that no store is written early for the rest of the run. */
+ * A worker may also run the store that ends its segment, into its slot's
+ * staging buffer, when the pre-pass proved it harmless: every store of the
+ * run writes bytes no other store writes (a surface's tiles each at most
+ * once, surfaces' ranges disjoint; raw dumps stay on the render thread),
+ * the store cannot fault (its surface's pages are all backed, writable
+ * plain memory, resolved here to host pages), and no list page the render
+ * thread reads lies in the pages the stores write. Workers read none of
+ * those pages either (their bus). A staged store reaches memory only after
+ * the render thread took its result (ES_COMMITTED), written by the thread
+ * that rendered it or by the render thread; one not taken is dropped.
+ * Before the render thread does anything that could see those pages (a
+ * record that may read memory or fault: vc4_pool_self; the budget running
+ * out; an end of frame; the end of the run) every taken store is written
+ * (es_flush), and after a retract no store is staged for the rest of the
+ * run. */
 
 static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
 {
