@@ -128,7 +128,7 @@ typedef struct pool_slot {
     /* rendered in its thread's own tile buffer (priv in render_seg): the
      * result has no buffer of its own */
     bool priv;
-    bool stored;          /* the segment's store ran (written early) */
+    bool stored;          /* the segment's store ran (staged) */
     unsigned eofs;        /* end-of-frame stores in it */
     /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
     bool buf_known;
