@@ -27,7 +27,7 @@ enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x3001
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000,
        RAW = 0x2800000, ZB = 0x2400000 };
 enum { W = 640, H = 480, TW = 10, TH = 8 };
-enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565, M_RO };
+enum { M_MS = 0, M_FAULT, M_SAME, M_LOAD, M_OVER, M_T, M_565, M_RO, M_SHIFT };
 #define FAULT_TILE 37 /* (7, 3) */
 #define UNMAPPED 0x10000000u
 #define RO_ALIAS 0x40000000u /* mapped read-only in M_RO */
@@ -83,6 +83,10 @@ static void build(cg_vc4 *v, int mode, uint32_t *bin_end, uint32_t *rend_end)
             } else if (mode == M_565) {
                 /* BGR565 in LT format */
                 u8(&r, 28); store_general(&r, 1 | 2u << 4 | 2u << 8, FB, last);
+            } else if (mode == M_SHIFT) {
+                /* RGBA8888, linear, 128 bytes past a page's start: one
+                 * tile row in 16 crosses a page boundary */
+                u8(&r, 28); store_general(&r, 1, FB + 128, last);
             } else if (mode == M_OVER) {
                 /* a second surface over the first, one tile to the right:
                  * store order decides the bytes both write */
@@ -218,9 +222,10 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
         if (v->th[1].faulted)
             cg_vc4_reg_write(v, CG_VC4_CT1CS, 1u << 15); /* reset for the next frame */
     }
-    uint8_t *buf = malloc(W * H * 4);
-    CHECK_EQ(cg_vc4_cpu_read(v, FB, buf, W * H * 4), 0);
-    o.fb = fnv(0xcbf29ce484222325ull, buf, W * H * 4);
+    /* the surface and the 256 bytes past it (M_SHIFT's starts 128 in) */
+    uint8_t *buf = malloc(W * H * 4 + 256);
+    CHECK_EQ(cg_vc4_cpu_read(v, FB, buf, W * H * 4 + 256), 0);
+    o.fb = fnv(0xcbf29ce484222325ull, buf, W * H * 4 + 256);
     for (int t = 0; t < TW * TH; t++) {
         o.fbt[t] = 0xcbf29ce484222325ull;
         for (int y = 0; y < 64 && (t / TW) * 64 + y < H; y++)
@@ -447,6 +452,19 @@ static void frames(void)
             CHECK_EQ(m.pc.taken, 2 * TW * TH);
             CHECK_EQ(m.pc.es_taken, ES(prefill ? 2 * TW * TH : TW * TH));
         }
+    }
+
+    /* rows that cross pages: every store staged (the runs split at the
+     * page boundary, the tile buffer's rows staged as they are) */
+    one = run(M_SHIFT, 1, 0, false, 2);
+    CHECK_EQ(one.nfaults, 0);
+    CHECK_EQ(one.rfc, 2);
+    CHECK_EQ(one.st.tiles_rendered, 2 * TW * TH);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_SHIFT, nthreads[i], 0, false, 2);
+        same(&one, &m);
+        CHECK_EQ(m.pc.taken, 2 * TW * TH);
+        CHECK_EQ(m.pc.es_taken, ES(prefill ? 2 * TW * TH : TW * TH));
     }
 
     /* two surfaces overlap: no store is written early */

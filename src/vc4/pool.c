@@ -70,17 +70,18 @@ typedef struct es_group {
     bool ok;                  /* every page plain memory, backed and writable */
 } es_group;
 
-/* One result's early store, staged: the bytes it writes (`bytes`, one run
- * after another) and where each run goes, written to memory only once the
- * render thread has taken the result (es_commit). */
+/* One result's early store, staged: its bytes (in `bytes`) and where each
+ * run of them goes, written to memory only once the render thread has
+ * taken the result (es_commit). */
 struct vc4_es_seg {
     struct vc4_pool *p;
     unsigned k;  /* its segment */
     bool began;  /* it may stage (vc4_pool_es_begin) */
     uint32_t nruns, used;
-    uint8_t *bytes; /* ES_STAGE_BYTES */
+    uint8_t *bytes; /* ES_STAGE_BYTES (or a tile buffer: vc4_es_take_rows) */
     struct es_run {
         uint8_t *dst;
+        const uint8_t *src; /* in bytes */
         uint32_t len;
     } *runs; /* ES_MAX_RUNS */
 };
@@ -858,11 +859,8 @@ static void es_drop(struct vc4_es_seg *es)
 /* Write a staged store to memory (its runs are disjoint). */
 static void es_commit(struct vc4_es_seg *es)
 {
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < es->nruns; i++) {
-        memcpy(es->runs[i].dst, es->bytes + at, es->runs[i].len);
-        at += es->runs[i].len;
-    }
+    for (uint32_t i = 0; i < es->nruns; i++)
+        memcpy(es->runs[i].dst, es->runs[i].src, es->runs[i].len);
     es->nruns = es->used = 0;
 }
 
@@ -916,11 +914,45 @@ uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n)
     if (a < g->lo || a + n > g->hi || es->nruns == ES_MAX_RUNS ||
         es->used + n > ES_STAGE_BYTES)
         return NULL;
-    es->runs[es->nruns].dst = g->host[(a >> 12) - (g->lo >> 12)] + (a & 4095);
-    es->runs[es->nruns++].len = n;
     uint8_t *stage = es->bytes + es->used;
+    es->runs[es->nruns].dst = g->host[(a >> 12) - (g->lo >> 12)] + (a & 4095);
+    es->runs[es->nruns].src = stage;
+    es->runs[es->nruns++].len = n;
     es->used += n;
     return stage;
+}
+
+bool vc4_es_take_rows(struct vc4_es_seg *es, uint32_t **buf, uint64_t a, uint32_t stride,
+                      uint32_t tw, uint32_t th)
+{
+    const struct vc4_pool *p = es->p;
+    const pool_seg *s = &p->segs[es->k];
+    uint32_t len = tw * 4;
+    if (s->es_group < 0 || !s->end_fill || es->nruns != 0 || th == 0 || len == 0)
+        return false;
+    const es_group *g = &p->groups[s->es_group];
+    if (a < g->lo || a + (uint64_t)(th - 1) * stride + len > g->hi)
+        return false;
+    const uint8_t *rows = (const uint8_t *)*buf;
+    for (uint32_t y = 0; y < th; y++) {
+        uint64_t at = a + (uint64_t)y * stride;
+        const uint8_t *src = rows + (size_t)y * VC4_TILE * 4;
+        for (uint32_t left = len; left;) {
+            uint32_t n = 4096 - (uint32_t)(at & 4095);
+            if (n > left)
+                n = left;
+            es->runs[es->nruns].dst = g->host[(at >> 12) - (g->lo >> 12)] + (at & 4095);
+            es->runs[es->nruns].src = src;
+            es->runs[es->nruns++].len = n;
+            at += n, src += n, left -= n;
+        }
+    }
+    /* the rows stay where they are: the staging buffer becomes the tile
+     * buffer, and the buffer the staging (the store clears it next) */
+    uint8_t *stage = es->bytes;
+    es->bytes = (uint8_t *)*buf;
+    *buf = (uint32_t *)(void *)stage;
+    return true;
 }
 
 /* Under the lock, after render_seg: a write it began is over. */
@@ -1056,6 +1088,7 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     sl->priv = priv;
     if (priv) {
         sl->ok = sl->stored; /* (else the result would need the buffer) */
+        w->color = r->color, w->zs = r->zs; /* (vc4_es_take_rows may swap them) */
         r->color = slot_c, r->zs = slot_z;
         w->buf_known = sl->stored;
         w->buf_c = s->end_c, w->buf_z = s->end_z;

@@ -196,6 +196,10 @@ static int xfer_surface(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t 
     uint32_t tw = w - x0 < VC4_TILE ? w - x0 : VC4_TILE;
     uint32_t th = h - y0 < VC4_TILE ? h - y0 : VC4_TILE;
     unsigned uw = bpp == 4 ? 4 : 8; /* pixels in a micro-tile's row of 16 bytes */
+    if (store && v->es && tiling == 0 && bpp == 4 &&
+        vc4_es_take_rows(v->es, zs ? &r->zs : &r->color,
+                         (uint64_t)base + pix_off(0, w, 4, x0, y0), w * 4, tw, th))
+        return 0; /* an early store staged as the tile buffer's rows (pool.c) */
     xfer_page pc = {{NULL}, {0}, 0};
     uint8_t row[VC4_TILE * 4];
     for (uint32_t y = 0; y < th; y++) {

@@ -362,6 +362,14 @@ extern const bool vc4_store_op[256];
 void vc4_pool_retract(cg_vc4 *v);
 bool vc4_pool_es_begin(cg_vc4 *v);
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n);
+/* vc4_es_take_rows: stage a whole linear 32-bit tile transfer (th rows of
+ * tw words, VC4_TILE words apart in *buf, row y to bus address a + y *
+ * stride) without copying it, when the segment's store clears the tile
+ * buffer: the staging takes *buf, and *buf becomes the old staging
+ * buffer (its words stale until that clear). False: not possible here
+ * (stage row by row). */
+bool vc4_es_take_rows(struct vc4_es_seg *es, uint32_t **buf, uint64_t a, uint32_t stride,
+                      uint32_t tw, uint32_t th);
 /* What the pool did since the device was created (bench, tests). */
 typedef struct vc4_pool_counts {
     uint64_t segs;          /* tile segments the pre-passes cut */
