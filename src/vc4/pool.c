@@ -182,14 +182,15 @@ struct vc4_pool {
      * (set after a store that cleared it, until anything else may touch it) */
     bool fill_ok;
     uint32_t fill_c, fill_z;
-    /* early stores: the surfaces, whether this run may write them (es_on,
-     * under the lock) and has written any not yet undone (es_live, the
-     * render thread's), workers writing one now; the list pages the
-     * pre-pass read (bus page numbers) */
+    /* early stores: the surfaces; whether this run stages them (es_on:
+     * written by the render thread only, read by the workers under the
+     * lock; off from the first retract on, when every taken store is in
+     * memory), and whether it did when it began (es_begun, not changed
+     * during the run); the list pages the pre-pass read (bus page
+     * numbers) */
     es_group groups[ES_MAX_GROUPS];
     unsigned ngroups;
-    bool frame_es, es_on, es_live;
-    bool es_begun; /* es_on when the run began (not changed during it) */
+    bool frame_es, es_on, es_begun;
     uint32_t touch[ES_MAX_TOUCH];
     unsigned ntouch, touch_gen;
     uint64_t touch_set[1u << ES_TOUCH_BITS];
@@ -805,7 +806,7 @@ static bool hole_hit(const struct vc4_pool *p, uint64_t lo, uint64_t hi)
 /* After the pre-pass: may this run write stores early, and which surfaces. */
 static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
 {
-    p->es_on = p->es_live = p->es_begun = false;
+    p->es_on = p->es_begun = false;
     if (!p->frame_es)
         return;
     for (unsigned i = 0; i < p->ngroups; i++)
@@ -847,7 +848,7 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
         s->es_ok = s->es_ok && (s->es_group < 0 || p->groups[s->es_group].ok);
         any |= s->es_ok;
     }
-    p->es_on = p->es_live = p->es_begun = any;
+    p->es_on = p->es_begun = any;
 }
 
 /* Forget a staged store (none of it reached memory). */
@@ -980,7 +981,7 @@ static void es_end(struct vc4_pool *p, pool_slot *sl)
 void vc4_pool_retract(cg_vc4 *v)
 {
     struct vc4_pool *p = v->pool;
-    if (!p || !p->es_live)
+    if (!p || !p->es_on)
         return;
     pthread_mutex_lock(&p->mu);
     p->es_on = false;
@@ -990,14 +991,13 @@ void vc4_pool_retract(cg_vc4 *v)
             p->segs[i].es_state = ES_DROPPED;
         }
     es_flush(p);
-    p->es_live = false;
     pthread_mutex_unlock(&p->mu);
 }
 
 void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
-    if (!p || !p->es_live)
+    if (!p || !p->es_on)
         return;
     es_group key;
     int tg;
@@ -1327,7 +1327,7 @@ void vc4_pool_begin(cg_vc4 *v)
     /* early stores can be turned off (cg_vc4_config.no_early_stores):
      * then the pre-pass keeps none of their bookkeeping */
     p->frame_es = !v->cfg.no_early_stores;
-    p->es_on = p->es_live = false;
+    p->es_on = false;
     pre_pass(v, p);
     unsigned nspec = 0;
     for (unsigned i = 0; i < p->nsegs; i++)
@@ -1450,8 +1450,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     if (p->next >= p->nsegs) {
         /* past the pre-pass's last segment the render thread may read
          * pages it did not check: every taken store in memory first */
-        if (p->es_live)
-            vc4_pool_retract(v);
+        vc4_pool_retract(v); /* (nothing to do unless early stores are on) */
         return 0;
     }
     if (th->ca != p->segs[p->next].addr)
@@ -1459,8 +1458,6 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     unsigned k = p->next;
     pool_seg *s = &p->segs[k];
     vc4_render *r = v->rend;
-    if (r->fill_pending && !p->fill_ok)
-        vc4_tile_settle(r); /* its words are compared */
     bool match = s->spec && th->depth == s->depth &&
                  memcmp(th->ret, s->ret, th->depth * sizeof th->ret[0]) == 0 &&
                  memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0 &&
@@ -1535,8 +1532,10 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
                VC4_RSTATE_LEN);
         if (sl->priv) {
-            /* the tile buffer: the store's clear values, written when
-             * something reads them */
+            /* the tile buffer: the store's clear values, written when a
+             * record the render thread runs reads them (cl.c); until then
+             * fill_ok holds them (set below), so the next take compares
+             * values, not words */
             r->fill_pending = 3;
             r->pend_c = s->end_c, r->pend_z = s->end_z;
         } else {
