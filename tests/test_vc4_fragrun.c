@@ -113,6 +113,13 @@ static void cached_as_uncached(env *e, int nb, uint64_t budget, bool strict, out
     vc4_qpu_cache_destroy(c);
 }
 
+/* Assemble `text` at CODE and run it as cached_as_uncached does. */
+static void run_text(env *e, const char *text, int nb, uint64_t budget, bool strict, outs *last)
+{
+    qpu_text_load(CODE, text, NULL, bus_put, e);
+    cached_as_uncached(e, nb, budget, strict, last);
+}
+
 /* Straight programs (every instruction of the fast shapes from the start to
  * the end's delay slots): outputs and, with a budget one short, the hang
  * fault, as uncached. */
@@ -121,18 +128,17 @@ static void test_straight(void)
     env e;
     env_init(&e);
     /* rows, flags, conditions, TLB colour / Z / alpha mask, the payload */
-    qpu_text_load(CODE,
-                  "ldi r0, 0x12345678\n"
-                  "add r1, r0, ra15 : fmul r2, ra15, ra15\n"
-                  "sub.setf r3, r1, rb15 : nop\n"
-                  "or.ifn tlbc, r1, r3 : v8min tlbz, r2, r2\n"
-                  "or.ifnn tlbc, r0, r0 : nop\n"
-                  "nop : nop : thrend\n"
-                  "mov tlbam, r1 : nop\n"
-                  "nop\n",
-                  NULL, bus_put, &e);
     outs o;
-    cached_as_uncached(&e, 6, 100, true, &o);
+    run_text(&e,
+             "ldi r0, 0x12345678\n"
+             "add r1, r0, ra15 : fmul r2, ra15, ra15\n"
+             "sub.setf r3, r1, rb15 : nop\n"
+             "or.ifn tlbc, r1, r3 : v8min tlbz, r2, r2\n"
+             "or.ifnn tlbc, r0, r0 : nop\n"
+             "nop : nop : thrend\n"
+             "mov tlbam, r1 : nop\n"
+             "nop\n",
+             6, 100, true, &o);
     CHECK_EQ(o.rc, 0);
     CHECK_EQ(o.faults, 0);
     /* batch 5: mask 0xffff; lane 3: W = 0x3f800000 + 83, Z = 5003: N clear,
@@ -152,14 +158,13 @@ static void test_straight(void)
     CHECK_EQ(o.f[0].stream_addr, CODE + 7 * 8);
     /* not straight: ra0 read right after its write (a diagnostic, a fault
      * in strict mode, a warning otherwise); the end writing a register */
-    qpu_text_load(CODE,
-                  "ldi ra0, 5\n"
-                  "add tlbc, ra0, 1 : nop\n"
-                  "nop : nop : thrend\n"
-                  "nop\n"
-                  "nop\n",
-                  NULL, bus_put, &e);
-    cached_as_uncached(&e, 3, 100, false, &o);
+    run_text(&e,
+             "ldi ra0, 5\n"
+             "add tlbc, ra0, 1 : nop\n"
+             "nop : nop : thrend\n"
+             "nop\n"
+             "nop\n",
+             3, 100, false, &o);
     CHECK_EQ(o.rc, 0);
     CHECK_EQ(o.faults, 1);
     CHECK_EQ(o.f[0].kind, CG_FAULT_BAD_STATE);
@@ -169,13 +174,12 @@ static void test_straight(void)
     cached_as_uncached(&e, 3, 100, true, &o);
     CHECK_EQ(o.rc, CG_ERR_FAULT);
     CHECK_EQ(o.f[0].kind, CG_FAULT_BAD_STATE);
-    qpu_text_load(CODE,
-                  "ldi tlbc, 9\n"
-                  "add ra3, r0, r0 : nop : thrend\n"
-                  "nop\n"
-                  "nop\n",
-                  NULL, bus_put, &e);
-    cached_as_uncached(&e, 3, 100, false, &o);
+    run_text(&e,
+             "ldi tlbc, 9\n"
+             "add ra3, r0, r0 : nop : thrend\n"
+             "nop\n"
+             "nop\n",
+             3, 100, false, &o);
     CHECK_EQ(o.faults, 1);
     CHECK_EQ(o.f[0].stream_addr, CODE + 8);
     CHECK_EQ(o.color[0], 9u);
@@ -188,8 +192,7 @@ static void test_straight(void)
     for (int k = 0; k < 4; k++) {
         char src[160];
         snprintf(src, sizeof src, "%snop : nop : thrend\nnop\nnop\n", ldis[k]);
-        qpu_text_load(CODE, src, NULL, bus_put, &e);
-        cached_as_uncached(&e, 6, 100, true, &o);
+        run_text(&e, src, 6, 100, true, &o);
         CHECK_EQ(o.rc, 0);
         CHECK_EQ(o.faults, 0);
         CHECK_EQ(o.color_mask, ldi_c[k] ? 0xffff : 0); /* batch 5: mask 0xffff */
