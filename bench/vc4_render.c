@@ -161,6 +161,14 @@ static double wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of every thread of the process (one system call) */
+static double proc_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -169,7 +177,8 @@ static int cmp_d(const void *a, const void *b)
 
 /* The tile pool: the same scene on two devices, 1 and 2 render threads,
  * frames interleaved; the median wall time of the render kick of each. */
-static bool pool_only2; /* profiling: the 2-thread device alone */
+/* profiling: the frames of one device alone (1 or 2 threads), 0: both */
+static int pool_only;
 
 static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint32_t nvert)
 {
@@ -189,23 +198,24 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
      * the wall clock of FRAMES frames each, interleaved, without timing
      * the segments (a thread CPU clock read is a system call), then FRAMES
      * frames of the 2-thread device timed: CPU time in and out of segments */
-    double t[2][FRAMES], cpu_main = 0;
-    for (int i = pool_only2 ? 1 : 0; i < 2; i++) {
+    double t[2][FRAMES] = {{0}}, cpu[2][FRAMES] = {{0}}, cpu_main = 0;
+    for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
         kick(v[i], 0, BIN_LIST, be);
         kick(v[i], 1, REND_LIST, re);
     }
     for (int f = 0; f < FRAMES; f++)
-        for (int i = pool_only2 ? 1 : 0; i < 2; i++) {
+        for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
             kick(v[i], 0, BIN_LIST, be);
-            double a = wall();
+            double a = wall(), c = proc_cpu();
             kick(v[i], 1, REND_LIST, re);
             t[i][f] = wall() - a;
+            cpu[i][f] = proc_cpu() - c;
         }
     cg_vc4_stats s[2];
     cg_vc4_get_stats(v[0], &s[0]);
     cg_vc4_get_stats(v[1], &s[1]); /* (the same frames) */
     v[1]->pool_timing = true;
-    for (int f = 0; f < FRAMES; f++) {
+    for (int f = 0; f < (pool_only ? 0 : FRAMES); f++) {
         kick(v[1], 0, BIN_LIST, be);
         double c = bench_thread_cpu();
         kick(v[1], 1, REND_LIST, re);
@@ -213,6 +223,8 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     }
     qsort(t[0], FRAMES, sizeof(double), cmp_d);
     qsort(t[1], FRAMES, sizeof(double), cmp_d);
+    qsort(cpu[0], FRAMES, sizeof(double), cmp_d);
+    qsort(cpu[1], FRAMES, sizeof(double), cmp_d);
     double m1 = t[0][FRAMES / 2], m2 = t[1][FRAMES / 2], ratio = m1 / m2;
     vc4_pool_counts pc;
     vc4_pool_get_counts(v[1], &pc);
@@ -234,6 +246,10 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
            pshare * 100, 1 / ((1 - pshare) + pshare / 2),
            memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
            cg_fault_count(dev[1]));
+    printf("  CPU time of the whole process per frame (median): 1 thread %.2f ms, 2 threads "
+           "%.2f ms (%.2fx)\n",
+           cpu[0][FRAMES / 2] * 1e3, cpu[1][FRAMES / 2] * 1e3,
+           cpu[0][FRAMES / 2] > 0 ? cpu[1][FRAMES / 2] / cpu[0][FRAMES / 2] : 0);
     printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
            "all threads %.2f ms; stores staged by the workers (%d frames) %llu\n",
            cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
@@ -249,7 +265,8 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
 
 /* argv[1]: "small" or "pair" runs one scene only (anything else: both),
  * argv[2]: "bin" or "render" one phase only (for profiling), "pool" the
- * pool's speed-up alone, "pool2" its 2-thread frames alone (profiling). */
+ * pool's speed-up alone, "pool1" or "pool2" the frames of its 1- or 2-thread
+ * device alone (profiling). */
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
@@ -257,9 +274,10 @@ int main(int argc, char **argv)
     int phases = strcmp(phase, "bin") == 0      ? 1
                  : strcmp(phase, "render") == 0 ? 2
                  : strcmp(phase, "pool") == 0   ? 0
+                 : strcmp(phase, "pool1") == 0  ? 0
                  : strcmp(phase, "pool2") == 0  ? 0
                                                 : 3;
-    pool_only2 = strcmp(phase, "pool2") == 0;
+    pool_only = strcmp(phase, "pool1") == 0 ? 1 : strcmp(phase, "pool2") == 0 ? 2 : 0;
     /* 20000 small triangles (about 8x8 pixels each) over 640x480 */
     enum { N = 20000 };
     int16_t *xy = malloc(sizeof(int16_t) * 2 * 3 * N);
