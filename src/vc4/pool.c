@@ -72,11 +72,16 @@ typedef struct es_group {
 
 /* One result's early store, staged: its bytes (in `bytes`) and where each
  * run of them goes, written to memory only once the render thread has
- * taken the result (es_commit). */
+ * taken the result (es_commit). A slot borrows one from the thread that
+ * renders into it (es_get) and gives it back to that thread once written
+ * or dropped (es_put): its buffers, which vc4_es_take_rows swaps with the
+ * thread's tile buffers, and its runs then stay in one core's cache
+ * instead of moving to whichever thread uses the slot next. */
 struct vc4_es_seg {
     struct vc4_pool *p;
-    unsigned k;  /* its segment */
-    bool began;  /* it may stage (vc4_pool_es_begin) */
+    unsigned k;     /* its segment */
+    unsigned owner; /* the thread it belongs to (index in the pool's wk) */
+    bool began;     /* it may stage (vc4_pool_es_begin) */
     uint32_t nruns, used;
     uint8_t *bytes; /* ES_STAGE_BYTES (or a tile buffer: vc4_es_take_rows) */
     struct es_run {
@@ -84,6 +89,8 @@ struct vc4_es_seg {
         const uint8_t *src; /* in bytes */
         uint32_t len;
     } *runs; /* ES_MAX_RUNS */
+    struct vc4_es_seg *next_free; /* in its owner's free list */
+    struct vc4_es_seg *next_all;  /* in the pool's list of them all */
 };
 
 /* A segment's early store: none; staged (the render thread has not
@@ -105,14 +112,14 @@ typedef struct pool_seg {
     uint8_t es_state;
     int8_t es_group; /* the surface it writes, -1: none */
     uint32_t end_c, end_z;
-    struct vc4_es_seg *es_by;
+    struct pool_slot *es_by; /* the result whose store is staged (ES_STAGED) */
     uint8_t state[VC4_RSTATE_LEN]; /* the renderer's latched state before it */
 } pool_seg;
 
 enum { SEG_FREE = 0, SEG_BUSY, SEG_DONE };
 
 /* A worker's result, for segment k in slot k % window. */
-typedef struct pool_slot {
+struct pool_slot {
     vc4_render *r;     /* latched state and tile buffer after the segment */
     vc4_thread th;     /* the thread after it */
     uint64_t units;    /* budget spent */
@@ -120,7 +127,7 @@ typedef struct pool_slot {
     int64_t records;
     bool ok;
     bool busy; /* a thread renders into it (under the lock) */
-    struct vc4_es_seg es; /* its early store */
+    struct vc4_es_seg *es; /* its early store, NULL: none (under the lock) */
     /* es is taken and not yet in memory (ES_COMMITTED, ES_FLUSHING): the
      * slot waits for it before it serves another segment; owner: the
      * thread that rendered it, which writes it (under the lock) */
@@ -134,7 +141,8 @@ typedef struct pool_slot {
     /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
     bool buf_known;
     uint32_t buf_c, buf_z;
-} pool_slot;
+};
+typedef struct pool_slot pool_slot;
 
 /* What one thread renders with (index 0: the render thread). */
 typedef struct pool_worker {
@@ -148,6 +156,7 @@ typedef struct pool_worker {
     uint32_t *color, *zs;
     bool buf_known;
     uint32_t buf_c, buf_z;
+    struct vc4_es_seg *es_free; /* its staging, free (under the lock) */
     pthread_t tid;
 } pool_worker;
 
@@ -171,6 +180,8 @@ struct vc4_pool {
     unsigned window;
     pool_slot *slots;
     pool_slot own; /* the render thread's, for a segment a worker is late with */
+    struct vc4_es_seg *es_all; /* every staging made (es_get), es_count of them */
+    unsigned es_count;
     uint64_t seg_wall_ns; /* how long the render thread takes for a segment (average) */
     uint64_t holes[POOL_MAX_HOLES][2]; /* SDRAM offsets, page-aligned [lo, hi) */
     unsigned nholes;
@@ -857,6 +868,67 @@ static void es_drop(struct vc4_es_seg *es)
     es->nruns = es->used = 0;
 }
 
+/* Stagings made at most: a slot (or own) holds one at a time, and the
+ * threads' free lists hold the rest (es_get takes another thread's past
+ * this). */
+static unsigned es_max(const struct vc4_pool *p)
+{
+    return 2 * (p->window + 1);
+}
+
+/* Under the lock: a staging for thread w's next segment: one w used
+ * before, a new one, or (past es_max) another thread's free one; NULL
+ * when there is none (the store then stays with the render thread). */
+static struct vc4_es_seg *es_get(struct vc4_pool *p, pool_worker *w)
+{
+    pool_worker *from = w;
+    if (!w->es_free && p->es_count < es_max(p)) {
+        struct vc4_es_seg *es = calloc(1, sizeof *es);
+        if (es) {
+            es->bytes = malloc(ES_STAGE_BYTES);
+            es->runs = malloc(ES_MAX_RUNS * sizeof *es->runs);
+            if (!es->bytes || !es->runs) {
+                free(es->bytes);
+                free(es->runs);
+                free(es);
+                es = NULL;
+            }
+        }
+        if (es) {
+            es->p = p;
+            es->next_all = p->es_all;
+            p->es_all = es;
+            p->es_count++;
+            es->next_free = w->es_free;
+            w->es_free = es;
+        }
+    }
+    for (unsigned i = 0; !from->es_free && i < p->nwk; i++)
+        from = &p->wk[i];
+    struct vc4_es_seg *es = from->es_free;
+    if (!es)
+        return NULL;
+    from->es_free = es->next_free;
+    es->owner = (unsigned)(w - p->wk);
+    es->began = false;
+    es->nruns = es->used = 0;
+    return es;
+}
+
+/* Under the lock: the staging of result sl is written or dropped: back to
+ * its thread's free list. */
+static void es_put(struct vc4_pool *p, pool_slot *sl)
+{
+    struct vc4_es_seg *es = sl->es;
+    if (!es)
+        return;
+    es_drop(es);
+    es->began = false;
+    es->next_free = p->wk[es->owner].es_free;
+    p->wk[es->owner].es_free = es;
+    sl->es = NULL;
+}
+
 /* Write a staged store to memory (its runs are disjoint). */
 static void es_commit(struct vc4_es_seg *es)
 {
@@ -871,9 +943,10 @@ static void es_write_out(struct vc4_pool *p, pool_slot *sl, pool_seg *s)
 {
     s->es_state = ES_FLUSHING;
     pthread_mutex_unlock(&p->mu);
-    es_commit(&sl->es);
+    es_commit(sl->es);
     pthread_mutex_lock(&p->mu);
     s->es_state = ES_DONE;
+    es_put(p, sl);
     sl->pending = false;
     pthread_cond_broadcast(&p->done);
 }
@@ -885,7 +958,7 @@ static void es_flush(struct vc4_pool *p)
     for (unsigned i = 0; i < p->window; i++) {
         pool_slot *sl = &p->slots[i];
         while (sl->pending) {
-            pool_seg *s = &p->segs[sl->es.k];
+            pool_seg *s = &p->segs[sl->es->k];
             if (s->es_state == ES_COMMITTED)
                 es_write_out(p, sl, s);
             else
@@ -959,21 +1032,21 @@ bool vc4_es_take_rows(struct vc4_es_seg *es, uint32_t **buf, uint64_t a, uint32_
 /* Under the lock, after render_seg: a write it began is over. */
 static void es_end(struct vc4_pool *p, pool_slot *sl)
 {
-    if (!sl->es.began)
+    if (!sl->es)
         return;
-    sl->es.began = false;
-    unsigned k = sl->es.k;
+    unsigned k = sl->es->k;
     pool_seg *s = &p->segs[k];
     /* kept while early stores are on, the render thread has not passed
      * the segment and nobody else staged it (a late worker's, after the
      * render thread rendered it itself, is not) */
     if (sl->stored && p->es_on && k >= p->next && s->es_state == ES_NONE &&
         (!s->abandoned || sl == &p->own)) {
+        sl->es->began = false;
         s->es_state = ES_STAGED;
-        s->es_by = &sl->es;
+        s->es_by = sl;
         return;
     }
-    es_drop(&sl->es);
+    es_put(p, sl);
     if (sl->stored)
         sl->stored = sl->ok = false; /* its copy ran the store: no result without it */
 }
@@ -987,7 +1060,7 @@ void vc4_pool_retract(cg_vc4 *v)
     p->es_on = false;
     for (unsigned i = 0; i < p->nsegs; i++)
         if (p->segs[i].es_state == ES_STAGED) {
-            es_drop(p->segs[i].es_by);
+            es_put(p, p->segs[i].es_by);
             p->segs[i].es_state = ES_DROPPED;
         }
     es_flush(p);
@@ -1069,9 +1142,9 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     th->waiting_sem = th->faulted = false;
     th->lc = 0;
     d->budget[1] = p->budget;
-    sl->es.k = k;
-    sl->es.began = false;
-    d->seg_es = s->es_ok && p->es_begun ? &sl->es : NULL;
+    if (sl->es)
+        sl->es->k = k;
+    d->seg_es = sl->es; /* (es_get: only where s->es_ok) */
     d->es = NULL;
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap);
@@ -1083,7 +1156,7 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     sl->ok = n > 0 && cap.count == 0 && !th->faulted && !th->waiting_sem &&
              (d->seg_stopped || !th->running);
     /* a staged store stays only with a result */
-    sl->stored = sl->es.began && sl->ok;
+    sl->stored = sl->es && sl->es->began && sl->ok;
     /* a store that cleared the tile buffer leaves the pre-pass's values */
     sl->priv = priv;
     if (priv) {
@@ -1096,8 +1169,8 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
         sl->buf_known = sl->stored && s->end_fill;
         sl->buf_c = s->end_c, sl->buf_z = s->end_z;
     }
-    if (sl->es.began && !sl->ok)
-        es_drop(&sl->es);
+    if (sl->es && sl->es->began && !sl->ok)
+        es_drop(sl->es);
     sl->eofs = (d->rfc - p->base.rfc) & 0xFF;
     sl->th = *th;
     sl->units = p->budget - d->budget[1];
@@ -1142,6 +1215,7 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     p->segs[k].status = SEG_BUSY;
     sl->busy = true;
     sl->owner = (unsigned)(w - p->wk);
+    sl->es = p->segs[k].es_ok && p->es_begun ? es_get(p, w) : NULL;
     p->busy++;
     pthread_mutex_unlock(&p->mu);
     bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
@@ -1168,6 +1242,7 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
 static bool render_own(struct vc4_pool *p, unsigned k)
 {
     p->segs[k].abandoned = true; /* a late worker may not write its store */
+    p->own.es = p->segs[k].es_ok && p->es_begun ? es_get(p, &p->wk[0]) : NULL;
     pthread_mutex_unlock(&p->mu);
     render_seg(p, &p->wk[0], k, &p->own);
     pthread_mutex_lock(&p->mu);
@@ -1182,7 +1257,7 @@ static pool_slot *my_commit(struct vc4_pool *p, const pool_worker *w)
     unsigned me = (unsigned)(w - p->wk);
     for (unsigned i = 0; i < p->window; i++) {
         pool_slot *sl = &p->slots[i];
-        if (sl->pending && sl->owner == me && p->segs[sl->es.k].es_state == ES_COMMITTED)
+        if (sl->pending && sl->owner == me && p->segs[sl->es->k].es_state == ES_COMMITTED)
             return sl;
     }
     return NULL;
@@ -1201,7 +1276,7 @@ static void *worker_main(void *arg)
         if (p->quit)
             break;
         if (c) {
-            es_write_out(p, c, &p->segs[c->es.k]);
+            es_write_out(p, c, &p->segs[c->es->k]);
             continue;
         }
         p->claim = k + 1;
@@ -1235,14 +1310,16 @@ void vc4_pool_destroy(cg_vc4 *v)
         pthread_join(p->wk[i].tid, NULL);
     for (unsigned i = 0; p->wk && i < p->nwk; i++)
         worker_free(&p->wk[i]);
-    for (unsigned i = 0; p->slots && i < p->window; i++) {
+    for (unsigned i = 0; p->slots && i < p->window; i++)
         vc4_render_free(p->slots[i].r);
-        free(p->slots[i].es.bytes);
-        free(p->slots[i].es.runs);
-    }
     vc4_render_free(p->own.r);
-    free(p->own.es.bytes);
-    free(p->own.es.runs);
+    while (p->es_all) {
+        struct vc4_es_seg *es = p->es_all;
+        p->es_all = es->next_all;
+        free(es->bytes);
+        free(es->runs);
+        free(es);
+    }
     for (unsigned i = 0; i < ES_MAX_GROUPS; i++)
         free(p->groups[i].host);
     free(p->slots);
@@ -1270,10 +1347,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     bool ok = p->wk && p->slots && p->pre_r;
     for (unsigned i = 0; ok && i <= p->window; i++) {
         pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
-        sl->es.p = p;
-        sl->es.bytes = malloc(ES_STAGE_BYTES);
-        sl->es.runs = malloc(ES_MAX_RUNS * sizeof *sl->es.runs);
-        ok = (sl->r = vc4_render_new()) != NULL && sl->es.bytes && sl->es.runs;
+        ok = (sl->r = vc4_render_new()) != NULL;
     }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
@@ -1563,7 +1637,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
          * worker may reuse the slot, and the next render_own reuses
          * p->own. (A worker still staging it drops it: es_end.) */
         if (s->es_state == ES_STAGED) {
-            es_drop(s->es_by);
+            es_put(p, s->es_by);
             s->es_state = ES_DROPPED;
         }
     }
