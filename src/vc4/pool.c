@@ -39,6 +39,7 @@
  * those of one thread, bit for bit. A store outside the pages the pre-pass
  * set aside (the list rewritten under the pre-pass) first stops the
  * workers. */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -55,6 +56,11 @@
 #define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
 #define ES_STAGE_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
 #define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
+/* How long a worker with nothing to do spins before it sleeps, while the
+ * run has segments left (or is about to begin): waking a sleeping thread
+ * took 70-125 us on the 2-vCPU host of docs/performance.md, 7-12
+ * segments' worth. */
+#define POOL_SPIN_NS 200000
 
 /* A surface the frame's stores write (early stores): the stores with the
  * same key write the bytes of their own tile, disjoint from every other
@@ -167,6 +173,11 @@ struct vc4_pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     bool quit;
+    /* bumped (atomically, under the lock) whenever a thread waiting for
+     * work may find some: what spinning workers watch (pool_wake) */
+    unsigned tick;
+    /* a run is being prepared (the pre-pass): workers spin meanwhile */
+    bool warm;
     /* the current run (one step of the render thread) */
     bool active, stopping;
     cg_vc4 base;     /* the device copy segments start from */
@@ -862,6 +873,8 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
     p->es_on = p->es_begun = any;
 }
 
+static void pool_wake(struct vc4_pool *p, bool sleepers);
+
 /* Forget a staged store (none of it reached memory). */
 static void es_drop(struct vc4_es_seg *es)
 {
@@ -948,6 +961,7 @@ static void es_write_out(struct vc4_pool *p, pool_slot *sl, pool_seg *s)
     s->es_state = ES_DONE;
     es_put(p, sl);
     sl->pending = false;
+    pool_wake(p, false); /* (its slot may serve the next segment) */
     pthread_cond_broadcast(&p->done);
 }
 
@@ -1194,7 +1208,15 @@ static unsigned claimable(struct vc4_pool *p)
     return p->claim;
 }
 
-/* Under the lock: render segment k (claimed) with w, unlocked meanwhile. */
+/* Under the lock: there may be work for the workers; wake the sleeping
+ * ones too when sleepers (broadcast). */
+static void pool_wake(struct vc4_pool *p, bool sleepers)
+{
+    __atomic_add_fetch(&p->tick, 1, __ATOMIC_RELEASE);
+    if (sleepers)
+        pthread_cond_broadcast(&p->work);
+}
+
 static uint64_t wall_ns(void)
 {
     struct timespec ts;
@@ -1263,6 +1285,26 @@ static pool_slot *my_commit(struct vc4_pool *p, const pool_worker *w)
     return NULL;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Unlocked: spin until the pool's tick moves from seen, or until the
+ * wall clock reaches until. */
+static void spin_tick(const struct vc4_pool *p, unsigned seen, uint64_t until)
+{
+    for (unsigned i = 1; __atomic_load_n(&p->tick, __ATOMIC_ACQUIRE) == seen; i++) {
+        cpu_relax();
+        if ((i & 63) == 0 && wall_ns() >= until)
+            return;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     pool_worker *w = arg;
@@ -1271,8 +1313,24 @@ static void *worker_main(void *arg)
     for (;;) {
         unsigned k = NONE;
         pool_slot *c;
-        while (!p->quit && (c = my_commit(p, w)) == NULL && (k = claimable(p)) == NONE)
+        /* nothing to do: spin a while when work is coming (a run being
+         * prepared, or one with segments left), then sleep */
+        uint64_t until = 0;
+        while (!p->quit && (c = my_commit(p, w)) == NULL && (k = claimable(p)) == NONE) {
+            bool coming = p->warm || (p->active && !p->stopping && p->claim < p->nsegs);
+            uint64_t now = coming ? wall_ns() : 0;
+            if (coming && until == 0)
+                until = now + POOL_SPIN_NS;
+            if (coming && now < until) {
+                unsigned seen = __atomic_load_n(&p->tick, __ATOMIC_RELAXED);
+                pthread_mutex_unlock(&p->mu);
+                spin_tick(p, seen, until);
+                pthread_mutex_lock(&p->mu);
+                continue;
+            }
             pthread_cond_wait(&p->work, &p->mu);
+            until = 0;
+        }
         if (p->quit)
             break;
         if (c) {
@@ -1304,7 +1362,7 @@ void vc4_pool_destroy(cg_vc4 *v)
         return;
     pthread_mutex_lock(&p->mu);
     p->quit = true;
-    pthread_cond_broadcast(&p->work);
+    pool_wake(p, true);
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 1; i <= p->nthreads; i++)
         pthread_join(p->wk[i].tid, NULL);
@@ -1349,7 +1407,13 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
         pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
         ok = (sl->r = vc4_render_new()) != NULL;
     }
-    pthread_mutex_init(&p->mu, NULL);
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    pthread_mutex_init(&p->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_cond_init(&p->work, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -1402,14 +1466,25 @@ void vc4_pool_begin(cg_vc4 *v)
      * then the pre-pass keeps none of their bookkeeping */
     p->frame_es = !v->cfg.no_early_stores;
     p->es_on = false;
+    /* wake the workers now: they spin through the pre-pass instead of
+     * waking once it is over */
+    pthread_mutex_lock(&p->mu);
+    p->warm = true;
+    pool_wake(p, true);
+    pthread_mutex_unlock(&p->mu);
     pre_pass(v, p);
     unsigned nspec = 0;
     for (unsigned i = 0; i < p->nsegs; i++)
         nspec += p->segs[i].spec;
+    bool go = nspec >= 2 && make_bus(v, p) == 0;
     pthread_mutex_lock(&p->mu);
     p->counts.segs += p->nsegs;
+    if (!go) {
+        p->warm = false;
+        pool_wake(p, false);
+    }
     pthread_mutex_unlock(&p->mu);
-    if (nspec < 2 || make_bus(v, p) != 0)
+    if (!go)
         return;
     es_prepare(v, p);
     p->base = *v;
@@ -1424,8 +1499,9 @@ void vc4_pool_begin(cg_vc4 *v)
     pthread_mutex_lock(&p->mu);
     p->active = true;
     p->stopping = false;
+    p->warm = false;
     p->counts.spec += nspec;
-    pthread_cond_broadcast(&p->work);
+    pool_wake(p, true);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -1652,7 +1728,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
             es_write_out(p, sl, s);
         } else {
             sl->pending = true;
-            pthread_cond_broadcast(&p->work);
+            pool_wake(p, true);
         }
         if (eofs)
             es_flush(p);
@@ -1663,10 +1739,9 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         p->counts.batches_taken += sl->stats.batches;
     }
     p->next = k + 1;
-    /* wake the workers when half the window is free again, not at every
-     * segment (a wake-up is a system call) */
-    if (p->claim <= p->next + p->window / 2)
-        pthread_cond_broadcast(&p->work);
+    /* wake sleeping workers when half the window is free again, not at
+     * every segment (a wake-up is a system call); spinning ones see it */
+    pool_wake(p, p->claim <= p->next + p->window / 2);
     pthread_mutex_unlock(&p->mu);
     for (unsigned e = 0; e < eofs; e++)
         vc4_end_of_frame(v);
