@@ -214,6 +214,8 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     cg_vc4_stats s[2];
     cg_vc4_get_stats(v[0], &s[0]);
     cg_vc4_get_stats(v[1], &s[1]); /* (the same frames) */
+    vc4_pool_counts pc0;
+    vc4_pool_get_counts(v[1], &pc0);
     v[1]->pool_timing = true;
     for (int f = 0; f < (pool_only ? 0 : FRAMES); f++) {
         kick(v[1], 0, BIN_LIST, be);
@@ -239,7 +241,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     double pshare = par + ser > 0 ? par / (par + ser) : 0;
     printf("vc4_render pool %-19s %ux%u: 1 thread %.2f ms, 2 threads %.2f ms (median of %d "
            "frames, wall clock): %.2fx; segments (%d frames) %llu cut, %llu rendered, %llu taken; "
-           "batches on the pool %.1f%%, CPU time in pool segments %.1f%% (Amdahl for 2 "
+           "batches on the pool %.1f%%, time in pool segments %.1f%% (Amdahl for 2 "
            "threads %.2fx); identical stats %s, faults %zu/%zu\n",
            name, w, h, m1 * 1e3, m2 * 1e3, FRAMES, ratio, 2 * FRAMES + 1, (unsigned long long)pc.segs,
            (unsigned long long)pc.rendered, (unsigned long long)pc.taken, bshare * 100,
@@ -254,6 +256,14 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
            "all threads %.2f ms; stores staged by the workers (%d frames) %llu\n",
            cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
            (double)pc.seg_ns * 1e-6 / FRAMES, 2 * FRAMES + 1, (unsigned long long)pc.es_taken);
+    /* the segments timed are those of the last FRAMES frames (pool_timing) */
+    uint64_t on_main = pc.rendered_main - pc0.rendered_main, all = pc.rendered - pc0.rendered;
+    if (on_main && all > on_main)
+        printf("  a segment takes %.2f us on the render thread, %.2f us on a worker (wall clock; "
+               "%.0f%% of them on the render thread)\n",
+               (double)pc.seg_ns_main * 1e-3 / (double)on_main,
+               (double)(pc.seg_ns - pc.seg_ns_main) * 1e-3 / (double)(all - on_main),
+               100.0 * (double)on_main / (double)all);
     char measure[80];
     snprintf(measure, sizeof measure, "vc4 pool 2 threads, %s", name);
     bench_summary(measure, ratio, "x wall", "1 thread", ratio, ">= 1.8", ratio >= 1.8);

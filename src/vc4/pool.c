@@ -1224,13 +1224,6 @@ static uint64_t wall_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
 {
     pool_slot *sl = &p->slots[k % p->window];
@@ -1241,18 +1234,22 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     p->busy++;
     pthread_mutex_unlock(&p->mu);
     bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
-    uint64_t t0 = timing ? cpu_ns() : 0, w0 = on_main ? wall_ns() : 0;
+    uint64_t w0 = timing || on_main ? wall_ns() : 0;
     render_seg(p, w, k, sl);
-    uint64_t ns = timing ? cpu_ns() - t0 : 0;
+    uint64_t ns = timing || on_main ? wall_ns() - w0 : 0;
     if (on_main)
-        p->seg_wall_ns = (p->seg_wall_ns + wall_ns() - w0) / 2;
+        p->seg_wall_ns = (p->seg_wall_ns + ns) / 2;
+    if (!timing)
+        ns = 0;
     pthread_mutex_lock(&p->mu);
     es_end(p, sl);
     sl->busy = false;
     p->counts.rendered++;
     p->counts.seg_ns += ns;
-    if (w == &p->wk[0])
+    if (on_main) {
         p->counts.seg_ns_main += ns;
+        p->counts.rendered_main++;
+    }
     p->segs[k].status = SEG_DONE;
     p->busy--;
     pthread_cond_broadcast(&p->done);

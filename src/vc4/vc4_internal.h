@@ -281,7 +281,7 @@ struct cg_vc4 {
     unsigned render_threads;
     struct vc4_pool *pool;
     bool seg, seg_stopped;
-    bool pool_timing; /* count the pool's thread CPU time (bench) */
+    bool pool_timing; /* time the pool's segments (bench) */
     /* a pool worker's copy: its segment's store may be written early
      * (pool.c "early stores"); es: set while that store record runs (the
      * stores write through vc4_es_dst; cl.c stops after it) */
@@ -375,10 +375,13 @@ typedef struct vc4_pool_counts {
     uint64_t segs;          /* tile segments the pre-passes cut */
     uint64_t spec;          /* of them handed to the threads (they draw) */
     uint64_t rendered;      /* rendered by a thread (the render thread included) */
+    uint64_t rendered_main; /* of them by the render thread in turn (not for a late worker) */
     uint64_t taken;         /* results the render thread took */
     uint64_t batches_taken; /* fragment batches in those */
-    uint64_t seg_ns;        /* thread CPU time rendering segments, every thread */
-    uint64_t seg_ns_main;   /* the render thread's part of it */
+    /* with pool_timing: wall-clock time rendering segments (a thread CPU
+     * clock read is a system call, 1.5 us on the host of the figures) */
+    uint64_t seg_ns;        /* every thread */
+    uint64_t seg_ns_main;   /* the render thread's part of it (rendered_main) */
     uint64_t es_taken;      /* of the results taken, those with their store written early */
 } vc4_pool_counts;
 void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out);
