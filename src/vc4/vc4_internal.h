@@ -43,15 +43,20 @@ bool vc4_record_find(const char *name, vc4_record *out);
 size_t vc4_record_count(void);
 bool vc4_record_at(size_t i, vc4_record *out);
 
-/* Little-endian bit fields of a payload (width <= 64). */
+/* Little-endian bit fields of a payload (width <= 64). Reads only the
+ * bytes that hold the field (at most 9); with a constant bit and width
+ * (VC4_GET) it folds to a few loads and shifts. */
 static inline uint64_t vc4_bits_get(const uint8_t *p, unsigned bit, unsigned width)
 {
+    const uint8_t *q = p + (bit >> 3);
+    unsigned sh = bit & 7, nbytes = (sh + width + 7) >> 3;
     uint64_t v = 0;
-    for (unsigned i = 0; i < width; i++) {
-        unsigned b = bit + i;
-        v |= (uint64_t)((p[b >> 3] >> (b & 7)) & 1) << i;
-    }
-    return v;
+    for (unsigned i = 0; i < nbytes && i < 8; i++)
+        v |= (uint64_t)q[i] << (8 * i);
+    v >>= sh;
+    if (nbytes > 8) /* sh + width > 64: the top bits are in a ninth byte */
+        v |= (uint64_t)q[8] << (64 - sh);
+    return width < 64 ? v & ((UINT64_C(1) << width) - 1) : v;
 }
 static inline void vc4_bits_set(uint8_t *p, unsigned bit, unsigned width, uint64_t v)
 {
