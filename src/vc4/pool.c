@@ -1253,6 +1253,7 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     p->segs[k].status = SEG_DONE;
     p->busy--;
     pthread_cond_broadcast(&p->done);
+    pool_wake(p, false); /* (the render thread may be spinning for it) */
 }
 
 /* The render thread renders segment k itself, into its own result (the
@@ -1630,27 +1631,26 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
      * the worker that has it is a whole window behind (descheduled on a
      * busy host): render it here instead of waiting (its slot stays busy
      * until that worker is done, and its result is not used) */
-    bool waited = false;
+    uint64_t until = 0;
     while (!own && match && s->status != SEG_DONE) {
         unsigned j = claimable(p);
+        uint64_t now = j == NONE ? wall_ns() : 0;
         if (j != NONE) {
             p->claim = j + 1;
             run_claimed(p, &p->wk[0], j);
-        } else if (!waited) {
-            /* first as long as two segments take here (the worker may be
-             * nearly done: at a frame's end the render thread would only
-             * wait for it later) */
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            uint64_t ns = 2 * p->seg_wall_ns;
-            ns = ns < 100000 ? 100000 : ns > 20000000 ? 20000000 : ns;
-            ns += (uint64_t)ts.tv_nsec;
-            ts.tv_sec += (time_t)(ns / 1000000000u);
-            ts.tv_nsec = (long)(ns % 1000000000u);
-            while (s->status != SEG_DONE &&
-                   pthread_cond_timedwait(&p->done, &p->mu, &ts) == 0)
-                ;
-            waited = true;
+        } else if (until == 0 || now < until) {
+            /* first spin as long as two segments take here (the worker
+             * may be nearly done, and waking from a sleep takes longer
+             * than a segment on a virtual machine), on the tick a
+             * segment's end moves */
+            if (until == 0) {
+                uint64_t ns = 2 * p->seg_wall_ns;
+                until = now + (ns < 50000 ? 50000 : ns > 20000000 ? 20000000 : ns);
+            }
+            unsigned seen = __atomic_load_n(&p->tick, __ATOMIC_RELAXED);
+            pthread_mutex_unlock(&p->mu);
+            spin_tick(p, seen, until);
+            pthread_mutex_lock(&p->mu);
         } else {
             own = render_own(p, k);
         }
