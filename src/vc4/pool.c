@@ -61,6 +61,12 @@
  * took 70-125 us on the 2-vCPU host of docs/performance.md, 7-12
  * segments' worth. */
 #define POOL_SPIN_NS 200000
+/* How long after a run a worker spins for the next one before it sleeps:
+ * a render kick usually follows a short binning kick, and waking a
+ * sleeping worker cost the render thread 11-39 us there (the futex wake
+ * is a hypercall on that host). An idle worker so burns at most this
+ * much CPU per run (OpenMP runtimes spin 200 ms by default). */
+#define POOL_LINGER_NS 1000000
 
 /* A surface the frame's stores write (early stores): the stores with the
  * same key write the bytes of their own tile, disjoint from every other
@@ -178,6 +184,7 @@ struct vc4_pool {
     unsigned tick;
     /* a run is being prepared (the pre-pass): workers spin meanwhile */
     bool warm;
+    uint64_t ended_ns; /* when the last run ended (wall_ns) */
     /* the current run (one step of the render thread) */
     bool active, stopping;
     cg_vc4 base;     /* the device copy segments start from */
@@ -1311,15 +1318,18 @@ static void *worker_main(void *arg)
     for (;;) {
         unsigned k = NONE;
         pool_slot *c;
-        /* nothing to do: spin a while when work is coming (a run being
-         * prepared, or one with segments left), then sleep */
+        /* nothing to do: spin a while (work may come: the run being
+         * prepared, segments the window holds back, the run's end), and
+         * after a run until POOL_LINGER_NS past its end (the next may
+         * follow), then sleep */
         uint64_t until = 0;
         while (!p->quit && (c = my_commit(p, w)) == NULL && (k = claimable(p)) == NONE) {
-            bool coming = p->warm || (p->active && !p->stopping && p->claim < p->nsegs);
-            uint64_t now = coming ? wall_ns() : 0;
-            if (coming && until == 0)
+            uint64_t now = wall_ns();
+            if (until == 0)
                 until = now + POOL_SPIN_NS;
-            if (coming && now < until) {
+            if (!p->active && !p->warm && p->ended_ns && p->ended_ns + POOL_LINGER_NS > until)
+                until = p->ended_ns + POOL_LINGER_NS;
+            if (now < until) {
                 unsigned seen = __atomic_load_n(&p->tick, __ATOMIC_RELAXED);
                 pthread_mutex_unlock(&p->mu);
                 spin_tick(p, seen, until);
@@ -1520,6 +1530,7 @@ void vc4_pool_end(cg_vc4 *v)
         return;
     pthread_mutex_lock(&p->mu);
     pool_stop(p);
+    p->ended_ns = wall_ns();
     pthread_mutex_unlock(&p->mu);
     vc4_pool_retract(v); /* what was written early and not taken */
     cg_vas_destroy(p->bus);
