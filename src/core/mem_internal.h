@@ -169,5 +169,9 @@ int cg__mem_report_stale_cpu_read(cg_mem *m, uint64_t off, uint64_t n, uint64_t 
  * soon as anything writes that page, so re-ask per access rather than cache it.
  * Uses and refills the address space's one-entry TLB. */
 size_t cg__vas_span(cg_vas *vas, uint64_t va, size_t n, bool write, uint8_t **ptr);
+/* The address space's state: a process-wide unique number that changes with
+ * every map and unmap. What cg__vas_span found for a state stays true while
+ * it lasts (a page backed stays backed: a mapping holds its memory). */
+uint64_t cg__vas_epoch(const cg_vas *vas);
 
 #endif

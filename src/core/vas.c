@@ -617,6 +617,11 @@ size_t cg__vas_span(cg_vas *vas, uint64_t va, size_t n, bool write, uint8_t **pt
     return span(vas, va, n, write, ptr);
 }
 
+uint64_t cg__vas_epoch(const cg_vas *vas)
+{
+    return vas->epoch;
+}
+
 /* ---- validation and faults --------------------------------------------- */
 
 /* The first byte of [va, va+n) (address order) a GPU access may not touch,

@@ -80,6 +80,12 @@ typedef struct es_group {
     uint8_t **host;           /* the host page of each bus page from lo >> 12 */
     size_t npages, cap;
     bool ok;                  /* every page plain memory, backed and writable */
+    /* host[] as es_prepare last found it: all ok for npages from bus page
+     * first in the bus state epoch (kept from run to run; group_of keeps
+     * what follows tiles) */
+    bool res_ok;
+    uint64_t res_epoch, res_first;
+    size_t res_n;
 } es_group;
 
 /* One result's early store, staged: its bytes (in `bytes`) and where each
@@ -188,7 +194,14 @@ struct vc4_pool {
     /* the current run (one step of the render thread) */
     bool active, stopping;
     cg_vc4 base;     /* the device copy segments start from */
-    cg_vas *bus;     /* SDRAM without the holes */
+    bool ran;        /* this step's run began (vc4_pool_begin handed out segments) */
+    /* SDRAM without the holes; kept from run to run while the holes are
+     * the same (bus_*: what it was made for) */
+    cg_vas *bus;
+    uint64_t bus_holes[POOL_MAX_HOLES][2];
+    unsigned bus_nholes;
+    const cg_mem *bus_mem;
+    uint64_t bus_size;
     uint64_t budget; /* the render thread's budget when the run began */
     pool_seg *segs;
     unsigned nsegs, cap;
@@ -456,14 +469,24 @@ static int hole_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The workers' bus: the four aliases of SDRAM without the holes. */
+/* The workers' bus: the four aliases of SDRAM without the holes (the last
+ * run's, when its holes were the same). */
 static int make_bus(cg_vc4 *v, struct vc4_pool *p)
 {
+    qsort(p->holes, p->nholes, sizeof p->holes[0], hole_cmp);
+    if (p->bus && p->bus_mem == v->sdram && p->bus_size == v->cfg.sdram_size &&
+        p->bus_nholes == p->nholes &&
+        memcmp(p->bus_holes, p->holes, p->nholes * sizeof p->holes[0]) == 0)
+        return 0;
+    if (p->bus)
+        cg_vas_destroy(p->bus);
+    p->bus = NULL;
     cg_vas_config vc = {.va_bits = 32};
     int rc = cg_vas_create(v->dev, &vc, &p->bus);
-    if (rc)
+    if (rc) {
+        p->bus = NULL;
         return rc;
-    qsort(p->holes, p->nholes, sizeof p->holes[0], hole_cmp);
+    }
     for (uint64_t a = 0; a < 4 && rc == 0; a++) {
         uint64_t at = 0;
         for (unsigned i = 0; i <= p->nholes && rc == 0; i++) {
@@ -481,8 +504,13 @@ static int make_bus(cg_vc4 *v, struct vc4_pool *p)
     if (rc) {
         cg_vas_destroy(p->bus);
         p->bus = NULL;
+        return rc;
     }
-    return rc;
+    memcpy(p->bus_holes, p->holes, p->nholes * sizeof p->holes[0]);
+    p->bus_nholes = p->nholes;
+    p->bus_mem = v->sdram;
+    p->bus_size = v->cfg.sdram_size;
+    return 0;
 }
 
 /* ---- the pre-pass ---- */
@@ -848,12 +876,19 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
             return; /* a list page a store may write */
     }
     bool any = false;
+    uint64_t epoch = cg__vas_epoch(v->bus);
     for (unsigned i = 0; i < p->ngroups; i++) {
         es_group *g = &p->groups[i];
         g->ok = false;
         if (g->hi > 0x100000000ull)
             continue;
         size_t n = (size_t)(((g->hi + 4095) >> 12) - (g->lo >> 12));
+        if (g->res_ok && g->res_epoch == epoch && g->res_first == g->lo >> 12 && g->res_n == n) {
+            g->npages = n; /* the pages of the last run, and the bus unchanged */
+            g->ok = true;
+            continue;
+        }
+        g->res_ok = false;
         if (n > g->cap) {
             uint8_t **h = realloc(g->host, n * sizeof *h);
             if (!h)
@@ -871,6 +906,8 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
             g->host[k] = w;
         }
         g->ok = ok;
+        g->res_ok = ok;
+        g->res_epoch = epoch, g->res_first = g->lo >> 12, g->res_n = n;
     }
     for (unsigned i = 0; i < p->nsegs; i++) {
         pool_seg *s = &p->segs[i];
@@ -1392,6 +1429,8 @@ void vc4_pool_destroy(cg_vc4 *v)
     free(p->wk);
     free(p->segs);
     vc4_render_free(p->pre_r);
+    if (p->bus)
+        cg_vas_destroy(p->bus);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
@@ -1495,6 +1534,7 @@ void vc4_pool_begin(cg_vc4 *v)
     if (!go)
         return;
     es_prepare(v, p);
+    p->ran = true;
     p->base = *v;
     p->base.bus = p->bus;
     p->base.seg = true;
@@ -1526,15 +1566,14 @@ void vc4_pool_end(cg_vc4 *v)
 {
     struct vc4_pool *p = v->pool;
     vc4_tile_settle(v->rend);
-    if (!p || !p->bus)
+    if (!p || !p->ran)
         return;
+    p->ran = false;
     pthread_mutex_lock(&p->mu);
     pool_stop(p);
     p->ended_ns = wall_ns();
     pthread_mutex_unlock(&p->mu);
     vc4_pool_retract(v); /* what was written early and not taken */
-    cg_vas_destroy(p->bus);
-    p->bus = NULL;
 }
 
 void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
