@@ -237,6 +237,12 @@ struct vc4_pool {
     unsigned ntouch, touch_gen;
     uint64_t touch_set[1u << ES_TOUCH_BITS];
     const uint8_t *pre_page; /* pre_read's page (pre_pg), NULL: none */
+    /* the last pages pre_read found, by bus page number & 3 (a list and
+     * its sub-lists alternate between a few pages); pg ~0: none */
+    struct {
+        uint64_t pg;
+        const uint8_t *p;
+    } pre_cache[4];
     /* the pre-pass's last latched state record of each opcode group (when
      * latch_gen is this pre-pass's touch_gen) */
     uint32_t latch_gen[256];
@@ -539,7 +545,7 @@ static void pre_touch(struct vc4_pool *pl, uint64_t pg)
 
 /* Bytes through the bus's plain-memory path only (no fault, no trace):
  * false where the render thread itself would have to look closer. The
- * page last read is kept (nothing writes memory during the pre-pass). */
+ * pages last read are kept (nothing writes memory during the pre-pass). */
 static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst, size_t n)
 {
     if (a + n > 0x100000000ull)
@@ -547,12 +553,16 @@ static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst,
     while (n) {
         uint64_t pg = a >> 12;
         if (!pl->pre_page || pg != pl->pre_pg) {
-            uint8_t *p;
-            if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
-                return false;
-            pl->pre_page = p, pl->pre_pg = pg;
-            if (pl->frame_es)
-                pre_touch(pl, pg);
+            unsigned c = (unsigned)pg & 3;
+            if (pl->pre_cache[c].pg != pg) {
+                uint8_t *p;
+                if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
+                    return false;
+                if (pl->frame_es)
+                    pre_touch(pl, pg);
+                pl->pre_cache[c].pg = pg, pl->pre_cache[c].p = p;
+            }
+            pl->pre_page = pl->pre_cache[c].p, pl->pre_pg = pg;
         }
         size_t in = (size_t)(a & 4095), got = 4096 - in < n ? 4096 - in : n;
         memcpy(dst, pl->pre_page + in, got);
@@ -561,49 +571,77 @@ static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst,
     return true;
 }
 
+/* Compressed primitive list items (pre_skip_list): their size by first
+ * byte, for formats 0x10, 0x11, 0x12 and any other; 0: faults. Filled
+ * with rec_sizes. */
+enum { ITEM_END = 0xFE, ITEM_BRANCH = 0xFF };
+static uint8_t item_size[4][256];
+
+/* The n bytes at a (n <= 16): where they lie in pre_read's page, a pointer
+ * into it (no copy: most records do), else copied to buf; NULL where
+ * pre_read fails. */
+static inline const uint8_t *pre_ptr(struct vc4_pool *pl, cg_vas *bus, uint64_t a, size_t n,
+                                     uint8_t *buf)
+{
+    if (pl->pre_page && (a >> 12) == pl->pre_pg && (a & 4095) + n <= 4096)
+        return pl->pre_page + (a & 4095);
+    return pre_read(pl, bus, a, buf, n) ? buf : NULL;
+}
+
 /* Skip a compressed primitive list from p (after its record) as render.c
  * compressed_list walks it; *next: the address after its escape. False where
  * that walk would fault or the pre-pass gives up. */
 static bool pre_skip_list(struct vc4_pool *pool, cg_vas *bus, uint8_t fmt, uint32_t p,
                           uint32_t *next, uint64_t *work, uint64_t limit)
 {
-    bool pl = fmt == 0x10 || fmt == 0x11;
-    while (++*work < limit) {
-        uint8_t it[3];
-        if (pool->pre_page && (p >> 12) == pool->pre_pg)
-            it[0] = pool->pre_page[p & 4095]; /* pre_read's page, inline */
-        else if (!pre_read(pool, bus, p, it, 1))
-            return false;
-        if (it[0] == 0x80) {
+    const uint8_t *tab = item_size[fmt == 0x10 ? 0 : fmt == 0x11 ? 1 : fmt == 0x12 ? 2 : 3];
+    uint64_t w = *work;
+    bool ok = false;
+    while (++w < limit) { /* one unit per item, as before */
+        if (!pool->pre_page || (p >> 12) != pool->pre_pg) {
+            uint8_t b;
+            if (!pre_read(pool, bus, p, &b, 1))
+                break;
+        }
+        /* the items that follow in pre_read's page, without leaving it */
+        const uint8_t *page = pool->pre_page;
+        uint32_t in = p & 4095;
+        uint8_t s = tab[page[in]];
+        while (s != 0 && s < ITEM_END) {
+            in += s;
+            if (in >= 4096 || ++w >= limit)
+                break;
+            s = tab[page[in]];
+        }
+        p = (p & ~4095u) + in; /* (wraps as p += size did) */
+        if (in >= 4096)
+            continue; /* the next item is on another page */
+        if (w >= limit || s == 0)
+            break; /* the render thread faults (or the pre-pass gives up) */
+        if (s == ITEM_END) {
             *next = p + 1;
-            return true;
+            ok = true;
+            break;
         }
-        if (it[0] == 0x82) {
-            if (!pre_read(pool, bus, (uint64_t)p + 1, it + 1, 2))
-                return false;
-            p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
-            continue;
-        }
-        unsigned sz;
-        if (pl) {
-            if (it[0] != 0x81)
-                return false;
-            sz = fmt == 0x11 ? 5 : 3;
-        } else {
-            if (fmt != 0x12)
-                return false; /* the render thread faults: not supported yet */
-            sz = it[0] == 0x81 ? 7 : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
-        }
-        p += sz;
+        uint8_t it[2]; /* ITEM_BRANCH: its 16-bit offset in 32-byte units */
+        if (!pre_read(pool, bus, (uint64_t)p + 1, it, 2))
+            break;
+        p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it) * 32);
     }
-    return false;
+    *work = w;
+    return ok;
 }
 
 static bool buf_all(const uint32_t *b, uint32_t val)
 {
-    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i++)
-        if (b[i] != val)
+    /* 64 words at a time without a branch (the compiler vectorises it) */
+    for (size_t i = 0; i < VC4_TILE * VC4_TILE; i += 64) {
+        uint32_t diff = 0;
+        for (size_t j = 0; j < 64; j++)
+            diff |= b[i + j] ^ val;
+        if (diff)
             return false;
+    }
     return true;
 }
 
@@ -633,6 +671,21 @@ static void rec_sizes_init(void)
     for (unsigned op = 0; op < 256; op++) {
         vc4_record rr;
         rec_sizes[op] = vc4_record_get((uint8_t)op, &rr) ? (uint8_t)rr.size : 0;
+    }
+    /* compressed primitive list items by their first byte (render.c
+     * compressed_list): escapes 0x80 (end) and 0x82 (branch) in every
+     * format; format 0x10/0x11 (points, lines) items 0x81 of 3/5 bytes;
+     * format 0x12 (triangles) items of 1, 2, 4 or 7 bytes; anything
+     * else (other formats too) faults there */
+    for (unsigned b = 0; b < 256; b++) {
+        uint8_t tri = b == 0x81 ? 7 : (b & 0xF) == 0xF ? 4 : (b & 3) == 3 ? 2 : 1;
+        item_size[0][b] = b == 0x81 ? 3 : 0;
+        item_size[1][b] = b == 0x81 ? 5 : 0;
+        item_size[2][b] = tri;
+        item_size[3][b] = 0;
+        for (unsigned f = 0; f < 4; f++)
+            if (b == 0x80 || b == 0x82)
+                item_size[f][b] = b == 0x80 ? ITEM_END : ITEM_BRANCH;
     }
 }
 
@@ -665,11 +718,12 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
         if (th->ca == th->ea)
             break;
         uint32_t addr = th->ca;
-        uint8_t rec[16];
-        if (!pre_read(p, v->bus, addr, rec, 1))
+        uint8_t buf[16];
+        const uint8_t *rec = pre_ptr(p, v->bus, addr, 1, buf);
+        if (!rec)
             break;
         unsigned size = rec_sizes[rec[0]];
-        if (size == 0 || (size > 1 && !pre_read(p, v->bus, (uint64_t)addr + 1, rec + 1, size - 1)))
+        if (size == 0 || size > sizeof buf || !(rec = pre_ptr(p, v->bus, addr, size, buf)))
             break;
         uint8_t op = rec[0];
         uint32_t next = addr + size;
@@ -1509,6 +1563,8 @@ void vc4_pool_begin(cg_vc4 *v)
         p->touch_gen = 1;
     }
     p->pre_page = NULL;
+    for (unsigned i = 0; i < 4; i++)
+        p->pre_cache[i].pg = ~0ull;
     /* early stores can be turned off (cg_vc4_config.no_early_stores):
      * then the pre-pass keeps none of their bookkeeping */
     p->frame_es = !v->cfg.no_early_stores;
