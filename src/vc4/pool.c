@@ -159,6 +159,10 @@ struct pool_slot {
     /* r's tile buffer holds buf_c / buf_z in every word (no fill needed) */
     bool buf_known;
     uint32_t buf_c, buf_z;
+    /* the latched state after it is the next segment's (the pre-pass's
+     * copy): the take copies that instead of r's, which the worker's
+     * core holds */
+    bool end_next;
 };
 typedef struct pool_slot pool_slot;
 
@@ -220,6 +224,9 @@ struct vc4_pool {
     cg_vc4 pre;
     vc4_render *pre_r;
     vc4_pool_counts counts; /* under the lock */
+    /* the render thread's latched state is segs[state_seg].state (a take
+     * copied it there; any record it runs ends that), ~0u: not known */
+    unsigned state_seg;
     /* the render thread's tile buffer holds fill_c / fill_z in every word
      * (set after a store that cleared it, until anything else may touch it) */
     bool fill_ok;
@@ -1182,7 +1189,10 @@ void vc4_pool_retract(cg_vc4 *v)
 void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
-    if (!p || !p->es_on)
+    if (!p)
+        return;
+    p->state_seg = ~0u; /* the record may change the latched state */
+    if (!p->es_on)
         return;
     es_group key;
     int tg;
@@ -1288,6 +1298,9 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     sl->units = p->budget - d->budget[1];
     sl->stats = d->stats;
     sl->records = n;
+    sl->end_next = sl->ok && k + 1 < p->nsegs &&
+                   memcmp((const uint8_t *)r + VC4_RSTATE_OFF, p->segs[k + 1].state,
+                          VC4_RSTATE_LEN) == 0;
 }
 
 /* Under the lock: the next segment a thread may render (skipping those
@@ -1600,6 +1613,7 @@ void vc4_pool_begin(cg_vc4 *v)
     memset(&p->base.stats, 0, sizeof p->base.stats);
     p->budget = v->budget[1];
     p->fill_ok = false;
+    p->state_seg = ~0u;
     pthread_mutex_lock(&p->mu);
     p->active = true;
     p->stopping = false;
@@ -1714,7 +1728,8 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     vc4_render *r = v->rend;
     bool match = s->spec && th->depth == s->depth &&
                  memcmp(th->ret, s->ret, th->depth * sizeof th->ret[0]) == 0 &&
-                 memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0 &&
+                 (p->state_seg == k ||
+                  memcmp((const uint8_t *)r + VC4_RSTATE_OFF, s->state, VC4_RSTATE_LEN) == 0) &&
                  (p->fill_ok ? p->fill_c == s->color && p->fill_z == s->zs
                              : buf_all(r->color, s->color) && buf_all(r->zs, s->zs));
     pthread_mutex_lock(&p->mu);
@@ -1782,8 +1797,14 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         th->running = sl->th.running;
         th->lc += sl->th.lc;
         th->agent = sl->th.agent;
-        memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
-               VC4_RSTATE_LEN);
+        if (sl->end_next) {
+            memcpy((uint8_t *)r + VC4_RSTATE_OFF, p->segs[k + 1].state, VC4_RSTATE_LEN);
+            p->state_seg = k + 1;
+        } else {
+            memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
+                   VC4_RSTATE_LEN);
+            p->state_seg = ~0u;
+        }
         if (sl->priv) {
             /* the tile buffer: the store's clear values, written when a
              * record the render thread runs reads them (cl.c); until then
@@ -1810,6 +1831,8 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
         }
         got = sl->records;
     }
+    if (!got)
+        p->state_seg = ~0u; /* the render thread runs the segment itself */
     if (!got) {
         /* A store staged for a result not taken (its budget, a state
          * that does not match) is dropped now: once next moves past k a
