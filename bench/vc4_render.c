@@ -165,14 +165,6 @@ static double wall(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU time of every thread of the process (one system call) */
-static double proc_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -212,7 +204,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
      * the wall clock of FRAMES frames each, interleaved, without timing
      * the segments (a thread CPU clock read is a system call), then FRAMES
      * frames of the 2-thread device timed: CPU time in and out of segments */
-    double t[2][FRAMES] = {{0}}, cpu[2][FRAMES] = {{0}}, cpu_main = 0;
+    double t[2][FRAMES] = {{0}}, cpu_main = 0;
     for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
         kick(v[i], 0, BIN_LIST, be);
         kick(v[i], 1, REND_LIST, re);
@@ -220,10 +212,9 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     for (int f = 0; f < FRAMES; f++)
         for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
             kick(v[i], 0, BIN_LIST, be);
-            double a = wall(), c = proc_cpu();
+            double a = wall();
             kick(v[i], 1, REND_LIST, re);
             t[i][f] = wall() - a;
-            cpu[i][f] = proc_cpu() - c;
         }
     cg_vc4_stats s[2];
     cg_vc4_get_stats(v[0], &s[0]);
@@ -242,8 +233,6 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     }
     qsort(t[0], FRAMES, sizeof(double), cmp_d);
     qsort(t[1], FRAMES, sizeof(double), cmp_d);
-    qsort(cpu[0], FRAMES, sizeof(double), cmp_d);
-    qsort(cpu[1], FRAMES, sizeof(double), cmp_d);
     double m1 = t[0][FRAMES / 2], m2 = t[1][FRAMES / 2], ratio = m1 / m2;
     vc4_pool_counts pc;
     vc4_pool_get_counts(v[1], &pc);
@@ -265,10 +254,6 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
            pshare * 100, 1 / ((1 - pshare) + pshare / 2),
            memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "yes" : "NO", cg_fault_count(dev[0]),
            cg_fault_count(dev[1]));
-    printf("  CPU time of the whole process per frame (median): 1 thread %.2f ms, 2 threads "
-           "%.2f ms (%.2fx)\n",
-           cpu[0][FRAMES / 2] * 1e3, cpu[1][FRAMES / 2] * 1e3,
-           cpu[0][FRAMES / 2] > 0 ? cpu[1][FRAMES / 2] / cpu[0][FRAMES / 2] : 0);
     printf("  per frame: render thread CPU %.2f ms (%.2f ms of it in segments), segments on "
            "all threads %.2f ms; stores staged by the workers (%d frames) %llu\n",
            cpu_main * 1e3 / FRAMES, (double)pc.seg_ns_main * 1e-6 / FRAMES,
