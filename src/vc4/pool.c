@@ -41,6 +41,7 @@
  * workers. */
 #define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -194,6 +195,9 @@ struct vc4_pool {
     unsigned tick;
     /* a run is being prepared (the pre-pass): workers spin meanwhile */
     bool warm;
+    /* more threads than the host's CPUs: a spinning thread yields its CPU
+     * (the thread it waits for may need it) instead of pausing */
+    bool yield;
     uint64_t ended_ns; /* when the last run ended (wall_ns) */
     /* the current run (one step of the render thread) */
     bool active, stopping;
@@ -1408,7 +1412,10 @@ static inline void cpu_relax(void)
 static void spin_tick(const struct vc4_pool *p, unsigned seen, uint64_t until)
 {
     for (unsigned i = 1; __atomic_load_n(&p->tick, __ATOMIC_ACQUIRE) == seen; i++) {
-        cpu_relax();
+        if (p->yield)
+            sched_yield();
+        else
+            cpu_relax();
         if ((i & 63) == 0 && wall_ns() >= until)
             return;
     }
@@ -1512,6 +1519,8 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
         return NULL;
     unsigned nt = v->render_threads - 1;
     p->window = 8 * (nt + 1);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    p->yield = cpus >= 1 && nt + 1 > (unsigned long)cpus;
     p->wk = calloc(nt + 1, sizeof *p->wk);
     p->nwk = p->wk ? nt + 1 : 0;
     p->slots = calloc(p->window, sizeof *p->slots);
