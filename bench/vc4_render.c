@@ -10,8 +10,9 @@
  * Times are this thread's CPU time, with the render thread alone
  * (render_threads 1). Then the tile pool (issue 17 part 2): the wall-clock
  * speed-up of rendering each scene with 2 threads over 1 (same run,
- * frames interleaved, medians), and what share of the frame's work ran on
- * the pool. Prints figures only; no thresholds. */
+ * frames interleaved, medians; and against 1 thread pinned to the faster
+ * of two CPUs, with the cap two threads can reach on them), and what share
+ * of the frame's work ran on the pool. Prints figures only; no thresholds. */
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <sched.h>
@@ -202,8 +203,10 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     }
     /* a first frame each (memory backed as in every later frame), then
      * the wall clock of FRAMES frames each, interleaved, without timing
-     * the segments (a thread CPU clock read is a system call), then FRAMES
-     * frames of the 2-thread device timed: CPU time in and out of segments */
+     * the segments; then the 1-thread device pinned to each CPU
+     * (per_cpu_frames); then FRAMES frames of the 2-thread device with its
+     * segments timed (pool_timing: wall clock) and the render thread's CPU
+     * time */
     double t[2][FRAMES] = {{0}}, cpu_main = 0;
     for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
         kick(v[i], 0, BIN_LIST, be);

@@ -57,8 +57,9 @@
 #define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
 #define ES_STAGE_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
 #define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
-/* How long a worker with nothing to do spins before it sleeps, while the
- * run has segments left (or is about to begin): waking a sleeping thread
+/* How long a worker with nothing to do spins on the pool's tick before it
+ * sleeps (work may come: the run being prepared, segments the window holds
+ * back, stores to write, the run's end): waking a sleeping thread
  * took 70-125 us on the 2-vCPU host of docs/performance.md, 7-12
  * segments' worth. */
 #define POOL_SPIN_NS 200000
@@ -901,10 +902,11 @@ out:
 
 /* ---- early stores ----
  *
- * A worker may also run the store that ends its segment, into its slot's
- * staging buffer, when the pre-pass proved it harmless: every store of the
- * run writes bytes no other store writes (a surface's tiles each at most
- * once, surfaces' ranges disjoint; raw dumps stay on the render thread),
+ * A worker may also run the store that ends its segment, into a staging
+ * buffer its slot borrows from it, when the pre-pass proved it harmless:
+ * every store of the run writes bytes no other store writes (a surface's
+ * tiles each at most once, surfaces' ranges disjoint; raw dumps stay on
+ * the render thread),
  * the store cannot fault (its surface's pages are all backed, writable
  * plain memory, resolved here to host pages), and no list page the render
  * thread reads lies in the pages the stores write. Workers read none of
