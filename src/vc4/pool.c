@@ -836,7 +836,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             if (!keep_c)
                 ck = true, cval = r->clear_color[0];
             if (!keep_z)
-                zk = true, zval = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+                zk = true, zval = vc4_clear_zs_word(r);
             if (ended) {
                 ended->end_fill = !keep_c && !keep_z;
                 ended->end_c = cval, ended->end_z = zval;
@@ -986,12 +986,6 @@ static void es_prepare(cg_vc4 *v, struct vc4_pool *p)
 
 static void pool_wake(struct vc4_pool *p, bool sleepers);
 
-/* Forget a staged store (none of it reached memory). */
-static void es_drop(struct vc4_es_seg *es)
-{
-    es->nruns = es->used = 0;
-}
-
 /* Stagings made at most: a slot (or own) holds one at a time, and the
  * threads' free lists hold the rest (es_get takes another thread's past
  * this). */
@@ -1000,54 +994,56 @@ static unsigned es_max(const struct vc4_pool *p)
     return 2 * (p->window + 1);
 }
 
-/* Under the lock: a staging for thread w's next segment: one w used
+/* Under the lock: a new staging (in the pool's list of them all), NULL
+ * when out of memory. */
+static struct vc4_es_seg *es_new(struct vc4_pool *p)
+{
+    struct vc4_es_seg *es = calloc(1, sizeof *es);
+    if (!es)
+        return NULL;
+    es->bytes = malloc(ES_STAGE_BYTES);
+    es->runs = malloc(ES_MAX_RUNS * sizeof *es->runs);
+    if (!es->bytes || !es->runs) {
+        free(es->bytes);
+        free(es->runs);
+        free(es);
+        return NULL;
+    }
+    es->p = p;
+    es->next_all = p->es_all;
+    p->es_all = es;
+    p->es_count++;
+    return es;
+}
+
+/* Under the lock: a staging for thread w's next segment, empty: one w used
  * before, a new one, or (past es_max) another thread's free one; NULL
  * when there is none (the store then stays with the render thread). */
 static struct vc4_es_seg *es_get(struct vc4_pool *p, pool_worker *w)
 {
-    pool_worker *from = w;
-    if (!w->es_free && p->es_count < es_max(p)) {
-        struct vc4_es_seg *es = calloc(1, sizeof *es);
-        if (es) {
-            es->bytes = malloc(ES_STAGE_BYTES);
-            es->runs = malloc(ES_MAX_RUNS * sizeof *es->runs);
-            if (!es->bytes || !es->runs) {
-                free(es->bytes);
-                free(es->runs);
-                free(es);
-                es = NULL;
-            }
-        }
-        if (es) {
-            es->p = p;
-            es->next_all = p->es_all;
-            p->es_all = es;
-            p->es_count++;
-            es->next_free = w->es_free;
-            w->es_free = es;
-        }
-    }
-    for (unsigned i = 0; !from->es_free && i < p->nwk; i++)
-        from = &p->wk[i];
-    struct vc4_es_seg *es = from->es_free;
+    struct vc4_es_seg *es = w->es_free;
+    if (es)
+        w->es_free = es->next_free;
+    else if (p->es_count < es_max(p))
+        es = es_new(p);
+    for (unsigned i = 0; !es && i < p->nwk; i++)
+        if ((es = p->wk[i].es_free) != NULL)
+            p->wk[i].es_free = es->next_free;
     if (!es)
         return NULL;
-    from->es_free = es->next_free;
     es->owner = (unsigned)(w - p->wk);
-    es->began = false;
+    es->began = false; /* (the one place a staging is emptied) */
     es->nruns = es->used = 0;
     return es;
 }
 
-/* Under the lock: the staging of result sl is written or dropped: back to
- * its thread's free list. */
+/* Under the lock: the staging of result sl is written or dropped (none
+ * of a dropped one reached memory): back to its thread's free list. */
 static void es_put(struct vc4_pool *p, pool_slot *sl)
 {
     struct vc4_es_seg *es = sl->es;
     if (!es)
         return;
-    es_drop(es);
-    es->began = false;
     es->next_free = p->wk[es->owner].es_free;
     p->wk[es->owner].es_free = es;
     sl->es = NULL;
@@ -1058,7 +1054,6 @@ static void es_commit(struct vc4_es_seg *es)
 {
     for (uint32_t i = 0; i < es->nruns; i++)
         memcpy(es->runs[i].dst, es->runs[i].src, es->runs[i].len);
-    es->nruns = es->used = 0;
 }
 
 /* Under the lock: write the taken store of slot sl (segment s) here, the
@@ -1097,8 +1092,7 @@ bool vc4_pool_es_begin(cg_vc4 *d)
     /* staging writes only es: whether the store is kept is settled when
      * the segment is over (es_end, under the lock) */
     struct vc4_es_seg *es = d->seg_es;
-    es->began = true;
-    es->nruns = es->used = 0;
+    es->began = true; /* (empty: es_get) */
     d->es = es;
     return true;
 }
@@ -1166,7 +1160,6 @@ static void es_end(struct vc4_pool *p, pool_slot *sl)
      * render thread rendered it itself, is not) */
     if (sl->stored && p->es_on && k >= p->next && s->es_state == ES_NONE &&
         (!s->abandoned || sl == &p->own)) {
-        sl->es->began = false;
         s->es_state = ES_STAGED;
         s->es_by = sl;
         return;
@@ -1297,8 +1290,6 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
         sl->buf_known = sl->stored && s->end_fill;
         sl->buf_c = s->end_c, sl->buf_z = s->end_z;
     }
-    if (sl->es && sl->es->began && !sl->ok)
-        es_drop(sl->es);
     sl->eofs = (d->rfc - p->base.rfc) & 0xFF;
     sl->th = *th;
     sl->units = p->budget - d->budget[1];
@@ -1717,7 +1708,7 @@ void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
     /* render.c clear_color, clear_zs */
     p->fill_ok = true;
     p->fill_c = r->clear_color[0];
-    p->fill_z = (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+    p->fill_z = vc4_clear_zs_word(r);
 }
 
 /* Does the render thread's state match the start of segment k (CA aside):

@@ -348,7 +348,7 @@ static void clear_color(vc4_render *r)
 
 static void clear_zs(vc4_render *r)
 {
-    vc4_fill32(r->zs, (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil, VC4_TILE * VC4_TILE);
+    vc4_fill32(r->zs, vc4_clear_zs_word(r), VC4_TILE * VC4_TILE);
 }
 
 void vc4_tile_settle(vc4_render *r)

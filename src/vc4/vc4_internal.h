@@ -242,6 +242,13 @@ vc4_render *vc4_render_new(void);
 void vc4_render_free(vc4_render *r);
 /* render.c: write what fill_pending stands for */
 void vc4_tile_settle(vc4_render *r);
+/* The Z/S word a store's clear leaves in every tile-buffer word: the clear
+ * Z (24 bits) above the clear stencil (render.c clear_zs; the pool's
+ * pre-pass and vc4_pool_after predict it) */
+static inline uint32_t vc4_clear_zs_word(const vc4_render *r)
+{
+    return (r->clear_zs & 0xFFFFFF) << 8 | r->clear_stencil;
+}
 /* n words of val from p */
 void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
