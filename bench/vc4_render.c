@@ -15,6 +15,7 @@
  * of the frame's work ran on the pool. Prints figures only; no thresholds. */
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity */
+#include <pthread.h>
 #include <sched.h>
 #endif
 #include <stdio.h>
@@ -182,6 +183,16 @@ static int cmp_d(const void *a, const void *b)
 enum { PIN_FRAMES = 31 };
 static bool per_cpu_frames(cg_vc4 *v, uint32_t be, uint32_t re, double out[2], int cpu[2]);
 
+/* How long a cache line takes to go from one CPU to the other and back,
+ * in ns: two threads pinned to cpu[0] and cpu[1] take turns writing it;
+ * 0 where this cannot be measured. A pool's threads hand tiles, results
+ * and stores to each other through such lines. On the 2-vCPU host of
+ * docs/performance.md it was 95-160 ns in some minutes (the two vCPUs
+ * share a cache) and 430-570 ns in others (they do not: the hypervisor
+ * moved one), and the pool's speed-up followed it. */
+static double line_round_trip(const int cpu[2]);
+static bool two_cpus(int cpu[2]);
+
 /* The tile pool: the same scene on two devices, 1 and 2 render threads,
  * frames interleaved; the median wall time of the render kick of each. */
 /* profiling: the frames of one device alone (1 or 2 threads), 0: both */
@@ -207,7 +218,11 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
      * (per_cpu_frames); then FRAMES frames of the 2-thread device with its
      * segments timed (pool_timing: wall clock) and the render thread's CPU
      * time */
-    double t[2][FRAMES] = {{0}}, cpu_main = 0;
+    double t[2][FRAMES] = {{0}}, cpu_main = 0, trip[2] = {0, 0};
+    int tcpu[2];
+    bool tripped = !pool_only && two_cpus(tcpu);
+    if (tripped)
+        trip[0] = line_round_trip(tcpu);
     for (int i = pool_only == 2 ? 1 : 0; i < (pool_only == 1 ? 1 : 2); i++) {
         kick(v[i], 0, BIN_LIST, be);
         kick(v[i], 1, REND_LIST, re);
@@ -219,6 +234,8 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
             kick(v[i], 1, REND_LIST, re);
             t[i][f] = wall() - a;
         }
+    if (tripped)
+        trip[1] = line_round_trip(tcpu);
     cg_vc4_stats s[2];
     cg_vc4_get_stats(v[0], &s[0]);
     cg_vc4_get_stats(v[1], &s[1]); /* (the same frames) */
@@ -282,7 +299,15 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
                "reached %.2fx, %.0f%% of that\n",
                pin[0] * 1e3, pcpu[0], pin[1] * 1e3, pcpu[1], PIN_FRAMES, ceil, got,
                100 * got / ceil);
-        snprintf(cmp, sizeof cmp, "1 thread, faster CPU (this host's cap %.2fx)", ceil);
+        if (trip[0] > 0 && trip[1] > 0) {
+            printf("  a cache line from CPU %d to CPU %d and back: %.0f ns before the frames, %.0f "
+                   "ns after them\n",
+                   tcpu[0], tcpu[1], trip[0], trip[1]);
+            snprintf(cmp, sizeof cmp, "1 thread, faster CPU (cap %.2fx; line trip %.0f ns)", ceil,
+                     trip[0] > trip[1] ? trip[0] : trip[1]);
+        } else {
+            snprintf(cmp, sizeof cmp, "1 thread, faster CPU (this host's cap %.2fx)", ceil);
+        }
         bench_summary(measure, got, "x wall", cmp, got, ">= 1.8", got >= 1.8);
     } else {
         bench_summary(measure, ratio, "x wall", "1 thread", ratio, ">= 1.8", ratio >= 1.8);
@@ -293,21 +318,95 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     }
 }
 
-static bool per_cpu_frames(cg_vc4 *v, uint32_t be, uint32_t re, double out[2], int cpu[2])
+/* The first two CPUs this thread may run on, in cpu[0..1]; false when
+ * there are fewer (or this is not Linux). */
+static bool two_cpus(int cpu[2])
 {
 #ifdef __linux__
-    cpu_set_t old, one;
-    if (sched_getaffinity(0, sizeof old, &old) != 0 || CPU_COUNT(&old) < 2)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2)
         return false;
     int n = 0;
     for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
-        if (CPU_ISSET(c, &old))
+        if (CPU_ISSET(c, &set))
             cpu[n++] = c;
+    return n == 2;
+#else
+    (void)cpu;
+    return false;
+#endif
+}
+
+#ifdef __linux__
+enum { TRIP_ROUNDS = 20000 };
+static struct {
+    _Alignas(64) int turn; /* 1: the other thread's */
+    int cpu;
+    bool ok;
+} trip_line;
+
+static bool pin_to(int c)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(c, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+static void *trip_other(void *arg)
+{
+    (void)arg;
+    bool ok = pin_to(trip_line.cpu);
+    __atomic_store_n(&trip_line.ok, ok, __ATOMIC_RELEASE);
+    for (int i = 0; i < TRIP_ROUNDS; i++) {
+        while (__atomic_load_n(&trip_line.turn, __ATOMIC_ACQUIRE) != 1)
+            ;
+        __atomic_store_n(&trip_line.turn, 0, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+#endif
+
+static double line_round_trip(const int cpu[2])
+{
+#ifdef __linux__
+    cpu_set_t old;
+    if (sched_getaffinity(0, sizeof old, &old) != 0 || !pin_to(cpu[0]))
+        return 0;
+    trip_line.turn = 0;
+    trip_line.cpu = cpu[1];
+    trip_line.ok = false;
+    pthread_t tid;
+    double ns = 0;
+    if (pthread_create(&tid, NULL, trip_other, NULL) == 0) {
+        double a = wall();
+        for (int i = 0; i < TRIP_ROUNDS; i++) {
+            __atomic_store_n(&trip_line.turn, 1, __ATOMIC_RELEASE);
+            while (__atomic_load_n(&trip_line.turn, __ATOMIC_ACQUIRE) != 0)
+                ;
+        }
+        ns = (wall() - a) * 1e9 / TRIP_ROUNDS;
+        pthread_join(tid, NULL);
+        if (!trip_line.ok)
+            ns = 0; /* both threads may have shared one CPU */
+    }
+    sched_setaffinity(0, sizeof old, &old);
+    return ns;
+#else
+    (void)cpu;
+    return 0;
+#endif
+}
+
+static bool per_cpu_frames(cg_vc4 *v, uint32_t be, uint32_t re, double out[2], int cpu[2])
+{
+#ifdef __linux__
+    cpu_set_t old;
+    if (sched_getaffinity(0, sizeof old, &old) != 0 || !two_cpus(cpu))
+        return false;
     bool ok = true;
     for (int i = 0; i < 2 && ok; i++) {
-        CPU_ZERO(&one);
-        CPU_SET(cpu[i], &one);
-        if (sched_setaffinity(0, sizeof one, &one) != 0) {
+        if (!pin_to(cpu[i])) {
             ok = false;
             break;
         }
