@@ -303,6 +303,9 @@ static void scene_examples(void)
          0xbe73625c1774eb4bull, 16},
         {CMDGPU_SOURCE_DIR "/examples/vc4/gl_textured.s", "vc4_pool_out/gl_textured.png",
          0x45b4793864b9fb7full, 16},
+        /* a vertex shader that writes memory (VDW): no tile on the pool */
+        {CMDGPU_SOURCE_DIR "/tests/data/vc4_gl_vdw.s", "vc4_pool_out/gl_vdw.png",
+         0x469cdbb7cfc8fee6ull, 0},
     };
     for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++) {
         uint64_t h[3] = {0};

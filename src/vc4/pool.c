@@ -18,8 +18,11 @@
  * (cl.c runs the records; render.c draws them) with a private tile buffer,
  * batch, decoded-shader cache and GL cache, its own budget counter and
  * statistics, through a private bus that maps SDRAM without the pages the
- * frame's stores may write. Workers write no memory while they render (a
- * store they stage is written once taken: "early stores" below), and the
+ * frame's stores may write, read-only. Workers write no memory while they
+ * render (a store they stage is written once taken: "early stores" below;
+ * anything else that would write, such as a GL vertex shader's VDW, faults
+ * on that bus, so its segment has no result and runs on the render thread
+ * in list order), and the
  * faults they raise are only counted (cg__fault_capture): a worker that
  * faulted, read a page a store writes (that is a fault on its bus), ran out
  * of budget or ended anywhere else than at its segment's end has no
@@ -511,7 +514,8 @@ static int make_bus(cg_vc4 *v, struct vc4_pool *p)
             uint64_t lo = i < p->nholes ? p->holes[i][0] : v->cfg.sdram_size;
             if (lo > at) {
                 cg_map_params mp = {.mem = v->sdram, .offset = at, .size = lo - at,
-                                    .va = (a << 30) + at, .flags = CG_MAP_FIXED};
+                                    .va = (a << 30) + at,
+                                    .flags = CG_MAP_FIXED | CG_MAP_READ_ONLY};
                 uint64_t va;
                 rc = cg_vas_map(p->bus, &mp, &va);
             }
