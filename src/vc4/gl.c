@@ -195,6 +195,12 @@ static int gl_run(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t code, uint
         return CG_ERR_NOMEM;
     vc4_qpu_init(&c->qs, v->dev, v->bus, &t->agent, code, unif, v->cfg.qpu_strict);
     vc4_qpu_set_units(&c->qs, &c->units, 0);
+    if (v->pool) {
+        /* the render thread's own draw: a VDW may write memory the pool's
+         * workers read (a worker's bus is read-only: it faults there) */
+        c->qs.before_write = vc4_pool_fence;
+        c->qs.before_write_ctx = v;
+    }
     /* decoded once, as fragment shaders are (docs/vc4-qpu.md) */
     vc4_qpu_use_cache(&c->qs, c->code);
     if (vc4_qpu_run(&c->qs, v->cfg.qpu_budget) != 0) {

@@ -1652,6 +1652,18 @@ void vc4_pool_end(cg_vc4 *v)
     vc4_pool_retract(v); /* what was written early and not taken */
 }
 
+/* The render thread is about to write memory the workers may read: stop
+ * them first, for the rest of the run (what they rendered read memory as
+ * it was), with every taken store in memory. */
+static void pool_halt(cg_vc4 *v)
+{
+    struct vc4_pool *p = v->pool;
+    pthread_mutex_lock(&p->mu);
+    pool_stop(p);
+    pthread_mutex_unlock(&p->mu);
+    vc4_pool_retract(v);
+}
+
 void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
@@ -1661,13 +1673,16 @@ void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
     unsigned nr = store_ranges(v->rend, rec, rg);
     for (unsigned i = 0; i < nr; i++)
         if (!for_sdram(p, v->cfg.sdram_size, rg[i][0], rg[i][1], hole_has)) {
-            /* memory the workers may read: stop them before it changes */
-            pthread_mutex_lock(&p->mu);
-            pool_stop(p);
-            pthread_mutex_unlock(&p->mu);
-            vc4_pool_retract(v);
+            pool_halt(v); /* memory the workers may read */
             return;
         }
+}
+
+void vc4_pool_fence(void *dev)
+{
+    cg_vc4 *v = dev;
+    if (v->pool && v->pool->active)
+        pool_halt(v);
 }
 
 static uint64_t taken_total;

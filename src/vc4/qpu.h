@@ -353,6 +353,11 @@ struct vc4_qpu_state {
     cg_device *dev;
     cg_vas *bus;
     cg_agent agent;
+    /* called before a VDW writes memory (NULL: nothing): the renderer stops
+     * the tile pool's workers, which may be reading it (pool.c
+     * vc4_pool_fence); set after vc4_qpu_init */
+    void (*before_write)(void *ctx);
+    void *before_write_ctx;
     bool strict;                     /* restriction breaks are faults, not warnings */
     vc4_frag_batch *frag;            /* fragment I/O, or NULL */
     vc4_qpu_sems *sems;

@@ -349,11 +349,14 @@ int64_t vc4_step_segment(cg_vc4 *v);
  * would have) and return the records it ran; 0: run the record here.
  * vc4_pool_store: the record at CA (rec) is about to run here; a store
  * outside the memory the pre-pass set aside stops the workers first.
+ * vc4_pool_fence (a cg_vc4 *): the render thread's own shader is about to
+ * write memory (a VDW): the same, for the rest of the run.
  * vc4_pool_end: at the end of the stepping: stop and drain the workers. */
 struct vc4_pool;
 void vc4_pool_begin(cg_vc4 *v);
 int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget);
 void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
+void vc4_pool_fence(void *v);
 /* vc4_pool_after: the record rec ran here without a fault. */
 void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_end(cg_vc4 *v);

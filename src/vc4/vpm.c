@@ -328,6 +328,8 @@ static int vdw(vc4_qpu_state *s, uint32_t addr)
             return CG_ERR_FAULT;
         }
     }
+    if (s->before_write)
+        s->before_write(s->before_write_ctx);
     for (uint32_t u = 0; u < units; u++) {
         uint8_t buf[512];
         for (uint32_t e = 0; e < depth; e++) {
