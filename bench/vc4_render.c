@@ -323,14 +323,17 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
         if (together) {
             /* the two CPUs' rates at once added (a half's share of the
              * work over its time): the frame time of a split that keeps
-             * both busy to the end, against the faster CPU's whole frame
-             * alone */
-            double cap2 = fast * (work[0] / both[0] + work[1] / both[1]);
-            printf("  the frame split in halves by hand (%.0f%% and %.0f%% of the work), both at "
-                   "once: %.2f ms on CPU %d, %.2f ms on CPU %d (median of %d); so 2 threads "
-                   "reach at most %.2fx the faster CPU alone; the pool reached %.0f%% of that\n",
-                   100 * work[0], 100 * work[1], both[0] * 1e3, pcpu[0], both[1] * 1e3, pcpu[1],
-                   PIN_FRAMES, cap2, 100 * got / cap2);
+             * both busy to the end, against both halves one after the
+             * other on one CPU (all measured within a few frames' time:
+             * this host's speeds drift from minute to minute) */
+            double sum = work[0] + work[1], w0 = work[0] / sum, w1 = work[1] / sum;
+            double cap2 = sum * (w0 / both[0] + w1 / both[1]);
+            printf("  the frame split in halves by hand: alone on CPU %d %.2f and %.2f ms (%.0f%% "
+                   "and %.0f%% of the work); both at once: %.2f ms on CPU %d, %.2f ms on CPU %d "
+                   "(medians of %d); so 2 threads reach at most %.2fx one; the pool reached "
+                   "%.0f%% of that\n",
+                   pcpu[0], work[0] * 1e3, work[1] * 1e3, 100 * w0, 100 * w1, both[0] * 1e3,
+                   pcpu[0], both[1] * 1e3, pcpu[1], PIN_FRAMES, cap2, 100 * got / cap2);
             ceil = cap2 < ceil ? cap2 : ceil;
         }
         if (trip[0] > 0 && trip[1] > 0) {
@@ -475,7 +478,7 @@ static void *together_run(void *arg)
 /* A frame split in two by hand: two 1-thread devices (a, b: the same
  * scene) at the same time, a rendering the first half of the tiles on
  * cpu[0] and b the second half on cpu[1]: the median time of each half in
- * out[0..1]. What two threads can reach at best on these CPUs: two CPUs of
+ * out[0..1], and of each alone on cpu[0] first in work[0..1]. What two threads can reach at best on these CPUs: two CPUs of
  * a virtual machine need not keep their speed when both are busy (on the
  * host of docs/performance.md, in some minutes, one of them rendered its
  * half of the full-screen pair 25-28% slower than alone). False where this
@@ -500,8 +503,6 @@ static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, uint32_t re, cons
         ok = args[i].ok;
         work[i] = args[i].t[PIN_FRAMES / 2];
     }
-    double sum = work[0] + work[1];
-    work[0] /= sum, work[1] /= sum;
     for (int i = 0; i < 2; i++)
         args[i] = (together_arg){.v = i ? b : a, .be = be, .re = re, .cpu = cpu[i], .half = i,
                                  .start = &start};
