@@ -68,8 +68,8 @@ typedef struct vc4_gl_coord {
 
 /* A cache of shaded vertices, keyed by index, for one shader state over
  * one binning record or one compressed list. A vertex shader's VDW may
- * write memory meanwhile: vertices shaded before stay, as in the
- * hardware's vertex cache (docs/vc4.md "GL shader mode"). */
+ * write memory meanwhile: vertices shaded before stay, as in a vertex
+ * cache (docs/vc4.md "GL shader mode"). */
 #define VC4_GL_CACHE 64
 typedef struct vc4_gl_cache {
     uint32_t word; /* the GL_Shader_State payload the entries belong to */
