@@ -252,12 +252,15 @@ struct vc4_pool {
     unsigned ntouch, touch_gen;
     uint64_t touch_set[1u << ES_TOUCH_BITS];
     const uint8_t *pre_page; /* pre_read's page (pre_pg), NULL: none */
-    /* the last pages pre_read found, by bus page number & 3 (a list and
-     * its sub-lists alternate between a few pages); pg ~0: none */
+    /* the last four pages pre_read found, any four (a list and its
+     * sub-lists alternate between a few pages, and the render list's and
+     * the tile lists' pages are often equal in their low bits); pg ~0:
+     * none; pre_victim: the next to replace (round robin) */
     struct {
         uint64_t pg;
         const uint8_t *p;
     } pre_cache[4];
+    unsigned pre_victim;
     /* the pre-pass's last latched state record of each opcode group (when
      * latch_gen is this pre-pass's touch_gen) */
     uint32_t latch_gen[256];
@@ -569,13 +572,17 @@ static bool pre_read(struct vc4_pool *pl, cg_vas *bus, uint64_t a, uint8_t *dst,
     while (n) {
         uint64_t pg = a >> 12;
         if (!pl->pre_page || pg != pl->pre_pg) {
-            unsigned c = (unsigned)pg & 3;
-            if (pl->pre_cache[c].pg != pg) {
+            unsigned c = 0;
+            while (c < 4 && pl->pre_cache[c].pg != pg)
+                c++;
+            if (c == 4) {
                 uint8_t *p;
                 if (cg__vas_span(bus, pg << 12, 4096, false, &p) != 4096)
                     return false;
                 if (pl->frame_es)
                     pre_touch(pl, pg);
+                c = pl->pre_victim;
+                pl->pre_victim = (c + 1) & 3;
                 pl->pre_cache[c].pg = pg, pl->pre_cache[c].p = p;
             }
             pl->pre_page = pl->pre_cache[c].p, pl->pre_pg = pg;
