@@ -11,8 +11,11 @@
  * (render_threads 1). Then the tile pool (issue 17 part 2): the wall-clock
  * speed-up of rendering each scene with 2 threads over 1 (same run,
  * frames interleaved, medians; and against 1 thread pinned to the faster
- * of two CPUs, with the cap two threads can reach on them), and what share
- * of the frame's work ran on the pool. Prints figures only; no thresholds. */
+ * of two CPUs, with the cap two threads can reach on them: from each CPU
+ * alone, and from the frame split in halves by hand and rendered on both
+ * at once), what share of the frame's work ran on the pool, and a cache
+ * line's round trip between the two CPUs. Prints figures only; no
+ * thresholds. */
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <pthread.h>
@@ -46,9 +49,9 @@ enum { REND_HALF = 0x240000, REND_HALF_STEP = 0x40000 };
 enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x300100,
        VERTS = 0x310000, TILES = 0x1000000, TSTATE = 0x1800000, FB = 0x2000000 };
 
-/* Build and load a scene of `ntri` triangles from `xy` (12.4 coordinates). */
 static uint32_t half_end[2]; /* where the REND_HALF lists end (build) */
 
+/* Build and load a scene of `ntri` triangles from `xy` (12.4 coordinates). */
 static void build(cg_vc4 *v, int w, int h, const int16_t *xy, uint32_t nvert, uint32_t *bin_end,
                   uint32_t *rend_end)
 {
@@ -205,12 +208,12 @@ static bool per_cpu_frames(cg_vc4 *v, uint32_t be, uint32_t re, double out[2], i
  * 0 where this cannot be measured. A pool's threads hand tiles, results
  * and stores to each other through such lines. On the 2-vCPU host of
  * docs/performance.md it was 95-160 ns in some minutes (the two vCPUs
- * share a cache) and 430-570 ns in others (they do not: the hypervisor
+ * share a cache) and 410-630 ns in others (they do not: the hypervisor
  * moved one), and the pool's speed-up followed it. */
 static double line_round_trip(const int cpu[2]);
 static bool two_cpus(int cpu[2]);
-static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, uint32_t re, const int cpu[2],
-                            double out[2], double work[2]);
+static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, const int cpu[2], double out[2],
+                            double work[2]);
 
 /* The tile pool: the same scene on two devices, 1 and 2 render threads,
  * frames interleaved; the median wall time of the render kick of each. */
@@ -262,7 +265,7 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     int pcpu[2];
     bool pinned = !pool_only && per_cpu_frames(v[0], be, re, pin, pcpu);
     double both[2] = {0, 0}, work[2] = {0.5, 0.5};
-    bool together = pinned && together_frames(v[0], v[2], be, re, pcpu, both, work);
+    bool together = pinned && together_frames(v[0], v[2], be, pcpu, both, work);
     vc4_pool_counts pc0;
     vc4_pool_get_counts(v[1], &pc0);
     v[1]->pool_timing = true;
@@ -448,7 +451,7 @@ static double line_round_trip(const int cpu[2])
 #ifdef __linux__
 typedef struct together_arg {
     cg_vc4 *v;
-    uint32_t be, re;
+    uint32_t be;
     int cpu, half;
     bool ok;
     double t[PIN_FRAMES];
@@ -478,13 +481,14 @@ static void *together_run(void *arg)
 /* A frame split in two by hand: two 1-thread devices (a, b: the same
  * scene) at the same time, a rendering the first half of the tiles on
  * cpu[0] and b the second half on cpu[1]: the median time of each half in
- * out[0..1], and of each alone on cpu[0] first in work[0..1]. What two threads can reach at best on these CPUs: two CPUs of
- * a virtual machine need not keep their speed when both are busy (on the
- * host of docs/performance.md, in some minutes, one of them rendered its
- * half of the full-screen pair 25-28% slower than alone). False where this
- * cannot be measured. */
-static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, uint32_t re, const int cpu[2],
-                            double out[2], double work[2])
+ * out[0..1], and of each alone on cpu[0] (timed first) in work[0..1].
+ * What two threads can reach at best on these CPUs: two CPUs of a virtual
+ * machine need not keep their speed when both are busy (on the host of
+ * docs/performance.md, in some minutes, one of them rendered its half of
+ * the full-screen pair 16-28% slower than alone). False where this cannot
+ * be measured. */
+static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, const int cpu[2], double out[2],
+                            double work[2])
 {
 #ifdef __linux__
     cpu_set_t old;
@@ -498,13 +502,13 @@ static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, uint32_t re, cons
     bool ok = true;
     /* each half alone on cpu[0] first: the share of the frame's work in it */
     for (int i = 0; i < 2 && ok; i++) {
-        args[i] = (together_arg){.v = a, .be = be, .re = re, .cpu = cpu[0], .half = i};
+        args[i] = (together_arg){.v = a, .be = be, .cpu = cpu[0], .half = i};
         together_run(&args[i]);
         ok = args[i].ok;
         work[i] = args[i].t[PIN_FRAMES / 2];
     }
     for (int i = 0; i < 2; i++)
-        args[i] = (together_arg){.v = i ? b : a, .be = be, .re = re, .cpu = cpu[i], .half = i,
+        args[i] = (together_arg){.v = i ? b : a, .be = be, .cpu = cpu[i], .half = i,
                                  .start = &start};
     if (ok && pthread_create(&tid, NULL, together_run, &args[1]) == 0) {
         together_run(&args[0]);
@@ -519,7 +523,7 @@ static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, uint32_t re, cons
     sched_setaffinity(0, sizeof old, &old);
     return ok;
 #else
-    (void)a, (void)b, (void)be, (void)re, (void)cpu, (void)out, (void)work;
+    (void)a, (void)b, (void)be, (void)cpu, (void)out, (void)work;
     return false;
 #endif
 }
