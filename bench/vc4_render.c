@@ -51,6 +51,11 @@ enum { BIN_LIST = 0x100000, REND_LIST = 0x200000, NV_REC = 0x300000, FS = 0x3001
 
 static uint32_t half_end[2]; /* where the REND_HALF lists end (build) */
 
+static uint32_t half_list(int i)
+{
+    return REND_HALF + (uint32_t)i * REND_HALF_STEP;
+}
+
 /* Build and load a scene of `ntri` triangles from `xy` (12.4 coordinates). */
 static void build(cg_vc4 *v, int w, int h, const int16_t *xy, uint32_t nvert, uint32_t *bin_end,
                   uint32_t *rend_end)
@@ -83,7 +88,7 @@ static void build(cg_vc4 *v, int w, int h, const int16_t *xy, uint32_t nvert, ui
     /* the halves: the set-up, then [setup, mid) or [mid, end) */
     for (int i = 0; i < 2; i++) {
         size_t from = i ? mid : setup, to = i ? r.n : mid;
-        uint32_t at = REND_HALF + (uint32_t)i * REND_HALF_STEP;
+        uint32_t at = half_list(i);
         cg_vc4_cpu_write(v, at, r.b, setup);
         cg_vc4_cpu_write(v, at + (uint32_t)setup, r.b + from, to - from);
         half_end[i] = at + (uint32_t)(setup + to - from);
@@ -449,31 +454,39 @@ static double line_round_trip(const int cpu[2])
 }
 
 #ifdef __linux__
-typedef struct together_arg {
+/* PIN_FRAMES render kicks of [list, end) on v, pinned to cpu (after one
+ * untimed kick there, and after start when set: a barrier both threads of
+ * together_frames wait at); their median wall time in median. */
+typedef struct pinned_run {
     cg_vc4 *v;
-    uint32_t be;
-    int cpu, half;
-    bool ok;
-    double t[PIN_FRAMES];
+    uint32_t be, list, end;
+    int cpu;
     pthread_barrier_t *start;
-} together_arg;
+    bool ok; /* pinned: the frames ran */
+    double median;
+} pinned_run;
 
-static void *together_run(void *arg)
+static void *pinned_frames(void *arg)
 {
-    together_arg *a = arg;
+    pinned_run *a = arg;
     a->ok = pin_to(a->cpu);
-    uint32_t list = REND_HALF + (uint32_t)a->half * REND_HALF_STEP;
-    kick(a->v, 0, BIN_LIST, a->be);
-    kick(a->v, 1, list, half_end[a->half]); /* (caches warm on this CPU) */
+    if (a->ok) {
+        kick(a->v, 0, BIN_LIST, a->be);
+        kick(a->v, 1, a->list, a->end); /* (caches warm on this CPU) */
+    }
     if (a->start)
         pthread_barrier_wait(a->start);
+    if (!a->ok)
+        return NULL;
+    double t[PIN_FRAMES];
     for (int f = 0; f < PIN_FRAMES; f++) {
         kick(a->v, 0, BIN_LIST, a->be);
         double t0 = wall();
-        kick(a->v, 1, list, half_end[a->half]);
-        a->t[f] = wall() - t0;
+        kick(a->v, 1, a->list, a->end);
+        t[f] = wall() - t0;
     }
-    qsort(a->t, PIN_FRAMES, sizeof(double), cmp_d);
+    qsort(t, PIN_FRAMES, sizeof(double), cmp_d);
+    a->median = t[PIN_FRAMES / 2];
     return NULL;
 }
 #endif
@@ -497,25 +510,26 @@ static bool together_frames(cg_vc4 *a, cg_vc4 *b, uint32_t be, const int cpu[2],
     pthread_barrier_t start;
     if (pthread_barrier_init(&start, NULL, 2) != 0)
         return false;
-    static together_arg args[2]; /* (large: off the stack) */
+    pinned_run args[2];
     pthread_t tid;
     bool ok = true;
     /* each half alone on cpu[0] first: the share of the frame's work in it */
     for (int i = 0; i < 2 && ok; i++) {
-        args[i] = (together_arg){.v = a, .be = be, .cpu = cpu[0], .half = i};
-        together_run(&args[i]);
+        args[i] = (pinned_run){.v = a, .be = be, .list = half_list(i), .end = half_end[i],
+                               .cpu = cpu[0]};
+        pinned_frames(&args[i]);
         ok = args[i].ok;
-        work[i] = args[i].t[PIN_FRAMES / 2];
+        work[i] = args[i].median;
     }
     for (int i = 0; i < 2; i++)
-        args[i] = (together_arg){.v = i ? b : a, .be = be, .cpu = cpu[i], .half = i,
-                                 .start = &start};
-    if (ok && pthread_create(&tid, NULL, together_run, &args[1]) == 0) {
-        together_run(&args[0]);
+        args[i] = (pinned_run){.v = i ? b : a, .be = be, .list = half_list(i),
+                               .end = half_end[i], .cpu = cpu[i], .start = &start};
+    if (ok && pthread_create(&tid, NULL, pinned_frames, &args[1]) == 0) {
+        pinned_frames(&args[0]);
         pthread_join(tid, NULL);
         ok = args[0].ok && args[1].ok;
-        out[0] = args[0].t[PIN_FRAMES / 2];
-        out[1] = args[1].t[PIN_FRAMES / 2];
+        out[0] = args[0].median;
+        out[1] = args[1].median;
     } else {
         ok = false;
     }
@@ -536,21 +550,10 @@ static bool per_cpu_frames(cg_vc4 *v, uint32_t be, uint32_t re, double out[2], i
         return false;
     bool ok = true;
     for (int i = 0; i < 2 && ok; i++) {
-        if (!pin_to(cpu[i])) {
-            ok = false;
-            break;
-        }
-        double t[PIN_FRAMES];
-        kick(v, 0, BIN_LIST, be);
-        kick(v, 1, REND_LIST, re); /* (caches warm on this CPU) */
-        for (int f = 0; f < PIN_FRAMES; f++) {
-            kick(v, 0, BIN_LIST, be);
-            double a = wall();
-            kick(v, 1, REND_LIST, re);
-            t[f] = wall() - a;
-        }
-        qsort(t, PIN_FRAMES, sizeof(double), cmp_d);
-        out[i] = t[PIN_FRAMES / 2];
+        pinned_run r = {.v = v, .be = be, .list = REND_LIST, .end = re, .cpu = cpu[i]};
+        pinned_frames(&r);
+        ok = r.ok;
+        out[i] = r.median;
     }
     sched_setaffinity(0, sizeof old, &old);
     return ok;
