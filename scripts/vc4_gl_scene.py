@@ -397,8 +397,9 @@ def main():
         code = qpu(cmdgpu, text)
         if vdw and nm == "VS":
             # the DMA's address is the scene's symbol: the ldi's low word
-            at = code.index(".word 0x00000000,", code.index("ldi vw_setup"))
-            code = (code[:at] + ".word VERTS + 576," + code[at + 17:]).replace(
+            zero = ".word 0x00000000,"
+            at = code.index(zero, code.index("ldi vw_setup"))
+            code = (code[:at] + ".word VERTS + 576," + code[at + len(zero):]).replace(
                 "// ldi vw_addr, 0", "// ldi vw_addr, VERTS + 576")
         o(code)
     if textured:
