@@ -306,6 +306,10 @@ static void scene_examples(void)
         /* a vertex shader that writes memory (VDW): no tile on the pool */
         {CMDGPU_SOURCE_DIR "/tests/data/vc4_gl_vdw.s", "vc4_pool_out/gl_vdw.png",
          0x469cdbb7cfc8fee6ull, 0},
+        /* the render thread's VDW changes what later tiles draw: no tile
+         * the workers rendered before it may be taken (vc4_pool_fence) */
+        {CMDGPU_SOURCE_DIR "/tests/data/vc4_gl_fence.s", "vc4_pool_out/gl_fence.png",
+         0xa84ecd46498c6d3aull, 0},
     };
     for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++) {
         uint64_t h[3] = {0};
