@@ -37,13 +37,6 @@ enum { POOL_FIRST = 8, REGION_BYTES = 2u << 20 };
  * an access past a page's end is reported as a calloc'd page's redzone
  * would report it (regions hold half as many pages), and pages on the free
  * list are poisoned (a use after the object's end is reported). */
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define CG_MEM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) /* clang */
-#define CG_MEM_ASAN 1
-#endif
-#endif
 #ifdef CG_MEM_ASAN
 #include <sanitizer/asan_interface.h>
 enum { PAGE_STRIDE = 2 };
@@ -64,6 +57,31 @@ struct cg__region {
     bool heap;    /* from aligned_alloc (mmap failed) */
 };
 
+void *cg__map_huge(size_t bytes)
+{
+    /* 2 MiB aligned: map twice the size, give back the ends */
+    size_t span = bytes + REGION_BYTES;
+    uint8_t *q = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        return NULL;
+    uintptr_t a = ((uintptr_t)q + REGION_BYTES - 1) & ~(uintptr_t)(REGION_BYTES - 1);
+    uint8_t *base = (uint8_t *)a;
+    if (base > q)
+        munmap(q, (size_t)(base - q));
+    if (q + span > base + bytes)
+        munmap(base + bytes, (size_t)(q + span - (base + bytes)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(base, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    return base;
+}
+
+void cg__unmap_huge(void *base, size_t bytes)
+{
+    if (base)
+        munmap(base, bytes);
+}
+
 /* A new region of `bytes` (a multiple of the page size) at pool->bump. */
 static bool region_new(cg_device *dev, size_t bytes, bool huge)
 {
@@ -75,20 +93,9 @@ static bool region_new(cg_device *dev, size_t bytes, bool huge)
     if (cg__mem_no_mmap) {
         /* tests: as if mmap had failed */
     } else if (huge) {
-        /* 2 MiB aligned: map twice the size, give back the ends */
-        size_t span = bytes + REGION_BYTES;
-        uint8_t *q = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (q != MAP_FAILED) {
-            uintptr_t a = ((uintptr_t)q + REGION_BYTES - 1) & ~(uintptr_t)(REGION_BYTES - 1);
-            base = (uint8_t *)a;
-            if (base > q)
-                munmap(q, (size_t)(base - q));
-            if (q + span > base + bytes)
-                munmap(base + bytes, (size_t)(q + span - (base + bytes)));
-#ifdef MADV_HUGEPAGE
-            (void)madvise(base, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
-#endif
-        }
+        uint8_t *h = cg__map_huge(bytes);
+        if (h)
+            base = h;
     } else {
         base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);

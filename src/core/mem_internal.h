@@ -27,6 +27,17 @@
 
 #include "internal.h"
 
+/* Built with AddressSanitizer (gcc or clang): memory the model carves out
+ * of its own mappings is poisoned or not used, so ASan still sees
+ * overruns (mem.c's pages, the vc4 tile pool's buffers). */
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define CG_MEM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) /* clang */
+#define CG_MEM_ASAN 1
+#endif
+#endif
+
 #define CG__PAGE_SHIFT 12
 #define CG__PAGE_MASK ((uint64_t)CG_PAGE_SIZE - 1)
 #define CG__DIR_SHIFT 9 /* 512 entries per directory node: one 4 KiB node */
@@ -95,6 +106,12 @@ static inline uint8_t *cg__mem_page(const cg_mem *m, uint64_t pidx)
 /* The host page behind `pidx`, allocating it (zeroed) and its directory nodes;
  * NULL only when the host is out of memory. */
 uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx);
+/* Zeroed host memory of `bytes` (a multiple of 2 MiB for whole huge
+ * pages), 2 MiB aligned and advised MADV_HUGEPAGE, so the kernel backs
+ * each 2 MiB with one huge page on first touch (the region pool's reason,
+ * above); NULL if mmap fails. cg__unmap_huge gives it back (NULL: no-op). */
+void *cg__map_huge(size_t bytes);
+void cg__unmap_huge(void *base, size_t bytes);
 
 /* Raw access to [off, off+n) of the backing store; the caller has checked the
  * range. Writes return CG_ERR_NOMEM if backing cannot be allocated (bytes
