@@ -232,7 +232,8 @@ static void pool_speedup(const char *name, int w, int h, const int16_t *xy, uint
     cg_vc4 *v[3]; /* 1 thread, 2 threads, and 1 thread again (together_frames) */
     uint32_t be = 0, re = 0;
     for (int i = 0; i < 3; i++) {
-        cg_vc4_config cfg = {.sdram_size = 64u << 20, .render_threads = i == 1 ? 2u : 1u};
+        cg_vc4_config cfg = {.sdram_size = 64u << 20, .render_threads = i == 1 ? 2u : 1u,
+                             .pool_at_once = true};
         if (cg_device_create(&dev[i]) || cg_vc4_create(dev[i], &cfg, &v[i])) {
             fprintf(stderr, "setup failed\n");
             exit(1);

@@ -7,7 +7,7 @@
  * running out mid-frame; a store to unmapped memory mid-frame (the stores
  * before it land, none after); every tile storing to the same bytes (tile
  * order decides); every tile loading what the previous tile stored (the
- * pool falls back); a trace; and the example scenes (first triangle, GL
+ * pool falls back); each with a trace; and the example scenes (first triangle, GL
  * cube, textured GL) with their golden hashes. The frame scenes run again
  * with the frame buffer's pages backed before the first frame, and all of
  * them once more with early stores (the default; cg_vc4_config.
@@ -151,6 +151,7 @@ typedef struct outcome {
     uint32_t ct1cs, ct1ca, rfc, ct1lc;
     uint64_t left; /* budget left after the render kick */
     vc4_pool_counts pc;
+    uint64_t alone_ns; /* the render thread's time alone (v->alone_ns) */
     cg_fault first; /* the first fault, if any */
     /* what ran (printed when two outcomes differ), and the colour
      * surface's bytes hashed per 64x64 block of its first W*H*4 bytes (in
@@ -164,12 +165,15 @@ typedef struct outcome {
 static void trace_hash(void *user, const cg_trace_event *ev)
 {
     uint64_t *h = user;
-    uint64_t f[4] = {ev->kind, ev->stream_addr, ev->reg, ev->value};
+    uint64_t f[7] = {ev->kind,     ev->family,   (uint64_t)(int64_t)ev->channel,
+                     ev->stream_addr, ev->reg,   ev->value, ev->gpu_addr};
     *h = fnv(*h, (const uint8_t *)f, sizeof f);
     if (ev->bytes)
         *h = fnv(*h, ev->bytes, ev->nbytes);
-    if (ev->name)
-        *h = fnv(*h, (const uint8_t *)ev->name, strlen(ev->name));
+    const char *s[3] = {ev->unit, ev->name, ev->text};
+    for (int i = 0; i < 3; i++)
+        if (s[i])
+            *h = fnv(*h, (const uint8_t *)s[i], strlen(s[i]) + 1);
 }
 
 /* back the frame buffer's pages (a pattern) before the first frame */
@@ -178,6 +182,9 @@ static bool prefill;
  * store runs on the render thread */
 static bool early;
 #define ES(n) (early ? (n) : 0)
+/* the pool starts as by default, once the render thread has rendered
+ * alone for VC4_POOL_AFTER_NS (else from the first frame) */
+static bool lazy;
 
 static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int frames)
 {
@@ -190,7 +197,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     cg_device *dev;
     cg_vc4 *v;
     cg_vc4_config cfg = {.render_threads = threads, .record_budget = budget,
-                         .no_early_stores = !early};
+                         .no_early_stores = !early, .pool_at_once = !lazy};
     CHECK_EQ(cg_device_create(&dev), 0);
     CHECK_EQ(cg_vc4_create(dev, &cfg, &v), 0);
     o.trace = 0xcbf29ce484222325ull;
@@ -251,6 +258,7 @@ static outcome run(int mode, unsigned threads, uint64_t budget, bool trace, int 
     CHECK_EQ(cg_vc4_reg_read(v, CG_VC4_RFC, &o.rfc), 0);
     CHECK_EQ(cg_vc4_reg_read(v, CG_VC4_CT1LC, &o.ct1lc), 0);
     vc4_pool_get_counts(v, &o.pc);
+    o.alone_ns = v->alone_ns;
     cg_vc4_destroy(v);
     cg_device_destroy(dev);
     return o;
@@ -289,7 +297,10 @@ static void same_at(const outcome *a, const outcome *b, int line)
 
 static const unsigned nthreads[] = {2, 4};
 
-static void scene_examples(void)
+/* traced: with a trace attached (as `cmdgpu run` has, for its hang
+ * report): the same events at every thread count, and the same tiles
+ * from the pool */
+static void scene_examples(bool traced)
 {
     /* first_triangle's golden hash is test_vc4_first_triangle's; the GL
      * scenes write a PNG of their 256x256 surface (hashed here: its pixels) */
@@ -315,14 +326,19 @@ static void scene_examples(void)
         uint64_t h[3] = {0};
         size_t nf[3] = {0};
         uint64_t taken[3] = {0};
+        uint64_t tr[3] = {0};
         for (int k = 0; k < 3; k++) {
             setenv("CMDGPU_VC4_RENDER_THREADS", k == 0 ? "1" : k == 1 ? "2" : "4", 1);
+            setenv("CMDGPU_VC4_POOL_AT_ONCE", "1", 1);
             cg_device *dev;
             cg_vc4_asm *st;
             cg_asm *as;
             CHECK_EQ(cg_device_create(&dev), 0);
             CHECK_EQ(cg_vc4_asm_create(&st), 0);
             CHECK_EQ(cg_asm_create(cg_vc4_asm_family(), st, &as), 0);
+            tr[k] = 0xcbf29ce484222325ull;
+            if (traced)
+                CHECK(cg_trace_add(dev, trace_hash, &tr[k]) >= 0);
             CHECK_EQ(cg_asm_add_file(as, ex[e].file), 0);
             CHECK_EQ(cg_asm_assemble(as), 0);
             FILE *log = tmpfile();
@@ -350,6 +366,7 @@ static void scene_examples(void)
             cg_device_destroy(dev);
         }
         unsetenv("CMDGPU_VC4_RENDER_THREADS");
+        unsetenv("CMDGPU_VC4_POOL_AT_ONCE");
         CHECK_EQ(h[0], ex[e].hash);
         CHECK_EQ(taken[1], ex[e].tiles);
         CHECK_EQ(taken[2], ex[e].tiles);
@@ -358,9 +375,12 @@ static void scene_examples(void)
         CHECK_EQ(nf[1], nf[0]);
         CHECK_EQ(nf[2], nf[0]);
         CHECK_EQ(taken[0], 0);
-        fprintf(stderr, "%s: hash 0x%016llx, tiles from the pool %llu (2 threads), %llu (4)\n",
-                ex[e].file, (unsigned long long)h[0], (unsigned long long)taken[1],
-                (unsigned long long)taken[2]);
+        CHECK_EQ(tr[1], tr[0]);
+        CHECK_EQ(tr[2], tr[0]);
+        CHECK_EQ(traced, tr[0] != 0xcbf29ce484222325ull);
+        fprintf(stderr, "%s%s: hash 0x%016llx, tiles from the pool %llu (2 threads), %llu (4)\n",
+                ex[e].file, traced ? " (traced)" : "", (unsigned long long)h[0],
+                (unsigned long long)taken[1], (unsigned long long)taken[2]);
     }
 }
 
@@ -485,12 +505,53 @@ static void frames(void)
         CHECK_EQ(m.pc.es_taken, 0);
     }
 
-    /* with a trace the render thread runs alone: the same events */
-    one = run(M_MS, 1, 0, true, 1);
+    /* with a trace: the same events in the same order (the render thread
+     * emits a taken segment's records as it takes it, then its end of
+     * frame), and the pool still renders; also with a fault mid-frame and
+     * with the budget running out */
+    one = run(M_MS, 1, 0, true, 2);
     CHECK(one.trace != 0xcbf29ce484222325ull);
-    outcome m = run(M_MS, 2, 0, true, 1);
-    same(&one, &m);
-    CHECK_EQ(m.pc.taken, 0);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_MS, nthreads[i], 0, true, 2);
+        same(&one, &m);
+        CHECK_EQ(m.pc.taken, 2 * TW * TH);
+    }
+    one = run(M_FAULT, 1, 0, true, 1);
+    CHECK_EQ(one.nfaults, 1);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_FAULT, nthreads[i], 0, true, 1);
+        same(&one, &m);
+        CHECK(m.pc.taken >= FAULT_TILE);
+    }
+    one = run(M_MS, 1, half, true, 1);
+    CHECK_EQ(one.first.kind, CG_FAULT_HANG);
+    for (size_t i = 0; i < 2; i++) {
+        outcome m = run(M_MS, nthreads[i], half, true, 1);
+        same(&one, &m);
+        CHECK(m.pc.taken > 0);
+    }
+}
+
+/* The default start: the render thread renders alone (the pool cuts no
+ * segment) while its time alone is under VC4_POOL_AFTER_NS, then the pool
+ * starts, within a frame or at the next; the frames are one thread's
+ * either way. The many small triangles' frame takes well over 100 us, so
+ * 32 frames are past the 2 ms. */
+static void lazy_start(void)
+{
+    lazy = true;
+    bool started = false;
+    for (int frames = 1; frames <= 32 && !started; frames *= 2) {
+        outcome one = run(M_MS, 1, 0, false, frames);
+        CHECK_EQ(one.alone_ns, 0); /* (one thread: no pool to start) */
+        outcome m = run(M_MS, 2, 0, false, frames);
+        same(&one, &m);
+        if (m.alone_ns < VC4_POOL_AFTER_NS)
+            CHECK_EQ(m.pc.segs, 0);
+        started = m.pc.taken > 0;
+    }
+    CHECK(started);
+    lazy = false;
 }
 
 int main(void)
@@ -498,6 +559,7 @@ int main(void)
     /* the environment must not choose for the runs below */
     unsetenv("CMDGPU_VC4_RENDER_THREADS");
     unsetenv("CMDGPU_VC4_EARLY_STORES");
+    unsetenv("CMDGPU_VC4_POOL_AT_ONCE");
     for (int e = 0; e < 2; e++) {
         early = e == 1;
         prefill = false;
@@ -505,6 +567,8 @@ int main(void)
         prefill = true;
         frames();
     }
-    scene_examples();
+    scene_examples(false);
+    scene_examples(true);
+    lazy_start();
     return check_report("test_vc4_pool");
 }

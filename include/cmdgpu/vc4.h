@@ -119,6 +119,11 @@ typedef struct cg_vc4_config {
                                 render thread takes its result (docs/vc4.md "Early
                                 stores"); true: every store runs on the render thread.
                                 CMDGPU_VC4_EARLY_STORES=0|1 overrides (tests). */
+    bool pool_at_once;       /* with render threads, the pool starts once the render thread
+                                has rendered alone for 2 ms in all (its set-up costs a fresh
+                                process about that much: a short frame is faster alone;
+                                docs/vc4.md "When the pool starts"); true: from the first
+                                frame. CMDGPU_VC4_POOL_AT_ONCE=0|1 overrides (tests). */
 } cg_vc4_config;
 
 CG_API int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out);

@@ -163,9 +163,27 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
     int64_t n = 0;
     /* the render thread may hand tile segments to the pool (pool.c) */
     bool pool = t == 1 && !v->seg && v->render_threads > 1;
-    if (pool)
-        vc4_pool_begin(v);
+    /* ... once it has worked alone long enough (pool_after_ns): alone is
+     * when the current stretch alone began, 0: not alone */
+    uint64_t alone = 0;
+    if (pool) {
+        if (v->pool || v->alone_ns >= v->pool_after_ns)
+            vc4_pool_begin(v);
+        else
+            alone = vc4_pool_clock();
+    }
     while (th->running && !th->waiting_sem) {
+        if (alone && (n & 255) == 255) {
+            /* every 256 records: the pool may begin here, from CA, as it
+             * would at a step's start */
+            uint64_t now = vc4_pool_clock();
+            v->alone_ns += now - alone;
+            alone = now;
+            if (v->alone_ns >= v->pool_after_ns) {
+                alone = 0;
+                vc4_pool_begin(v);
+            }
+        }
         if (th->ca == th->ea) {
             th->running = false;
             break;
@@ -223,8 +241,12 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.words[1] = vc4_le32(rec + 1);
             th->agent.nwords = 2;
         }
-        if (cg_trace_enabled(v->dev))
-            vc4_trace_record(v, th, rec, r.size, r.name);
+        if (v->seg) {
+            if (v->tlog)
+                vc4_pool_log(v, addr, rec, r.size); /* emitted when taken */
+        } else if (cg_trace_enabled(v->dev)) {
+            vc4_trace_record(v, th, addr, rec, r.size, r.name);
+        }
         (*budget)--;
         n++;
         v->stats.records[t]++;
@@ -266,6 +288,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
     }
+    if (alone)
+        v->alone_ns += vc4_pool_clock() - alone;
     if (pool)
         vc4_pool_end(v);
     return n;

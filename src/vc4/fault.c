@@ -25,17 +25,20 @@ int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const
 void vc4_raise_int(cg_vc4 *v, uint32_t bits)
 {
     v->intctl |= bits;
-    if (cg_trace_enabled(v->dev)) {
+    /* (not on a pool worker's copy: the render thread raises its ends of
+     * frame when it takes the result, pool.c take_result) */
+    if (!v->seg && cg_trace_enabled(v->dev)) {
         cg_trace_event ev = {.kind = CG_TRACE_INTERRUPT, .family = CG_FAMILY_VC4, .unit = "v3d",
                              .channel = -1, .reg = bits, .value = v->intctl};
         cg_trace_emit(v->dev, &ev);
     }
 }
 
-void vc4_trace_record(cg_vc4 *v, vc4_thread *th, const uint8_t *rec, uint32_t size, const char *name)
+void vc4_trace_record(cg_vc4 *v, const vc4_thread *th, uint32_t addr, const uint8_t *rec,
+                      uint32_t size, const char *name)
 {
     cg_trace_event ev = {.kind = CG_TRACE_PACKET, .family = CG_FAMILY_VC4, .unit = th->agent.unit,
-                         .channel = th->agent.channel, .stream_addr = th->ca, .reg = rec[0],
+                         .channel = th->agent.channel, .stream_addr = addr, .reg = rec[0],
                          .value = rec[0], .name = name, .bytes = rec, .nbytes = size};
     cg_trace_emit(v->dev, &ev);
 }

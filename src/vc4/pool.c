@@ -58,7 +58,9 @@
 #define ES_MAX_GROUPS 4         /* surfaces early stores may write in one run */
 #define ES_TOUCH_BITS 13
 #define ES_MAX_TOUCH 4096       /* list pages one pre-pass remembers (half the set) */
-#define ES_STAGE_BYTES (VC4_TILE * VC4_TILE * 4) /* what one store writes, at most */
+#define TRACE_MAX_RECS 1024     /* records a traced segment may run and still give a result */
+#define TILE_BUF_BYTES (VC4_TILE * VC4_TILE * 4u) /* a tile buffer's colour or Z/S words */
+#define ES_STAGE_BYTES TILE_BUF_BYTES /* what one store writes, at most (they trade places) */
 #define ES_MAX_RUNS (VC4_TILE * VC4_TILE)       /* its runs (a pixel each at worst) */
 /* How long a worker with nothing to do spins on the pool's tick before it
  * sleeps (work may come: the run being prepared, segments the window holds
@@ -141,6 +143,21 @@ typedef struct pool_seg {
 
 enum { SEG_FREE = 0, SEG_BUSY, SEG_DONE };
 
+/* While the device is traced, the records a segment ran (vc4_pool_log),
+ * for the render thread to emit when it takes the result: the same
+ * CG_TRACE_PACKET events, in the same order, as one thread's. */
+typedef struct trace_rec {
+    uint32_t addr;
+    uint8_t size;
+    uint8_t bytes[16];
+} trace_rec;
+
+struct vc4_trace_log {
+    trace_rec *rec; /* TRACE_MAX_RECS of them, allocated on first use */
+    unsigned n;
+    bool over; /* more records than that (or no memory): no result */
+};
+
 /* A worker's result, for segment k in slot k % window. */
 struct pool_slot {
     vc4_render *r;     /* latched state and tile buffer after the segment */
@@ -168,6 +185,7 @@ struct pool_slot {
      * copy): the take copies that instead of r's, which the worker's
      * core holds */
     bool end_next;
+    struct vc4_trace_log log; /* the records it ran, when the run is traced */
 };
 typedef struct pool_slot pool_slot;
 
@@ -202,9 +220,10 @@ struct vc4_pool {
     /* more threads than the host's CPUs: a spinning thread yields its CPU
      * (the thread it waits for may need it) instead of pausing */
     bool yield;
-    uint64_t ended_ns; /* when the last run ended (wall_ns) */
-    /* the current run (one step of the render thread) */
-    bool active, stopping;
+    uint64_t ended_ns; /* when the last run ended (vc4_pool_clock) */
+    /* the current run (one step of the render thread); trace: the
+     * device was traced when it began (workers log their records) */
+    bool active, stopping, trace;
     cg_vc4 base;     /* the device copy segments start from */
     bool ran;        /* this step's run began (vc4_pool_begin handed out segments) */
     /* SDRAM without the holes; kept from run to run while the holes are
@@ -267,7 +286,68 @@ struct vc4_pool {
     uint8_t latch_op[256];
     uint8_t latch_rec[256][16];
     uint64_t pre_pg;
+    /* the buffers' region (pool_buf): region_bytes mapped, region_used
+     * handed out; NULL: every buffer from the heap */
+    uint8_t *region;
+    size_t region_bytes, region_used;
 };
+
+/* ---- the pool's buffers ----
+ *
+ * Tile buffers (the slots', own's and each thread's), stagings and trace
+ * logs come from one region mapped for the pool, in 2 MiB huge pages
+ * (cg__map_huge): a 2-thread pool has 17 tile-buffer pairs and up to 34
+ * stagings, about a megabyte, and on the virtual machines measured each
+ * fresh 4 KiB page costs 10-20 us on first touch (src/core/mem.c), which
+ * made a fresh process's first pooled frame 2-3 ms slower than one
+ * thread's. Tile buffers and stagings circulate (a take swaps the render
+ * thread's tile buffer with a result's, vc4_es_take_rows a tile buffer
+ * with a staging), so a buffer is freed by where it lies (pool_buf_free),
+ * and the render thread's own pair, which outlives the pool, is traded
+ * back for heap buffers when the pool goes (pool_reclaim). Under
+ * AddressSanitizer every buffer comes from the heap, so overruns are
+ * still reported. */
+
+
+/* n bytes (a multiple of 64) of the region, else of the heap; NULL: out
+ * of memory. Under the pool's lock once workers run. */
+static void *pool_buf(struct vc4_pool *p, size_t n)
+{
+    if (p->region && p->region_bytes - p->region_used >= n) {
+        void *b = p->region + p->region_used;
+        p->region_used += n;
+        return b;
+    }
+    return malloc(n);
+}
+
+static bool in_region(const struct vc4_pool *p, const void *b)
+{
+    return p->region && (uintptr_t)b - (uintptr_t)p->region < p->region_bytes;
+}
+
+static void pool_buf_free(const struct vc4_pool *p, void *b)
+{
+    if (!in_region(p, b))
+        free(b);
+}
+
+/* The region for a pool of nwk threads and nslots results: every tile
+ * buffer and staging it may make, and the trace logs, rounded up to whole
+ * huge pages. */
+static void region_map(struct vc4_pool *p, unsigned nwk, unsigned nslots)
+{
+#ifndef CG_MEM_ASAN
+    size_t n = (size_t)2 * (nslots + nwk) * TILE_BUF_BYTES +   /* tile buffers */
+               (size_t)2 * nslots * TILE_BUF_BYTES +           /* stagings (es_max) */
+               (size_t)nslots * TRACE_MAX_RECS * sizeof(trace_rec); /* trace logs */
+    n = (n + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+    p->region = cg__map_huge(n);
+    p->region_bytes = p->region ? n : 0;
+#else
+    (void)p, (void)nwk, (void)nslots;
+#endif
+}
 
 /* ---- the pages stores may write ---- */
 
@@ -1012,10 +1092,10 @@ static struct vc4_es_seg *es_new(struct vc4_pool *p)
     struct vc4_es_seg *es = calloc(1, sizeof *es);
     if (!es)
         return NULL;
-    es->bytes = malloc(ES_STAGE_BYTES);
+    es->bytes = pool_buf(p, ES_STAGE_BYTES);
     es->runs = malloc(ES_MAX_RUNS * sizeof *es->runs);
     if (!es->bytes || !es->runs) {
-        free(es->bytes);
+        pool_buf_free(p, es->bytes);
         free(es->runs);
         free(es);
         return NULL;
@@ -1278,15 +1358,23 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
         sl->es->k = k;
     d->seg_es = sl->es; /* (es_get: only where s->es_ok) */
     d->es = NULL;
+    d->tlog = NULL;
+    if (p->trace) {
+        sl->log.n = 0; /* (log.rec: vc4_pool_begin) */
+        sl->log.over = !sl->log.rec;
+        d->tlog = &sl->log;
+    }
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap);
     int64_t n = vc4_step_segment(d);
     cg__fault_capture_set(NULL);
     d->seg_es = d->es = NULL;
+    bool logged = !d->tlog || !d->tlog->over;
+    d->tlog = NULL;
     w->batch = r->batch, w->qc = r->qcache, w->glc = r->glc;
     r->batch = NULL, r->qcache = NULL, r->glc = NULL;
     sl->ok = n > 0 && cap.count == 0 && !th->faulted && !th->waiting_sem &&
-             (d->seg_stopped || !th->running);
+             (d->seg_stopped || !th->running) && logged;
     /* a staged store stays only with a result */
     sl->stored = sl->es && sl->es->began && sl->ok;
     /* a store that cleared the tile buffer leaves the pre-pass's values */
@@ -1336,7 +1424,7 @@ static void pool_wake(struct vc4_pool *p, bool sleepers)
         pthread_cond_broadcast(&p->work);
 }
 
-static uint64_t wall_ns(void)
+uint64_t vc4_pool_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1353,9 +1441,9 @@ static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
     p->busy++;
     pthread_mutex_unlock(&p->mu);
     bool timing = p->base.pool_timing, on_main = w == &p->wk[0];
-    uint64_t w0 = timing || on_main ? wall_ns() : 0;
+    uint64_t w0 = timing || on_main ? vc4_pool_clock() : 0;
     render_seg(p, w, k, sl);
-    uint64_t ns = timing || on_main ? wall_ns() - w0 : 0;
+    uint64_t ns = timing || on_main ? vc4_pool_clock() - w0 : 0;
     if (on_main)
         p->seg_wall_ns = (p->seg_wall_ns + ns) / 2;
     if (!timing)
@@ -1420,7 +1508,7 @@ static void spin_tick(const struct vc4_pool *p, unsigned seen, uint64_t until)
             sched_yield();
         else
             cpu_relax();
-        if ((i & 63) == 0 && wall_ns() >= until)
+        if ((i & 63) == 0 && vc4_pool_clock() >= until)
             return;
     }
 }
@@ -1439,7 +1527,7 @@ static void *worker_main(void *arg)
          * follow), then sleep */
         uint64_t until = 0;
         while (!p->quit && (c = my_commit(p, w)) == NULL && (k = claimable(p)) == NONE) {
-            uint64_t now = wall_ns();
+            uint64_t now = vc4_pool_clock();
             if (until == 0)
                 until = now + POOL_SPIN_NS;
             if (!p->active && !p->warm && p->ended_ns && p->ended_ns + POOL_LINGER_NS > until)
@@ -1469,13 +1557,52 @@ static void *worker_main(void *arg)
 
 /* ---- the render thread's side ---- */
 
-static void worker_free(pool_worker *w)
+static void worker_free(struct vc4_pool *p, pool_worker *w)
 {
-    free(w->color);
-    free(w->zs);
+    pool_buf_free(p, w->color);
+    pool_buf_free(p, w->zs);
     free(w->batch);
     vc4_qpu_cache_destroy(w->qc);
     vc4_gl_cache_free(w->glc);
+}
+
+/* Before the pool goes: the render thread's tile buffers, which outlive
+ * it, must not lie in its region; trade each such one, contents and all,
+ * for a heap buffer of the pool's (the pair cg_vc4_create made is among
+ * them then). */
+static bool reclaim_from(const struct vc4_pool *p, uint32_t **mine, uint32_t **cand)
+{
+    if (!*cand || in_region(p, *cand))
+        return false;
+    memcpy(*cand, *mine, TILE_BUF_BYTES);
+    uint32_t *t = *cand;
+    *cand = *mine;
+    *mine = t;
+    return true;
+}
+
+static void pool_reclaim(cg_vc4 *v, struct vc4_pool *p)
+{
+    uint32_t **mine[2] = {&v->rend->color, &v->rend->zs};
+    for (unsigned m = 0; m < 2; m++) {
+        bool done = !in_region(p, *mine[m]);
+        for (unsigned i = 0; !done && p->slots && i <= p->window; i++) {
+            vc4_render *r = i < p->window ? p->slots[i].r : p->own.r;
+            done = r && (reclaim_from(p, mine[m], &r->color) || reclaim_from(p, mine[m], &r->zs));
+        }
+        for (unsigned i = 0; !done && p->wk && i < p->nwk; i++)
+            done = reclaim_from(p, mine[m], &p->wk[i].color) ||
+                   reclaim_from(p, mine[m], &p->wk[i].zs);
+        for (struct vc4_es_seg *es = p->es_all; !done && es; es = es->next_all) {
+            if (!es->bytes || in_region(p, es->bytes))
+                continue;
+            memcpy(es->bytes, *mine[m], TILE_BUF_BYTES);
+            uint8_t *t = es->bytes;
+            es->bytes = (uint8_t *)*mine[m];
+            *mine[m] = (uint32_t *)(void *)t;
+            done = true;
+        }
+    }
 }
 
 void vc4_pool_destroy(cg_vc4 *v)
@@ -1489,15 +1616,23 @@ void vc4_pool_destroy(cg_vc4 *v)
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 1; i <= p->nthreads; i++)
         pthread_join(p->wk[i].tid, NULL);
+    pool_reclaim(v, p);
     for (unsigned i = 0; p->wk && i < p->nwk; i++)
-        worker_free(&p->wk[i]);
-    for (unsigned i = 0; p->slots && i < p->window; i++)
-        vc4_render_free(p->slots[i].r);
-    vc4_render_free(p->own.r);
+        worker_free(p, &p->wk[i]);
+    for (unsigned i = 0; p->slots && i <= p->window; i++) {
+        pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
+        if (sl->r) {
+            pool_buf_free(p, sl->r->color);
+            pool_buf_free(p, sl->r->zs);
+            sl->r->color = sl->r->zs = NULL;
+            vc4_render_free(sl->r);
+        }
+        pool_buf_free(p, sl->log.rec);
+    }
     while (p->es_all) {
         struct vc4_es_seg *es = p->es_all;
         p->es_all = es->next_all;
-        free(es->bytes);
+        pool_buf_free(p, es->bytes);
         free(es->runs);
         free(es);
     }
@@ -1507,6 +1642,7 @@ void vc4_pool_destroy(cg_vc4 *v)
     free(p->wk);
     free(p->segs);
     vc4_render_free(p->pre_r);
+    cg__unmap_huge(p->region, p->region_bytes);
     if (p->bus)
         cg_vas_destroy(p->bus);
     pthread_cond_destroy(&p->work);
@@ -1530,9 +1666,16 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     p->slots = calloc(p->window, sizeof *p->slots);
     p->pre_r = vc4_render_new();
     bool ok = p->wk && p->slots && p->pre_r;
+    if (ok)
+        region_map(p, nt + 1, p->window + 1);
     for (unsigned i = 0; ok && i <= p->window; i++) {
         pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
-        ok = (sl->r = vc4_render_new()) != NULL;
+        uint32_t *c = pool_buf(p, TILE_BUF_BYTES), *z = pool_buf(p, TILE_BUF_BYTES);
+        ok = c && z && (sl->r = vc4_render_new_with(c, z)) != NULL;
+        if (!ok) {
+            pool_buf_free(p, c);
+            pool_buf_free(p, z);
+        }
     }
     pthread_mutexattr_t ma;
     pthread_mutexattr_init(&ma);
@@ -1554,8 +1697,8 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     }
     for (unsigned i = 0; ok && i <= nt; i++) {
         p->wk[i].p = p;
-        p->wk[i].color = calloc(VC4_TILE * VC4_TILE, sizeof(uint32_t));
-        p->wk[i].zs = calloc(VC4_TILE * VC4_TILE, sizeof(uint32_t));
+        p->wk[i].color = pool_buf(p, TILE_BUF_BYTES);
+        p->wk[i].zs = pool_buf(p, TILE_BUF_BYTES);
         ok = p->wk[i].color && p->wk[i].zs;
     }
     if (!ok) {
@@ -1572,14 +1715,24 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
 
 void vc4_pool_begin(cg_vc4 *v)
 {
-    /* Not with a trace (its events are emitted as records run) or CPU-cached
-     * lines in SDRAM (reads may raise coherency warnings): those run on the
-     * render thread alone. */
-    if (cg_trace_enabled(v->dev) || cg__mem_coherency_on(v->sdram))
+    /* Not with CPU-cached lines in SDRAM (reads may raise coherency
+     * warnings): that runs on the render thread alone. */
+    if (cg__mem_coherency_on(v->sdram))
         return;
     struct vc4_pool *p = v->pool ? v->pool : pool_create(v);
     if (!p || p->nthreads == 0)
         return;
+    /* a trace sees the records workers ran when their results are taken */
+    p->trace = cg_trace_enabled(v->dev);
+    if (p->trace) {
+        pthread_mutex_lock(&p->mu); /* (pool_buf: es_new may run) */
+        for (unsigned i = 0; i <= p->window; i++) {
+            pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
+            if (!sl->log.rec) /* (NULL: out of memory, the slot gives no result) */
+                sl->log.rec = pool_buf(p, TRACE_MAX_RECS * sizeof *sl->log.rec);
+        }
+        pthread_mutex_unlock(&p->mu);
+    }
     p->nsegs = p->next = p->claim = 0;
     p->nholes = 0;
     p->ngroups = p->ntouch = 0;
@@ -1654,7 +1807,7 @@ void vc4_pool_end(cg_vc4 *v)
     p->ran = false;
     pthread_mutex_lock(&p->mu);
     pool_stop(p);
-    p->ended_ns = wall_ns();
+    p->ended_ns = vc4_pool_clock();
     pthread_mutex_unlock(&p->mu);
     vc4_pool_retract(v); /* what was written early and not taken */
 }
@@ -1815,6 +1968,16 @@ static int64_t take_result(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot 
             p->fill_c = s->end_c, p->fill_z = s->end_z;
         }
         got = sl->records;
+        if (p->trace) {
+            /* the records' events, as the thread would have emitted them
+             * (its ends of frame follow, vc4_pool_take) */
+            for (unsigned i = 0; i < sl->log.n; i++) {
+                const trace_rec *e = &sl->log.rec[i];
+                vc4_record rd;
+                vc4_record_get(e->bytes[0], &rd);
+                vc4_trace_record(v, th, e->addr, e->bytes, e->size, rd.name);
+            }
+        }
     }
     if (!got) {
         p->state_seg = ~0u; /* the render thread runs the segment itself */
@@ -1892,7 +2055,7 @@ int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
     uint64_t until = 0;
     while (!own && match && s->status != SEG_DONE) {
         unsigned j = claimable(p);
-        uint64_t now = j == NONE ? wall_ns() : 0;
+        uint64_t now = j == NONE ? vc4_pool_clock() : 0;
         if (j != NONE) {
             p->claim = j + 1;
             run_claimed(p, &p->wk[0], j);
@@ -1950,4 +2113,17 @@ void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out)
     pthread_mutex_lock(&p->mu);
     *out = p->counts;
     pthread_mutex_unlock(&p->mu);
+}
+
+void vc4_pool_log(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size)
+{
+    struct vc4_trace_log *l = v->tlog;
+    if (l->over || l->n == TRACE_MAX_RECS || size > sizeof l->rec[0].bytes) {
+        l->over = true;
+        return;
+    }
+    trace_rec *e = &l->rec[l->n++];
+    e->addr = addr;
+    e->size = (uint8_t)size;
+    memcpy(e->bytes, rec, size);
 }

@@ -305,11 +305,16 @@ static int xfer_raw(cg_vc4 *v, vc4_thread *t, bool store, bool zs, uint32_t addr
 
 vc4_render *vc4_render_new(void)
 {
+    return vc4_render_new_with(NULL, NULL);
+}
+
+vc4_render *vc4_render_new_with(uint32_t *color, uint32_t *zs)
+{
     vc4_render *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->color = calloc(VC4_TILE * VC4_TILE, sizeof *r->color);
-    r->zs = calloc(VC4_TILE * VC4_TILE, sizeof *r->zs);
+    r->color = color ? color : calloc(VC4_TILE * VC4_TILE, sizeof *r->color);
+    r->zs = zs ? zs : calloc(VC4_TILE * VC4_TILE, sizeof *r->zs);
     if (!r->color || !r->zs) {
         vc4_render_free(r);
         return NULL;

@@ -49,6 +49,9 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
     const char *es = getenv("CMDGPU_VC4_EARLY_STORES");
     if (es && (*es == '0' || *es == '1') && !es[1])
         c.no_early_stores = *es == '0';
+    const char *once = getenv("CMDGPU_VC4_POOL_AT_ONCE");
+    if (once && (*once == '0' || *once == '1') && !once[1])
+        c.pool_at_once = *once == '1';
     if (c.fw_heap >= c.sdram_size)
         return CG_ERR_INVAL;
     cg_vc4 *v = calloc(1, sizeof *v);
@@ -62,6 +65,7 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
     v->dev = dev;
     v->cfg = c;
     v->render_threads = c.render_threads;
+    v->pool_after_ns = c.pool_at_once ? 0 : VC4_POOL_AFTER_NS;
     int rc = cg_mem_create(dev, c.sdram_size, 0, &v->sdram);
     cg_vas_config vc = {.va_bits = 32};
     if (rc == 0)

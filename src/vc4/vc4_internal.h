@@ -239,6 +239,10 @@ typedef struct vc4_render {
 /* render.c: a zeroed renderer with its tile buffer (tile_x, tile_y -1), NULL
  * if out of memory; free it (and its buffer; not its caches) */
 vc4_render *vc4_render_new(void);
+/* The same with the caller's tile buffers (VC4_TILE * VC4_TILE words
+ * each, both or neither: NULL allocates them), which vc4_render_free then
+ * frees unless the caller takes them back first. */
+vc4_render *vc4_render_new_with(uint32_t *color, uint32_t *zs);
 void vc4_render_free(vc4_render *r);
 /* render.c: write what fill_pending stands for */
 void vc4_tile_settle(vc4_render *r);
@@ -292,6 +296,9 @@ struct cg_vc4 {
      * record that ends the segment and sets seg_stopped) */
     unsigned render_threads;
     struct vc4_pool *pool;
+    /* the render thread works alone until alone_ns (its stepping time
+     * without a pool, wall clock) reaches pool_after_ns (cl.c step) */
+    uint64_t pool_after_ns, alone_ns;
     bool seg, seg_stopped;
     bool pool_timing; /* time the pool's segments (bench) */
     /* a pool worker's copy: its segment's store may be written early
@@ -299,6 +306,10 @@ struct cg_vc4 {
      * stores write through vc4_es_dst; cl.c stops after it) */
     struct vc4_es_seg *seg_es;
     struct vc4_es_seg *es;
+    /* a pool worker's copy while the device is traced: the records its
+     * segment runs go here (vc4_pool_log), and the render thread emits
+     * them when it takes the result; a worker's copy emits no event */
+    struct vc4_trace_log *tlog;
 };
 
 /* GPU access to the bus: straight to the backing page when the model needs
@@ -353,12 +364,25 @@ int64_t vc4_step_segment(cg_vc4 *v);
  * write memory (a VDW): the same, for the rest of the run.
  * vc4_pool_end: at the end of the stepping: stop and drain the workers. */
 struct vc4_pool;
+/* The render thread's time alone before the pool starts, by default: about
+ * what the pool's set-up (its thread, buffers and their first touch) costs
+ * a fresh process on the virtual machines measured, 1.5-2 ms (docs/vc4.md
+ * "When the pool starts"); alone that long, the thread has lost at most as
+ * much as starting at once could have. */
+#define VC4_POOL_AFTER_NS 2000000u
+/* A monotonic clock, nanoseconds. */
+uint64_t vc4_pool_clock(void);
 void vc4_pool_begin(cg_vc4 *v);
 int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget);
 void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
 void vc4_pool_fence(void *v);
 /* vc4_pool_after: the record rec ran here without a fault. */
 void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
+/* vc4_pool_log: a worker's copy (v->tlog set: the device is traced) runs
+ * the record rec of size bytes at addr; the render thread emits it as
+ * vc4_trace_record would have when it takes the segment's result. */
+struct vc4_trace_log;
+void vc4_pool_log(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size);
 void vc4_pool_end(cg_vc4 *v);
 void vc4_pool_destroy(cg_vc4 *v);
 /* Early stores (pool.c): vc4_pool_self: the render thread is about to run
@@ -510,7 +534,8 @@ void vc4_latch_state(vc4_bin_state *st, const uint8_t *rec);
  * raise interrupt bits (traced), trace a control-list record, post a fault
  * (t may be NULL: the V3D block's own). */
 void vc4_raise_int(cg_vc4 *v, uint32_t bits);
-void vc4_trace_record(cg_vc4 *v, vc4_thread *th, const uint8_t *rec, uint32_t size, const char *name);
+void vc4_trace_record(cg_vc4 *v, const vc4_thread *th, uint32_t addr, const uint8_t *rec,
+                      uint32_t size, const char *name);
 int vc4_fault(cg_vc4 *v, vc4_thread *t, cg_fault_kind kind, uint32_t addr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
