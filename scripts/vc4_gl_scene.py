@@ -228,6 +228,57 @@ TEX0 = 0x00203000   # level 0 of the mipmapped T-format texture (4 KiB aligned)
 TEX1 = 0x00210000   # the raster texture
 
 
+def bin_head(o, depth):
+    """The binning list up to its draws: the tile state for TILES x TILES
+    tiles, the clip window and the viewport over the frame, both faces
+    drawn with the depth test and Z updates `depth`."""
+    o(".section text, 0x00010000")
+    o("BIN:")
+    o("     Tile_Binning_Mode_Configuration 0x00400000, 0x8000, 0x00500000, %d, %d, "
+      "Auto_Init_Tile_State_Data" % (TILES, TILES))
+    o("     Start_Tile_Binning")
+    o("     Increment_Semaphore")
+    o("     Clip_Window 0, 0, %d, %d" % (W, H))
+    o("     Configuration_Bits Enable_Forward_Facing_Primitive + "
+      "Enable_Reverse_Facing_Primitive, " + depth)
+    o("     Viewport_Offset %d, %d    // the frame's centre, 12.4" % (W / 2 * 16, H / 2 * 16))
+
+
+def render_list(o):
+    """The binning list's end and the render list: clear, then each tile's
+    list from the binner's tile allocation, stored multisample-resolved
+    (the last with end of frame)."""
+    o("     Flush")
+    o("BIN_END:")
+    o("REND:")
+    o("     Wait_On_Semaphore")
+    o("     Clear_Colors 0xFF202830, 0xFFFFFF, 0, 0")
+    o("     Tile_Rendering_Mode_Configuration 0x00100000, %d, %d, "
+      "Frame_Buffer_Color_Format_RGBA8888" % (W, H))
+    o("     Tile_Coordinates 0, 0")
+    o("     Store_Tile_Buffer_General 0, 0, 0")
+    for y in range(TILES):
+        for x in range(TILES):
+            o("     Tile_Coordinates %d, %d" % (x, y))
+            o("     Branch_To_Sub_List 0x%08x" % (0x400000 + (y * TILES + x) * 32))
+            last = x == TILES - 1 and y == TILES - 1
+            o("     Store_Multi_Sample%s" % ("_End" if last else ""))
+    o("REND_END:")
+    o("")
+
+
+def run_scene(o, name):
+    """The scene's directives: both lists kicked, both frame counts waited
+    for, the frame written to name.png."""
+    o("")
+    o("// ---- the scene ----")
+    o(".kick 0, BIN, BIN_END")
+    o(".kick 1, REND, REND_END")
+    o(".wait bfc, 1")
+    o(".wait rfc, 1")
+    o(".png \"%s.png\", 0x00100000, %d, %d, %d, 32" % (name, W, H, W * 4))
+
+
 def vs_vdw(cmdgpu, addr):
     """The vertex shader with the VDW (VS + VDW), its DMA address the
     scene's symbol addr: the ldi's low word."""
@@ -279,37 +330,12 @@ def fence_scene(cmdgpu):
     o("// (test_vc4_pool scene_examples checks the pixels, the tiles taken and")
     o("// the words below). %dx%d, RGBA8888 at 0x00100000." % (W, H))
     o("//   cmdgpu run -f vc4 tests/data/vc4_gl_fence.s -o gl_fence.png")
-    o(".section text, 0x00010000")
-    o("BIN:")
-    o("     Tile_Binning_Mode_Configuration 0x00400000, 0x8000, 0x00500000, %d, %d, "
-      "Auto_Init_Tile_State_Data" % (TILES, TILES))
-    o("     Start_Tile_Binning")
-    o("     Increment_Semaphore")
-    o("     Clip_Window 0, 0, %d, %d" % (W, H))
-    o("     Configuration_Bits Enable_Forward_Facing_Primitive + "
-      "Enable_Reverse_Facing_Primitive, Depth_Test_Function_Always")
-    o("     Viewport_Offset %d, %d    // the frame's centre, 12.4" % (W / 2 * 16, H / 2 * 16))
+    bin_head(o, "Depth_Test_Function_Always")
     for nm, verts, idx in draws:
         o("     GL_Shader_State GL_%s, 2" % nm)
         o("     Indexed_Primitive_List Index_Type_16 + Mode_Triangles, %d, IDX_%s, %d"
           % (len(idx), nm, len(verts) - 1))
-    o("     Flush")
-    o("BIN_END:")
-    o("REND:")
-    o("     Wait_On_Semaphore")
-    o("     Clear_Colors 0xFF202830, 0xFFFFFF, 0, 0")
-    o("     Tile_Rendering_Mode_Configuration 0x00100000, %d, %d, "
-      "Frame_Buffer_Color_Format_RGBA8888" % (W, H))
-    o("     Tile_Coordinates 0, 0")
-    o("     Store_Tile_Buffer_General 0, 0, 0")
-    for y in range(TILES):
-        for x in range(TILES):
-            o("     Tile_Coordinates %d, %d" % (x, y))
-            o("     Branch_To_Sub_List 0x%08x" % (0x400000 + (y * TILES + x) * 32))
-            last = x == TILES - 1 and y == TILES - 1
-            o("     Store_Multi_Sample%s" % ("_End" if last else ""))
-    o("REND_END:")
-    o("")
+    render_list(o)
     for nm, _, _ in draws:
         o(".align 16")
         o("GL_%s:  // flags: FS single-threaded, clipping enabled; FS varyings 3" % nm)
@@ -343,13 +369,7 @@ def fence_scene(cmdgpu):
         o(".align 16")
         o(nm + ":")
         o(code)
-    o("")
-    o("// ---- the scene ----")
-    o(".kick 0, BIN, BIN_END")
-    o(".kick 1, REND, REND_END")
-    o(".wait bfc, 1")
-    o(".wait rfc, 1")
-    o(".png \"gl_fence.png\", 0x00100000, %d, %d, %d, 32" % (W, H, W * 4))
+    run_scene(o, "gl_fence")
     # the words one render thread leaves there: A's three lanes' packed
     # screen X, Y (-0.9 and -0.7 at 128 pixels a unit, 12.4), then zeros
     o(".dump VERTS_B, 64")
@@ -448,16 +468,7 @@ def main():
         o("// what lies behind. %dx%d, RGBA8888 at 0x00100000." % (W, H))
     where = ("tests/data", "vc4_gl_vdw") if vdw else ("examples/vc4", name)
     o("//   cmdgpu run -f vc4 %s/%s.s -o %s.png" % (where + (name,)))
-    o(".section text, 0x00010000")
-    o("BIN:")
-    o("     Tile_Binning_Mode_Configuration 0x00400000, 0x8000, 0x00500000, %d, %d, "
-      "Auto_Init_Tile_State_Data" % (TILES, TILES))
-    o("     Start_Tile_Binning")
-    o("     Increment_Semaphore")
-    o("     Clip_Window 0, 0, %d, %d" % (W, H))
-    o("     Configuration_Bits Enable_Forward_Facing_Primitive + "
-      "Enable_Reverse_Facing_Primitive, Depth_Test_Function_LT + Z_Updates_Enable")
-    o("     Viewport_Offset %d, %d    // the frame's centre, 12.4" % (W / 2 * 16, H / 2 * 16))
+    bin_head(o, "Depth_Test_Function_LT + Z_Updates_Enable")
     o("     GL_Shader_State GL_REC, 2")
     o("     Indexed_Primitive_List Index_Type_16 + Mode_Triangles, %d, IDX, %d"
       % (len(idx), nverts - 1))
@@ -465,23 +476,7 @@ def main():
         o("     GL_Shader_State GL_REC1, 2")
         o("     Indexed_Primitive_List Index_Type_16 + Mode_Triangles, %d, IDX1, %d"
           % (len(pidx), nverts - 1))
-    o("     Flush")
-    o("BIN_END:")
-    o("REND:")
-    o("     Wait_On_Semaphore")
-    o("     Clear_Colors 0xFF202830, 0xFFFFFF, 0, 0")
-    o("     Tile_Rendering_Mode_Configuration 0x00100000, %d, %d, "
-      "Frame_Buffer_Color_Format_RGBA8888" % (W, H))
-    o("     Tile_Coordinates 0, 0")
-    o("     Store_Tile_Buffer_General 0, 0, 0")
-    for y in range(TILES):
-        for x in range(TILES):
-            o("     Tile_Coordinates %d, %d" % (x, y))
-            o("     Branch_To_Sub_List 0x%08x" % (0x400000 + (y * TILES + x) * 32))
-            last = x == TILES - 1 and y == TILES - 1
-            o("     Store_Multi_Sample%s" % ("_End" if last else ""))
-    o("REND_END:")
-    o("")
+    render_list(o)
     recs = [("GL_REC", "FS_UNIF0" if textured else "0")]
     if textured:
         recs.append(("GL_REC1", "FS_UNIF1"))
@@ -545,13 +540,7 @@ def main():
         words = raster_texture(32)
         for i in range(0, len(words), 8):
             o("     .word " + ", ".join("0x%08x" % w for w in words[i:i + 8]))
-    o("")
-    o("// ---- the scene ----")
-    o(".kick 0, BIN, BIN_END")
-    o(".kick 1, REND, REND_END")
-    o(".wait bfc, 1")
-    o(".wait rfc, 1")
-    o(".png \"%s.png\", 0x00100000, %d, %d, %d, 32" % (name, W, H, W * 4))
+    run_scene(o, name)
     if vdw:
         # the words one render thread leaves there (the last batch's row 0,
         # as the model batches vertices: docs/vc4.md "GL shader mode")
