@@ -7,11 +7,14 @@
  * running out mid-frame; a store to unmapped memory mid-frame (the stores
  * before it land, none after); every tile storing to the same bytes (tile
  * order decides); every tile loading what the previous tile stored (the
- * pool falls back); each with a trace; and the example scenes (first triangle, GL
- * cube, textured GL) with their golden hashes. The frame scenes run again
- * with the frame buffer's pages backed before the first frame, and all of
- * them once more with early stores (the default; cg_vc4_config.
- * no_early_stores turns them off for the first round), so that the workers
+ * pool falls back); the frames, the fault and the budget with a trace
+ * attached (the same events); the pool's default start after 2 ms alone;
+ * and the example scenes (first triangle, GL cube, textured GL, and two
+ * whose vertex shaders write memory), traced and not, with their golden
+ * hashes. The frame scenes run again with the frame buffer's pages backed
+ * before the first frame, and all of them once more with early stores (the
+ * default; cg_vc4_config.no_early_stores turns them off for the first
+ * round), so that the workers
  * stage their stores (pool.c "early stores"), the render thread has them
  * written as it takes the results and drops those one thread would not
  * have written (budget, fault, loads), and with two surfaces that overlap

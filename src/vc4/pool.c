@@ -153,7 +153,7 @@ typedef struct trace_rec {
 } trace_rec;
 
 struct vc4_trace_log {
-    trace_rec *rec; /* TRACE_MAX_RECS of them, allocated on first use */
+    trace_rec *rec; /* TRACE_MAX_RECS of them, from the first traced vc4_pool_begin */
     unsigned n;
     bool over; /* more records than that (or no memory): no result */
 };
@@ -307,7 +307,6 @@ struct vc4_pool {
  * back for heap buffers when the pool goes (pool_reclaim). Under
  * AddressSanitizer every buffer comes from the heap, so overruns are
  * still reported. */
-
 
 /* n bytes (a multiple of 64) of the region, else of the heap; NULL: out
  * of memory. Under the pool's lock once workers run. */
@@ -1566,10 +1565,8 @@ static void worker_free(struct vc4_pool *p, pool_worker *w)
     vc4_gl_cache_free(w->glc);
 }
 
-/* Before the pool goes: the render thread's tile buffers, which outlive
- * it, must not lie in its region; trade each such one, contents and all,
- * for a heap buffer of the pool's (the pair cg_vc4_create made is among
- * them then). */
+/* If *cand is a heap buffer: it takes *mine's contents and the two trade
+ * places. */
 static bool reclaim_from(const struct vc4_pool *p, uint32_t **mine, uint32_t **cand)
 {
     if (!*cand || in_region(p, *cand))
@@ -1581,6 +1578,10 @@ static bool reclaim_from(const struct vc4_pool *p, uint32_t **mine, uint32_t **c
     return true;
 }
 
+/* Before the pool goes: the render thread's tile buffers, which outlive
+ * it, must not lie in its region; trade each such one, contents and all,
+ * for a heap buffer of the pool's (the pair cg_vc4_create made is among
+ * them then). */
 static void pool_reclaim(cg_vc4 *v, struct vc4_pool *p)
 {
     uint32_t **mine[2] = {&v->rend->color, &v->rend->zs};
