@@ -27,6 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > (1u << 20))
         return 0;
+    /* hang states replay with the vc4 tile pool from the first frame (the
+     * host's CPUs), so its pre-pass follows the hostile lists too */
+    setenv("CMDGPU_VC4_POOL_AT_ONCE", "1", 0);
     int which = data[0] % 5;
     const uint8_t *d = data + 1;
     size_t n = size - 1;

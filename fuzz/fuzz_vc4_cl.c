@@ -25,7 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cg_vc4 *v;
     if (cg_device_create(&dev) != 0)
         return 0;
-    cg_vc4_config cfg = {.sdram_size = 8u << 20, .record_budget = 4096, .qpu_budget = 256};
+    /* the tile pool (the host's CPUs) from the first frame: its pre-pass
+     * follows the hostile lists too */
+    cg_vc4_config cfg = {.sdram_size = 8u << 20, .record_budget = 4096, .qpu_budget = 256,
+                         .pool_at_once = true};
     if (cg_vc4_create(dev, &cfg, &v) != 0) {
         cg_device_destroy(dev);
         return 0;

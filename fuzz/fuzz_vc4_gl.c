@@ -96,7 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     cg_device *dev = NULL;
     cg_vc4 *v = NULL;
-    cg_vc4_config cfg = {.sdram_size = 2u << 20, .qpu_budget = 4096};
+    /* the tile pool from the first frame, as fuzz_vc4_cl */
+    cg_vc4_config cfg = {.sdram_size = 2u << 20, .qpu_budget = 4096, .pool_at_once = true};
     if (cg_device_create(&dev) != 0)
         return 0;
     cg_device_set_budget(dev, CG_BUDGET_VC4_THREAD_UNITS, 1u << 16);
