@@ -148,8 +148,7 @@ enum { SEG_FREE = 0, SEG_BUSY, SEG_DONE };
  * CG_TRACE_PACKET events, in the same order, as one thread's. */
 typedef struct trace_rec {
     uint32_t addr;
-    uint8_t size;
-    uint8_t bytes[16];
+    uint8_t bytes[16]; /* its size is its opcode's (vc4_record_get) */
 } trace_rec;
 
 struct vc4_trace_log {
@@ -331,20 +330,19 @@ static void pool_buf_free(const struct vc4_pool *p, void *b)
         free(b);
 }
 
-/* The region for a pool of nwk threads and nslots results: every tile
- * buffer and staging it may make, and the trace logs, rounded up to whole
- * huge pages. */
-static void region_map(struct vc4_pool *p, unsigned nwk, unsigned nslots)
+/* The region for a pool of nwk threads and nslots results (slots and
+ * own): their tile buffers, nstage stagings and the trace logs, rounded up
+ * to whole huge pages. */
+static void region_map(struct vc4_pool *p, unsigned nwk, unsigned nslots, unsigned nstage)
 {
 #ifndef CG_MEM_ASAN
-    size_t n = (size_t)2 * (nslots + nwk) * TILE_BUF_BYTES +   /* tile buffers */
-               (size_t)2 * nslots * TILE_BUF_BYTES +           /* stagings (es_max) */
-               (size_t)nslots * TRACE_MAX_RECS * sizeof(trace_rec); /* trace logs */
+    size_t n = ((size_t)2 * (nslots + nwk) + nstage) * TILE_BUF_BYTES +
+               (size_t)nslots * TRACE_MAX_RECS * sizeof(trace_rec);
     n = (n + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
     p->region = cg__map_huge(n);
     p->region_bytes = p->region ? n : 0;
 #else
-    (void)p, (void)nwk, (void)nslots;
+    (void)p, (void)nwk, (void)nslots, (void)nstage;
 #endif
 }
 
@@ -1668,7 +1666,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     p->pre_r = vc4_render_new();
     bool ok = p->wk && p->slots && p->pre_r;
     if (ok)
-        region_map(p, nt + 1, p->window + 1);
+        region_map(p, nt + 1, p->window + 1, es_max(p));
     for (unsigned i = 0; ok && i <= p->window; i++) {
         pool_slot *sl = i < p->window ? &p->slots[i] : &p->own;
         uint32_t *c = pool_buf(p, TILE_BUF_BYTES), *z = pool_buf(p, TILE_BUF_BYTES);
@@ -1975,8 +1973,8 @@ static int64_t take_result(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot 
             for (unsigned i = 0; i < sl->log.n; i++) {
                 const trace_rec *e = &sl->log.rec[i];
                 vc4_record rd;
-                vc4_record_get(e->bytes[0], &rd);
-                vc4_trace_record(v, th, e->addr, e->bytes, e->size, rd.name);
+                vc4_record_get(e->bytes[0], &rd); /* (known: the worker ran it) */
+                vc4_trace_record(v, th, e->addr, e->bytes, rd.size, rd.name);
             }
         }
     }
@@ -2125,6 +2123,5 @@ void vc4_pool_log(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size)
     }
     trace_rec *e = &l->rec[l->n++];
     e->addr = addr;
-    e->size = (uint8_t)size;
     memcpy(e->bytes, rec, size);
 }
