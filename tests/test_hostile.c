@@ -261,7 +261,8 @@ static void run_case(const char *family, hcase *c)
         cg_device_destroy(dev);
         return;
     }
-    int rc = run_scene(family, c->path, dev, lf, CMDGPU_BINARY_DIR "/tests");
+    /* "." : each variant runs in a directory of its own (tests/CMakeLists.txt) */
+    int rc = run_scene(family, c->path, dev, lf, ".");
     fclose(lf);
     /* the scene ran: set-up errors are negative (the nv runner returns
      * CG_ERR_FAULT when the device logged a fault, which is expected here) */
