@@ -233,6 +233,26 @@ grep -q -- 'render target 0' "$tmp/err" && ok || bad "-o message: $(cat "$tmp/er
 expect 0 "run -f nv -o" -- "$bin" run -f nv -o "$tmp/x.png" --out "$tmp" "$src/examples/nv/depth_blend.s"
 [ -s "$tmp/x.png" ] && ok || bad "run -f nv -o wrote no PNG"
 expect 3 "run -f nv -o unwritable" -- "$bin" run -f nv -o "$tmp/no/x.png" "$src/examples/nv/depth_blend.s"
+# -o is rewritten in place, not truncated first (src/core/image_internal.h,
+# cg__out_open): longer old bytes are cut to the new PNG, and a run that fails
+# without writing it leaves no stale file behind, as when it was truncated
+head -c 300000 /dev/urandom >"$tmp/old.png"
+expect 0 "run -f nv -o over a longer file" -- "$bin" run -f nv -o "$tmp/old.png" --out "$tmp" \
+    "$src/examples/nv/depth_blend.s"
+cmp -s "$tmp/old.png" "$tmp/x.png" && ok || bad "run -f nv -o over a longer file: not the PNG"
+expect 3 "run -f nv -o, no target, old file" -- "$bin" run -f nv -o "$tmp/old.png" \
+    "$src/examples/nv/fence.s"
+[ ! -e "$tmp/old.png" ] && ok || bad "a failed run -f nv left the old -o file"
+mkdir -p "$tmp/v1" "$tmp/v2"
+(cd "$tmp/v1" && "$bin" run -f vc4 -o fresh.png "$src/examples/vc4/first_triangle.s" >/dev/null) \
+    && ok || bad "run -f vc4 -o fresh.png"
+head -c 300000 /dev/urandom >"$tmp/v2/old.png"
+head -c 300000 /dev/urandom >"$tmp/v2/first_triangle.png"
+(cd "$tmp/v2" && "$bin" run -f vc4 -o old.png "$src/examples/vc4/first_triangle.s" >/dev/null) \
+    && ok || bad "run -f vc4 -o over a longer file"
+cmp -s "$tmp/v1/fresh.png" "$tmp/v2/old.png" && ok || bad "run -f vc4 -o over a longer file: not the PNG"
+cmp -s "$tmp/v1/first_triangle.png" "$tmp/v2/first_triangle.png" && ok \
+    || bad "run -f vc4 .png over a longer file: not the PNG"
 "$bin" help run | grep -q -- '-o, --output FILE.*\[vc4 vc4-cl nv only\]' && ok || bad "help run lists -o"
 expect 2 "--budget 010" -- "$bin" run -f nv --budget nv.macro-insns=010 "$src/examples/nv/fence.s"
 expect 0 "--budget 0x10" -- "$bin" run -f nv --budget nv.macro-insns=0x10000 --out "$tmp" \

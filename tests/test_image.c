@@ -662,6 +662,68 @@ static void test_png_read_kinds(void)
     }
 }
 
+/* The whole file at path (malloc'd), its size in *n; NULL if unreadable. */
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *b = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        if (len == cap) {
+            uint8_t *nb = realloc(b, cap = cap ? 2 * cap : 4096);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                return NULL;
+            }
+            b = nb;
+        }
+        size_t got = fread(b + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *n = len;
+    return b;
+}
+
+/* A PNG written over a file that holds more bytes (written in place, not
+ * truncated first: cg__out_open) is exactly the PNG a fresh file gets, and
+ * one over the same PNG leaves it as it was. */
+static void test_png_overwrite(void)
+{
+    uint8_t pixels[32 * 8 * 4];
+    for (size_t i = 0; i < sizeof(pixels); i++)
+        pixels[i] = (uint8_t)(i * 13 + (i >> 5));
+    cg_image img = {32, 8, 128, CG_FORMAT_RGBA8888, pixels};
+    remove("test_image_fresh.png");
+    CHECK_EQ(cg_image_write_png("test_image_fresh.png", &img), 0);
+    size_t n = 0;
+    uint8_t *fresh = read_all("test_image_fresh.png", &n);
+    CHECK(fresh != NULL && n > 8);
+    FILE *f = fopen("test_image_over.png", "wb");
+    CHECK(f != NULL);
+    for (unsigned i = 0; f && i < 4 * n + 1000; i++)
+        fputc(0xA5 ^ (int)(i & 0xFF), f);
+    if (f)
+        fclose(f);
+    for (int round = 0; round < 2; round++) {
+        CHECK_EQ(cg_image_write_png("test_image_over.png", &img), 0);
+        size_t m = 0;
+        uint8_t *over = read_all("test_image_over.png", &m);
+        CHECK_EQ(m, n);
+        CHECK(over && fresh && m == n && memcmp(over, fresh, n) == 0);
+        free(over);
+    }
+    free(fresh);
+    remove("test_image_fresh.png");
+    remove("test_image_over.png");
+}
+
 static void test_png_errors(void)
 {
     uint8_t pixels[16 * 16 * 4];
@@ -759,5 +821,6 @@ int main(void)
     test_png_round_trip();
     test_png_read_kinds();
     test_png_errors();
+    test_png_overwrite();
     return check_report("test_image");
 }

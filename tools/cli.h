@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
 #include "cmdgpu/device.h"
 
 /* The exit-code contract, printed by `cmdgpu help` from this table. */
@@ -109,9 +112,23 @@ FILE *cli_open_out(const char *path, const char *mode);
 /* Close (or flush stdout): EXIT_OK, or EXIT_INPUT with a message naming
  * `what` when anything written could not be. */
 int cli_close_out(FILE *f, const char *what);
-/* After a failed run: remove an image file the command created empty to
- * check it was writable (never a device, pipe or a file with content). */
-void cli_drop_empty_output(const char *path);
+/* -o of a run: before running anything, check that path ("-": stdout,
+ * nothing to check) can be written, creating it if missing but not
+ * truncating it (the scene rewrites it in place: cg__out_open in
+ * src/core/image_internal.h says why); *pr keeps the file as it was. False
+ * (message printed) when it cannot be opened. */
+typedef struct cli_out_probe {
+    bool regular; /* a regular file, as found */
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+} cli_out_probe;
+bool cli_probe_out(const char *path, cli_out_probe *pr);
+/* After a failed run: remove the -o file unless the run wrote it (a regular
+ * file still empty, or as the probe found it: before the probe truncated
+ * it, a failed run left nothing either; never a device or a pipe). */
+void cli_drop_unwritten_output(const char *path, const cli_out_probe *pr);
 /* A number option: decimal or 0x hex, no sign, no octal-looking leading 0,
  * no overflow. 0 or -1. */
 int cli_parse_u64(const char *text, uint64_t *out);

@@ -1,6 +1,7 @@
 /* cmdgpu command: the family front ends, file helpers, and the subcommands
  * that dispatch to a family (asm, disasm, run, check). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,11 +146,35 @@ FILE *cli_open_out(const char *path, const char *mode)
     return f;
 }
 
-void cli_drop_empty_output(const char *path)
+bool cli_probe_out(const char *path, cli_out_probe *pr)
+{
+    *pr = (cli_out_probe){0};
+    if (!path || strcmp(path, "-") == 0)
+        return true;
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    struct stat st;
+    if (fd < 0) {
+        cli_error(EXIT_INPUT, "cannot create '%s': %s", path, strerror(errno));
+        return false;
+    }
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        *pr = (cli_out_probe){true, st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+    if (close(fd) != 0) {
+        cli_error(EXIT_INPUT, "cannot create '%s': %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+void cli_drop_unwritten_output(const char *path, const cli_out_probe *pr)
 {
     struct stat st;
-    if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size == 0)
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    bool as_found = pr->regular && st.st_dev == pr->dev && st.st_ino == pr->ino &&
+                    st.st_size == pr->size && st.st_mtim.tv_sec == pr->mtime.tv_sec &&
+                    st.st_mtim.tv_nsec == pr->mtime.tv_nsec;
+    if (st.st_size == 0 || as_found)
         remove(path);
 }
 

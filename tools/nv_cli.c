@@ -224,11 +224,9 @@ int nv_run(const cli_opts *o)
         (o->dump_textures && out_dir_ok("--dump-textures", o->dump_textures) != EXIT_OK))
         return EXIT_INPUT;
     /* -o: refuse a path that cannot be created before running anything */
-    if (o->output && strcmp(o->output, "-") != 0) {
-        FILE *png = cli_open_out(o->output, "wb");
-        if (!png || fclose(png) != 0)
-            return EXIT_INPUT;
-    }
+    cli_out_probe probe;
+    if (!cli_probe_out(o->output, &probe))
+        return EXIT_INPUT;
     size_t size = 0;
     /* a replay (docs/capture-format.md) has its scene in o->replay */
     uint8_t *text = o->replay ? calloc(1, 1) : cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
@@ -317,7 +315,7 @@ int nv_run(const cli_opts *o)
     cg_device_destroy(dev);
     free(text);
     if (rc != 0 || xrc != EXIT_OK)
-        cli_drop_empty_output(o->output);
+        cli_drop_unwritten_output(o->output, &probe);
     if (wrc != EXIT_OK || c.write_failed || rc == CG_ERR_SYNTAX || rc == CG_ERR_IO || xrc == EXIT_INPUT)
         return EXIT_INPUT; /* an output the scene or a flag asked for was not written */
     return rc == 0 && xrc == EXIT_OK ? EXIT_OK : EXIT_FAULT;

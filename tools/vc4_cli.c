@@ -79,8 +79,8 @@ int vc4_run(const cli_opts *o)
         goto out;
     }
     /* -o: refuse a path that cannot be created before running anything */
-    FILE *png = o->output && strcmp(o->output, "-") != 0 ? cli_open_out(o->output, "wb") : NULL;
-    if (o->output && strcmp(o->output, "-") != 0 && (!png || fclose(png) != 0)) {
+    cli_out_probe probe;
+    if (!cli_probe_out(o->output, &probe)) {
         cg_capfile_writer_destroy(cw);
         rc = EXIT_INPUT;
         goto out;
@@ -92,7 +92,7 @@ int vc4_run(const cli_opts *o)
     rc = cli_capture_end(o, cw, sc.result, dev, rc);
     rc = cli_replay_check(o, sc.result, dev, rc);
     if (rc != EXIT_OK)
-        cli_drop_empty_output(o->output);
+        cli_drop_unwritten_output(o->output, &probe);
 out:
     cg_device_destroy(dev);
     cg_asm_destroy(as);

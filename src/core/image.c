@@ -5,11 +5,13 @@
  * PNG reading and writing is libpng's job; its errors arrive through
  * png_error_cb() as a longjmp back to the function that set up the struct,
  * which frees what it allocated and returns CG_ERR_IO. */
+#include <fcntl.h>
 #include <math.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "image_internal.h"
 #include "internal.h"
@@ -687,7 +689,7 @@ int cg_image_write_png(const char *path, const cg_image *img)
         return CG_ERR_INVAL;
     if (strcmp(path, "-") == 0)
         return cg_image_write_png_file(stdout, img);
-    FILE *f = fopen(path, "wb");
+    FILE *f = cg__out_open(path);
     if (!f)
         return CG_ERR_IO;
     rc = cg_image_write_png_file(f, img);
@@ -695,11 +697,37 @@ int cg_image_write_png(const char *path, const cg_image *img)
      * regular file (never a device such as /dev/full, or a pipe). */
     struct stat st;
     bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    if (fclose(f) != 0 && rc == 0)
+    if (cg__out_close(f) != 0 && rc == 0)
         rc = CG_ERR_IO;
     if (rc && regular)
         remove(path);
     return rc;
+}
+
+FILE *cg__out_open(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f)
+        close(fd);
+    return f;
+}
+
+int cg__out_close(FILE *f)
+{
+    bool bad = fflush(f) != 0 || ferror(f);
+    struct stat st;
+    if (!bad && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        /* the old bytes past the new end (none when the length is the
+         * same: then no truncation at all) */
+        off_t end = ftello(f);
+        bad = end < 0 || (st.st_size > end && ftruncate(fileno(f), end) != 0);
+    }
+    if (fclose(f) != 0)
+        bad = true;
+    return bad ? CG_ERR_IO : 0;
 }
 
 /* Read a PNG from f after its 8-byte signature was checked. */

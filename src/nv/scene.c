@@ -9,6 +9,7 @@
 #include "cmdgpu/nv3d.h"
 #include "nv_asm_internal.h"
 #include "pipeline.h"
+#include "core/image_internal.h"
 
 typedef struct scene {
     cg_device *dev;
@@ -175,10 +176,10 @@ static int do_act(scene *s, const nv_act *x)
         char path[1024];
         out_path(s, x->path, path, sizeof(path));
         if (!rc && x->kind == NV_ACT_DUMP) {
-            FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+            FILE *f = strcmp(path, "-") == 0 ? stdout : cg__out_open(path);
             if (!f || fwrite(buf, 1, size, f) != size)
                 rc = CG_ERR_IO;
-            if (f && (f == stdout ? fflush(f) : fclose(f)) != 0)
+            if (f && (f == stdout ? fflush(f) : cg__out_close(f)) != 0)
                 rc = CG_ERR_IO;
         } else if (!rc) {
             cg_image img = {w, h, x->c, (cg_format)x->d, buf};

@@ -121,11 +121,11 @@ static int fbc_png(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, const char *path
         }
     }
     bool out = strcmp(path, "-") == 0;
-    FILE *f = out ? stdout : fopen(path, "wb");
+    FILE *f = out ? stdout : cg__out_open(path); /* (not truncated first: image_internal.h) */
     if (!f)
         return CG_ERR_IO;
     rc = fwrite(c->png, 1, c->png_len, f) == c->png_len ? 0 : CG_ERR_IO;
-    if ((out ? fflush(f) : fclose(f)) != 0)
+    if ((out ? fflush(f) : cg__out_close(f)) != 0)
         rc = CG_ERR_IO;
     if (rc == 0 && !out)
         snprintf(c->last, sizeof c->last, "%s", path);
