@@ -2,10 +2,13 @@
  * hand-computed pixels, hashing (against an independent FNV-1a and a fixed
  * value), PNG writing and reading (round trips, other PNG kinds written here
  * with libpng directly, error paths). */
+#include <errno.h>
 #include <math.h>
 #include <png.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include "check.h"
 #include "cmdgpu/image.h"
@@ -718,6 +721,19 @@ static void test_png_overwrite(void)
         CHECK_EQ(m, n);
         CHECK(over && fresh && m == n && memcmp(over, fresh, n) == 0);
         free(over);
+    }
+    /* a write that fails part way (past the file size limit: EFBIG) leaves
+     * no file, not the new bytes over the old */
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && n > 8) {
+        void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+        struct rlimit low = {n / 2, lim.rlim_max};
+        CHECK_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
+        CHECK_EQ(cg_image_write_png("test_image_over.png", &img), CG_ERR_IO);
+        CHECK_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+        signal(SIGXFSZ, was);
+        struct stat st;
+        CHECK(stat("test_image_over.png", &st) != 0 && errno == ENOENT);
     }
     free(fresh);
     remove("test_image_fresh.png");

@@ -692,16 +692,7 @@ int cg_image_write_png(const char *path, const cg_image *img)
     FILE *f = cg__out_open(path);
     if (!f)
         return CG_ERR_IO;
-    rc = cg_image_write_png_file(f, img);
-    /* A partial PNG is of no use to anyone: remove it, but only if it is a
-     * regular file (never a device such as /dev/full, or a pipe). */
-    struct stat st;
-    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    if (cg__out_close(f) != 0 && rc == 0)
-        rc = CG_ERR_IO;
-    if (rc && regular)
-        remove(path);
-    return rc;
+    return cg__out_close(f, path, cg_image_write_png_file(f, img));
 }
 
 FILE *cg__out_open(const char *path)
@@ -715,19 +706,24 @@ FILE *cg__out_open(const char *path)
     return f;
 }
 
-int cg__out_close(FILE *f)
+int cg__out_close(FILE *f, const char *path, int rc)
 {
-    bool bad = fflush(f) != 0 || ferror(f);
+    if (fflush(f) != 0 || ferror(f))
+        rc = rc ? rc : CG_ERR_IO;
     struct stat st;
-    if (!bad && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (rc == 0 && regular) {
         /* the old bytes past the new end (none when the length is the
          * same: then no truncation at all) */
         off_t end = ftello(f);
-        bad = end < 0 || (st.st_size > end && ftruncate(fileno(f), end) != 0);
+        if (end < 0 || (st.st_size > end && ftruncate(fileno(f), end) != 0))
+            rc = CG_ERR_IO;
     }
-    if (fclose(f) != 0)
-        bad = true;
-    return bad ? CG_ERR_IO : 0;
+    if (fclose(f) != 0 && rc == 0)
+        rc = CG_ERR_IO;
+    if (rc && regular)
+        remove(path);
+    return rc;
 }
 
 /* Read a PNG from f after its 8-byte signature was checked. */

@@ -38,16 +38,17 @@ int cg__image_write_png_rows(FILE *f, const cg__image_rows *r, uint8_t *scratch)
 
 /* A file written whole, again and again (a run's PNGs): cg__out_open opens
  * path for writing, creating it if missing but not truncating it, and
- * cg__out_close cuts it to what was written (0, or CG_ERR_IO). A file that
+ * cg__out_close(f, path, rc) cuts it to what was written; rc is the
+ * writer's result so far. It returns rc, or CG_ERR_IO if the file could not
+ * be finished, and then removes it if it is a regular file (a partial file
+ * is of no use to anyone; a device such as /dev/full or a pipe stays). A file that
  * holds data and is truncated to nothing, then written again, is what ext4
  * (auto_da_alloc) and XFS take for an application replacing it: its close
  * starts the writeback of the new data, which on the 2-vCPU virtual machine
  * of docs/performance.md cost each run of the first triangle 0.6-1.8 ms of
  * wall time and up to 1 ms of CPU ("Overwriting outputs"). A rerun
- * that writes the same bytes leaves the file's length as it was. Written in
- * place, a write that fails part way leaves the new bytes over the old:
- * callers remove a regular file they failed to write, as before. */
+ * that writes the same bytes leaves the file's length as it was. */
 FILE *cg__out_open(const char *path);
-int cg__out_close(FILE *f);
+int cg__out_close(FILE *f, const char *path, int rc);
 
 #endif

@@ -179,7 +179,7 @@ static int do_act(scene *s, const nv_act *x)
             FILE *f = strcmp(path, "-") == 0 ? stdout : cg__out_open(path);
             if (!f || fwrite(buf, 1, size, f) != size)
                 rc = CG_ERR_IO;
-            if (f && (f == stdout ? fflush(f) : cg__out_close(f)) != 0)
+            if (f && (f == stdout ? fflush(f) != 0 : cg__out_close(f, path, rc) != 0))
                 rc = CG_ERR_IO;
         } else if (!rc) {
             cg_image img = {w, h, x->c, (cg_format)x->d, buf};

@@ -125,7 +125,7 @@ static int fbc_png(fb_cache *c, cg_vc4 *v, const cg_vc4_fb *fb, const char *path
     if (!f)
         return CG_ERR_IO;
     rc = fwrite(c->png, 1, c->png_len, f) == c->png_len ? 0 : CG_ERR_IO;
-    if ((out ? fflush(f) : cg__out_close(f)) != 0)
+    if (out ? fflush(f) != 0 : cg__out_close(f, path, rc) != 0)
         rc = CG_ERR_IO;
     if (rc == 0 && !out)
         snprintf(c->last, sizeof c->last, "%s", path);
