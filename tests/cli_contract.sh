@@ -272,6 +272,8 @@ printf '.buffer 0x100000000, 0x1000\n.frobnicate 1\n' >"$tmp/bad.s"
 expect 3 "run -f nv syntax error" -- "$bin" run -f nv "$tmp/bad.s"
 grep -q "^$tmp/bad.s:2:1: unknown directive" "$tmp/err" && ok || bad "nv syntax error on stderr: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] && ok || bad "nv syntax error not on stdout: $(cat "$tmp/out")"
+expect 3 "run -f nv -o, syntax error" -- "$bin" run -f nv -o "$tmp/syn.png" "$tmp/bad.s"
+[ ! -e "$tmp/syn.png" ] && ok || bad "run -f nv -o with a syntax error left an -o file"
 printf '.equ a, a\n.word a\n' >"$tmp/equ.s"
 expect 3 ".equ a, a" -- "$bin" asm -f raw -o "$tmp/equ.bin" "$tmp/equ.s"
 grep -q "^$tmp/equ.s:1:6: circular definition: 'a' depends on itself" "$tmp/err" && ok \

@@ -230,11 +230,14 @@ int nv_run(const cli_opts *o)
     size_t size = 0;
     /* a replay (docs/capture-format.md) has its scene in o->replay */
     uint8_t *text = o->replay ? calloc(1, 1) : cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
-    if (!text)
+    if (!text) {
+        cli_drop_unwritten_output(o->output, &probe);
         return EXIT_INPUT;
+    }
     int rc = o->replay ? EXIT_OK : nv_scene_syntax(o->args[0], text, size);
     cg_device *dev = rc == EXIT_OK ? cli_device_create(o) : NULL;
     if (!dev) {
+        cli_drop_unwritten_output(o->output, &probe);
         free(text);
         return EXIT_INPUT;
     }
@@ -245,6 +248,7 @@ int nv_run(const cli_opts *o)
         cg_capfile_writer_destroy(cw);
         cg_device_destroy(dev);
         free(text);
+        cli_drop_unwritten_output(o->output, &probe);
         return rc != EXIT_OK ? rc : cli_error(EXIT_INPUT, "--capture: cannot record the scene");
     }
     run_ctx c = {.o = o, .msg = stdout};
@@ -258,6 +262,7 @@ int nv_run(const cli_opts *o)
             cg_capfile_writer_destroy(cw);
             cg_device_destroy(dev);
             free(text);
+            cli_drop_unwritten_output(o->output, &probe);
             return EXIT_INPUT;
         }
         fputs("{\"draws\":[", c.draws);
