@@ -1563,17 +1563,16 @@ static void worker_free(struct vc4_pool *p, pool_worker *w)
     vc4_gl_cache_free(w->glc);
 }
 
-/* If *cand is a heap buffer: it takes *mine's contents and the two trade
- * places. */
-static bool reclaim_from(const struct vc4_pool *p, uint32_t **mine, uint32_t **cand)
+/* If b is a heap buffer: it takes *mine's contents and becomes *mine; the
+ * old *mine is returned for the caller to put where b was. Else NULL. */
+static void *trade(const struct vc4_pool *p, uint32_t **mine, void *b)
 {
-    if (!*cand || in_region(p, *cand))
-        return false;
-    memcpy(*cand, *mine, TILE_BUF_BYTES);
-    uint32_t *t = *cand;
-    *cand = *mine;
-    *mine = t;
-    return true;
+    if (!b || in_region(p, b))
+        return NULL;
+    memcpy(b, *mine, TILE_BUF_BYTES);
+    void *old = *mine;
+    *mine = b;
+    return old;
 }
 
 /* Before the pool goes: the render thread's tile buffers, which outlive
@@ -1584,23 +1583,25 @@ static void pool_reclaim(cg_vc4 *v, struct vc4_pool *p)
 {
     uint32_t **mine[2] = {&v->rend->color, &v->rend->zs};
     for (unsigned m = 0; m < 2; m++) {
-        bool done = !in_region(p, *mine[m]);
-        for (unsigned i = 0; !done && p->slots && i <= p->window; i++) {
+        if (!in_region(p, *mine[m]))
+            continue;
+        void *old = NULL;
+        for (unsigned i = 0; !old && p->slots && i <= p->window; i++) {
             vc4_render *r = i < p->window ? p->slots[i].r : p->own.r;
-            done = r && (reclaim_from(p, mine[m], &r->color) || reclaim_from(p, mine[m], &r->zs));
+            if (r && (old = trade(p, mine[m], r->color)) != NULL)
+                r->color = old;
+            else if (r && (old = trade(p, mine[m], r->zs)) != NULL)
+                r->zs = old;
         }
-        for (unsigned i = 0; !done && p->wk && i < p->nwk; i++)
-            done = reclaim_from(p, mine[m], &p->wk[i].color) ||
-                   reclaim_from(p, mine[m], &p->wk[i].zs);
-        for (struct vc4_es_seg *es = p->es_all; !done && es; es = es->next_all) {
-            if (!es->bytes || in_region(p, es->bytes))
-                continue;
-            memcpy(es->bytes, *mine[m], TILE_BUF_BYTES);
-            uint8_t *t = es->bytes;
-            es->bytes = (uint8_t *)*mine[m];
-            *mine[m] = (uint32_t *)(void *)t;
-            done = true;
+        for (unsigned i = 0; !old && p->wk && i < p->nwk; i++) {
+            if ((old = trade(p, mine[m], p->wk[i].color)) != NULL)
+                p->wk[i].color = old;
+            else if ((old = trade(p, mine[m], p->wk[i].zs)) != NULL)
+                p->wk[i].zs = old;
         }
+        for (struct vc4_es_seg *es = p->es_all; !old && es; es = es->next_all)
+            if ((old = trade(p, mine[m], es->bytes)) != NULL)
+                es->bytes = old;
     }
 }
 
