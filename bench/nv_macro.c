@@ -25,7 +25,7 @@
 #include "cmdgpu/asm.h"
 #include "cmdgpu/cmdgpu.h"
 #include "summary.h"
-#include "nv/macro.h"
+#include "nv/gpu/macro.h"
 
 #define REPS 5
 
@@ -70,7 +70,7 @@ static void sink_reset(sink *s)
  * interpreter in the library, they make real indirect calls. */
 static const nv_mme_io *volatile io_ptr;
 
-/* Method indices (byte offset / 4), src/nv/threed_b197.def. */
+/* Method indices (byte offset / 4), src/nv/tables/threed_b197.def. */
 enum {
     M_LOAD_CONSTANT_BUFFER_OFFSET = 0x238C / 4,
     M_LOAD_CONSTANT_BUFFER = 0x2390 / 4,

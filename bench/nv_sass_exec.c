@@ -13,7 +13,7 @@
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
 #include "cmdgpu/nv_sass.h"
-#include "nv/sass_exec.h"
+#include "nv/gpu/sass_exec.h"
 #include "summary.h"
 
 #define GRID 1024

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
 #include "summary.h"
-#include "vc4/tmu.h"
+#include "vc4/gpu/tmu.h"
 
 #define SECONDS 0.4
 #define TEX 256

@@ -1,4 +1,4 @@
-/* Fuzzes the 3D pipeline (src/nv/pipeline.c, raster.c, rop.c with the warp
+/* Fuzzes the 3D pipeline (src/nv/gpu/pipeline.c, raster.c, rop.c with the warp
  * interpreter): a valid setup (the programs of examples/nv/depth_blend.s,
  * a 64x64 A8B8G8R8 pitch target, a ZF32 zeta buffer, viewport 0, depth
  * test, blending) is sent first, then the input perturbs it and draws.

@@ -35,7 +35,7 @@
 #include "../tests/nv_mme_ref.h"
 #include "cmdgpu/asm.h"
 #include "cmdgpu/cmdgpu.h"
-#include "nv/macro.h"
+#include "nv/gpu/macro.h"
 
 /* An io log: 3 words per event {kind (1 send, 2 read), method, value}.
  * Events <= instructions <= budget < 2^16, so the log never fills; the cap

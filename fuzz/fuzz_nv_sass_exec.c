@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
-#include "nv/sass_exec.h"
+#include "nv/gpu/sass_exec.h"
 
 #define MAP_VA 0x10000000ull
 #define MAX_MEM (1u << 16)

@@ -1,4 +1,4 @@
-/* Fuzz the vc4 stream validator (src/vc4/check.c) on whole submits.
+/* Fuzz the vc4 stream validator (src/vc4/check/check.c) on whole submits.
  *
  * Input: a 20-byte header, u32 bin_cl size, u32 shader_rec size, u32
  * uniforms size, u32 declared record count, u32 BO count (mod 17); per BO

@@ -1,4 +1,4 @@
-/* Fuzzer for vc4 GL shader mode (src/vc4/gl.c, clip.c and their hooks in
+/* Fuzzer for vc4 GL shader mode (src/vc4/gpu/gl.c, clip.c and their hooks in
  * the binner and renderer): hostile GL shader records, attribute records,
  * vertex data and shader code, drawn through one 64x64 tile.
  *

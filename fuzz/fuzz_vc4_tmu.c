@@ -1,4 +1,4 @@
-/* Fuzzer for the VideoCore IV TMU texture sampler (src/vc4/tmu_tex.c).
+/* Fuzzer for the VideoCore IV TMU texture sampler (src/vc4/gpu/tmu_tex.c).
  *
  * Input: byte 0 = flags, byte 1 = nparams (low 3 bits) and has_t/r/b
  * (bits 3..5), bytes 2..3 = the lane mask, then 4 parameter words and 64
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
-#include "vc4/tmu.h"
+#include "vc4/gpu/tmu.h"
 
 #define MAP_VA 0x00400000u
 #define MAP_MAX 0x10000u

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Write src/vc4/cl_textdump.def: the packet and field layout that Mesa's
+"""Write src/vc4/text/cl_textdump.def: the packet and field layout that Mesa's
 VC4_DEBUG=cl dump prints (facts from Mesa src/broadcom/cle/v3d_packet_v21.xml:
 packet names and codes, field names, start bits, sizes, types), so that
-src/vc4/cl_textdump.c can pack the printed field values back into bytes.
+src/vc4/text/cl_textdump.c can pack the printed field values back into bytes.
 
-usage: scripts/gen_vc4_cl_textdump.py PATH/TO/v3d_packet_v21.xml > src/vc4/cl_textdump.def
+usage: scripts/gen_vc4_cl_textdump.py PATH/TO/v3d_packet_v21.xml > src/vc4/text/cl_textdump.def
 """
 import sys
 import xml.etree.ElementTree as ET

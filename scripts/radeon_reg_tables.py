@@ -6,7 +6,7 @@ Usage:
       --linux-r600d DIR/r600d.h --linux-r600-reg DIR/r600_reg.h \
       --linux-evergreend DIR/evergreend.h --linux-evergreen-reg DIR/evergreen_reg.h \
       --mesa-r600d DIR/r600d.h --mesa-evergreend DIR/evergreend.h \
-      [--overlay src/radeon/regs.def] [--src src/radeon] [--tests tests/data]
+      [--overlay src/radeon/tables/regs.def] [--src src/radeon/tables] [--tests tests/data]
 
 Reads the Linux kernel's drivers/gpu/drm/radeon headers and Mesa's
 src/gallium/drivers/r600 headers (paths on the command line; the headers are
@@ -47,7 +47,7 @@ Choices (each is written as a comment into the .def it concerns):
     CNTL_0..31, SQ_ALU_CONST_CACHE_PS_0..15, ...) at offsets base + i*stride
     become one array entry; the overlay can extend an array past the
     elements the headers name (SET_RESOURCE / SET_SAMPLER words).
-The overlay (src/radeon/regs.def, hand-written, R/RF lines) gives the
+The overlay (src/radeon/tables/regs.def, hand-written, R/RF lines) gives the
 model's own registers and fields (the CP, scratch, IH registers the executor
 uses); its fields are kept and header fields overlapping them dropped.
 """
@@ -219,7 +219,7 @@ def parse(gen, path, src):
 
 
 def parse_overlay(path, gens):
-    """The model's own registers and fields (src/radeon/regs.def: R/RF lines).
+    """The model's own registers and fields (src/radeon/tables/regs.def: R/RF lines).
     An overlay register is added to a generation whose headers do not name
     it; where they do, the headers' offset is kept (and the overlay's fields
     are merged only when the offsets agree)."""
@@ -428,7 +428,7 @@ def main():
     ap.add_argument('--mesa-r600d', required=True)
     ap.add_argument('--mesa-evergreend', required=True)
     ap.add_argument('--overlay')
-    ap.add_argument('--src', default='src/radeon')
+    ap.add_argument('--src', default='src/radeon/tables')
     ap.add_argument('--tests', default='tests/data')
     ap.add_argument('--version', default='', help='where the headers came from (into the comments)')
     a = ap.parse_args()
@@ -452,7 +452,7 @@ def main():
         if a.version:
             srcs.append(a.version)
         if a.overlay:
-            srcs.append('the overlay src/radeon/regs.def (the model\'s own registers and fields)')
+            srcs.append('the overlay src/radeon/tables/regs.def (the model\'s own registers and fields)')
         write_def(g, entries, os.path.join(a.src, 'regs_%s.def' % key), srcs)
         with open(os.path.join(a.tests, 'radeon_regs_%s.txt' % key), 'w') as out:
             for name in sorted(g.listed):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Regenerate src/vc4/cl.def from Mesa's VideoCore IV packet XML.
+"""Regenerate src/vc4/tables/cl.def from Mesa's VideoCore IV packet XML.
 
-usage: scripts/vc4_cl_tables.py XML [--check] [--def src/vc4/cl.def]
+usage: scripts/vc4_cl_tables.py XML [--check] [--def src/vc4/tables/cl.def]
                                     [--list tests/data/vc4_cl_packets.txt]
 
 XML is src/broadcom/cle/v3d_packet_v21.xml of a Mesa tree, e.g.
@@ -218,7 +218,7 @@ def main(argv):
     if len(args) != 1:
         sys.stderr.write(__doc__)
         return 2
-    defp = opts.get("--def", "src/vc4/cl.def")
+    defp = opts.get("--def", "src/vc4/tables/cl.def")
     listp = opts.get("--list", "tests/data/vc4_cl_packets.txt")
     recs, order = parse_def(defp)
     pkts = parse_xml(args[0])

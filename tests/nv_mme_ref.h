@@ -1,6 +1,6 @@
 /* An independent, straightforward reference interpreter for the nv macro
  * engine (MME), shared by tests/test_nv_macro.c and fuzz/fuzz_nv_macro.c,
- * which run random programs through it and through src/nv/macro.c and
+ * which run random programs through it and through src/nv/gpu/macro.c and
  * demand the same result.
  *
  * Independence. It is written after yuzu's recursive Step(is_delay_slot)

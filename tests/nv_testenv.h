@@ -7,7 +7,7 @@
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "cmdgpu/nv.h"
-#include "nv/methods.h"
+#include "nv/tables/methods.h"
 
 typedef struct nv_env {
     cg_device *dev;

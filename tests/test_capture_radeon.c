@@ -1,4 +1,4 @@
-/* The radeon debugfs ring dump loader (src/radeon/ringdump.c): the hand-made
+/* The radeon debugfs ring dump loader (src/radeon/text/ringdump.c): the hand-made
  * dumps in tests/data/captures/ (current form with the * and # marks, the
  * oldest form without marks, an IB the dump does not hold) parse to exact
  * fields, disassemble resynchronised at rptr, and replay to exact scratch

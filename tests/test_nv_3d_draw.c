@@ -1,4 +1,4 @@
-/* MAXWELL_B draws (src/nv/draw.c): BEGIN/END, the draw methods, vertex and
+/* MAXWELL_B draws (src/nv/gpu/draw.c): BEGIN/END, the draw methods, vertex and
  * index fetch, every attribute format, instancing, limits, faults, textures
  * reachable through the texture constant buffer, and the JSON record. */
 #define _GNU_SOURCE /* open_memstream */

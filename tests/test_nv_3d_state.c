@@ -7,7 +7,7 @@
 #include <math.h>
 #include "nv_testenv.h"
 #include "cmdgpu/image.h"
-#include "nv/threed.h"
+#include "nv/gpu/threed.h"
 
 /* ---- a pushbuffer under construction ----------------------------------- */
 

@@ -491,7 +491,7 @@ static void test_draw(void)
          "mapped");
 }
 
-/* Macro 0: SELECTOR_A..C = its three parameters (src/nv/macro.def
+/* Macro 0: SELECTOR_A..C = its three parameters (src/nv/tables/macro.def
  * encodings, as examples/nv/textured_square.s writes them). */
 static void upload_macro(void)
 {
@@ -537,7 +537,7 @@ static void test_macro(void)
     CHECK_EQ(run(), 1);
     want(0, "macro-fault", at, 5, "CALL_MME_DATA(3) without a call of macro 3 in progress");
     /* the macro engine's own fault: the macro reads a fourth parameter it
-     * was not given (BAD_LENGTH, src/nv/macro.h); the report keeps the
+     * was not given (BAD_LENGTH, src/nv/gpu/macro.h); the report keeps the
      * CALL_MME_MACRO word's address and the instruction */
     begin();
     bind(0, CG_NV_CLASS_3D);

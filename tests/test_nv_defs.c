@@ -6,8 +6,8 @@
 #include "check.h"
 #include "cmdgpu/nv.h"
 #include "core/def.h"
-#include "nv/actions.h"
-#include "nv/methods.h"
+#include "nv/tables/actions.h"
+#include "nv/tables/methods.h"
 
 static void check_tables(void)
 {

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "cmdgpu/asm.h"
 #include "cmdgpu/cmdgpu.h"
-#include "nv/macro.h"
+#include "nv/gpu/macro.h"
 #include "nv_mme_ref.h"
 
 /* Records sends; fail_at > 0 makes the fail_at-th io call (sends and reads

@@ -13,7 +13,7 @@
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
 #include "cmdgpu/nv_sass.h"
-#include "nv/nv_asm_internal.h"
+#include "nv/text/nv_asm_internal.h"
 
 #define RT_VA 0x100050000ull
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "nv/pipeline.h"
+#include "nv/gpu/pipeline.h"
 
 #define W 48
 #define H 40

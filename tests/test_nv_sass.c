@@ -1,4 +1,4 @@
-/* nv-sass: the Maxwell shader table (src/nv/sass.def), its disassembler and
+/* nv-sass: the Maxwell shader table (src/nv/tables/sass.def), its disassembler and
  * assembler, scheduling control words and the SPH printer.
  *
  * Encodings. The rows marked "nvdisasm" are instruction words with the text
@@ -17,8 +17,8 @@
 #include <string.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
-#include "nv/sass.h"
-#include "nv/sph.h"
+#include "nv/tables/sass.h"
+#include "nv/tables/sph.h"
 
 static const struct {
     uint64_t word;

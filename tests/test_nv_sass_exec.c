@@ -7,7 +7,7 @@
 #include <string.h>
 #include "nv_testenv.h"
 #include "cmdgpu/nv_sass.h"
-#include "nv/sass_exec.h"
+#include "nv/gpu/sass_exec.h"
 
 static nv_env E;
 #define PROG_VA (E.data_va + 0x10000)

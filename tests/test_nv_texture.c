@@ -29,7 +29,7 @@ static uint32_t fbits(float f)
 /* ---- TIC decoding ---------------------------------------------------------- */
 
 /* Words with a distinct value in every field (research/nv.md section 6 and
- * the layout comment in src/nv/texture.c); W1, W3 15:0, W4 15:0 and W7 are
+ * the layout comment in src/nv/gpu/texture.c); W1, W3 15:0, W4 15:0 and W7 are
  * set per version by the caller. */
 static void tic_common(uint32_t w[8], unsigned version)
 {
@@ -270,7 +270,7 @@ enum { NONE, PACKED, BC1, BC2, BC3, BC4, BC5 };
 static const def_row def_rows[] = {
 #define FMT(name, code, bytes, comp, dec, r, g, b, a)                                      \
     {#name, code, bytes, comp, dec, {r, g, b, a}},
-#include "nv/tex_formats.def"
+#include "nv/tables/tex_formats.def"
 #undef FMT
 };
 

@@ -1,4 +1,4 @@
-/* vc4 stream validator (src/vc4/check.c): every rule rejects a stream that
+/* vc4 stream validator (src/vc4/check/check.c): every rule rejects a stream that
  * breaks it and accepts one on the right side of the line, with the exact
  * report (rule, where, word, message).
  *

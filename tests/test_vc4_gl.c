@@ -1,4 +1,4 @@
-/* vc4 GL shader mode (src/vc4/gl.c, clip.c): GL shader records and
+/* vc4 GL shader mode (src/vc4/gpu/gl.c, clip.c): GL shader records and
  * attribute records, the VCD's fetch into the VPM, coordinate shaders in the
  * binner, vertex shaders in the renderer, the shaded-vertex formats of Mesa's
  * emit_coord_end / emit_vert_end, the clipper's discard, and faults.

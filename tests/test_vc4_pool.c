@@ -1,4 +1,4 @@
-/* The render thread's tile pool (src/vc4/pool.c, docs/vc4.md "Tiles on a
+/* The render thread's tile pool (src/vc4/gpu/pool.c, docs/vc4.md "Tiles on a
  * pool of threads"): every frame rendered with 1, 2 and 4 render threads
  * gives the same bytes in memory, the same statistics, the same fault
  * records (kind, unit, addresses, words, message) and the same trace; and

@@ -1,4 +1,4 @@
-/* VideoCore IV TMU texture sampler (src/vc4/tmu_tex.c): textures built in
+/* VideoCore IV TMU texture sampler (src/vc4/gpu/tmu_tex.c): textures built in
  * memory by this test's own address functions (written from the guide's
  * prose, not from the library), then sampled; exact r4 words for every type,
  * nearest and bilinear, wrap modes, mip selection, cube faces, flip Y, the
@@ -11,7 +11,7 @@
 #include "qpu_text.h"
 #include "cmdgpu/cmdgpu.h"
 #include "vc4/qpu.h"
-#include "vc4/tmu.h"
+#include "vc4/gpu/tmu.h"
 
 #define MEM_VA 0x100000u
 #define MEM_SIZE 0x100000u
@@ -607,11 +607,11 @@ static void test_table(void)
 {
     static const struct { unsigned code; const char *name; } tt[] = {
 #define VC4_TMU_TYPE(code, NAME, name, bpp, layout, decode) {code, name},
-#include "vc4/tmu_formats.def"
+#include "vc4/tables/tmu_formats.def"
     };
     static const struct { int param, ptype; const char *name; unsigned hi, lo; } ff[] = {
 #define VC4_TMU_FIELD(param, ptype, NAME, name, hi, lo) {param, ptype, name, hi, lo},
-#include "vc4/tmu_formats.def"
+#include "vc4/tables/tmu_formats.def"
     };
     unsigned nt = sizeof tt / sizeof tt[0], nf = sizeof ff / sizeof ff[0];
     CHECK_EQ(nt, VC4_TMU_TYPE_COUNT);

@@ -73,7 +73,7 @@ typedef struct cg_capture_error {
     char msg[192];
 } cg_capture_error;
 
-/* ---- radeon debugfs ring dump (src/radeon/ringdump.c) ------------------ */
+/* ---- radeon debugfs ring dump (src/radeon/text/ringdump.c) ------------------ */
 
 enum {
     CG_RINGDUMP_MARK_RPTR = 1u << 0,      /* ' *' after the line: rptr */
@@ -175,7 +175,7 @@ CG_API int cg_vc4_hang_recorder_create(cg_device *dev, cg_vc4_hang_recorder **ou
 CG_API void cg_vc4_hang_recorder_destroy(cg_vc4_hang_recorder *r);
 CG_API int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out);
 
-/* ---- vc4 hang state (src/vc4/hangstate.c) ------------------------------- */
+/* ---- vc4 hang state (src/vc4/text/hangstate.c) ------------------------------- */
 
 #define CG_VC4_HANG_REGS(X)                                                   \
     X(start_bin, 0) X(start_render, 0) X(ct0ca, CG_VC4_CT0CA)                  \
@@ -232,7 +232,7 @@ typedef struct cg_vc4_hang_result {
 CG_API int cg_vc4_hang_replay(const cg_vc4_hang_state *h, cg_device *dev, cg_vc4_hang_result *res,
                               cg_vc4 **v);
 
-/* ---- Mesa VC4_DEBUG=cl text (src/vc4/cl_textdump.c) ------------------- */
+/* ---- Mesa VC4_DEBUG=cl text (src/vc4/text/cl_textdump.c) ------------------- */
 
 typedef struct cg_vc4_cl_textdump {
     uint8_t *bytes;    /* the control list rebuilt in hardware offsets */
@@ -245,14 +245,14 @@ typedef struct cg_vc4_cl_textdump {
 /* Parse the dump back into bytes: each packet line gives its hardware
  * offset and opcode; its field lines ("    Name: value") are packed back
  * into the packet's bytes with the field layout of v3d_packet_v21.xml
- * (src/vc4/cl_textdump.def). GEM_HANDLES packets (which do not advance the
+ * (src/vc4/text/cl_textdump.def). GEM_HANDLES packets (which do not advance the
  * hardware offset) are dropped. A log of several jobs (a "BCL:" label
  * before each list) gives the first list; more_lists counts the others. */
 CG_API int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdump **out,
                                     cg_capture_error *err);
 CG_API void cg_vc4_cl_textdump_free(cg_vc4_cl_textdump *d);
 
-/* ---- nv raw pushbuffer words (src/nv/pushdump.c) ----------------------- */
+/* ---- nv raw pushbuffer words (src/nv/text/pushdump.c) ----------------------- */
 
 /* Check raw words (nv_push_dump input) and return them as host words in
  * *words (malloc'd, *nwords). Text that NVK_DEBUG=push_dump prints (lines

@@ -35,7 +35,7 @@ enum {
 
 typedef struct cg_nv_tic {
     uint32_t raw[8];
-    uint32_t format;          /* W0 6:0 (codes: src/nv/tex_formats.def) */
+    uint32_t format;          /* W0 6:0 (codes: src/nv/tables/tex_formats.def) */
     uint8_t type[4];          /* R G B A component types: 1 SNORM, 2 UNORM, 3 SINT,
                                  4 UINT, 5 SNORM_FORCE_FP16, 6 UNORM_FORCE_FP16, 7 FLOAT */
     uint8_t swizzle[4];       /* X Y Z W sources: 0 ZERO, 2 R, 3 G, 4 B, 5 A,
@@ -65,7 +65,7 @@ typedef struct cg_nv_tic {
     uint32_t min_lod_clamp;   /* raw */
     uint32_t color_key;       /* colour-key headers */
     /* The other fields (deko3d maxwell/tic.h as quoted by the Hydra emulator,
-     * yuzu textures/texture.h; see src/nv/texture.c for each position). */
+     * yuzu textures/texture.h; see src/nv/gpu/texture.c for each position). */
     unsigned layer_base;      /* W2 31:29 (bits 10:8), 20:16 (7:3), W4 18:16 (2:0) */
     bool load_store_hint;     /* W2 24 */
     unsigned view_coherency_hash; /* W2 28:25 */
@@ -97,7 +97,7 @@ typedef struct cg_nv_tsc {
     float min_lod_clamp, max_lod_clamp, mip_lod_bias;
     float border_color[4];
     /* The other fields (deko3d maxwell/tsc.h, yuzu TSCEntry; positions in
-     * src/nv/texture.c). */
+     * src/nv/gpu/texture.c). */
     unsigned font_filter_width, font_filter_height; /* W0 16:14, 19:17 */
     bool cubemap_anisotropy, cubemap_interface_filtering; /* W1 8, 9 */
     unsigned reduction_filter;    /* W1 11:10: 0 weighted average, 1 min, 2 max */

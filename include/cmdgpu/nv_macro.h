@@ -1,7 +1,7 @@
 /* cmdgpu: the text of NVIDIA Maxwell macro (MME) code, the programs a
  * driver uploads with LOAD_MME_INSTRUCTION_RAM and starts with
  * CALL_MME_MACRO. Syntax and semantics: docs/nv-macro.md. The instruction
- * set is src/nv/macro.def (research/nv.md section 4). */
+ * set is src/nv/tables/macro.def (research/nv.md section 4). */
 #ifndef CMDGPU_NV_MACRO_H_PUBLIC
 #define CMDGPU_NV_MACRO_H_PUBLIC
 

@@ -51,7 +51,7 @@ CG_API int cg_vc4_qpu_asm(const char *text, uint32_t addr, uint64_t *ins, char *
 /* The assembler plug-in (cg_asm_create) for whole sources. */
 CG_API const cg_asm_family *cg_vc4_qpu_asm_family(void);
 
-/* Name sets (src/vc4/qpu.def). */
+/* Name sets (src/vc4/tables/qpu.def). */
 typedef enum cg_vc4_qpu_set {
     CG_VC4_QPU_SET_SIG,     /* signals, bits 63:60 */
     CG_VC4_QPU_SET_ADD,     /* add ALU ops */

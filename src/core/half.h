@@ -1,7 +1,7 @@
 /* IEEE 754 binary16 -> float, exactly (denormals kept, Inf and NaN
  * preserved): the one conversion the texture and surface readers share
  * (nv texture/2D/ROP/shader textures, vc4 TMU). The QPU's own unpack
- * flushes denormals and keeps its own (src/vc4/qpu_run.c). Not installed. */
+ * flushes denormals and keeps its own (src/vc4/gpu/qpu_run.c). Not installed. */
 #ifndef CMDGPU_CORE_HALF_H
 #define CMDGPU_CORE_HALF_H
 

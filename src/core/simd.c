@@ -1,5 +1,5 @@
 /* Run-time selection of the vector variants (simd.h). */
-#include "core/simd.h"
+#include "simd.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/capfile_internal.h"
-#include "nv_asm_internal.h"
+#include "nv/text/nv_asm_internal.h"
 
 /* X(action, record type): the NV_ACT_* code is the action code in the file. */
 #define NV_CAP_ACTIONS(X)                                                                    \

@@ -12,8 +12,8 @@
 #include <string.h>
 #include "nv_internal.h"
 #include "cmdgpu/capture.h"
-#include "../core/hangrec.h"
-#include "../core/json.h"
+#include "core/hangrec.h"
+#include "core/json.h"
 
 #define SLOTS 64   /* methods of every channel (the report keeps one channel's) */
 #define NWRITES 16
@@ -85,7 +85,7 @@ static const cg_fault *first_fault(const cg_nv_hang_recorder *r)
 }
 
 /* What a wait waited on, read back from the watchdog's fault message
- * (src/nv/pfifo.c watchdog_fire), the one place that holds the memory
+ * (src/nv/gpu/pfifo.c watchdog_fire), the one place that holds the memory
  * value the channel last saw. */
 typedef struct hr_wait {
     bool sem, syncpt;

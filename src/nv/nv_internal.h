@@ -6,9 +6,9 @@
 #include "cmdgpu/nv.h"
 #include "cmdgpu/trace.h"
 #include "core/internal.h"
-#include "actions.h"
-#include "macro.h"
-#include "methods.h"
+#include "nv/tables/actions.h"
+#include "nv/gpu/macro.h"
+#include "nv/tables/methods.h"
 
 /* Engine objects a channel can bind; index into nv_channel.objs. */
 enum { NV_OBJ_3D, NV_OBJ_COMPUTE, NV_OBJ_I2M, NV_OBJ_TWOD, NV_OBJ_COPY, NV_NOBJ };

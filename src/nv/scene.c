@@ -7,8 +7,8 @@
 #include "cmdgpu/asm.h"
 #include "cmdgpu/image.h"
 #include "cmdgpu/nv3d.h"
-#include "nv_asm_internal.h"
-#include "pipeline.h"
+#include "nv/text/nv_asm_internal.h"
+#include "nv/gpu/pipeline.h"
 #include "core/image_internal.h"
 
 typedef struct scene {

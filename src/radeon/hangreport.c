@@ -11,7 +11,7 @@
 #include <string.h>
 #include "radeon_internal.h"
 #include "cmdgpu/capture.h"
-#include "../core/hangrec.h"
+#include "core/hangrec.h"
 
 #define NWRITES 16
 

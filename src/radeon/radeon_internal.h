@@ -66,12 +66,12 @@ bool rd_window(cg_radeon_gen gen, unsigned opcode, uint32_t *start, uint32_t *en
 enum {
 #define R(name, off, cnt, stride, flags) REG_##name = off,
 #define RF(reg, f, hi, lo) RF_##reg##__##f##_HI = hi, RF_##reg##__##f##_LO = lo,
-#include "regs.def"
+#include "radeon/tables/regs.def"
 #undef R
 #undef RF
 #define PD(name, id)
 #define PF(e, f, hi, lo) PF_##e##__##f##_HI = hi, PF_##e##__##f##_LO = lo,
-#include "pm4_fields.def"
+#include "radeon/tables/pm4_fields.def"
 #undef PD
 #undef PF
 };
@@ -80,7 +80,7 @@ enum { RD_PAY_R600 = 0, RD_PAY_EG = 0x2000, RD_PAY_R500 = 0x3000 };
 enum {
 #define PD(name, id) RD_PD_##name = id,
 #define PF(e, f, hi, lo)
-#include "pm4_fields.def"
+#include "radeon/tables/pm4_fields.def"
 #undef PD
 #undef PF
 };
@@ -114,10 +114,10 @@ static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
 enum {
 #define P3(name, op, kind, mn, mx) RD_OP_##name = op,
 #define W(name, start, end)
-#include "pm4_r600.def"
+#include "radeon/tables/pm4_r600.def"
 #undef P3
 #define P3(name, op, kind, mn, mx) RD_EGOP_##name = op,
-#include "pm4_evergreen.def"
+#include "radeon/tables/pm4_evergreen.def"
 #undef P3
 #undef W
 };
@@ -126,10 +126,10 @@ enum {
 enum {
 #define P3(name, op, kind, mn, mx)
 #define W(name, start, end) RD_WIN_##name##_START = start, RD_WIN_##name##_END = end,
-#include "pm4_r600.def"
+#include "radeon/tables/pm4_r600.def"
 #undef W
 #define W(name, start, end) RD_EGWIN_##name##_START = start, RD_EGWIN_##name##_END = end,
-#include "pm4_evergreen.def"
+#include "radeon/tables/pm4_evergreen.def"
 #undef W
 #undef P3
 };

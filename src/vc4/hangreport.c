@@ -11,8 +11,8 @@
 #include <string.h>
 #include "vc4_internal.h"
 #include "cmdgpu/capture.h"
-#include "../core/hangrec.h"
-#include "../core/json.h"
+#include "core/hangrec.h"
+#include "core/json.h"
 
 #define SLOTS (CG_VC4_HANG_HISTORY + 1)
 

@@ -29,42 +29,42 @@
 enum vc4_qpu_fieldpos {
 #define QPU_FIELD(cls, name, hi, lo) \
     VC4_QPU_F_##cls##_##name##_HI = hi, VC4_QPU_F_##cls##_##name##_LO = lo,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 #define VC4_QPU_GET(ins, cls, name) \
     VC4_QPU_BITS(ins, VC4_QPU_F_##cls##_##name##_HI, VC4_QPU_F_##cls##_##name##_LO)
 
 enum vc4_qpu_sig {
 #define QPU_SIG(code, name, as) VC4_QPU_SIG_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_add_op {
 #define QPU_ADD(code, name, as, n, t) VC4_QPU_A_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_mul_op {
 #define QPU_MUL(code, name, as, t) VC4_QPU_M_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_cond {
 #define QPU_COND(code, name, as) VC4_QPU_COND_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_bcond {
 #define QPU_BCOND(code, name, as) VC4_QPU_BCOND_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_ldi_mode {
 #define QPU_LDI(code, name, as) VC4_QPU_LDI_##name = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_waddr {
 #define QPU_WADDR(code, na, aa, nb, ab, ka, kb) VC4_QPU_W_##na = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 enum vc4_qpu_raddr {
 #define QPU_RADDR(code, na, aa, nb, ab, ka, kb) VC4_QPU_R_##na = code,
-#include "qpu.def"
+#include "vc4/tables/qpu.def"
 };
 /* Kind of an I/O register access (the K columns of QPU_RADDR / QPU_WADDR). */
 enum vc4_qpu_io {
@@ -141,7 +141,7 @@ const cg_asm_family *vc4_qpu_asm_family(void);
 
 #define VC4_QPU_MAX_VARYINGS 32
 
-/* The contract with the renderer (src/vc4/render.c). */
+/* The contract with the renderer (src/vc4/gpu/render.c). */
 typedef struct vc4_qpu_sems vc4_qpu_sems;
 typedef struct vc4_frag_batch {
     uint16_t mask;                     /* lanes holding a covered pixel (lane i = bit i) */

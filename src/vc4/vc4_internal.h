@@ -95,7 +95,7 @@ enum {
 #define F(rec, name, bit, width, type, alias) VC4_FB_##rec##_##name = bit, VC4_FW_##rec##_##name = width,
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
-#include "cl.def"
+#include "vc4/tables/cl.def"
 #undef R
 #undef F
 #undef V

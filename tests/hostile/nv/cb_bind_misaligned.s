@@ -6,7 +6,7 @@
 # +8). BIND_GROUP_CONSTANT_BUFFER(0) (0x2410, index 0x904) = 0x11: VALID,
 # SHADER_SLOT 1 (clb197.h), as IMMD 0x80000000 | 0x11 << 16 | 0x904 =
 # 0x80110904 at +0x18. Constant buffers are 256-byte aligned before Turing
-# (NVK nvk_min_cbuf_alignment: 256 below TURING_A; src/nv/threed.c), and
+# (NVK nvk_min_cbuf_alignment: 256 below TURING_A; src/nv/gpu/threed.c), and
 # cb + 0x40 is not.
 .buffer pb,  0x100000000, 0x1000
 .buffer sem, 0x100010000, 0x1000

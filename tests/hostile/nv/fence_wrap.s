@@ -2,7 +2,7 @@
 #
 # No fault. host1x compares syncpoints modulo 2^32: a threshold is reached
 # when (int32)(value - threshold) >= 0 (Linux host1x syncpt.c
-# host1x_syncpt_is_expired; src/nv/pfifo.c syncpt_reached), so a fence
+# host1x_syncpt_is_expired; src/nv/gpu/pfifo.c syncpt_reached), so a fence
 # value that wrapped past 0 is not a hang: with syncpoint 5 at 0,
 # (int32)(0 - 0xfffffff0) = 16 >= 0 and the wait (SYNCPOINTA 0xfffffff0,
 # SYNCPOINTB 0x500: WAIT on syncpoint 5) passes at once. A semaphore

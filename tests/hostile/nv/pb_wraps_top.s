@@ -4,7 +4,7 @@
 #
 # GP entries carry a 40-bit address (GET 31:2 + GET_HI 7:0, clb06f.h;
 # research/nv.md section 1) and the address space is 40 bits (yuzu
-# nvhost_as_gpu, src/nv/driver.c). The entry starts at 0xFF_FFFF_FFEC, 5
+# nvhost_as_gpu, src/nv/driver/driver.c). The entry starts at 0xFF_FFFF_FFEC, 5
 # words before the top, and claims 8: the 5 words run (a release of 0xA2),
 # the 6th would be at 2^40 = 0x100_0000_0000, outside the address space.
 # The model reports the first address past the top (addr-range at

@@ -4,7 +4,7 @@
 #
 # D = 0x10000000: RELEASE of one word (STRUCTURE_SIZE 1), a 32-bit
 # semaphore write, to sem + 0x102. The model asks for natural alignment of
-# the semaphore word (src/nv/threed.c; the host SEMAPHOREB field has no bits
+# the semaphore word (src/nv/gpu/threed.c; the host SEMAPHOREB field has no bits
 # 1:0 at all, clb06f.h OFFSET_LOWER 31:2).
 # Words: SET_OBJECT B197 on subchannel 0 (0x20010000, 0xB197) at +0, +4;
 # SET_REPORT_SEMAPHORE_A..D (0x1b00.., index 0x6c0) as INC count 4

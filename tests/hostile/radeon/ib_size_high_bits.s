@@ -1,7 +1,7 @@
 # hostile: INDIRECT_BUFFER with bits set above the 20-bit IB_SIZE field
 # fault: kind=bad-state unit=cp channel=0 gpu_addr=0x110000 stream_addr=0x100000 words=0xc0023200,0x00110000,0x00000000,0x00100004
 #
-# IB_SIZE is bits 19:0 of the size dword (src/radeon/pm4_fields.def,
+# IB_SIZE is bits 19:0 of the size dword (src/radeon/tables/pm4_fields.def,
 # research/radeon.md); 0x100004 sets bit 20, which r600_ring_ib_execute never
 # sets (it writes ib->length_dw; Cayman's VMID in bits 31:24 is not modelled).
 # The model refuses it rather than silently calling a 4-dword IB; gpu_addr is

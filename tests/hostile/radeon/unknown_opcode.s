@@ -1,7 +1,7 @@
 # hostile: a reserved type-3 opcode (0xFF) in strict mode
 # fault: kind=invalid-opcode unit=cp channel=0 gpu_addr=0 stream_addr=0x100000 words=0xc001ff00,0x00000001,0x00000002
 #
-# 0xFF is in no R600 opcode list (r600d.h; src/radeon/pm4_r600.def), and the
+# 0xFF is in no R600 opcode list (r600d.h; src/radeon/tables/pm4_r600.def), and the
 # kernel's checker refuses such packets (r600_packet3_check: "Packet3 opcode
 # %x not supported"). What the microcode would do is unknown, so strict mode
 # (the default) stops the CP. Header PACKET3(0xFF, count 1) = 0xC001FF00 and

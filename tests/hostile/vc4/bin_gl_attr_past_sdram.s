@@ -7,7 +7,7 @@
 # by both shaders. Vertex_Array_Primitives (at 0x20016) draws vertices
 # 0..2, so the array must hold [0x03FFFFF0, 0x03FFFFF0 + 2 * 16 + 16) =
 # [0x03FFFFF0, 0x04000020): memory ends at 0x04000000. The check comes
-# before any shader runs (src/vc4/gl.c vc4_gl_check_attrs, as the kernel's
+# before any shader runs (src/vc4/gpu/gl.c vc4_gl_check_attrs, as the kernel's
 # validate_gl_shader_rec checks max_index against the BO).
 .section bad, 0x00020000
 BAD:

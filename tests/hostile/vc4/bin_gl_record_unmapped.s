@@ -7,7 +7,7 @@
 # = 44 (0x2c) bytes. The state is only latched; the binner reads the record
 # when the primitives at 0x20016 (Vertex_Array_Primitives: opcode 0x21,
 # mode 4, length 3: the fault words are the opcode and the payload
-# word as the other binner faults give them) need it (src/vc4/gl.c).
+# word as the other binner faults give them) need it (src/vc4/gpu/gl.c).
 .section bad, 0x00020000
 BAD:
      Tile_Binning_Mode_Configuration 0x00480000, 0x1000, 0x00490000, 1, 1, Auto_Init_Tile_State_Data

@@ -6,7 +6,7 @@
 # coding-3 item of a compressed list) with the shader at QSH (0x20030: the
 # list ends at 0x2001F, QNV is at 0x20020 and 16 bytes long). Faults inside
 # a QPU program are reported by unit "qpu" on the render thread's channel
-# (src/vc4/qpu_run.c set_env); the QPU's own faults have no data address
+# (src/vc4/gpu/qpu_run.c set_env); the QPU's own faults have no data address
 # (gpu_addr 0), a memory fault names the address. The thread stops.
 # Signal 0 is the breakpoint (research/vc4.md 3, signals: "0 bkpt";
 # docs/vc4-qpu.md: "Breakpoint (bkpt) stops with a trap fault"). It is the

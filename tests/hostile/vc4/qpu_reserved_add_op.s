@@ -6,7 +6,7 @@
 # coding-3 item of a compressed list) with the shader at QSH (0x20030: the
 # list ends at 0x2001F, QNV is at 0x20020 and 16 bytes long). Faults inside
 # a QPU program are reported by unit "qpu" on the render thread's channel
-# (src/vc4/qpu_run.c set_env); the QPU's own faults have no data address
+# (src/vc4/gpu/qpu_run.c set_env); the QPU's own faults have no data address
 # (gpu_addr 0), a memory fault names the address. The thread stops.
 # Add ops 9-11 are reserved (research/vc4.md 3, add ops from Mesa
 # vc4_qpu_defines.h: "8 itof, 12 add"). The instruction is nop : nop with

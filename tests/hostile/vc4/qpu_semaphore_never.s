@@ -7,7 +7,7 @@
 # 16 bytes at 0x20020). Its first instruction is sacq 0 (load-immediate
 # mode 4, bit 4 = acquire, number 0: research/vc4.md 3). The 16 hardware
 # semaphores start at 0 and an acquire stalls while the count would go
-# below 0 (src/vc4/qpu_run.c, from the Reference Guide via VC4C), so the
+# below 0 (src/vc4/gpu/qpu_run.c, from the Reference Guide via VC4C), so the
 # QPU re-issues it every cycle. The qpu_budget of 2^16 instructions ends
 # the run with the QPU still on the acquire at 0x20030, which it has not
 # completed (no words).

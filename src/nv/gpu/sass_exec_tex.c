@@ -1,0 +1,920 @@
+/* Maxwell warp interpreter: texture instructions (TEXS, TEX, TLDS, TLD,
+ * TLD4, TXQ). The handle comes from the constant buffer the env names, the
+ * TIC/TSC entries from the pools through the address space, texels one by
+ * one from GPU memory (pitch or block-linear, src/nv/gpu/blocklinear.c) in the
+ * packed formats of src/nv/tables/tex_formats.def. Semantics:
+ * docs/nv-sass-exec.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/half.h"
+#include "cmdgpu/nv3d.h"
+#include "nv/nv_internal.h"
+#include "sass_exec_internal.h"
+#include "sass_lanes.h"
+
+#define LANES for (unsigned l = 0; l < NV_WARP; l++)
+
+/* ---- formats: the packed rows of the one format table ----------------------- */
+
+typedef struct tfmt {
+    uint8_t code, bytes, packed;
+    uint8_t bits[4];
+} tfmt;
+
+static const tfmt tfmts[] = {
+#define FMT(name, code, bytes, comp, dec, r, g, b, a) \
+    {code, bytes, (comp) == 0 && DEC_##dec == 1, {r, g, b, a}},
+#define DEC_PACKED 1
+#define DEC_NONE 0
+#define DEC_BC1 0
+#define DEC_BC2 0
+#define DEC_BC3 0
+#define DEC_BC4 0
+#define DEC_BC5 0
+#include "nv/tables/tex_formats.def"
+#undef FMT
+};
+
+/* TIC component types */
+enum { TY_SNORM = 1, TY_UNORM, TY_SINT, TY_UINT, TY_SNORM_FP16, TY_UNORM_FP16, TY_FLOAT };
+
+/* Level geometry: address and size of mip level `lv`. */
+typedef struct tlevel {
+    uint64_t base;
+    uint32_t w, h;
+    nv_bl bl;
+    uint64_t row_bytes;       /* block-linear: a row of blocks; pitch: the pitch */
+    unsigned bshift;          /* block-linear: log2 bytes of a block */
+    uint32_t wmask, hmask;    /* w - 1 / h - 1 when a power of two, else 0 */
+    bool lanes4;              /* 4-byte texels, base 4-aligned, under 2^31 bytes: g */
+    nv_lanes_geom g;          /* (sass_lanes.h) */
+} tlevel;
+
+typedef struct tsampler {
+    cg_nv_tic tic;
+    cg_nv_tsc tsc;
+    const tfmt *f;
+    uint32_t off[4];          /* component bit offsets */
+    float scale[4];           /* UNORM/SNORM: 1 / max */
+    bool bl;                  /* block linear */
+    uint32_t w, h;            /* level 0 */
+    unsigned levels;          /* mip levels present */
+    float border[4];
+    bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
+    bool ident;               /* swizzle R G B A */
+    tlevel lv0;               /* level 0 geometry */
+    uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
+    const uint8_t *pg_ptr;
+} tsampler;
+
+#define NV_TCACHE_N 4
+struct nv_sass_tex_cache {
+    struct {
+        bool valid;
+        uint64_t va[2]; /* TIC and TSC entry addresses */
+        tsampler s;     /* decoded (its tic.raw / tsc.raw are the words) */
+    } e[NV_TCACHE_N];
+    unsigned next;
+};
+
+static inline float fl(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t uf(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint32_t get_bits(const uint8_t *p, unsigned off, unsigned w)
+{
+    uint64_t v = 0;
+    unsigned first = off / 8, n = (off % 8 + w + 7) / 8;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[first + i] << (8 * i);
+    return (uint32_t)((v >> (off % 8)) & ((1ull << w) - 1));
+}
+
+/* One texel's components, after the TIC swizzle, as register words (floats
+ * for normalized and float types, integers for SINT/UINT). */
+static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
+{
+    if (s->bytes8 && s->ident) {
+        for (unsigned k = 0; k < 4; k++)
+            out[k] = uf((float)p[k] * s->scale[0]);
+        return;
+    }
+    /* swizzle sources: 0 ZERO, 2..5 R..A, 6 ONE_INT, 7 ONE_FLOAT */
+    uint32_t ext[8] = {0, 0, 0, 0, 0, 0x3f800000u, 1, 0x3f800000u};
+    uint32_t *c = ext + 2;
+    if (s->bytes8) {
+        for (unsigned k = 0; k < 4; k++)
+            c[k] = uf((float)p[k] * s->scale[0]);
+    }
+    for (unsigned k = 0; k < 4 && !s->bytes8; k++) {
+        unsigned w = s->f->bits[k];
+        if (!w)
+            continue;
+        uint32_t v = get_bits(p, s->off[k], w);
+        switch (s->tic.type[k]) {
+        case TY_UNORM: case TY_UNORM_FP16:
+            c[k] = uf((float)v * s->scale[k]);
+            break;
+        case TY_SNORM: case TY_SNORM_FP16: {
+            int32_t sv = w >= 32 ? (int32_t)v : (int32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
+            float f = (float)sv * s->scale[k];
+            c[k] = uf(f < -1.0f ? -1.0f : f);
+            break;
+        }
+        case TY_SINT:
+            c[k] = w >= 32 ? v : (uint32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
+            break;
+        case TY_UINT:
+            c[k] = v;
+            break;
+        default: /* float */
+            c[k] = w == 32 ? v : uf(cg__half_to_float(v));
+            break;
+        }
+    }
+    for (unsigned i = 0; i < 4; i++)
+        out[i] = ext[s->tic.swizzle[i] & 7];
+}
+
+static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
+{
+    return nv_xfault(c, k, va, "texture %s at 0x%llx (instruction at 0x%llx)", what,
+                     (unsigned long long)va, (unsigned long long)nv_xpc_bytes(c->pc));
+}
+
+/* Read the handle, the TIC and TSC entries; check what the sampler can do. */
+static void level_of(const struct tsampler *s, unsigned lv, tlevel *out);
+
+static int sampler_load(xctx *c, unsigned index, tsampler *s)
+{
+    const nv_sass_env *e = c->env;
+    const nv_sass_tex_env *t = &e->tex;
+    unsigned bank = t->handle_bank;
+    uint64_t off = (uint64_t)index * 4;
+    if (bank >= NV_SASS_CB_SLOTS || !e->cb[bank] || off + 4 > e->cb_size[bank])
+        return nv_xfault(c, CG_FAULT_BAD_STATE, 0,
+                         "texture handle c[0x%x][0x%llx] not in a bound constant buffer at 0x%llx",
+                         bank, (unsigned long long)off, (unsigned long long)nv_xpc_bytes(c->pc));
+    uint32_t handle = e->cb[bank][off / 4];
+    uint32_t tic = handle & 0xfffff, tsc = t->linked_tsc ? tic : handle >> 20;
+    if (tic > t->tic_max || tsc > t->tsc_max)
+        return nv_xfault(c, CG_FAULT_BAD_STATE, 0,
+                         "texture handle 0x%08x: TIC %u / TSC %u past the pools (%u / %u) at 0x%llx",
+                         handle, tic, tsc, t->tic_max, t->tsc_max,
+                         (unsigned long long)nv_xpc_bytes(c->pc));
+    uint32_t w[8];
+    uint64_t bad;
+    uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
+    nv_sass_tex_cache *tc = e->tcache;
+    uint8_t *pw[2];
+    if (tc && cg__vas_span(e->vas, va[0], 32, false, &pw[0]) == 32 &&
+        cg__vas_span(e->vas, va[1], 32, false, &pw[1]) == 32) {
+        /* both entries are plain readable memory: a cached decoding of the
+         * same words at the same addresses is this one */
+        for (unsigned i = 0; i < NV_TCACHE_N; i++) {
+            const tsampler *h = &tc->e[i].s;
+            if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
+                !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
+                *s = *h;
+                return 0;
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        cg_fault_kind k = cg_vas_check(e->vas, va[i], 32, false, &bad);
+        if (k != CG_FAULT_NONE)
+            return tex_fault(c, k, bad, i ? "sampler entry unreadable" : "header entry unreadable");
+        if (nv_mem_rw(e->vas, va[i], w, 32, false, &e->agent))
+            return tex_fault(c, CG_FAULT_UNMAPPED, va[i], "pool read failed");
+        if (i == 0)
+            cg_nv_tic_decode(w, &s->tic);
+        else
+            cg_nv_tsc_decode(w, &s->tsc);
+    }
+    s->f = NULL;
+    for (size_t i = 0; i < sizeof tfmts / sizeof tfmts[0]; i++)
+        if (tfmts[i].code == s->tic.format)
+            s->f = &tfmts[i];
+    unsigned hv = s->tic.header_version;
+    if (!s->f || !s->f->packed || (hv != CG_NV_TIC_PITCH && hv != CG_NV_TIC_BLOCKLINEAR) ||
+        s->tic.msaa_mode || s->tic.texture_type > 7 ||
+        (s->tic.texture_type != 1 && s->tic.texture_type != 0 && s->tic.texture_type != 7))
+        return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
+                         "not supported yet: texture format 0x%02x, header version %u, type %u "
+                         "at 0x%llx",
+                         s->tic.format, hv, s->tic.texture_type,
+                         (unsigned long long)nv_xpc_bytes(c->pc));
+    unsigned o = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned b = s->f->bits[k], ty = s->tic.type[k];
+        s->off[k] = o;
+        o += b;
+        if (b && (ty == 0 || (ty == TY_FLOAT && b != 16 && b != 32)))
+            return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
+                             "not supported yet: texture component type %u of %u bits at 0x%llx",
+                             ty, b, (unsigned long long)nv_xpc_bytes(c->pc));
+        s->scale[k] = 0;
+        if (b && (ty == TY_UNORM || ty == TY_UNORM_FP16))
+            s->scale[k] = (float)(1.0 / ((double)(1ull << b) - 1));
+        else if (b > 1 && (ty == TY_SNORM || ty == TY_SNORM_FP16))
+            s->scale[k] = (float)(1.0 / ((double)(1ull << (b - 1)) - 1));
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if (s->tic.swizzle[i] == 1 || s->tic.swizzle[i] > 7)
+            return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
+                             "not supported yet: texture swizzle %u at 0x%llx", s->tic.swizzle[i],
+                             (unsigned long long)nv_xpc_bytes(c->pc));
+    s->bytes8 = true;
+    for (unsigned k = 0; k < 4; k++)
+        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
+            s->bytes8 = false;
+    s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
+               s->tic.swizzle[3] == 5;
+    s->pg_va = UINT64_MAX;
+    s->pg_ptr = NULL;
+    s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
+    s->w = s->tic.width ? s->tic.width : 1;
+    s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
+    s->levels = s->bl ? s->tic.max_mip_level + 1 : 1;
+    for (unsigned k = 0; k < 4; k++)
+        s->border[k] = s->tsc.border_color[k];
+    if (s->tsc.wrap_u > 4 || s->tsc.wrap_v > 4)
+        return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
+                             "not supported yet: texture wrap mode %u/%u at 0x%llx",
+                             s->tsc.wrap_u, s->tsc.wrap_v,
+                             (unsigned long long)nv_xpc_bytes(c->pc));
+    s->lv0.w = 0;
+    level_of(s, 0, &s->lv0);
+    if (tc) {
+        tc->e[tc->next].valid = true;
+        tc->e[tc->next].va[0] = va[0];
+        tc->e[tc->next].va[1] = va[1];
+        tc->e[tc->next].s = *s;
+        tc->next = (tc->next + 1) % NV_TCACHE_N;
+    }
+    return 0;
+}
+
+/* Decoded TIC/TSC pairs kept across warps (sampler_load revalidates them
+ * against the pool words on every use). */
+nv_sass_tex_cache *nv_sass_tex_cache_new(void)
+{
+    return calloc(1, sizeof(nv_sass_tex_cache));
+}
+
+void nv_sass_tex_cache_free(nv_sass_tex_cache *tc)
+{
+    free(tc);
+}
+
+static void level_of(const tsampler *s, unsigned lv, tlevel *out)
+{
+    if (lv == 0 && s->lv0.w) {
+        *out = s->lv0;
+        return;
+    }
+    uint64_t base = s->tic.address;
+    uint32_t w = s->w, h = s->h;
+    unsigned bh = s->tic.block_h;
+    for (unsigned i = 0;; i++) {
+        /* the block height shrinks with small levels (yuzu texture_cache
+         * mip-level layout) */
+        while (i > 0 && bh > 0 && h <= (4u << bh))
+            bh--;
+        nv_bl b = {.width = w * s->f->bytes, .height = h, .depth = 1, .bh = bh, .bd = 0};
+        if (i == lv || !s->bl) {
+            out->base = base;
+            out->w = w;
+            out->h = h;
+            out->bl = b;
+            /* nv_bl_offset for depth 1 split into a column and a row part:
+             * block (y / rows) * blocks_x + x / 64 of 512 << bh bytes */
+            out->bshift = 9 + bh;
+            out->row_bytes = s->bl ? (((uint64_t)b.width + 63) / 64) << out->bshift
+                                   : s->tic.pitch;
+            out->wmask = (w & (w - 1)) == 0 ? w - 1 : 0;
+            out->hmask = (h & (h - 1)) == 0 ? h - 1 : 0;
+            /* the bytes texel offsets reach: below 2^31 for the lane
+             * kernels' 32-bit offsets */
+            uint64_t rows = s->bl ? ((uint64_t)h + (8u << bh) - 1) >> (3 + bh) : h - 1;
+            uint64_t extent = rows * out->row_bytes + (s->bl ? 0 : (uint64_t)w * 4);
+            out->lanes4 = s->f->bytes == 4 && (base & 3) == 0 && out->row_bytes < (1ull << 31) &&
+                          extent < (1ull << 31);
+            out->g = (nv_lanes_geom){.bl = s->bl, .row_bytes = (uint32_t)out->row_bytes,
+                                     .bshift = out->bshift, .bh = bh,
+                                     .base_lo = (uint32_t)(base & 0xfff)};
+            return;
+        }
+        base += nv_bl_size(&b);
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+    }
+}
+
+/* Byte offset of texel (x, y) (in range) in its level: nv_bl_offset of
+ * byte x * bytes, row y, slice 0 for block-linear levels. */
+static inline uint64_t texel_off(const tsampler *s, const tlevel *lv, uint32_t x, uint32_t y)
+{
+    if (!s->bl)
+        return (uint64_t)y * lv->row_bytes + (uint64_t)x * s->f->bytes;
+    uint32_t xb = x * s->f->bytes;
+    unsigned bh = lv->bl.bh;
+    return ((uint64_t)(xb / 64) << lv->bshift) + (uint64_t)(y >> (3 + bh)) * lv->row_bytes +
+           ((uint64_t)((y >> 3) & ((1u << bh) - 1)) << 9) + ((xb % 64) / 32) * 256 +
+           ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
+}
+
+/* The bytes of texel (x, y) of a level (in range): in place, through a
+ * per-instruction cache of one page (nothing writes memory while one
+ * instruction samples), or read into buf. NULL on a fault (raised), or
+ * with `in_place_only` when the texel is not plain memory (nothing done). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const uint8_t *texel_ptr(xctx *c, tsampler *s, const tlevel *lv, uint32_t x,
+                                       uint32_t y, uint8_t buf[16], bool in_place_only)
+{
+    uint64_t va = lv->base + texel_off(s, lv, x, y), pg = va & ~(uint64_t)0xfff;
+    unsigned nb = s->f->bytes;
+    uint8_t *sp;
+    cg_vas *vas = c->env->vas;
+    if ((va & 0xfff) + nb <= 0x1000) {
+        if (pg == s->pg_va)
+            return s->pg_ptr + (va - pg);
+        if (cg__vas_span(vas, pg, 0x1000, false, &sp) == 0x1000) {
+            s->pg_va = pg;
+            s->pg_ptr = sp;
+            return sp + (va - pg);
+        }
+    }
+    if (cg__vas_span(vas, va, nb, false, &sp) == nb)
+        return sp;
+    if (in_place_only)
+        return NULL;
+    uint64_t bad;
+    cg_fault_kind k = cg_vas_check(vas, va, nb, false, &bad);
+    if (k != CG_FAULT_NONE) {
+        tex_fault(c, k, bad, "memory unreadable");
+        return NULL;
+    }
+    if (cg_vas_read(vas, va, buf, nb, &c->env->agent)) {
+        tex_fault(c, CG_FAULT_UNMAPPED, va, "read failed");
+        return NULL;
+    }
+    return buf;
+}
+
+/* Fetch texel (x, y) of a level (in range), decoded. 0 or a fault. */
+static int fetch(xctx *c, tsampler *s, const tlevel *lv, uint32_t x, uint32_t y,
+                 uint32_t out[4])
+{
+    uint8_t buf[16];
+    const uint8_t *p = texel_ptr(c, s, lv, x, y, buf, false);
+    if (!p)
+        return CG_ERR_FAULT;
+    texel_decode(s, p, out);
+    return 0;
+}
+
+/* The texels of the lanes of `mask` at (xs[l], ys[l]) (-1: the border)
+ * into t[k][l]: decoded words, or (four 8-bit UNORM components in order)
+ * gathered as raw words and converted in one lane loop. 0, or the first
+ * fault in lane order; with `in_place_only`, 1 (nothing raised) as soon as
+ * a texel is not plain memory. */
+static int gather(xctx *c, tsampler *s, const tlevel *lv, uint32_t mask, const int32_t *xs,
+                  const int32_t *ys, uint32_t t[4][NV_WARP], bool in_place_only)
+{
+    uint32_t bw[4];
+    for (int k = 0; k < 4; k++)
+        bw[k] = uf(s->border[k]);
+    uint8_t buf[16];
+    if (!(s->bytes8 && s->ident)) {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            uint32_t tx[4];
+            if (xs[l] < 0 || ys[l] < 0) {
+                memcpy(tx, bw, sizeof bw);
+            } else {
+                const uint8_t *p =
+                    texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+                if (!p)
+                    return in_place_only ? 1 : CG_ERR_FAULT;
+                texel_decode(s, p, tx);
+            }
+            for (int k = 0; k < 4; k++)
+                t[k][l] = tx[k];
+        }
+        return 0;
+    }
+    const nv_lanes_ops *L = nv_lanes();
+    uint32_t raw[NV_WARP];
+    memset(raw, 0, sizeof raw);
+    if (lv->lanes4) {
+        /* every texel's page and place in it, lanes together; when they lie
+         * in at most 16 pages of plain memory, the words are read from
+         * there (reads in place have no effects: any order is the lane
+         * order) */
+        uint32_t pg[NV_WARP], at[NV_WARP], lo, hi;
+        L->pages(&lv->g, mask, xs, ys, pg, at, &lo, &hi);
+        bool ok = lo > hi || hi - lo < 16;
+        const uint8_t *pp[16];
+        uint32_t n = lo > hi ? 0 : hi - lo + 1;
+        uint64_t pg0 = (lv->base & ~(uint64_t)0xfff) + ((uint64_t)lo << 12);
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint64_t va = pg0 + ((uint64_t)i << 12);
+            uint8_t *sp;
+            if (va == s->pg_va) {
+                pp[i] = s->pg_ptr;
+            } else if (cg__vas_span(c->env->vas, va, 0x1000, false, &sp) == 0x1000) {
+                pp[i] = s->pg_ptr = sp;
+                s->pg_va = va;
+            } else {
+                ok = false;
+            }
+        }
+        if (ok) {
+            L->load(pp, lo, n, pg, at, raw);
+            L->unorm8(mask, xs, ys, raw, s->scale[0], bw, t);
+            return 0;
+        }
+    }
+    /* lane by lane: each texel through texel_ptr (in place, or read with
+     * its effects and faults, in lane order); the previous lane's texel,
+     * when read in place (no effects), reused */
+    int32_t px = -1, py = -1;
+    uint32_t praw = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (xs[l] < 0 || ys[l] < 0)
+            continue;
+        if (xs[l] == px && ys[l] == py) {
+            raw[l] = praw;
+            continue;
+        }
+        const uint8_t *p =
+            texel_ptr(c, s, lv, (uint32_t)xs[l], (uint32_t)ys[l], buf, in_place_only);
+        if (!p)
+            return in_place_only ? 1 : CG_ERR_FAULT;
+        raw[l] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                 (uint32_t)p[3] << 24;
+        if (p != buf) {
+            px = xs[l];
+            py = ys[l];
+            praw = raw[l];
+        } else {
+            px = py = -1;
+        }
+    }
+    L->unorm8(mask, xs, ys, raw, s->scale[0], bw, t);
+    return 0;
+}
+
+/* Sample level `lvn` at (u[l], v[l]) (normalized unless the TIC says not)
+ * for the lanes of `mask`: POINT gives the texel's words, LINEAR the bits of
+ * the filtered floats. Texels are read lane by lane in footprint order, so
+ * the fault is the first in that order. The coordinate, wrap and filter
+ * stages are loops over all 32 lanes. */
+static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t mask,
+                     const float *u, const float *v, uint32_t out[4][NV_WARP])
+{
+    tlevel lv;
+    level_of(s, lvn, &lv);
+    unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
+    bool norm = s->tic.normalized_coords;
+    const nv_lanes_ops *L = nv_lanes();
+    /* CLAMP_OGL: the coordinate clamped to [0, 1] (or the level's size) */
+    nv_lanes_coord kc = {.sw = norm ? (double)lv.w : 1.0, .sh = norm ? (double)lv.h : 1.0,
+                         .ow = linear ? 0.5 : 0.0, .cu = norm ? 1.0f : (float)lv.w,
+                         .cv = norm ? 1.0f : (float)lv.h, .clamp_u = wu == 4,
+                         .clamp_v = wv == 4, .linear = linear};
+    int32_t fxs[NV_WARP], fys[NV_WARP];
+    float ax[NV_WARP], ay[NV_WARP];
+    L->coords(&kc, u, v, fxs, fys, ax, ay);
+    int32_t x0[NV_WARP], y0[NV_WARP];
+    L->wrap(fxs, 0, lv.w, lv.wmask, wu, x0);
+    L->wrap(fys, 0, lv.h, lv.hmask, wv, y0);
+    if (!linear)
+        return gather(c, s, &lv, mask, x0, y0, out, false) ? CG_ERR_FAULT : 0;
+    int32_t x1[NV_WARP], y1[NV_WARP];
+    L->wrap(fxs, 1, lv.w, lv.wmask, wu, x1);
+    L->wrap(fys, 1, lv.h, lv.hmask, wv, y1);
+    /* the footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1), each lane's four in
+     * that order */
+    uint32_t t[4][4][NV_WARP]; /* [texel][component][lane] */
+    if (mask != 0xffffffffu)
+        memset(t, 0, sizeof t);
+    const int32_t *xs[4] = {x0, x1, x0, x1}, *ys[4] = {y0, y0, y1, y1};
+    /* Texel by texel over the lanes when every texel is plain memory (reads
+     * in place have no effects, so their order does not matter); otherwise
+     * (sparse, coherency-checked or faulting memory) lane by lane, texel by
+     * texel, the order reads and faults always had. */
+    int rc = 1;
+    if (mask & (mask - 1))
+        for (int i = 0; i < 4 && (rc = gather(c, s, &lv, mask, xs[i], ys[i], t[i], true)) == 0;
+             i++)
+            ;
+    if (rc)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint32_t one = m & -m;
+            for (int i = 0; i < 4; i++)
+                if (gather(c, s, &lv, one, xs[i], ys[i], t[i], false))
+                    return CG_ERR_FAULT;
+        }
+    for (int k = 0; k < 4; k++) {
+        /* lanes outside the mask filter what the array holds; not stored */
+        float r[NV_WARP];
+        LANES {
+            float a0 = fl(t[0][k][l]), a1 = fl(t[1][k][l]);
+            float b0 = fl(t[2][k][l]), b1 = fl(t[3][k][l]);
+            float top = a0 + (a1 - a0) * ax[l];
+            float bot = b0 + (b1 - b0) * ax[l];
+            r[l] = top + (bot - top) * ay[l];
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            out[k][l] = uf(r[l]);
+        }
+    }
+    return 0;
+}
+
+/* Level, filter and blend factor of one LOD value. */
+typedef struct tsel {
+    uint8_t lv, linear;
+    float t;
+} tsel;
+
+static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, float maxl)
+{
+    bool mag = !(lod > 0);
+    if (lod < minl)
+        lod = minl;
+    if (lod > maxl)
+        lod = maxl;
+    if (!(lod >= 0))
+        lod = 0;
+    tsel r = {0, !is_int && (mag ? s->tsc.mag_filter == 2 : s->tsc.min_filter == 2), 0};
+    unsigned mip = s->tsc.mip_filter, lv0 = 0;
+    if (mip == 2 && !mag) {
+        lv0 = (unsigned)floorf(lod + 0.5f);
+    } else if (mip == 3 && !mag) {
+        lv0 = (unsigned)floorf(lod);
+        r.t = lod - (float)lv0;
+    }
+    if (lv0 >= s->levels)
+        lv0 = s->levels - 1;
+    r.lv = (uint8_t)lv0;
+    return r;
+}
+
+/* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
+ * 2 bias (lodv), 3 explicit level (lodv). The implicit LOD is computed once
+ * per 2x2 quad (every lane of a quad has the same), LZ once. When every
+ * lane samples one level with one filter (the usual case) they go through
+ * sample_lv together; otherwise lane by lane, in the order the texels were
+ * always read. */
+static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
+                  const float *lodv, uint32_t res[4][NV_WARP])
+{
+    if (!c->m)
+        return 0;
+    bool is_int = false;
+    for (int k = 0; k < 4; k++)
+        if (s->f->bits[k] && (s->tic.type[k] == TY_SINT || s->tic.type[k] == TY_UINT))
+            is_int = true;
+    float bias = s->tsc.mip_lod_bias;
+    float minl = s->tsc.min_lod_clamp, maxl = s->tsc.max_lod_clamp;
+    float top = (float)(s->levels - 1);
+    if (maxl > top)
+        maxl = top;
+    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
+    float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
+    float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
+    if (lod_mode == 1) {
+        tsel one = select_lod(s, 0, is_int, minl, maxl);
+        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        LANES sel[l] = one;
+    }
+    bool uniform = true, blend = false, first = true;
+    tsel f0 = {0, 0, 0};
+    if (lod_mode == 0) {
+        /* implicit LOD: when every active quad has the first one's
+         * derivatives (bits), the loop below would select one level for
+         * all from the first: done here without the per-quad records */
+        unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
+        float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
+                       (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
+        bool same = true;
+        for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
+            if (!(c->m >> q & 15))
+                continue;
+            float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
+                          (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
+            same = !memcmp(d, d0, sizeof d);
+        }
+        if (same) {
+            float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
+            float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
+            float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
+            if (lod != lod)
+                lod = 0;
+            tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
+            if (!(one.t > 0 && one.lv + 1u < s->levels))
+                return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        }
+    }
+    if (lod_mode != 1) {
+        uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
+        bool have = false, fresh = false;
+        float plod = 0;
+        tsel pone = {0, 0, 0};
+        for (unsigned q = 0; q < NV_WARP; q += 4) {
+            unsigned qm = c->m >> q & 15;
+            if (!qm)
+                continue;
+            float lod = 0;
+            if (lod_mode != 3) {
+                float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
+                float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
+                uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
+                if (!have || memcmp(d, pd, sizeof d)) {
+                    /* not the previous quad's derivatives (bits): its LOD */
+                    float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                    float rho = rx > ry ? rx : ry;
+                    plod = rho > 0 ? log2f(rho) : -INFINITY;
+                    if (plod != plod)
+                        plod = 0;
+                    memcpy(pd, d, sizeof d);
+                    have = fresh = true;
+                }
+                lod = plod;
+            }
+            if (lod_mode == 0) {
+                /* the same selection for the quad's lanes (and for the
+                 * next quad with the same derivatives) */
+                if (fresh)
+                    pone = select_lod(s, lod + bias, is_int, minl, maxl);
+                fresh = false;
+                qsel[q / 4] = pone;
+                if (first)
+                    f0 = pone, first = false;
+                else if (pone.lv != f0.lv || pone.linear != f0.linear)
+                    uniform = false;
+                if (pone.t > 0 && pone.lv + 1u < s->levels)
+                    blend = true;
+                continue;
+            }
+            for (unsigned l = q; l < q + 4; l++)
+                if (qm >> (l - q) & 1)
+                    sel[l] = select_lod(s, (lod_mode == 2 ? lod + lodv[l] : lodv[l]) + bias,
+                                        is_int, minl, maxl);
+        }
+    }
+    unsigned f = (unsigned)__builtin_ctz(c->m);
+    if (lod_mode != 0) /* LZ with a blend, bias and explicit LOD: lane by lane */
+        for (uint32_t m = c->m; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
+                uniform = false;
+            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
+                blend = true;
+        }
+    if (lod_mode == 0) {
+        /* the quads' selections: the first active quad's is lane f's */
+        if (uniform && !blend)
+            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
+        for (uint32_t m = c->m; m; m &= m - 1)
+            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+    }
+    if (uniform && !blend)
+        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
+        memset(r0, 0, sizeof r0);
+        memset(r1, 0, sizeof r1);
+        if (sample_lv(c, s, sel[l].lv, sel[l].linear, 1u << l, u, v, r0))
+            return CG_ERR_FAULT;
+        float t = sel[l].t;
+        if (t > 0 && sel[l].lv + 1u < s->levels) {
+            if (sample_lv(c, s, sel[l].lv + 1u, sel[l].linear, 1u << l, u, v, r1))
+                return CG_ERR_FAULT;
+            for (int k = 0; k < 4; k++) {
+                float o0 = fl(r0[k][l]), o1 = fl(r1[k][l]);
+                /* integer formats sample the second level, keep the first */
+                res[k][l] = is_int ? r0[k][l] : uf(o0 + (o1 - o0) * t);
+            }
+        } else {
+            for (int k = 0; k < 4; k++)
+                res[k][l] = r0[k][l];
+        }
+    }
+    return 0;
+}
+
+/* TLD/TLDS: integer texel coordinates, level `lod`, no filtering; out of
+ * range texels read as zero. */
+static int fetch_int(xctx *c, tsampler *s, const uint32_t *x, const uint32_t *y,
+                     const uint32_t *lod, uint32_t res[4][NV_WARP])
+{
+    for (unsigned l = 0; l < NV_WARP; l++) {
+        if (!(c->m >> l & 1))
+            continue;
+        uint32_t lv = lod ? lod[l] : 0, t[4] = {0, 0, 0, 0};
+        if (lv < s->levels) {
+            tlevel L;
+            level_of(s, lv, &L);
+            if (x[l] < L.w && y[l] < L.h && fetch(c, s, &L, x[l], y[l], t))
+                return CG_ERR_FAULT;
+        }
+        for (int k = 0; k < 4; k++)
+            res[k][l] = t[k];
+    }
+    return 0;
+}
+
+static const uint32_t zero_lanes[NV_WARP];
+
+static const uint32_t *reg(const nv_sass_warp *w, unsigned r)
+{
+    return r >= 255 ? zero_lanes : w->r[r];
+}
+
+/* TEXS/TLDS component selection (yuzu TEXS decoding): with Rd2 = RZ one
+ * or two components into Rd, Rd+1; otherwise three or four, the first two
+ * into Rd, Rd+1 and the rest into Rd2, Rd2+1. */
+static const uint8_t texs_one[8] = {0x1, 0x2, 0x4, 0x8, 0x3, 0x9, 0xa, 0xc};
+static const uint8_t texs_two[5] = {0x7, 0xb, 0xd, 0xe, 0xf};
+
+static int write_texs(xctx *c, unsigned rd, unsigned rd2, unsigned code, uint32_t res[4][NV_WARP])
+{
+    unsigned mask;
+    if (rd2 == 255)
+        mask = texs_one[code & 7];
+    else if (code < 5)
+        mask = texs_two[code];
+    else
+        return nv_xunsupported(c);
+    unsigned n = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        if (!(mask >> k & 1))
+            continue;
+        unsigned r = n < 2 ? (rd == 255 ? 255 : rd + n) : (rd2 == 255 ? 255 : rd2 + n - 2);
+        nv_xwrite(c->w, r, c->m, res[k]);
+        n++;
+    }
+    return 0;
+}
+
+/* TEX/TLD/TLD4/TXQ: components of the 4-bit mask into Rd, Rd+1, ... */
+static void write_mask(xctx *c, unsigned rd, unsigned mask, uint32_t res[4][NV_WARP])
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1) {
+            nv_xwrite(c->w, rd == 255 ? 255 : rd + n, c->m, res[k]);
+            n++;
+        }
+}
+
+int nv_xtex(xctx *c)
+{
+    const xins *in = c->in;
+    const xopnd *o = in->o;
+    nv_sass_warp *w = c->w;
+    uint32_t res[4][NV_WARP];
+    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    switch (in->handler) {
+    case H_TEXS: case H_TLDS: {
+        /* operands: Rd2, Rd, Ra, Rb, index, component code */
+        if (in->flags & XF(F16))
+            return nv_xunsupported(c);
+        unsigned tg = in->mod[M_TEXS], ra = o[2].reg, rb = o[3].reg;
+        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
+        if (in->handler == H_TEXS) {
+            /* 0 1D_LZ, 1 2D, 2 2D_LZ, 3 2D_LL */
+            if (tg > 3)
+                return nv_xunsupported(c);
+            if (sampler_load(c, o[4].val, &s))
+                return CG_ERR_FAULT;
+            memcpy(u, A, sizeof u);
+            if (tg == 0)
+                memset(v, 0, sizeof v);
+            else
+                memcpy(v, tg == 3 ? A1 : B, sizeof v);
+            if (tg == 3)
+                memcpy(lodv, B, sizeof lodv);
+            else
+                memset(lodv, 0, sizeof lodv);
+            unsigned lm = tg == 1 ? 0 : tg == 3 ? 3 : 1;
+            if (sample(c, &s, u, v, lm, lodv, res))
+                return CG_ERR_FAULT;
+        } else {
+            /* 0 1D_LZ, 2 2D_LZ, 5 2D_LL */
+            if (tg != 0 && tg != 2 && tg != 5)
+                return nv_xunsupported(c);
+            if (sampler_load(c, o[4].val, &s))
+                return CG_ERR_FAULT;
+            const uint32_t *X = A, *Y = tg == 0 ? zero_lanes : tg == 5 ? A1 : B;
+            if (fetch_int(c, &s, X, Y, tg == 5 ? B : NULL, res))
+                return CG_ERR_FAULT;
+        }
+        return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
+    }
+    case H_TEX: case H_TLD: case H_TLD4: {
+        /* operands: Rd, Ra, Rb, index, mask */
+        unsigned dim = in->mod[M_TEXDIM], lm = in->mod[M_LOD];
+        if ((dim != 0 && dim != 1) ||
+            (in->flags & (XF(ARRAY) | XF(AOFFI) | XF(DC) | XF(MS) | XF(CL))) ||
+            in->mod[M_TOFF])
+            return nv_xunsupported(c);
+        unsigned ra = o[1].reg, rb = o[2].reg;
+        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
+        if (in->handler == H_TLD) {
+            /* .LZ/.LL at 55: 0 LZ, 1 LL (level in Rb) */
+            if (sampler_load(c, o[3].val, &s))
+                return CG_ERR_FAULT;
+            if (fetch_int(c, &s, A, dim == 0 ? zero_lanes : A1, lm ? B : NULL, res))
+                return CG_ERR_FAULT;
+        } else {
+            if (in->handler == H_TEX && lm != 0 && lm != 1 && lm != 2 && lm != 3)
+                return nv_xunsupported(c);
+            if (sampler_load(c, o[3].val, &s))
+                return CG_ERR_FAULT;
+            LANES {
+                u[l] = fl(A[l]);
+                v[l] = dim == 0 ? 0.0f : fl(A1[l]);
+                lodv[l] = fl(B[l]);
+            }
+            if (in->handler == H_TLD4) {
+                /* the four texels of the bilinear footprint, one component */
+                unsigned comp = in->mod[M_COMP];
+                tlevel L;
+                level_of(&s, 0, &L);
+                for (unsigned l = 0; l < NV_WARP; l++) {
+                    if (!(c->m >> l & 1))
+                        continue;
+                    double x = (s.tic.normalized_coords ? (double)u[l] * L.w : u[l]) - 0.5;
+                    double y = (s.tic.normalized_coords ? (double)v[l] * L.h : v[l]) - 0.5;
+                    double fx = floor(x), fy = floor(y);
+                    fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
+                    fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
+                    /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
+                    const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+                    for (int k = 0; k < 4; k++) {
+                        int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+                        int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
+                        uint32_t t[4];
+                        if (ix < 0 || iy < 0) {
+                            t[comp] = uf(s.border[comp]);
+                        } else if (fetch(c, &s, &L, (uint32_t)ix, (uint32_t)iy, t)) {
+                            return CG_ERR_FAULT;
+                        }
+                        res[k][l] = t[comp];
+                    }
+                }
+            } else {
+                unsigned mode = lm == 0 ? 0 : lm == 1 ? 1 : lm == 2 ? 2 : 3;
+                if (sample(c, &s, u, v, mode, lodv, res))
+                    return CG_ERR_FAULT;
+            }
+        }
+        write_mask(c, o[0].reg, o[4].val, res);
+        return 0;
+    }
+    case H_TXQ: {
+        /* operands: Rd, Ra, query, index, mask; query 1 = dimensions */
+        if (o[2].val != 1)
+            return nv_xunsupported(c);
+        if (sampler_load(c, o[3].val, &s))
+            return CG_ERR_FAULT;
+        const uint32_t *A = reg(w, o[1].reg);
+        for (unsigned l = 0; l < NV_WARP; l++) {
+            uint32_t lv = A[l];
+            uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
+            res[0][l] = ww ? ww : 1;
+            res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
+            res[2][l] = 1;
+            res[3][l] = s.levels;
+        }
+        write_mask(c, o[0].reg, o[4].val, res);
+        return 0;
+    }
+    default:
+        return nv_xunsupported(c);
+    }
+}

@@ -1,0 +1,429 @@
+/* nv: the assembler plug-in (statements in cmdgpu/nv.h and docs/nv.md). It
+ * takes the disassembler's output back (asm(disasm(x)) == x) and the scene
+ * directives that cg_nv_scene_run executes. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmdgpu/asm.h"
+#include "nv_asm_internal.h"
+#include "nv/tables/sass.h"
+
+static const uint32_t nvn_default[8] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
+                                        CG_NV_CLASS_TWOD, CG_NV_CLASS_COPY, 0, 0, 0};
+
+int cg_nv_asm_new(const uint32_t subch_class[8], cg_nv_asm **out)
+{
+    if (!out)
+        return CG_ERR_INVAL;
+    cg_nv_asm *a = calloc(1, sizeof(*a));
+    if (!a)
+        return CG_ERR_NOMEM;
+    memcpy(a->init_sc, subch_class ? subch_class : nvn_default, sizeof(a->init_sc));
+    memcpy(a->sc, a->init_sc, sizeof(a->sc));
+    *out = a;
+    return 0;
+}
+
+void cg_nv_asm_free(cg_nv_asm *a)
+{
+    if (!a)
+        return;
+    free(a->acts);
+    free(a);
+}
+
+static int want_comma(cg_asm *as)
+{
+    return cg_asm_expect(as, ',');
+}
+
+static int parse_u32(cg_asm *as, uint32_t *v, const char *what)
+{
+    int64_t x = 0;
+    *v = 0;
+    int rc = cg_asm_expr(as, &x);
+    if (rc)
+        return rc;
+    if (x < -(int64_t)0x80000000 || x > (int64_t)0xFFFFFFFF)
+        return cg_asm_error(as, "%s 0x%llx does not fit in 32 bits", what, (unsigned long long)x);
+    *v = (uint32_t)x;
+    return 0;
+}
+
+static int parse_subch(cg_asm *as, unsigned *s)
+{
+    uint32_t v;
+    int rc = parse_u32(as, &v, "subchannel");
+    if (rc)
+        return rc;
+    if (v > 7)
+        return cg_asm_error(as, "subchannel %u is not 0..7", v);
+    *s = v;
+    return 0;
+}
+
+/* METHOD: a name in the subchannel's class (then the host class), NAME(i),
+ * or a byte offset expression. */
+static int parse_method(cg_asm *as, cg_nv_asm *a, unsigned subch, uint32_t *off)
+{
+    char id[96];
+    if (cg_asm_peek_ident(as, id, sizeof(id))) {
+        const cg_nv_method *m = cg_nv_method_named(cg_nv_class_find(a->sc[subch]), id);
+        if (!m)
+            m = cg_nv_method_named(cg_nv_class_find(CG_NV_CLASS_HOST), id);
+        if (m) {
+            cg_asm_ident(as, id, sizeof(id));
+            int64_t idx = 0;
+            if (cg_asm_accept(as, '(')) {
+                int rc = cg_asm_expr(as, &idx);
+                if (rc || (rc = cg_asm_expect(as, ')')))
+                    return rc;
+            }
+            if (idx < 0 || idx >= m->count)
+                return cg_asm_error(as, "%s(%lld): index out of 0..%u", m->name, (long long)idx,
+                                    m->count - 1);
+            *off = m->offset + (uint32_t)idx * (m->stride ? m->stride : 4);
+            return 0;
+        }
+    }
+    int64_t v;
+    int rc = cg_asm_expr(as, &v);
+    if (rc)
+        return rc;
+    if (v < 0 || v > 0x7FFC || (v & 3))
+        return cg_asm_error(as, "method 0x%llx is not a 4-aligned byte offset below 0x8000 "
+                            "(or a name of class %04X)", (unsigned long long)v, a->sc[subch]);
+    *off = (uint32_t)v;
+    return 0;
+}
+
+static void track_object(cg_nv_asm *a, unsigned subch, uint32_t mthd, uint32_t v)
+{
+    if (mthd == 0 && (v & 0xFFFF) != CG_NV_CLASS_HOST && cg_nv_class_find(v & 0xFFFF))
+        a->sc[subch] = v & 0xFFFF;
+}
+
+static nv_act *new_act(cg_asm *as, cg_nv_asm *a, nv_act_kind k)
+{
+    if (!cg_asm_final_pass(as)) {
+        memset(&a->scratch, 0, sizeof(a->scratch));
+        return &a->scratch;
+    }
+    if (a->nacts == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 16;
+        nv_act *na = realloc(a->acts, nc * sizeof(*na));
+        if (!na) {
+            a->oom = true;
+            memset(&a->scratch, 0, sizeof(a->scratch));
+            return &a->scratch;
+        }
+        a->acts = na;
+        a->cap = nc;
+    }
+    nv_act *x = &a->acts[a->nacts++];
+    memset(x, 0, sizeof(*x));
+    x->kind = k;
+    x->wait_slot = x->fence_slot = -1;
+    return x;
+}
+
+static int parse_u64(cg_asm *as, uint64_t *v)
+{
+    int64_t x = 0;
+    *v = 0;
+    int rc = cg_asm_expr(as, &x);
+    if (!rc)
+        *v = (uint64_t)x;
+    return rc;
+}
+
+static int scene_directive(cg_asm *as, cg_nv_asm *a, const char *name)
+{
+    int rc = 0;
+    if (strcmp(name, ".buffer") == 0) {
+        char id[64];
+        if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = want_comma(as)))
+            return rc;
+        uint64_t va, size, kind = 0, cached = 0;
+        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)))
+            return rc;
+        if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &kind)))
+            return rc;
+        if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &cached)))
+            return rc;
+        if ((rc = cg_asm_define(as, id, (int64_t)va)))
+            return rc;
+        nv_act *x = new_act(as, a, NV_ACT_BUFFER);
+        snprintf(x->name, sizeof(x->name), "%s", id);
+        x->a = va, x->b = size, x->c = kind, x->d = cached;
+        return 0;
+    }
+    if (strcmp(name, ".channel") == 0) {
+        uint64_t n;
+        if ((rc = parse_u64(as, &n)))
+            return rc;
+        if (n > 7)
+            return cg_asm_error(as, ".channel %llu: at most 8 channels (0..7)", (unsigned long long)n);
+        new_act(as, a, NV_ACT_CHANNEL)->a = n;
+        return 0;
+    }
+    if (strcmp(name, ".submit") == 0) {
+        uint64_t s, e;
+        if ((rc = parse_u64(as, &s)) || (rc = want_comma(as)) || (rc = parse_u64(as, &e)))
+            return rc;
+        int ws = -1, fs = -1;
+        while (cg_asm_accept(as, ',')) {
+            char id[16];
+            uint64_t slot;
+            if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = cg_asm_expect(as, '=')) ||
+                (rc = parse_u64(as, &slot)))
+                return rc;
+            if (slot >= NV_SCENE_FENCES)
+                return cg_asm_error(as, "fence slot %llu is not 0..%d", (unsigned long long)slot,
+                                    NV_SCENE_FENCES - 1);
+            if (strcmp(id, "wait") == 0)
+                ws = (int)slot;
+            else if (strcmp(id, "fence") == 0)
+                fs = (int)slot;
+            else
+                return cg_asm_error(as, ".submit takes wait=SLOT and fence=SLOT, not '%s'", id);
+        }
+        if (e < s || (e - s) % 4 || (s & 3))
+            return cg_asm_error(as, ".submit: [0x%llx, 0x%llx) is not a whole number of words",
+                                (unsigned long long)s, (unsigned long long)e);
+        nv_act *x = new_act(as, a, NV_ACT_SUBMIT);
+        x->a = s, x->b = e, x->wait_slot = ws, x->fence_slot = fs;
+        return 0;
+    }
+    if (strcmp(name, ".run") == 0) {
+        new_act(as, a, NV_ACT_RUN);
+        return 0;
+    }
+    if (strcmp(name, ".finish") == 0) {
+        new_act(as, a, NV_ACT_FINISH);
+        return 0;
+    }
+    if (strcmp(name, ".wait") == 0) {
+        uint64_t slot, timeout = 1000;
+        if ((rc = parse_u64(as, &slot)))
+            return rc;
+        if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &timeout)))
+            return rc;
+        if (slot >= NV_SCENE_FENCES)
+            return cg_asm_error(as, "fence slot %llu is not 0..%d", (unsigned long long)slot,
+                                NV_SCENE_FENCES - 1);
+        nv_act *x = new_act(as, a, NV_ACT_WAIT);
+        x->a = slot, x->b = timeout;
+        return 0;
+    }
+    if (strcmp(name, ".cpu_write32") == 0 || strcmp(name, ".expect32") == 0) {
+        uint64_t va;
+        uint32_t v;
+        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u32(as, &v, "value")))
+            return rc;
+        nv_act *x = new_act(as, a, name[1] == 'c' ? NV_ACT_CPU_WRITE32 : NV_ACT_EXPECT32);
+        x->a = va, x->b = v;
+        return 0;
+    }
+    if (strcmp(name, ".dump") == 0) {
+        uint64_t va, size;
+        char path[256];
+        size_t len;
+        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)) ||
+            (rc = want_comma(as)) || (rc = cg_asm_string(as, path, sizeof(path), &len)))
+            return rc;
+        if (size > (256u << 20))
+            return cg_asm_error(as, ".dump of %llu bytes: at most 256 MiB", (unsigned long long)size);
+        nv_act *x = new_act(as, a, NV_ACT_DUMP);
+        x->a = va, x->b = size;
+        snprintf(x->path, sizeof(x->path), "%s", path);
+        return 0;
+    }
+    if (strcmp(name, ".png") == 0) {
+        uint64_t va, w, h, pitch;
+        char fmt[32], path[256];
+        size_t len;
+        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &w)) ||
+            (rc = want_comma(as)) || (rc = parse_u64(as, &h)) || (rc = want_comma(as)) ||
+            (rc = parse_u64(as, &pitch)) || (rc = want_comma(as)) ||
+            (rc = cg_asm_string(as, fmt, sizeof(fmt), &len)) || (rc = want_comma(as)) ||
+            (rc = cg_asm_string(as, path, sizeof(path), &len)))
+            return rc;
+        cg_format f;
+        if (cg_format_from_name(fmt, &f) != 0)
+            return cg_asm_error(as, ".png: unknown format \"%s\"", fmt);
+        if (w == 0 || h == 0 || w > 16384 || h > 16384 || pitch < w * cg_format_bpp(f) ||
+            pitch > (1u << 20))
+            return cg_asm_error(as, ".png: bad size %llux%llu or pitch %llu",
+                                (unsigned long long)w, (unsigned long long)h, (unsigned long long)pitch);
+        nv_act *x = new_act(as, a, NV_ACT_PNG);
+        x->a = va, x->b = w | h << 32, x->c = pitch, x->d = f;
+        snprintf(x->path, sizeof(x->path), "%s", path);
+        return 0;
+    }
+    return CG_ERR_NOENT;
+}
+
+static int emit_run(cg_asm *as, cg_nv_asm *a, unsigned secop, unsigned subch, uint32_t mthd)
+{
+    /* data words follow as `, value` operands */
+    uint32_t vals[64];
+    size_t n = 0, total = 0;
+    /* Collect every operand first: the header needs the count. */
+    uint32_t *all = NULL;
+    size_t cap = 0;
+    while (cg_asm_accept(as, ',')) {
+        uint32_t v;
+        int rc = parse_u32(as, &v, "data");
+        if (rc) {
+            free(all);
+            return rc;
+        }
+        if (n < 64) {
+            vals[n++] = v;
+        } else {
+            if (total == cap) {
+                size_t nc = cap ? cap * 2 : 256;
+                uint32_t *na = realloc(all, nc * 4);
+                if (!na) {
+                    free(all);
+                    return cg_asm_error(as, "out of memory");
+                }
+                all = na;
+                cap = nc;
+            }
+            all[total++] = v;
+        }
+    }
+    size_t count = n + total;
+    if (count > 0x1FFF) {
+        free(all);
+        return cg_asm_error(as, "%zu data words: at most 8191 per header", count);
+    }
+    cg_asm_emit32(as, cg_nv_hdr(secop, subch, mthd, (uint32_t)count));
+    for (size_t i = 0; i < n; i++) {
+        uint32_t m = secop == CG_NV_SEC_INC_METHOD ? mthd + 4 * (uint32_t)i
+                     : (secop == CG_NV_SEC_ONE_INC && i) ? mthd + 4 : mthd;
+        track_object(a, subch, m, vals[i]);
+        cg_asm_emit32(as, vals[i]);
+    }
+    for (size_t i = 0; i < total; i++)
+        cg_asm_emit32(as, all[i]);
+    free(all);
+    return 0;
+}
+
+static int nv_statement(cg_asm *as, void *user, const char *name)
+{
+    cg_nv_asm *a = user;
+    int rc;
+    unsigned subch = 0; /* set by parse_subch before any use (GCC -O3 cannot tell) */
+    uint32_t mthd, v;
+    /* .sass / .endsass: shader code in nv-sass assembly inside a scene
+     * (docs/nv-pipeline.md); the nv-sass family assembles the lines between */
+    if (a->in_sass) {
+        if (strcmp(name, ".endsass") == 0) {
+            a->in_sass = false;
+            return 0;
+        }
+        return nv_sass_asm_family()->statement(as, a->sass_state, name);
+    }
+    if (strcmp(name, ".sass") == 0) {
+        a->in_sass = true;
+        nv_sass_asm_family()->begin_pass(as, a->sass_state, 0, false);
+        return 0;
+    }
+    if (name[0] == '.') {
+        if (strcmp(name, ".subch") == 0) {
+            uint32_t cls;
+            if ((rc = parse_subch(as, &subch)) || (rc = want_comma(as)) ||
+                (rc = parse_u32(as, &cls, "class")))
+                return rc;
+            if (cls && (!cg_nv_class_find(cls) || cls == CG_NV_CLASS_HOST))
+                return cg_asm_error(as, ".subch: class 0x%04X is not one of 902D, B197, B1C0, "
+                                    "A140, B0B5 (or 0)", cls);
+            a->sc[subch] = cls;
+            return 0;
+        }
+        return scene_directive(as, a, name);
+    }
+    if (strcmp(name, "inc") == 0 || strcmp(name, "noninc") == 0 || strcmp(name, "oneinc") == 0) {
+        unsigned sec = name[0] == 'i' ? CG_NV_SEC_INC_METHOD
+                       : name[0] == 'n' ? CG_NV_SEC_NON_INC_METHOD : CG_NV_SEC_ONE_INC;
+        if ((rc = parse_subch(as, &subch)) || (rc = want_comma(as)) ||
+            (rc = parse_method(as, a, subch, &mthd)))
+            return rc;
+        return emit_run(as, a, sec, subch, mthd);
+    }
+    if (strcmp(name, "mthd") == 0 || strcmp(name, "immd") == 0) {
+        if ((rc = parse_subch(as, &subch)) || (rc = want_comma(as)) ||
+            (rc = parse_method(as, a, subch, &mthd)) || (rc = want_comma(as)) ||
+            (rc = parse_u32(as, &v, "value")))
+            return rc;
+        track_object(a, subch, mthd, v);
+        if (v <= 0x1FFF)
+            return cg_asm_emit32(as, cg_nv_hdr(CG_NV_SEC_IMMD_DATA_METHOD, subch, mthd, v));
+        if (name[0] == 'i')
+            return cg_asm_error(as, "immd: 0x%x does not fit in 13 bits (use mthd or inc)", v);
+        cg_asm_emit32(as, cg_nv_hdr(CG_NV_SEC_INC_METHOD, subch, mthd, 1));
+        return cg_asm_emit32(as, v);
+    }
+    if (strcmp(name, "hdr") == 0) {
+        char kind[16];
+        if ((rc = cg_asm_ident(as, kind, sizeof(kind))))
+            return rc;
+        static const char *kinds[] = {"inc", "noninc", "oneinc", "old_inc", "old_noninc"};
+        int k = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(kind, kinds[i]) == 0)
+                k = i;
+        if (k < 0)
+            return cg_asm_error(as, "hdr: '%s' is not inc, noninc, oneinc, old_inc or old_noninc",
+                                kind);
+        uint32_t count;
+        if ((rc = parse_subch(as, &subch)) || (rc = want_comma(as)) ||
+            (rc = parse_method(as, a, subch, &mthd)) || (rc = want_comma(as)) ||
+            (rc = parse_u32(as, &count, "count")))
+            return rc;
+        if (k >= 3) {
+            if (count > 0x7FF || mthd > 0x1FFC)
+                return cg_asm_error(as, "old-format header: count %u > 2047 or method 0x%x > 0x1ffc",
+                                    count, mthd);
+            return cg_asm_emit32(as, (k == 3 ? 0u : 2u << 29) | count << 18 | subch << 13 | mthd);
+        }
+        if (count > 0x1FFF)
+            return cg_asm_error(as, "count %u: at most 8191", count);
+        static const unsigned sec[] = {CG_NV_SEC_INC_METHOD, CG_NV_SEC_NON_INC_METHOD,
+                                       CG_NV_SEC_ONE_INC};
+        return cg_asm_emit32(as, cg_nv_hdr(sec[k], subch, mthd, count));
+    }
+    if (strcmp(name, "set_subdevice_mask") == 0 || strcmp(name, "store_subdevice_mask") == 0) {
+        if ((rc = parse_u32(as, &v, "mask")))
+            return rc;
+        if (v > 0xFFF)
+            return cg_asm_error(as, "sub-device mask 0x%x: 12 bits", v);
+        return cg_asm_emit32(as, (name[1] == 'e' ? 1u : 2u) << 16 | v << 4);
+    }
+    if (strcmp(name, "use_subdevice_mask") == 0)
+        return cg_asm_emit32(as, 3u << 16);
+    if (strcmp(name, "end_pb_segment") == 0)
+        return cg_asm_emit32(as, CG_NV_END_PB_SEGMENT);
+    return CG_ERR_NOENT;
+}
+
+static void nv_begin_pass(cg_asm *as, void *user, int pass, bool final)
+{
+    (void)as;
+    (void)pass;
+    (void)final;
+    cg_nv_asm *a = user;
+    memcpy(a->sc, a->init_sc, sizeof(a->sc));
+    a->nacts = 0;
+    a->in_sass = false;
+}
+
+static const cg_asm_family nv_family = {"nv", nv_statement, nv_begin_pass};
+
+const cg_asm_family *cg_nv_asm_family(void)
+{
+    return &nv_family;
+}
