@@ -6,7 +6,7 @@
  * (bench/null_process), measured the same way in the same run),
  * against the model's own
  * render time (CPU time) measured in this process in the same run: the same scene
- * assembled and played through cg_vc4_scene_run with its `.png` directive
+ * assembled and played through cg_scene_run with its `.png` directive
  * dropped and no -o (so: load, bin, render, and the one final framebuffer
  * hash the scene log always prints), median of RUNS. Also prints the parts
  * of the command's fixed cost one by one: a pixel hash and a PNG write of
@@ -122,25 +122,21 @@ static char *read_file(const char *path, size_t *n)
 /* The model alone: the scene without its .png directive; seconds. */
 static double run_model(const char *text, size_t n, uint64_t *hash)
 {
-    cg_vc4_asm *st;
-    cg_asm *as;
+    cg_scene *sc = NULL;
     cg_device *dev;
     FILE *log = fopen("/dev/null", "w");
-    if (!log || cg_vc4_asm_create(&st) != 0 || cg_device_create(&dev) != 0 ||
-        cg_asm_create(cg_vc4_asm_family(), st, &as) != 0)
+    if (!log || cg_device_create(&dev) != 0)
         die("setup");
     cg_device_set_coherency(dev, CG_COHERENCY_WARN);
     double t0 = cpu();
-    cg_asm_add_source(as, "first_triangle.s", text, n);
-    if (cg_asm_assemble(as) != 0)
+    if (cg_scene_assemble(cg_family_get(CG_FAMILY_VC4), NULL, "first_triangle.s", text, n, &sc))
         die("the scene does not assemble");
-    cg_vc4_scene_opts so = {.fb_hash = hash};
-    if (cg_vc4_scene_run(st, as, dev, &so, log) != 0)
+    cg_scene_opts so = {.log = log, .frame_hash = hash};
+    if (cg_scene_run(sc, dev, &so) != 0)
         die("the scene failed");
     double t = cpu() - t0;
-    cg_asm_destroy(as);
+    cg_scene_destroy(sc);
     cg_device_destroy(dev);
-    cg_vc4_asm_destroy(st);
     fclose(log);
     return t;
 }

@@ -1,4 +1,4 @@
-/* nv 3D pipeline benchmark: scenes built here and run with cg_nv_scene_run
+/* nv 3D pipeline benchmark: scenes built here and run with cg_scene_run
  * (vertex shader, primitive assembly, clipping, rasteriser, the textured
  * square's pixel shader: perspective IPA, TEXS.2D NEAREST from an 8x8
  * A8B8G8R8 block-linear texture, ROP into a 512x512 A8B8G8R8 pitch target).
@@ -49,6 +49,17 @@ static void put(buf *b, const char *fmt, ...)
         if (!b->p)
             exit(1);
     }
+}
+
+/* Assemble and run an nv scene, as `cmdgpu run -f nv` does. */
+static int bench_scene(cg_device *dev, const char *name, const char *text)
+{
+    cg_scene *sc = NULL;
+    int rc = cg_scene_assemble(cg_family_get(CG_FAMILY_NV), NULL, name, text, strlen(text), &sc);
+    if (rc == 0)
+        rc = cg_scene_run(sc, dev, NULL);
+    cg_scene_destroy(sc);
+    return rc;
 }
 
 /* The scene: `small` selects the many-triangles draw. */
@@ -144,9 +155,8 @@ static double run_best(const char *text)
         cg_device *dev;
         if (cg_device_create(&dev))
             return 0;
-        cg_nv_scene_opts o = {0};
         double t0 = bench_thread_cpu();
-        int rc = cg_nv_scene_run(dev, "bench", text, strlen(text), &o);
+        int rc = bench_scene(dev, "bench", text);
         double t = bench_thread_cpu() - t0;
         if (rc) {
             fprintf(stderr, "scene failed: %s, %zu fault(s)\n", cg_strerror(rc), cg_fault_count(dev));

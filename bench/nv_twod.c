@@ -17,6 +17,17 @@
 #include "cmdgpu/cmdgpu.h"
 #include "summary.h"
 
+/* Assemble and run an nv scene, as `cmdgpu run -f nv` does. */
+static int bench_scene(cg_device *dev, const char *name, const char *text)
+{
+    cg_scene *sc = NULL;
+    int rc = cg_scene_assemble(cg_family_get(CG_FAMILY_NV), NULL, name, text, strlen(text), &sc);
+    if (rc == 0)
+        rc = cg_scene_run(sc, dev, NULL);
+    cg_scene_destroy(sc);
+    return rc;
+}
+
 #define REPS 5
 #define OPS 8
 #define W 512
@@ -55,9 +66,8 @@ static double run(const char *text)
         cg_device *dev;
         if (cg_device_create(&dev) != 0)
             exit(1);
-        cg_nv_scene_opts o = {0};
         double t0 = bench_thread_cpu();
-        int rc = cg_nv_scene_run(dev, "bench.s", text, strlen(text), &o);
+        int rc = bench_scene(dev, "bench.s", text);
         double t = bench_thread_cpu() - t0;
         if (rc != 0 || cg_fault_count(dev) != 0) {
             fprintf(stderr, "bench_nv_twod: the scene failed (%d)\n", rc);

@@ -53,15 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cg_device *dev = NULL;
         if (c->nact <= 64 && !big && cg_capfile_device(c, &dev) == 0) {
             small_budgets(dev);
-            if (c->family == CG_FAMILY_RADEON) {
-                cg_radeon_capfile_run(c, dev, out);
-            } else if (c->family == CG_FAMILY_VC4) {
-                cg_vc4_scene_opts so = {0};
-                cg_vc4_capfile_run(c, dev, &so, out);
-            } else {
-                cg_nv_scene_opts so = {.log = out};
-                cg_nv_capfile_run(c, dev, &so, NULL, NULL);
-            }
+            cg_scene_opts so = {.log = out};
+            cg_capfile_run(c, dev, &so);
             cg_capfile_fault_hash(dev, 0);
         }
         cg_device_destroy(dev);

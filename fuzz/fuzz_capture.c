@@ -33,15 +33,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int which = data[0] % 5;
     const uint8_t *d = data + 1;
     size_t n = size - 1;
-    if (which == 0) {
-        cg_capture_format f = cg_capture_detect(d, n);
-        which = f == CG_CAPTURE_RADEON_RING_DUMP ? 1 : f == CG_CAPTURE_VC4_HANG_STATE ? 2
-                : f == CG_CAPTURE_VC4_CL_DUMP   ? 3 : 4;
-    }
     FILE *out = fopen("/dev/null", "w");
     if (!out)
         return 0;
     cg_capture_error e;
+    if (which == 0) {
+        /* the detected format through its family's descriptor: what
+         * `cmdgpu disasm` and `cmdgpu run` do with it */
+        const cg_capture_desc *f = cg_capture_detect(d, n);
+        which = f == cg_capture_find("radeon-ring-dump") ? 1
+                : f == cg_capture_find("vc4-hang-state") ? 2
+                : f == cg_capture_find("vc4-cl-dump")    ? 3
+                                                         : 4;
+        if (f && f->family) {
+            cg_text_opts t = {.name = "fuzz", .json = n & 1};
+            f->disasm(&t, d, n, out, &e);
+            cg_device *dev = f->run ? small_device() : NULL;
+            if (dev)
+                f->run(&t, d, n, dev, NULL, out, &e);
+            cg_device_destroy(dev);
+        }
+    }
     if (which == 1) {
         cg_radeon_ringdump *r;
         if (cg_radeon_ringdump_parse(d, n, &r, &e) == 0) {

@@ -16,21 +16,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         null_out = fopen("/dev/null", "w");
     if (!null_out)
         return 0;
-    cg_radeon_asm *st;
-    cg_asm *as;
+    cg_scene *sc = NULL;
     cg_device *dev;
-    if (cg_radeon_asm_create(CG_RADEON_R600, &st) != 0)
-        return 0;
-    if (cg_asm_create(cg_radeon_asm_family(), st, &as) != 0) {
-        cg_radeon_asm_destroy(st);
-        return 0;
-    }
-    cg_asm_add_source(as, "fuzz.s", (const char *)data, size);
-    if (cg_asm_assemble(as) == 0 && cg_device_create(&dev) == 0) {
-        cg_radeon_scene_run(st, as, dev, null_out);
+    if (cg_scene_assemble(cg_family_get(CG_FAMILY_RADEON), NULL, "fuzz.s", (const char *)data,
+                          size, &sc) == 0 &&
+        cg_device_create(&dev) == 0) {
+        cg_scene_opts o = {.log = null_out};
+        cg_scene_run(sc, dev, &o);
         cg_device_destroy(dev);
     }
-    cg_asm_destroy(as);
-    cg_radeon_asm_destroy(st);
+    cg_scene_destroy(sc);
     return 0;
 }

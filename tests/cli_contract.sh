@@ -229,7 +229,8 @@ expect 2 "disasm --budget" -- "$bin" disasm -f raw --budget nv.macro-insns=5 "$t
 grep -q -- 'option --budget does not apply' "$tmp/err" && ok || bad "--budget message"
 # run -f nv -o writes render target 0 (issue 12); a scene without one exits 3
 expect 3 "run -f nv -o, no target" -- "$bin" run -f nv -o "$tmp/x.png" "$src/examples/nv/fence.s"
-grep -q -- 'render target 0' "$tmp/err" && ok || bad "-o message: $(cat "$tmp/err")"
+grep -q -- "-o $tmp/x.png, or a file the scene names, was not written" "$tmp/err" && ok || bad "-o message: $(cat "$tmp/err")"
+grep -q -- 'render target 0 is not a colour target' "$tmp/out" && ok || bad "-o log line: $(cat "$tmp/out")"
 expect 0 "run -f nv -o" -- "$bin" run -f nv -o "$tmp/x.png" --out "$tmp" "$src/examples/nv/depth_blend.s"
 [ -s "$tmp/x.png" ] && ok || bad "run -f nv -o wrote no PNG"
 expect 3 "run -f nv -o unwritable" -- "$bin" run -f nv -o "$tmp/no/x.png" "$src/examples/nv/depth_blend.s"
@@ -253,7 +254,7 @@ head -c 300000 /dev/urandom >"$tmp/v2/first_triangle.png"
 cmp -s "$tmp/v1/fresh.png" "$tmp/v2/old.png" && ok || bad "run -f vc4 -o over a longer file: not the PNG"
 cmp -s "$tmp/v1/first_triangle.png" "$tmp/v2/first_triangle.png" && ok \
     || bad "run -f vc4 .png over a longer file: not the PNG"
-"$bin" help run | grep -q -- '-o, --output FILE.*\[vc4 vc4-cl nv only\]' && ok || bad "help run lists -o"
+"$bin" help run | grep -q -- '-o, --output FILE.*\[nv vc4 vc4-cl only\]' && ok || bad "help run lists -o"
 expect 2 "--budget 010" -- "$bin" run -f nv --budget nv.macro-insns=010 "$src/examples/nv/fence.s"
 expect 0 "--budget 0x10" -- "$bin" run -f nv --budget nv.macro-insns=0x10000 --out "$tmp" \
     "$src/examples/nv/fence.s"

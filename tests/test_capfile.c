@@ -59,7 +59,7 @@ static int run_log(const uint8_t *data, size_t size, char **log, size_t *len)
     CHECK_EQ(cg_capfile_memhash_init(&mh, c), 0);
     cg_capfile_memhash_attach(dev, &mh);
     FILE *f = open_memstream(log, len);
-    rc = cg_radeon_capfile_run(c, dev, f);
+    rc = cg_capfile_run(c, dev, &(cg_scene_opts){.log = f});
     fclose(f);
     /* the ring never writes the section: its final bytes are the captured ones */
     CHECK(mh.done);
@@ -90,8 +90,9 @@ int main(void)
     CHECK_EQ(size, 24 + 20 + 14 + 42 + 72 + 68 + 68 + 40);
     CHECK(cg_capfile_detect(d, size));
     CHECK_EQ(cg_capfile_peek_family(d, size), CG_FAMILY_RADEON);
-    CHECK_EQ(cg_capture_detect(d, size), CG_CAPTURE_CMDGPU);
-    CHECK_STR(cg_capture_format_name(CG_CAPTURE_CMDGPU), "cmdgpu-capture");
+    CHECK(cg_capture_detect(d, size) == cg_capture_find("cmdgpu-capture"));
+    CHECK(cg_capture_detect(d, size) != NULL);
+    CHECK_STR(cg_capture_detect(d, size)->name, "cmdgpu-capture");
 
     cg_capfile *c = NULL;
     cg_capture_error e = {0};
@@ -197,7 +198,7 @@ int main(void)
     memcpy(h, d, size);
     h[0] = 'X';
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_SYNTAX);
-    CHECK_EQ(cg_capture_detect(h, size), CG_CAPTURE_NATIVE);
+    CHECK(cg_capture_detect(h, size) == NULL);
     memcpy(h, d, size);
     h[58 + 8 + 16] = 0xff; /* the memory record's name length */
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_RANGE);
@@ -209,9 +210,10 @@ int main(void)
         cg_device *dev = NULL;
         cg_device_create(&dev);
         FILE *f = fopen("/dev/null", "w");
-        CHECK_EQ(cg_radeon_capfile_run(c, dev, f), CG_ERR_SYNTAX);
-        CHECK_EQ(cg_vc4_capfile_run(c, dev, NULL, f), CG_ERR_SYNTAX); /* wrong family */
-        CHECK_EQ(cg_nv_capfile_run(c, dev, NULL, NULL, NULL), CG_ERR_SYNTAX);
+        CHECK_EQ(cg_capfile_run(c, dev, &(cg_scene_opts){.log = f}), CG_ERR_SYNTAX);
+        cg_scene *sc = NULL;
+        CHECK_EQ(cg_scene_from_capfile(c, &sc), CG_ERR_SYNTAX);
+        CHECK(sc == NULL);
         fclose(f);
         cg_device_destroy(dev);
         cg_capfile_free(c);

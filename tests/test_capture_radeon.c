@@ -51,7 +51,7 @@ int main(void)
     size_t n;
     uint8_t *text = slurp(DATA "radeon_ring_gfx.txt", &n);
     CHECK(text != NULL);
-    CHECK_EQ(cg_capture_detect(text, n), CG_CAPTURE_RADEON_RING_DUMP);
+    CHECK(cg_capture_detect(text, n) == cg_capture_find("radeon-ring-dump"));
     cg_radeon_ringdump *d = NULL;
     cg_capture_error e = {0};
     CHECK_EQ(cg_radeon_ringdump_parse(text, n, &d, &e), 0);
@@ -102,7 +102,7 @@ int main(void)
 
     /* the oldest form: no marks, resynchronised at the rptr register */
     text = slurp(DATA "radeon_ring_gfx_old.txt", &n);
-    CHECK_EQ(cg_capture_detect(text, n), CG_CAPTURE_RADEON_RING_DUMP);
+    CHECK(cg_capture_detect(text, n) == cg_capture_find("radeon-ring-dump"));
     CHECK_EQ(cg_radeon_ringdump_parse(text, n, &d, &e), 0);
     CHECK(d && d->old_form);
     CHECK_EQ(d->wptr_reg, 0x8714);

@@ -4,6 +4,7 @@
  * comments, not from running it. */
 #include <stdlib.h>
 #include "check.h"
+#include "scene_util.h"
 #include "cmdgpu/cmdgpu.h"
 
 typedef struct seen {
@@ -18,8 +19,9 @@ typedef struct seen {
     int read_rc;
 } seen;
 
-static void on_draw(void *user, const cg_nv_draw *d)
+static void on_draw(void *user, const void *draw)
 {
+    const cg_nv_draw *d = draw;
     seen *s = user;
     if (s->draws++)
         return;
@@ -55,9 +57,9 @@ int main(void)
     seen s = {0};
     /* where the test runs: each variant (tests/CMakeLists.txt) has its own
      * directory, so parallel runs never read one another's half-written PNG */
-    cg_nv_scene_opts o = {.out_dir = "."};
-    int rc = cg_nv_scene_run_draws(dev, CMDGPU_SOURCE_DIR "/examples/nv/textured_square.s", NULL,
-                                   0, &o, on_draw, &s);
+    cg_scene_opts o = {.out_dir = ".", .draw_fn = on_draw, .draw_user = &s};
+    int rc = test_scene_run(CG_FAMILY_NV, CMDGPU_SOURCE_DIR "/examples/nv/textured_square.s",
+                            NULL, 0, dev, &o);
     CHECK_EQ(rc, 0);
     CHECK_EQ(cg_fault_count(dev), 0);
 

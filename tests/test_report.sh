@@ -103,7 +103,7 @@ grep -q 'hang report: the CP stood at 0x100000024 WAIT_REG_MEM \[c0053c00 000000
 expect 1 "report hang state" -- "$bin" report --json -o "$tmp/hs.html" "$c/vc4_hang_sema.bin"
 grep -q '"family":"vc4","result":"failed",.*"items":4,.*"faults":1,"hang":true,' "$tmp/out" && ok || bad "hang state summary"
 grep -q 'stood at CT1CA 0x00100010 Wait_on_Semaphore' "$tmp/hs.html" && ok || bad "hang state hang report"
-grep -q 'CT0CA 0x00100003 (captured 0x00100001), CT1CA 0x00100010 (captured 0x00100010)' "$tmp/hs.html" && ok || bad "hang state log line"
+grep -q 'CT0CA 0x00100003 (captured 0x00100001)  CT1CA 0x00100010 (captured 0x00100010)' "$tmp/hs.html" && ok || bad "hang state log line"
 expect 2 "hang state with -f nv" -- "$bin" report -f nv -o "$tmp/n.html" "$c/vc4_hang_sema.bin"
 grep -q "is a vc4 capture (vc4-hang-state), not nv" "$tmp/err" && ok || bad "hang state family message"
 expect 2 "cl dump" -- "$bin" report -o "$tmp/n.html" "$c/vc4_cl_dump.txt"

@@ -79,6 +79,17 @@ typedef struct want {
 } want;
 
 /* Assemble the parts (NULL: the base part) and check the report. */
+/* The source as a vc4 scene (the scene directives recorded). */
+static cg_scene *scene(const char *name, const char *src)
+{
+    cg_scene *sc = NULL;
+    int rc = cg_scene_assemble(cg_family_get(CG_FAMILY_VC4), NULL, name, src, strlen(src), &sc);
+    CHECK_EQ(rc, 0);
+    if (rc == CG_ERR_SYNTAX)
+        fputs(cg_scene_errors(sc), stderr);
+    return sc;
+}
+
 static void expect(const char *name, const char *bin, const char *rec, const char *unif,
                    const char *sh0, const char *sh1, const char *bos, const want *w, size_t n)
 {
@@ -86,19 +97,11 @@ static void expect(const char *name, const char *bin, const char *rec, const cha
     snprintf(src, sizeof src, "%s%s%s%s%s%s", bin ? bin : BIN, rec ? rec : REC,
              unif ? unif : UNIF, sh0 ? sh0 : SH0, sh1 ? sh1 : SH1, bos ? bos : BOS);
     int before = check_failures;
-    cg_vc4_asm *st;
-    cg_asm *as;
-    CHECK_EQ(cg_vc4_asm_create(&st), 0);
-    CHECK_EQ(cg_asm_create(cg_vc4_asm_family(), st, &as), 0);
-    CHECK_EQ(cg_asm_add_source(as, name, src, strlen(src)), 0);
-    int rc = cg_asm_assemble(as);
-    CHECK_EQ(rc, 0);
-    if (rc)
-        fputs(cg_asm_errors(as), stderr);
+    cg_scene *sc = scene(name, src);
     cg_check_report r;
     cg_check_report_init(&r);
     char err[256];
-    CHECK_EQ(cg_vc4_check_asm(as, st, &r, err, sizeof err), 0);
+    CHECK_EQ(cg_vc4_check_scene(sc, &r, err, sizeof err), 0);
     CHECK_EQ(r.n, n);
     for (size_t i = 0; i < n && i < r.n; i++) {
         CHECK_STR(r.v[i].rule, w[i].rule);
@@ -111,8 +114,7 @@ static void expect(const char *name, const char *bin, const char *rec, const cha
         cg_check_print(stderr, &r, "vc4", false);
     }
     cg_check_report_free(&r);
-    cg_asm_destroy(as);
-    cg_vc4_asm_destroy(st);
+    cg_scene_destroy(sc);
 }
 
 #define ACCEPT(name, bin, rec, unif, sh0, sh1, bos) \
@@ -127,21 +129,15 @@ static void test_base(void)
 {
     ACCEPT("base", NULL, NULL, NULL, NULL, NULL, NULL);
     /* items: 11 packets, 1 record, 4 + 3 shader instructions */
-    cg_vc4_asm *st;
-    cg_asm *as;
     char src[8192];
     snprintf(src, sizeof src, "%s%s%s%s%s%s", BIN, REC, UNIF, SH0, SH1, BOS);
-    cg_vc4_asm_create(&st);
-    cg_asm_create(cg_vc4_asm_family(), st, &as);
-    cg_asm_add_source(as, "base", src, strlen(src));
-    CHECK_EQ(cg_asm_assemble(as), 0);
+    cg_scene *sc = scene("base", src);
     cg_check_report r;
     cg_check_report_init(&r);
-    CHECK_EQ(cg_vc4_check_asm(as, st, &r, NULL, 0), 0);
+    CHECK_EQ(cg_vc4_check_scene(sc, &r, NULL, 0), 0);
     CHECK_EQ(r.checked, 11 + 1 + 4 + 3);
     cg_check_report_free(&r);
-    cg_asm_destroy(as);
-    cg_vc4_asm_destroy(st);
+    cg_scene_destroy(sc);
 }
 
 static void test_packets(void)
@@ -646,19 +642,13 @@ static void test_api(void)
          "BO 65536: at most 65536 BOs (bo0 ... bo65535)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cg_vc4_asm *st;
-        cg_asm *as;
-        cg_vc4_asm_create(&st);
-        cg_asm_create(cg_vc4_asm_family(), st, &as);
-        cg_asm_add_source(as, "bad", bad[i].src, strlen(bad[i].src));
-        CHECK_EQ(cg_asm_assemble(as), 0);
+        cg_scene *sc = scene("bad", bad[i].src);
         char err[256];
         cg_check_report_init(&r);
-        CHECK_EQ(cg_vc4_check_asm(as, st, &r, err, sizeof err), CG_ERR_INVAL);
+        CHECK_EQ(cg_vc4_check_scene(sc, &r, err, sizeof err), CG_ERR_INVAL);
         CHECK_STR(err, bad[i].err);
         cg_check_report_free(&r);
-        cg_asm_destroy(as);
-        cg_vc4_asm_destroy(st);
+        cg_scene_destroy(sc);
     }
 }
 

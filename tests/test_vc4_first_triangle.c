@@ -5,6 +5,7 @@
  * row, top-left rule), not with the renderer's edge functions. */
 #include <stdlib.h>
 #include "check.h"
+#include "scene_util.h"
 #include "cmdgpu/cmdgpu.h"
 
 #define GOLDEN_HASH 0xab4e631d2f5d14c4ull
@@ -35,20 +36,12 @@ static long expected_pixels(void)
 int main(void)
 {
     cg_device *dev;
-    cg_vc4_asm *st;
-    cg_asm *as;
     CHECK_EQ(cg_device_create(&dev), 0);
-    CHECK_EQ(cg_vc4_asm_create(&st), 0);
-    CHECK_EQ(cg_asm_create(cg_vc4_asm_family(), st, &as), 0);
-    CHECK_EQ(cg_asm_add_file(as, CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s"), 0);
-    int rc = cg_asm_assemble(as);
-    CHECK_EQ(rc, 0);
-    if (rc)
-        fputs(cg_asm_errors(as), stderr);
     FILE *log = tmpfile();
     uint64_t hash = 0;
-    cg_vc4_scene_opts so = {.png = "first_triangle_test.png", .fb_hash = &hash};
-    CHECK_EQ(cg_vc4_scene_run(st, as, dev, &so, log), 0);
+    cg_scene_opts so = {.log = log, .frame_png = "first_triangle_test.png", .frame_hash = &hash};
+    CHECK_EQ(test_scene_run(CG_FAMILY_VC4, CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s",
+                            NULL, 0, dev, &so), 0);
     CHECK_EQ(hash, GOLDEN_HASH);
     CHECK_EQ(cg_fault_count(dev), 0);
 
@@ -92,8 +85,6 @@ int main(void)
     }
     remove("first_triangle_test.png");
     remove("first_triangle.png");
-    cg_asm_destroy(as);
-    cg_vc4_asm_destroy(st);
     cg_device_destroy(dev);
     return check_report("test_vc4_first_triangle");
 }

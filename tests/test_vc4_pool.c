@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "check.h"
+#include "scene_util.h"
 #include "cmdgpu/cmdgpu.h"
 #include "vc4/vc4_internal.h"
 #include "../bench/cl_buf.h"
@@ -334,24 +335,18 @@ static void scene_examples(bool traced)
             setenv("CMDGPU_VC4_RENDER_THREADS", k == 0 ? "1" : k == 1 ? "2" : "4", 1);
             setenv("CMDGPU_VC4_POOL_AT_ONCE", "1", 1);
             cg_device *dev;
-            cg_vc4_asm *st;
-            cg_asm *as;
             CHECK_EQ(cg_device_create(&dev), 0);
-            CHECK_EQ(cg_vc4_asm_create(&st), 0);
-            CHECK_EQ(cg_asm_create(cg_vc4_asm_family(), st, &as), 0);
             tr[k] = 0xcbf29ce484222325ull;
             if (traced)
                 CHECK(cg_trace_add(dev, trace_hash, &tr[k]) >= 0);
-            CHECK_EQ(cg_asm_add_file(as, ex[e].file), 0);
-            CHECK_EQ(cg_asm_assemble(as), 0);
             FILE *log = tmpfile();
             /* the PNGs in a directory of this test's (others run the same
              * scenes at the same time) */
             mkdir("vc4_pool_out", 0777);
-            cg_vc4_scene_opts so = {.fb_hash = &h[k], .png_optional = true,
-                                    .out_dir = "vc4_pool_out"};
+            cg_scene_opts so = {.log = log, .frame_hash = &h[k], .frame_optional = true,
+                                .out_dir = "vc4_pool_out"};
             uint64_t t0 = vc4_pool_taken_total();
-            CHECK_EQ(cg_vc4_scene_run(st, as, dev, &so, log), 0);
+            CHECK_EQ(test_scene_run(CG_FAMILY_VC4, ex[e].file, NULL, 0, dev, &so), 0);
             taken[k] = vc4_pool_taken_total() - t0;
             if (ex[e].png) {
                 uint8_t *rgba = NULL;
@@ -364,8 +359,6 @@ static void scene_examples(bool traced)
             }
             nf[k] = cg_fault_count(dev);
             fclose(log);
-            cg_asm_destroy(as);
-            cg_vc4_asm_destroy(st);
             cg_device_destroy(dev);
         }
         unsetenv("CMDGPU_VC4_RENDER_THREADS");

@@ -59,7 +59,7 @@ expect 3 "syntax error" -- "$bin" asm -f vc4-cl -o "$tmp/x.bin" /dev/stdin <<<'T
 mkdir -p "$tmp/o" && cd "$tmp/o" || exit 1
 expect 3 "-o /dev/full" -- "$bin" run -f vc4 "$src/examples/vc4/first_triangle.s" -o /dev/full
 grep -q '^FAIL wrote /dev/full: input/output error$' "$tmp/out" && ok || bad "-o /dev/full log line"
-[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'an output file could not be written' "$tmp/err" && ok || bad "-o /dev/full: one stderr line"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- '-o /dev/full, or a file the scene names, was not written' "$tmp/err" && ok || bad "-o /dev/full: one stderr line"
 sed 's|^\.png "first_triangle.png"$|.png "/dev/full"|' "$src/examples/vc4/first_triangle.s" >"$tmp/full.s"
 grep -q '^\.png "/dev/full"$' "$tmp/full.s" && ok || bad "scene with .png /dev/full"
 expect 3 ".png /dev/full" -- "$bin" run -f vc4 "$tmp/full.s"

@@ -1,7 +1,8 @@
-/* cmdgpu command: captures that real systems write (docs/captures.md),
+/* cmdgpu command: captures (docs/captures.md, docs/capture-format.md),
  * chosen with --input-format or detected (cg_capture_detect), for
- * `cmdgpu disasm` and `cmdgpu run`. The loaders are library functions
- * (include/cmdgpu/capture.h); this file only wires them to the command. */
+ * `cmdgpu disasm` and `cmdgpu run`: each format is a family's (or the
+ * core's own CMDGPUCAP container) and is reached through its descriptor
+ * (cmdgpu/family.h); this file only wires them to the command. */
 #define _GNU_SOURCE /* fopencookie: the progress of a listing (glibc) */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,23 +12,21 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
-#include "cmdgpu/capture.h"
 
-static int load_error(const char *path, cg_capture_format f, int rc, const cg_capture_error *e)
+static int load_error(const char *path, const cg_capture_desc *f, int rc, const cg_capture_error *e)
 {
-    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE || (rc == CG_ERR_UNSUPPORTED && f == CG_CAPTURE_CMDGPU))
-        return cli_error(EXIT_INPUT, "%s: %s at offset %zu (0x%zx): %s", path, cg_capture_format_name(f),
-                         e->offset, e->offset, e->msg);
-    return cli_error(EXIT_INPUT, "%s: %s: %s", path, cg_capture_format_name(f), cg_strerror(rc));
+    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE || (rc == CG_ERR_UNSUPPORTED && !f->family))
+        return cli_error(EXIT_INPUT, "%s: %s at offset %zu (0x%zx): %s", path, f->name, e->offset,
+                         e->offset, e->msg);
+    return cli_error(EXIT_INPUT, "%s: %s: %s", path, f->name, cg_strerror(rc));
 }
 
 static const char *format_names(void)
 {
     static char buf[256];
     size_t len = 0;
-    for (unsigned i = 0; i < CG_CAPTURE_FORMAT_COUNT && len < sizeof buf; i++) {
-        int w = snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
-                         cg_capture_format_name((cg_capture_format)i));
+    for (size_t i = 0; i < cg_capture_count() && len < sizeof buf; i++) {
+        int w = snprintf(buf + len, sizeof buf - len, ", %s", cg_capture_at(i)->name);
         if (w < 0)
             break;
         len += (size_t)w;
@@ -35,67 +34,44 @@ static const char *format_names(void)
     return buf;
 }
 
-/* The family a -f name belongs to ("vc4-cl" is vc4). */
-static cg_family family_of(const char *name)
-{
-    if (!name)
-        return CG_FAMILY_NONE;
-    if (strncmp(name, "vc4", 3) == 0 && (!name[3] || strcmp(name + 3, "-cl") == 0))
-        return CG_FAMILY_VC4;
-    if (strcmp(name, "nv") == 0)
-        return CG_FAMILY_NV;
-    if (strcmp(name, "radeon") == 0)
-        return CG_FAMILY_RADEON;
-    return CG_FAMILY_NONE;
-}
-
-/* Which format to load `data` as: NATIVE when the family's own loader
- * should take it. Returns -1 to go on, or an exit code. */
+/* Which capture format to load `data` as: *f NULL when the family's own
+ * format should take it. Returns -1 to go on, or an exit code. */
 static int choose(const cli_opts *o, const char *path, const uint8_t *data, size_t size,
-                  cg_capture_format *f)
+                  const cg_capture_desc **f)
 {
-    *f = CG_CAPTURE_NATIVE;
-    cg_family fam = family_of(o->family);
+    *f = NULL;
+    const cg_family_desc *fam = o->fmt->family;
     if (o->input_format && strcmp(o->input_format, "auto") != 0) {
-        if (cg_capture_format_from_name(o->input_format, f) != 0)
-            return cli_error(EXIT_USAGE, "--input-format: unknown format '%s' (auto, %s)", o->input_format,
-                             format_names());
-        cg_family want = cg_capture_format_family(*f);
-        if (want != CG_FAMILY_NONE && want != fam)
-            return cli_error(EXIT_USAGE, "--input-format %s is a %s capture: use -f %s", o->input_format,
-                             cg_family_name(want), cg_family_name(want));
+        if (strcmp(o->input_format, "native") == 0)
+            return -1;
+        if (!(*f = cg_capture_find(o->input_format)))
+            return cli_error(EXIT_USAGE, "--input-format: unknown format '%s' (auto, native%s)",
+                             o->input_format, format_names());
+        if ((*f)->family && (*f)->family != fam)
+            return cli_error(EXIT_USAGE, "--input-format %s is a %s capture: use -f %s",
+                             o->input_format, (*f)->family->name, (*f)->family->name);
         return -1;
     }
     if (!data)
         return -1;
-    cg_capture_format d = cg_capture_detect(data, size);
-    if (d == CG_CAPTURE_NATIVE)
+    const cg_capture_desc *d = cg_capture_detect(data, size);
+    if (!d)
         return -1;
-    if (d == CG_CAPTURE_CMDGPU) {
-        cg_family cf = cg_capfile_peek_family(data, size);
-        if (cf != CG_FAMILY_NONE && cf != fam)
-            return cli_error(EXIT_USAGE, "%s is a cmdgpu capture of family %s, not %s: leave -f out or "
-                             "use -f %s", path, cg_family_name(cf), o->family ? o->family : "?",
-                             cg_family_name(cf));
+    if (!d->family) { /* CMDGPUCAP: the file names its family */
+        const cg_family_desc *cf = cg_family_get(cg_capfile_peek_family(data, size));
+        if (cf && cf != fam)
+            return cli_error(EXIT_USAGE, "%s is a cmdgpu capture of family %s, not %s: leave -f "
+                             "out or use -f %s", path, cf->name, o->family ? o->family : "?",
+                             cf->name);
         *f = d;
         return -1;
     }
-    if (cg_capture_format_family(d) != fam)
-        return cli_error(EXIT_INPUT, "%s looks like a %s capture (%s), not %s input: use -f %s, or "
-                         "--input-format native to read its bytes as they are", path,
-                         cg_capture_format_name(d), cg_capture_format_description(d),
-                         o->family ? o->family : "?", cg_family_name(cg_capture_format_family(d)));
+    if (d->family != fam)
+        return cli_error(EXIT_INPUT, "%s looks like a %s capture (%s), not %s input: use -f %s, "
+                         "or --input-format native to read its bytes as they are", path, d->name,
+                         d->description, o->family ? o->family : "?", d->family->name);
     *f = d;
     return -1;
-}
-
-static int gen_of(const cli_opts *o, cg_radeon_gen *g)
-{
-    *g = CG_RADEON_R600;
-    if (o->gen && cg_radeon_gen_from_name(o->gen, g) != 0)
-        return cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, r700, evergreen, r500)",
-                         o->gen);
-    return EXIT_OK;
 }
 
 static void disasm_progress(void *user, size_t done, size_t total)
@@ -104,62 +80,21 @@ static void disasm_progress(void *user, size_t done, size_t total)
     cli_progress_set(done, total, "submissions");
 }
 
-int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
-                   size_t size, FILE *out)
+int capture_disasm(const cli_opts *o, const char *path, const uint8_t *data, size_t size,
+                   FILE *out)
 {
-    cg_capture_format f;
+    if (!o->fmt->family || !o->fmt->scenes)
+        return -1; /* instruction sets have no captures */
+    const cg_capture_desc *f;
     int rc = choose(o, path, data, size, &f);
-    if (rc >= 0)
+    if (rc >= 0 || !f)
         return rc;
-    const cli_colors *c = o->color;
     cg_capture_error e = {0};
-    switch (f) {
-    case CG_CAPTURE_RADEON_RING_DUMP: {
-        cg_radeon_gen g;
-        if ((rc = gen_of(o, &g)) != EXIT_OK)
-            return rc;
-        cg_radeon_ringdump *d;
-        if ((rc = cg_radeon_ringdump_parse(data, size, &d, &e)) != 0)
-            return load_error(path, f, rc, &e);
-        cg_radeon_disasm_opts dop = {.gen = g, .json = o->json, .c_name = c->name, .c_num = c->num,
-                                     .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
-                                     .c_reset = c->reset};
-        rc = cg_radeon_ringdump_disasm(d, &dop, out);
-        cg_radeon_ringdump_free(d);
-        return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
-    }
-    case CG_CAPTURE_VC4_HANG_STATE: {
-        cg_vc4_hang_state *h;
-        if ((rc = cg_vc4_hang_parse(data, size, &h, &e)) != 0)
-            return load_error(path, f, rc, &e);
-        cg_vc4_disasm_opts dop = {.prim_format = 0x12, .json = o->json, .c_name = c->name,
-                                  .c_num = c->num, .c_addr = c->addr, .c_err = c->err,
-                                  .c_comment = c->comment, .c_reset = c->reset};
-        rc = cg_vc4_hang_disasm(h, &dop, out);
-        cg_vc4_hang_free(h);
-        return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
-    }
-    case CG_CAPTURE_VC4_CL_DUMP: {
-        cg_vc4_cl_textdump *t;
-        if ((rc = cg_vc4_cl_textdump_parse(data, size, &t, &e)) != 0)
-            return load_error(path, f, rc, &e);
-        if (!o->json)
-            fprintf(out, "%s// VC4_DEBUG=cl dump: %zu packets rebuilt, %zu bytes (hardware offsets)%s\n",
-                    c->comment, t->npackets, t->size, c->reset);
-        if (t->more_lists && !o->json)
-            fprintf(out, "%s// %zu more list(s) follow in the file: only the first is decoded%s\n", c->comment,
-                    t->more_lists, c->reset);
-        if (t->unknown_at != SIZE_MAX && !o->json)
-            fprintf(out, "%s// the dump stopped at an unknown packet at hardware offset 0x%zx%s\n", c->err,
-                    t->unknown_at, c->reset);
-        rc = fam->disasm(o, t->bytes, t->size, out);
-        cg_vc4_cl_textdump_free(t);
-        return rc;
-    }
-    case CG_CAPTURE_CMDGPU: {
+    if (!f->family) { /* the CMDGPUCAP listing, with its progress */
         cg_capfile *cap;
         if ((rc = cg_capfile_parse(data, size, &cap, &e)) != 0)
             return load_error(path, f, rc, &e);
+        const cli_colors *c = o->color;
         cg_capfile_disasm_opts dop = {.json = o->json, .c_name = c->name, .c_num = c->num,
                                       .c_addr = c->addr, .c_err = c->err, .c_comment = c->comment,
                                       .c_reset = c->reset, .progress = disasm_progress};
@@ -167,177 +102,41 @@ int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, c
         cg_capfile_free(cap);
         return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
     }
-    case CG_CAPTURE_NV_PUSH_RAW: {
-        uint32_t *w;
-        size_t n;
-        if ((rc = cg_nv_pushdump_load(data, size, &w, &n, &e)) != 0)
-            return load_error(path, f, rc, &e);
-        free(w);
-        return fam->disasm(o, data, size, out);
-    }
-    default:
-        return -1;
-    }
+    cg_text_opts t = cli_text_opts(o);
+    rc = f->disasm(&t, data, size, out, &e);
+    if (rc == CG_ERR_SYNTAX || rc == CG_ERR_RANGE)
+        return load_error(path, f, rc, &e);
+    return rc < 0 ? cli_error(EXIT_INPUT, "disasm: %s", cg_strerror(rc)) : EXIT_OK;
 }
 
-static void print_faults(const cli_opts *o, cg_device *dev, size_t from, FILE *out)
+/* A capture a real system wrote, replayed by its format (text or JSON to
+ * stdout; -o gets the frame where there is one). */
+static int run_real(const cli_opts *o, const cg_capture_desc *f, const char *path,
+                    const uint8_t *data, size_t size)
 {
-    char line[512];
-    for (size_t i = from; i < cg_fault_count(dev); i++) {
-        const cg_fault *f = cg_fault_get(dev, i);
-        if (o->json) {
-            cg_fault_format_json(f, line, sizeof line);
-            fprintf(out, "%s%s", i > from ? "," : "", line);
-        } else {
-            cg_fault_format(f, line, sizeof line);
-            fprintf(out, "%s%s%s\n", o->color->err, line, o->color->reset);
-        }
-    }
-}
-
-static bool any_unmapped(cg_device *dev)
-{
-    for (size_t i = 0; i < cg_fault_count(dev); i++)
-        if (cg_fault_get(dev, i)->kind == CG_FAULT_UNMAPPED)
-            return true;
-    return false;
-}
-
-static int run_ringdump(const cli_opts *o, const char *path, const uint8_t *data, size_t size)
-{
-    cg_radeon_gen g;
-    int rc = gen_of(o, &g);
-    if (rc != EXIT_OK)
-        return rc;
-    if (g == CG_RADEON_R500)
-        return cli_error(EXIT_USAGE, "run: ring dumps replay on r600, r700 or evergreen");
-    cg_capture_error e = {0};
-    cg_radeon_ringdump *d;
-    if ((rc = cg_radeon_ringdump_parse(data, size, &d, &e)) != 0)
-        return load_error(path, CG_CAPTURE_RADEON_RING_DUMP, rc, &e);
     cg_device *dev = cli_device_create(o);
-    if (!dev) {
-        cg_radeon_ringdump_free(d);
+    if (!dev)
         return EXIT_INPUT;
-    }
     if (o->trace)
         cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
-    cg_radeon_hang_recorder *hr = NULL;
-    cg_radeon_hang_recorder_create(dev, &hr); /* without it: no hang report */
-    cg_radeon_ringdump_result res;
-    int r = cg_radeon_ringdump_replay(d, dev, g, &res, NULL);
-    if (r == CG_ERR_NOENT) {
-        rc = cli_error(EXIT_INPUT, "%s: rptr %u is not in the dump: nothing to replay", path, d->rptr);
-    } else if (r != 0) {
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the radeon model: %s", cg_strerror(r));
-    } else {
-        const cg_radeon_cp_status *st = &res.status;
-        bool failed = res.faults > 0 || st->state == CG_RADEON_CP_STOPPED || st->state == CG_RADEON_CP_WAITING;
-        if (o->json) {
-            printf("{\"capture\":\"%s\",\"format\":\"radeon-ring-dump\",\"ring_addr\":\"0x%" PRIx64 "\","
-                   "\"ring_dw\":%u,\"cp\":{\"state\":\"%s\",\"rptr\":%u,\"wptr\":%u,\"ib_depth\":%u,"
-                   "\"packets\":%" PRIu64 ",\"dwords\":%" PRIu64 "},\"scratch\":[",
-                   path, res.ring_addr, d->ring_dw, cg_radeon_cp_state_name(st->state), st->rptr, st->wptr,
-                   st->ib_depth, st->packets, st->dwords);
-            for (int k = 0; k < 8; k++)
-                printf("%s\"0x%08x\"", k ? "," : "", res.scratch[k]);
-            printf("],\"faults\":[");
-            print_faults(o, dev, 0, stdout);
-            printf("]");
-            if (failed && hr) {
-                printf(",\"report\":");
-                if (cg_radeon_hang_report(hr, true, stdout) != 1)
-                    printf("null\n");
-            }
-            printf(",\"result\":\"%s\"}\n", failed ? "failed" : "ok");
-        } else {
-            printf("ring dump %s: ring of %u dwords at 0x%" PRIx64 ", replaying from rptr %u to wptr %u\n", path,
-                   d->ring_dw, res.ring_addr, d->rptr_entry < d->nentries ? d->entries[d->rptr_entry].index : 0,
-                   d->wptr);
-            print_faults(o, dev, 0, stdout);
-            if (any_unmapped(dev))
-                printf("note: a ring dump holds only the ring: the memory its packets refer to (IBs, fences, "
-                       "semaphores) was not captured, so those accesses fault as unmapped\n");
-            printf("cp: %s rptr %u wptr %u ib_depth %u packets %" PRIu64 " dwords %" PRIu64 "\n",
-                   cg_radeon_cp_state_name(st->state), st->rptr, st->wptr, st->ib_depth, st->packets, st->dwords);
-            for (int k = 0; k < 8; k++)
-                printf("SCRATCH_REG%d = 0x%08x\n", k, res.scratch[k]);
-            if (failed && hr)
-                cg_radeon_hang_report(hr, false, stdout);
-            printf("replay: %s, %zu fault(s)\n", failed ? "failed" : "ok", res.faults);
-        }
-        rc = failed ? EXIT_FAULT : EXIT_OK;
-    }
-    cg_radeon_hang_recorder_destroy(hr);
-    cg_device_destroy(dev);
-    cg_radeon_ringdump_free(d);
-    return rc;
-}
-
-static int run_hang(const cli_opts *o, const char *path, const uint8_t *data, size_t size)
-{
+    cg_text_opts t = cli_text_opts(o);
+    t.name = path;
     cg_capture_error e = {0};
-    cg_vc4_hang_state *h;
-    int rc = cg_vc4_hang_parse(data, size, &h, &e);
-    if (rc != 0)
-        return load_error(path, CG_CAPTURE_VC4_HANG_STATE, rc, &e);
-    cg_device *dev = cli_device_create(o);
-    if (!dev) {
-        cg_vc4_hang_free(h);
-        return EXIT_INPUT;
-    }
-    if (o->trace)
-        cg_trace_add(dev, o->json ? cg_trace_write_json : cg_trace_write_text, stdout);
-    cg_vc4_hang_result res;
-    cg_vc4 *v = NULL;
-    int r = cg_vc4_hang_replay(h, dev, &res, &v);
-    if (r != 0) {
-        rc = cli_error(EXIT_INPUT, "run: cannot set up the vc4 model: %s", cg_strerror(r));
-        goto out;
-    }
-    uint64_t hash = 0;
-    int hr = CG_ERR_NOENT, pr = 0;
-    if (res.have_frame && res.fb_linear)
-        hr = cg_vc4_fb_hash(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch, res.fb_depth, &hash);
-    if (o->output && hr == 0)
-        pr = cg_vc4_fb_png(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch, res.fb_depth, o->output);
-    bool failed = res.faults > 0 || res.wait_rc != 0;
-    if (o->json) {
-        printf("{\"capture\":\"%s\",\"format\":\"vc4-hang-state\",\"CT0CA\":\"0x%08x\",\"CT1CA\":\"0x%08x\","
-               "\"CT0CS\":\"0x%08x\",\"CT1CS\":\"0x%08x\",\"faults\":[", path, res.ct0ca, res.ct1ca, res.ct0cs,
-               res.ct1cs);
-        print_faults(o, dev, 0, stdout);
-        printf("]");
-        if (hr == 0)
-            printf(",\"frame\":{\"addr\":\"0x%08x\",\"width\":%u,\"height\":%u,\"depth\":%u,\"hash\":\"%016" PRIx64
-                   "\"}", res.fb_addr, res.fb_width, res.fb_height, res.fb_depth, hash);
-        printf(",\"result\":\"%s\"}\n", failed ? "failed" : "ok");
-    } else {
-        printf("hang state %s: %u BOs re-run (bin 0x%08x..0x%08x, render 0x%08x..0x%08x)\n", path, h->bo_count,
-               h->start_bin, h->ct0ea, h->start_render, h->ct1ea);
-        print_faults(o, dev, 0, stdout);
-        printf("CT0CA 0x%08x (captured 0x%08x)  CT1CA 0x%08x (captured 0x%08x)\n", res.ct0ca, h->ct0ca, res.ct1ca,
-               h->ct1ca);
-        if (hr == 0)
-            printf("frame 0x%08x %ux%ux%u: pixel hash %016" PRIx64 "\n", res.fb_addr, res.fb_width, res.fb_height,
-                   res.fb_depth, hash);
-        else if (res.have_frame)
-            printf("frame 0x%08x %ux%u: not readable as a linear image (%s)\n", res.fb_addr, res.fb_width,
-                   res.fb_height, res.fb_linear ? cg_strerror(hr) : "T or LT tiled");
-        else
-            printf("no Tile_Rendering_Mode_Configuration in the render list: no frame\n");
-        if (o->output && hr == 0)
-            printf("%swrote %s\n", pr ? "FAIL " : "", o->output);
-        printf("re-run: %s, %zu fault(s)\n", failed ? "failed" : "ok", res.faults);
-    }
-    if (o->output && hr != 0)
-        rc = cli_error(EXIT_FAULT, "run -o %s: there is no linear frame to write", o->output);
+    int r = f->run(&t, data, size, dev, o->output, stdout, &e);
+    int rc;
+    if (r == CG_ERR_SYNTAX || r == CG_ERR_RANGE)
+        rc = load_error(path, f, r, &e);
+    else if (r == CG_ERR_NOENT)
+        rc = cli_error(EXIT_INPUT, "%s: %s", path, e.msg);
+    else if (r == CG_ERR_UNSUPPORTED)
+        rc = cli_error(EXIT_USAGE, "run: %s", e.msg);
+    else if (r < 0)
+        rc = cli_error(EXIT_INPUT, "run: %s", e.msg[0] ? e.msg : cg_strerror(r));
+    else if (r > 0 && e.msg[0])
+        rc = cli_error(EXIT_FAULT, "%s", e.msg);
     else
-        rc = (failed || pr) ? EXIT_FAULT : EXIT_OK;
-out:
-    cg_vc4_destroy(v);
+        rc = r ? EXIT_FAULT : EXIT_OK;
     cg_device_destroy(dev);
-    cg_vc4_hang_free(h);
     return rc;
 }
 
@@ -345,14 +144,13 @@ out:
  * the capture (o->replay) and named as the original run named it, so the
  * output is the original's; then the results are checked against the end
  * record. */
-static int run_capfile(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
-                       size_t size)
+static int run_capfile(const cli_opts *o, const char *path, const uint8_t *data, size_t size)
 {
     cg_capture_error e = {0};
     cg_capfile *cap;
     int rc = cg_capfile_parse(data, size, &cap, &e);
     if (rc != 0)
-        return load_error(path, CG_CAPTURE_CMDGPU, rc, &e);
+        return load_error(path, cg_capture_find("cmdgpu-capture"), rc, &e);
     if (o->capture) {
         cg_capfile_free(cap);
         return cli_error(EXIT_USAGE, "run %s: it is a capture already: --capture records scenes", path);
@@ -367,7 +165,7 @@ static int run_capfile(const cli_opts *o, const cli_family *fam, const char *pat
     ro.args = args;
     ro.nargs = 1;
     ro.replay = cap;
-    rc = fam->run(&ro);
+    rc = cli_run_scene(&ro);
     free(name);
     cg_capfile_free(cap);
     return rc;
@@ -383,8 +181,8 @@ const char *capture_family_of(const cli_opts *o)
     uint8_t h[16];
     size_t n = fread(h, 1, sizeof h, f);
     fclose(f);
-    cg_family fam = cg_capfile_peek_family(h, n);
-    return fam == CG_FAMILY_NONE ? NULL : cg_family_name(fam);
+    const cg_family_desc *fam = cg_family_get(cg_capfile_peek_family(h, n));
+    return fam && fam->nformats ? fam->formats[0]->name : NULL;
 }
 
 cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device *dev, int *rc)
@@ -559,7 +357,7 @@ void cli_progress_stop(void)
     prog.on = prog.shown = false;
 }
 
-int capture_run(const cli_opts *o, const cli_family *fam)
+int capture_run(const cli_opts *o)
 {
     if (o->nargs != 1)
         return -1;
@@ -567,40 +365,33 @@ int capture_run(const cli_opts *o, const cli_family *fam)
     bool explicit_fmt = o->input_format && strcmp(o->input_format, "auto") != 0;
     if (!explicit_fmt && strcmp(path, "-") == 0)
         return -1; /* stdin cannot be read twice: detection needs --input-format */
-    cg_capture_format f;
+    const cg_capture_desc *f;
     int rc;
     if (explicit_fmt) {
         if ((rc = choose(o, path, NULL, 0, &f)) >= 0)
             return rc;
-        if (f == CG_CAPTURE_NATIVE)
+        if (!f)
             return -1;
     }
     size_t size;
     uint8_t *data = cli_read_file(path, CLI_MAX_SOURCE, &size);
     if (!data)
         return EXIT_INPUT;
-    if ((rc = choose(o, path, data, size, &f)) >= 0 || f == CG_CAPTURE_NATIVE) {
+    if ((rc = choose(o, path, data, size, &f)) >= 0 || !f) {
         free(data);
         return rc;
     }
-    if (o->capture && f != CG_CAPTURE_CMDGPU) {
+    if (o->capture && f->family) {
         free(data);
         return cli_error(EXIT_USAGE, "run --capture: %s is a %s capture: --capture records scenes", path,
-                         cg_capture_format_name(f));
+                         f->name);
     }
-    switch (f) {
-    case CG_CAPTURE_CMDGPU: rc = run_capfile(o, fam, path, data, size); break;
-    case CG_CAPTURE_RADEON_RING_DUMP: rc = run_ringdump(o, path, data, size); break;
-    case CG_CAPTURE_VC4_HANG_STATE: rc = run_hang(o, path, data, size); break;
-    case CG_CAPTURE_VC4_CL_DUMP:
-        rc = cli_error(EXIT_USAGE, "run: a VC4_DEBUG=cl dump holds one control list and none of the memory "
-                       "it refers to: it cannot be run (disasm it, or capture a hang state)");
-        break;
-    default:
-        rc = cli_error(EXIT_USAGE, "run: raw pushbuffer words hold no GPFIFO, channel or memory: they cannot "
-                       "be run alone (write an nv scene that .incbin's them)");
-        break;
-    }
+    if (!f->family)
+        rc = run_capfile(o, path, data, size);
+    else if (f->run)
+        rc = run_real(o, f, path, data, size);
+    else
+        rc = cli_error(EXIT_USAGE, "run: %s", f->why_not);
     free(data);
     return rc;
 }

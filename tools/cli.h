@@ -1,4 +1,7 @@
-/* cmdgpu command: shared helpers for the subcommands. */
+/* cmdgpu command: shared helpers for the subcommands. The command reaches
+ * a family only through its descriptor (cmdgpu/family.h): -f names a text
+ * format of the registry, and every subcommand works from the format, its
+ * family's scene, capture, hang and check operations. */
 #ifndef CMDGPU_TOOLS_CLI_H
 #define CMDGPU_TOOLS_CLI_H
 
@@ -10,6 +13,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include "cmdgpu/device.h"
+#include "cmdgpu/family.h"
 
 /* The exit-code contract, printed by `cmdgpu help` from this table. */
 #define CLI_EXIT_CODES(X)                                                              \
@@ -48,18 +52,19 @@ typedef struct cli_colors {
 
 typedef struct cli_opts {
     const char *family;   /* -f */
+    const cg_text_format *fmt; /* the format -f names (NULL without -f) */
     const char *output;   /* -o, NULL = default */
     const char *section;  /* --section */
     bool json;
     const cli_colors *color;
-    const char *out_dir;  /* --out (demo) */
+    const char *out_dir;  /* --out (demo, scenes) */
     const char *gen;      /* --gen (radeon: r600, r700, evergreen, r500) */
     const char *subch;    /* --subch (nv: 0=B197,2=A140,...) */
     bool trace;           /* --trace (run: print every method/packet) */
     const char *dumps[8]; /* --dump VA:SIZE:FILE (run), up to 8 */
     int ndumps;
-    const char *draws;    /* --draws FILE.json (nv run): every draw record, - = stdout */
-    const char *dump_textures; /* --dump-textures DIR (nv run): DIR/tic_<index>.png */
+    const char *draws;    /* --draws FILE.json (run): every draw record, - = stdout */
+    const char *dump_textures; /* --dump-textures DIR (run): DIR/tic_<index>.png */
     struct cli_budget {
         cg_budget budget;
         uint64_t value;
@@ -68,8 +73,8 @@ typedef struct cli_opts {
     int nargs;
     char **args;          /* positional arguments */
     const char *input_format; /* --input-format (disasm, run): tools/capture_cli.c */
-    const char *qpus;     /* --qpus N (run -f vc4-qpu) */
-    const char *uniforms; /* --uniforms LIST (run -f vc4-qpu) */
+    const char *qpus;     /* --qpus N (run of a program) */
+    const char *uniforms; /* --uniforms LIST (run of a program) */
     const char *capture;  /* --capture FILE (run): write a CMDGPUCAP capture of the run */
     const struct cg_capfile *replay; /* run: play this capture instead of a scene (capture_cli.c) */
 } cli_opts;
@@ -82,27 +87,25 @@ typedef struct cli_command {
     int (*run)(const cli_opts *o);
 } cli_command;
 
-/* A family front end: what each subcommand does for it (NULL: not yet). */
-typedef struct cli_family {
-    const char *name;
-    const char *description;
-    int (*disasm)(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-    int (*assemble)(const cli_opts *o, const char *path);
-    int (*run)(const cli_opts *o);
-    int (*check)(const cli_opts *o);
-} cli_family;
-
-extern const cli_family cli_families[];
-extern const size_t cli_nfamilies;
-const cli_family *cli_find_family(const char *name);
-/* "raw, nv, ..." from the family table (a static buffer). */
-const char *cli_family_names(void);
+/* "raw, nv, ..." from the registry's formats (a static buffer). */
+const char *cli_format_names(void);
+/* The text options of the command line (colours, --gen, --subch, ...). */
+cg_text_opts cli_text_opts(const cli_opts *o);
+/* Resolve -f for `sub`: the format, or NULL with *rc set and a message
+ * printed (no -f, an unknown name). */
+const cg_text_format *cli_format_for(const cli_opts *o, const char *sub, int *rc);
+/* The family's check of its options (--gen, --subch): EXIT_OK or EXIT_USAGE
+ * with the message printed. */
+int cli_family_opts(const cli_opts *o, const cg_family_desc *fam);
 
 /* Parse "NAME=VALUE" (a budget of CG_BUDGET_TABLE, VALUE > 0). */
 int cli_parse_budget(const char *text, struct cli_budget *out);
 /* A new device with the run's --budget values applied; NULL (message
  * printed) when out of memory. */
 cg_device *cli_device_create(const cli_opts *o);
+/* --trace: print every method/packet as it runs (JSON Lines with --json).
+ * EXIT_OK or EXIT_INPUT with the message printed. */
+int cli_trace(const cli_opts *o, cg_device *dev);
 
 /* Read a whole file ("-" = stdin) of at most `cap` bytes. Returns malloc'd
  * data or NULL with a one-line message printed (exit 3). */
@@ -129,9 +132,9 @@ bool cli_probe_out(const char *path, cli_out_probe *pr);
  * file still empty, or as the probe found it: before the probe truncated
  * it, a failed run left nothing either; never a device or a pipe). */
 void cli_drop_unwritten_output(const char *path, const cli_out_probe *pr);
-/* A number option: decimal or 0x hex, no sign, no octal-looking leading 0,
- * no overflow. 0 or -1. */
-int cli_parse_u64(const char *text, uint64_t *out);
+/* A directory the run writes into: created if missing (one level).
+ * EXIT_OK or EXIT_INPUT with the message printed. */
+int cli_out_dir(const char *opt, const char *dir);
 /* Write s as a JSON string (quotes included). */
 void cli_json_str(FILE *out, const char *s);
 int cli_error(int code, const char *fmt, ...)
@@ -139,11 +142,6 @@ int cli_error(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-
-/* The bytes data[from, size) that do not fill a whole word or instruction,
- * as one `.byte` line (every disassembler's output must reassemble). */
-void cli_print_tail(FILE *out, const cli_colors *c, const char *indent, const uint8_t *data,
-                    size_t from, size_t size);
 
 /* --json for a run whose library writes a text log: cli_log_begin returns
  * where the log goes (stdout, or with --json a memory buffer), and
@@ -161,14 +159,6 @@ typedef struct cli_log {
 FILE *cli_log_begin(const cli_opts *o, cli_log *l);
 int cli_log_end(const cli_opts *o, cli_log *l, const char *family, const char *result,
                 cg_device *dev, int rc);
-/* Run a scene whose library writes a text log, `run(ctx, log)` returning 0,
- * 1 (a check or fault failed) or a negative cg_err, with the log handled as
- * above. After a failed run, `report` (may be NULL) writes a report: text
- * after the log, or with --json one object whose members join the result's
- * (e.g. {"hang":{...}}). Returns the exit code. */
-int cli_run_scene(const cli_opts *o, const char *family, cg_device *dev,
-                  int (*run)(void *ctx, FILE *log), int (*report)(void *ctx, bool json, FILE *out),
-                  void *ctx);
 /* The members of the JSON object in buf (its braces dropped), each after a
  * comma: a report's {"hang":{...}} joins an object being printed. */
 void cli_json_join(FILE *out, const char *buf, size_t len);
@@ -181,76 +171,42 @@ int cmd_disasm(const cli_opts *o);
 int cmd_run(const cli_opts *o);
 int cmd_check(const cli_opts *o);
 int cmd_bench(const cli_opts *o);
-/* tools/vc4_gpgpu_cli.c: run -f vc4-qpu */
-int vc4_qpu_run_cli(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_report(const cli_opts *o); /* tools/report_cli.c */
 /* cmd_report with its one-line summary (text, or JSON with o->json) written
  * to `summary` (NULL: none); the demo writes its pages through it. */
 int report_page(const cli_opts *o, FILE *summary);
 
-/* Assemble `path` with a family plug-in (NULL: core directives only), print
- * errors, and write the chosen section (-o, --section) or, with --json, a
- * summary. Returns an exit code. Every family's `asm` goes through it. */
-struct cg_asm_family;
+/* Create the format's assembler, read `path` and assemble it, printing
+ * every error. EXIT_OK with *out set (cg_asm_destroy it), or an exit code
+ * with *out NULL. */
 struct cg_asm;
-/* Create an assembler with the family plug-in, read `path` and assemble it,
- * printing every error. EXIT_OK with *out set (cg_asm_destroy it), or an
- * exit code with *out NULL. */
-int cli_asm_load(const char *path, const struct cg_asm_family *fam, void *user,
-                 struct cg_asm **out);
-int cli_assemble(const cli_opts *o, const char *path, const struct cg_asm_family *fam,
-                 void *user);
+int cli_asm_load(const cli_opts *o, const char *path, struct cg_asm **out);
+/* A scene of the format's family, assembled from path (errors printed, exit
+ * code returned) or taken from the capture being replayed (o->replay). */
+int cli_scene_load(const cli_opts *o, const char *path, cg_scene **out);
 
-/* The radeon family (tools/radeon_cli.c). */
-int radeon_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int radeon_assemble(const cli_opts *o, const char *path);
-int radeon_run(const cli_opts *o);
-int radeon_check(const cli_opts *o); /* tools/radeon_check.c */
+/* Run a scene of o->fmt's family: the file o->args[0], or the capture
+ * o->replay (tools/cmd_run.c). An exit code. */
+int cli_run_scene(const cli_opts *o);
 
-/* The nv family (tools/nv_cli.c). */
-int nv_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int nv_assemble(const cli_opts *o, const char *path);
-int nv_run(const cli_opts *o);
-int nv_check(const cli_opts *o); /* tools/nv_check.c */
-
-/* The nv-macro front end (tools/nv_macro_cli.c): Maxwell MME code. */
-int nv_macro_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int nv_macro_assemble(const cli_opts *o, const char *path);
-
-/* The nv-sass front end (tools/nv_sass_cli.c): Maxwell shader code. */
-int nv_sass_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int nv_sass_sph_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int nv_sass_assemble(const cli_opts *o, const char *path);
-
-/* The vc4-qpu front end (tools/vc4_qpu_cli.c): QPU shader words. */
-int vc4_qpu_disasm_cli(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int vc4_qpu_assemble(const cli_opts *o, const char *path);
-
-/* The vc4 family (tools/vc4_cli.c): control lists and scenes. */
-int vc4_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int vc4_assemble(const cli_opts *o, const char *path);
-int vc4_run(const cli_opts *o);
-int vc4_check(const cli_opts *o); /* tools/vc4_check.c */
-
-/* The core ("raw") family: words in, words out. */
-int raw_disasm(const cli_opts *o, const uint8_t *data, size_t size, FILE *out);
-int raw_assemble(const cli_opts *o, const char *path);
-
-/* Captures real systems write (tools/capture_cli.c, docs/captures.md): -1
- * when the input is the family's native format, else an exit code. */
-int capture_disasm(const cli_opts *o, const cli_family *fam, const char *path, const uint8_t *data,
-                   size_t size, FILE *out);
-int capture_run(const cli_opts *o, const cli_family *fam);
-/* The family of a CMDGPUCAP capture named by o->args[0] (NULL if it is not
- * one): `cmdgpu run FILE` and `disasm FILE` without -f. */
+/* Captures (tools/capture_cli.c, docs/captures.md): -1 when the input is
+ * the family's own format, else an exit code. */
+int capture_disasm(const cli_opts *o, const char *path, const uint8_t *data, size_t size,
+                   FILE *out);
+int capture_run(const cli_opts *o);
+/* The format of a CMDGPUCAP capture named by o->args[0] (its family's
+ * stream format; NULL if it is not one): `cmdgpu run FILE` and `disasm
+ * FILE` without -f. */
 const char *capture_family_of(const cli_opts *o);
 /* --capture: NULL with *rc EXIT_OK without it; else a writer holding the
  * device configuration (the file is checked writable first: *rc EXIT_INPUT
  * when not). cli_capture_end adds the results, writes the file, and returns
  * rc, or EXIT_INPUT when the file cannot be written. */
-struct cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device *dev, int *rc);
-int cli_capture_end(const cli_opts *o, struct cg_capfile_writer *w, int result, cg_device *dev, int rc);
+struct cg_capfile_writer *cli_capture_begin(const cli_opts *o, cg_family fam, cg_device *dev,
+                                            int *rc);
+int cli_capture_end(const cli_opts *o, struct cg_capfile_writer *w, int result, cg_device *dev,
+                    int rc);
 /* Progress on stderr when it is a terminal (tools/capture_cli.c): start
  * before a long operation; the line appears after a second, is rewritten
  * in place, and is cleared by cli_progress_stop. */
@@ -258,15 +214,16 @@ void cli_progress_start(const char *what);
 void cli_progress_set(uint64_t done, uint64_t total, const char *unit);
 void cli_progress_stop(void);
 /* After a replay (o->replay): compare the results with the capture's end
- * record; a difference is reported on stderr and gives EXIT_FAULT. */
+ * record (cg_capfile_verify); a mismatch is printed and turns rc into
+ * EXIT_FAULT. Without a replay, rc. */
 int cli_replay_check(const cli_opts *o, int result, cg_device *dev, int rc);
-/* With o->replay: hash the final memory of the capture's ranges (cli_device_create). */
+/* Before a replay runs: hash the final memory of the capture's ranges. */
 void cli_replay_attach(const cli_opts *o, cg_device *dev);
-/* With progress on, a stream that passes writes on to `out` and shows the
- * bytes written so far (else `out` itself); unwrap flushes and closes it. */
+/* A trace sink that feeds the progress line (a no-op off a terminal). */
+void cli_progress_attach(cg_device *dev);
+/* Wrap an output stream so a long listing shows its progress; unwrap
+ * (flushes into out) when done. */
 FILE *cli_progress_wrap(FILE *out);
 void cli_progress_unwrap(FILE *wrapped, FILE *out);
-/* With progress on, count the device's trace events (a trace sink). */
-void cli_progress_attach(cg_device *dev);
 
 #endif

@@ -1,6 +1,7 @@
 /* cmdgpu demo: built-in demonstration scenes. Each writes its files under the
- * output directory and adds a line to the summary. Family scenes join this
- * table as the families land. */
+ * output directory and adds a line to the summary: the core's own here,
+ * each family's from its descriptor (cmdgpu/family.h), then a report page
+ * per family. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +9,11 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
+
+/* The example scenes ship in the source tree (examples/<family>/). */
+#ifndef CMDGPU_SOURCE_DIR
+#define CMDGPU_SOURCE_DIR "."
+#endif
 
 typedef struct demo_ctx {
     const char *dir;
@@ -129,187 +135,6 @@ out:
     return rc;
 }
 
-/* radeon: seed 004's ring test and IB test through the Linux-shaped driver,
- * then the ring they wrote, disassembled. */
-static int demo_radeon(demo_ctx *d)
-{
-    cg_device *dev = NULL;
-    cg_radeon *rd = NULL;
-    cg_radeon_drv *drv = NULL;
-    uint8_t *ring = NULL;
-    FILE *f = NULL;
-    int rc = -1;
-    char msg[256], path[1024];
-    if (cg_device_create(&dev) != 0 || cg_radeon_create(dev, NULL, &rd) != 0 ||
-        cg_radeon_drv_create(rd, NULL, &drv) != 0)
-        goto out;
-    fprintf(d->log, "radeon/ring: r600_ring_test and r600_ib_test (seed 004)\n");
-    int r1 = cg_radeon_ring_test(drv, msg, sizeof(msg));
-    fprintf(d->log, "  %s\n", msg);
-    int r2 = cg_radeon_ib_test(drv, msg, sizeof(msg));
-    fprintf(d->log, "  %s\n", msg);
-    uint32_t size_dw, wptr, rptr, free_dw;
-    cg_radeon_ring_info(drv, &size_dw, &wptr, &rptr, &free_dw);
-    ring = malloc((size_t)wptr * 4 + 4);
-    if (!ring || cg_radeon_cpu_read(rd, cg_radeon_ring_addr(drv), ring, (size_t)wptr * 4) != 0)
-        goto out;
-    snprintf(path, sizeof(path), "%s/radeon_ring.txt", d->dir);
-    if (!(f = fopen(path, "w")))
-        goto out;
-    cg_radeon_disasm_opts dis = {.gen = CG_RADEON_R600, .base = cg_radeon_ring_addr(drv)};
-    cg_radeon_disasm(&dis, ring, (size_t)wptr * 4, f);
-    int closed = fclose(f);
-    f = NULL;
-    if (closed != 0) {
-        cli_error(EXIT_INPUT, "cannot write %s: %s", path, strerror(errno));
-        goto out;
-    }
-    fprintf(d->log, "  wrote %-28s %u ring dwords disassembled (rptr %u)\n", path, wptr, rptr);
-    print_faults(d, dev, "radeon");
-    rc = (r1 == 0 && r2 == 0) ? 0 : -1;
-out:
-    if (f)
-        fclose(f);
-    free(ring);
-    cg_radeon_drv_destroy(drv);
-    cg_radeon_destroy(rd);
-    cg_device_destroy(dev);
-    return rc;
-}
-
-/* The example scenes ship in the source tree (examples/<family>/). */
-#ifndef CMDGPU_SOURCE_DIR
-#define CMDGPU_SOURCE_DIR "."
-#endif
-
-/* nv: run one of examples/nv/'s scenes; its dumps and PNGs land in d->dir. */
-static int demo_nv_scene(demo_ctx *d, const char *file)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/examples/nv/%s", CMDGPU_SOURCE_DIR, file);
-    cg_device *dev = NULL;
-    if (cg_device_create(&dev) != 0)
-        return -1;
-    fprintf(d->log, "nv/%s\n", file);
-    cg_nv_scene_opts o = {.log = d->log, .out_dir = d->dir};
-    int rc = cg_nv_scene_run(dev, path, NULL, 0, &o);
-    if (rc != 0)
-        fprintf(d->log, "  %s: %s\n", path, cg_strerror(rc));
-    print_faults(d, dev, file);
-    cg_device_destroy(dev);
-    return rc ? -1 : 0;
-}
-
-static int demo_nv_fence(demo_ctx *d) { return demo_nv_scene(d, "fence.s"); }
-static int demo_nv_upload_copy(demo_ctx *d) { return demo_nv_scene(d, "upload_copy.s"); }
-static int demo_nv_blit(demo_ctx *d) { return demo_nv_scene(d, "blit.s"); }
-static int demo_nv_rects(demo_ctx *d) { return demo_nv_scene(d, "rects.s"); }
-
-/* nv: seed 000's textured square (examples/nv/textured_square.s). The draw
- * renders into render target 0 (square_rt.png, by the scene's .png); its
- * record goes to square_draws.json, each texture it reaches to
- * square_tic_N.png, and the log gets one line per draw and per texture. */
-typedef struct square_ctx {
-    demo_ctx *d;
-    FILE *json;
-    unsigned ndraws;
-    int failed;
-} square_ctx;
-
-static void square_draw(void *user, const cg_nv_draw *dr)
-{
-    square_ctx *c = user;
-    fputs(c->ndraws++ ? ",\n" : "\n", c->json);
-    cg_nv_draw_print_json(c->json, dr);
-    const char *topo = cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", dr->topology);
-    fprintf(c->d->log, "  draw %llu: %s, vertices %u..%u, %zu fetched, %zu texture(s)\n",
-            (unsigned long long)dr->seq, topo ? topo : "?",
-            dr->first, dr->first + dr->count - 1, dr->nvertices, dr->ntextures);
-    for (size_t i = 0; i < dr->ntextures; i++) {
-        const cg_nv_tex_binding *t = &dr->textures[i];
-        uint8_t *rgba = NULL;
-        uint32_t w = 0, h = 0;
-        int rc = t->tic_ok ? cg_nv_tex_read_rgba8(dr->vas, &t->tic, &rgba, &w, &h) : CG_ERR_FAULT;
-        if (rc) {
-            fprintf(c->d->log, "  texture tic %u: %s\n", t->tic_index, cg_strerror(rc));
-            c->failed = 1;
-            continue;
-        }
-        char name[64];
-        snprintf(name, sizeof(name), "square_tic_%u.png", t->tic_index);
-        const char *fmt = cg_nv_tex_format_name(t->tic.format);
-        fprintf(c->d->log, "  texture: stage %u handle 0x%08x -> TIC %u (%s %ux%u), TSC %u\n",
-                t->stage, t->handle, t->tic_index, fmt ? fmt : "?", w, h, t->tsc_index);
-        cg_image img = {w, h, (size_t)w * 4, CG_FORMAT_RGBA8888, rgba};
-        if (write_png(c->d, name, &img) != 0)
-            c->failed = 1;
-        free(rgba);
-    }
-}
-
-static int demo_nv_square(demo_ctx *d)
-{
-    char path[1024], json[1024];
-    snprintf(path, sizeof(path), "%s/examples/nv/textured_square.s", CMDGPU_SOURCE_DIR);
-    snprintf(json, sizeof(json), "%s/square_draws.json", d->dir);
-    cg_device *dev = NULL;
-    square_ctx c = {.d = d};
-    if (cg_device_create(&dev) != 0 || !(c.json = fopen(json, "w"))) {
-        cg_device_destroy(dev);
-        return -1;
-    }
-    fprintf(d->log, "nv/textured_square.s (seed 000: macro, TIC/TSC, vertex fetch, clear, shaders, draw)\n");
-    fputs("{\"draws\":[", c.json);
-    cg_nv_scene_opts o = {.log = d->log, .out_dir = d->dir};
-    int rc = cg_nv_scene_run_draws(dev, path, NULL, 0, &o, square_draw, &c);
-    fputs("\n]}\n", c.json);
-    if (fclose(c.json) != 0) {
-        cli_error(EXIT_INPUT, "cannot write %s: %s", json, strerror(errno));
-        c.failed = 1;
-    }
-    if (rc != 0)
-        fprintf(d->log, "  %s: %s\n", path, cg_strerror(rc));
-    fprintf(d->log, "  wrote %s  %u draw record(s)\n", json, c.ndraws);
-    print_faults(d, dev, "textured_square.s");
-    cg_device_destroy(dev);
-    return rc || c.failed || c.ndraws != 1 ? -1 : 0;
-}
-
-/* vc4: seed 003's FIRST TRIANGLE scene, as the blog wrote it: mailbox,
- * binning and render lists, NV shader record, fragment shader on the QPU. */
-static int demo_vc4_first_triangle(demo_ctx *d)
-{
-    cg_device *dev = NULL;
-    cg_vc4_asm *st = NULL;
-    cg_asm *as = NULL;
-    FILE *log = NULL;
-    int rc = -1;
-    char txt[1024];
-    snprintf(txt, sizeof(txt), "%s/vc4_first_triangle.txt", d->dir);
-    if (cg_device_create(&dev) != 0 || cg_vc4_asm_create(&st) != 0 ||
-        cli_asm_load(CMDGPU_SOURCE_DIR "/examples/vc4/first_triangle.s", cg_vc4_asm_family(),
-                     st, &as) != EXIT_OK)
-        goto out;
-    if (!(log = fopen(txt, "w")))
-        goto out;
-    uint64_t hash = 0;
-    cg_vc4_scene_opts so = {.out_dir = d->dir, .fb_hash = &hash};
-    int r = cg_vc4_scene_run(st, as, dev, &so, log);
-    fprintf(d->log, "vc4/first_triangle: seed 003 (JayStation2), 640x480x32\n");
-    fprintf(d->log, "  wrote %s/first_triangle.png  pixel hash %016llx\n", d->dir,
-            (unsigned long long)hash);
-    fprintf(d->log, "  wrote %s  scene log and tile list dump\n", txt);
-    print_faults(d, dev, "vc4");
-    rc = r == 0 ? 0 : -1;
-out:
-    if (log)
-        fclose(log);
-    cg_asm_destroy(as);
-    cg_vc4_asm_destroy(st);
-    cg_device_destroy(dev);
-    return rc;
-}
-
 /* One HTML page per scene (cmdgpu report, docs/report.md): the stream of
  * each submission with its fields, faults, the timeline and the images. */
 static int demo_page(demo_ctx *d, const char *family, const char *scene, const char *page)
@@ -324,31 +149,47 @@ static int demo_page(demo_ctx *d, const char *family, const char *scene, const c
     return rc == EXIT_OK ? 0 : -1;
 }
 
-static int demo_report_nv(demo_ctx *d)
+/* Every demonstration in order: the core's, each family's (its
+ * descriptor's), then one report page per family that names one. */
+typedef struct demo_entry {
+    char name[64];
+    const cg_family_desc *fam;
+    const cg_demo *demo;  /* a family's; NULL: core or report */
+} demo_entry;
+
+static size_t list_demos(demo_entry *e, size_t cap)
 {
-    return demo_page(d, "nv", "nv/textured_square.s", "textured_square.html");
+    size_t n = 0;
+    e[n++] = (demo_entry){"core/coherency", NULL, NULL};
+    for (size_t f = 0; f < cg_family_count(); f++) {
+        const cg_family_desc *fam = cg_family_at(f);
+        for (size_t i = 0; i < fam->ndemos && n < cap; i++) {
+            e[n] = (demo_entry){"", fam, &fam->demos[i]};
+            snprintf(e[n++].name, sizeof e->name, "%s", fam->demos[i].name);
+        }
+    }
+    for (size_t f = 0; f < cg_family_count() && n < cap; f++) {
+        const cg_family_desc *fam = cg_family_at(f);
+        if (fam->report_scene) {
+            e[n] = (demo_entry){"", fam, NULL};
+            snprintf(e[n++].name, sizeof e->name, "report/%s", fam->name);
+        }
+    }
+    return n;
 }
 
-static int demo_report_vc4(demo_ctx *d)
+static int run_demo(demo_ctx *d, const demo_entry *e)
 {
-    return demo_page(d, "vc4", "vc4/first_triangle.s", "first_triangle.html");
+    if (!e->fam)
+        return demo_core_coherency(d);
+    if (!e->demo)
+        return demo_page(d, e->fam->formats[0]->name, e->fam->report_scene, e->fam->report_page);
+    cg_demo_ctx c = {.dir = d->dir, .examples = CMDGPU_SOURCE_DIR "/examples", .log = d->log,
+                     .faults = d->faults};
+    int rc = e->demo->run(&c);
+    d->faults = c.faults;
+    return rc;
 }
-
-static const struct {
-    const char *name;
-    int (*run)(demo_ctx *d);
-} demos[] = {
-    {"core/coherency", demo_core_coherency},
-    {"nv/fence", demo_nv_fence},
-    {"nv/upload_copy", demo_nv_upload_copy},
-    {"nv/blit", demo_nv_blit},
-    {"nv/rects", demo_nv_rects},
-    {"nv/textured_square", demo_nv_square},
-    {"radeon/ring", demo_radeon},
-    {"vc4/first_triangle", demo_vc4_first_triangle},
-    {"report/nv", demo_report_nv},
-    {"report/vc4", demo_report_vc4},
-};
 
 int cmd_demo(const cli_opts *o)
 {
@@ -359,11 +200,12 @@ int cmd_demo(const cli_opts *o)
     cli_log log = {0};
     if (o->json && !(d.log = log.f = open_memstream(&log.buf, &log.len)))
         return cli_error(EXIT_INPUT, "out of memory");
-    enum { NDEMOS = sizeof(demos) / sizeof(demos[0]) };
-    bool ok[NDEMOS];
+    demo_entry demos[64];
+    size_t ndemos = list_demos(demos, 64);
+    bool ok[64];
     int failed = 0;
-    for (size_t i = 0; i < NDEMOS; i++) {
-        ok[i] = demos[i].run(&d) == 0;
+    for (size_t i = 0; i < ndemos; i++) {
+        ok[i] = run_demo(&d, &demos[i]) == 0;
         if (!ok[i]) {
             fprintf(stderr, "demo %s failed\n", demos[i].name);
             failed++;
@@ -377,10 +219,13 @@ int cmd_demo(const cli_opts *o)
     if (dir)
         closedir(dir);
     if (!o->json) {
-        printf("demo: %d scene(s), %d file(s) under %s/, %d fault(s) shown\n", (int)NDEMOS, files,
+        printf("demo: %d scene(s), %d file(s) under %s/, %d fault(s) shown\n", (int)ndemos, files,
                d.dir, d.faults);
-        printf("open %s/textured_square.html or %s/first_triangle.html in a browser for the "
-               "whole run on one page\n", d.dir, d.dir);
+        printf("open");
+        for (size_t f = 0, k = 0; f < cg_family_count(); f++)
+            if (cg_family_at(f)->report_page)
+                printf("%s %s/%s", k++ ? " or" : "", d.dir, cg_family_at(f)->report_page);
+        printf(" in a browser for the whole run on one page\n");
         return failed ? EXIT_INPUT : EXIT_OK;
     }
     if (fclose(log.f) != 0) {
@@ -390,10 +235,9 @@ int cmd_demo(const cli_opts *o)
     printf("{\"demo\":{\"dir\":");
     cli_json_str(stdout, d.dir);
     printf(",\"scenes\":[");
-    for (size_t i = 0; i < NDEMOS; i++) {
+    for (size_t i = 0; i < ndemos; i++)
         printf("%s{\"name\":\"%s\",\"ok\":%s}", i ? "," : "", demos[i].name,
                ok[i] ? "true" : "false");
-    }
     printf("],\"files\":%d,\"faults\":%d,\"log\":", files, d.faults);
     cli_json_lines(stdout, log.buf, log.len);
     printf("}}\n");

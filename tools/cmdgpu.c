@@ -110,11 +110,13 @@ static void print_overview(FILE *f)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nfamilies (-f):\n");
-    for (size_t i = 0; i < cli_nfamilies; i++) {
-        const cli_family *fam = &cli_families[i];
-        fprintf(f, "  %-8s %s [%s%s%s%s ]\n", fam->name, fam->description,
-                fam->disasm ? " disasm" : "", fam->assemble ? " asm" : "",
-                fam->run ? " run" : "", fam->check ? " check" : "");
+    for (size_t i = 0; i < cg_text_format_count(); i++) {
+        const cg_text_format *fmt = cg_text_format_at(i);
+        bool run = fmt->scenes || fmt->run_program;
+        bool check = fmt->scenes && fmt->family && fmt->family->check;
+        fprintf(f, "  %-8s %s [%s%s%s%s ]\n", fmt->name, fmt->description,
+                fmt->disasm ? " disasm" : "", fmt->assembler ? " asm" : "", run ? " run" : "",
+                check ? " check" : "");
     }
     fprintf(f, "\nexit codes:\n");
 #define CLI_EXIT_HELP(name, code, text) fprintf(f, "  %d  %s\n", code, text);
@@ -172,49 +174,100 @@ static const struct cli_option {
 #undef CLI_OPT
 };
 
-/* The family list APPLIES gives `sub` ("" = every family), or NULL when the
- * option does not apply to `sub` at all. Written into buf. */
-static const char *opt_families(const struct cli_option *opt, const char *sub, char *buf,
-                                size_t cap)
+/* Does the format have WHAT (the APPLIES column of options.def)? From
+ * its descriptor: the command names no family. */
+static bool format_has(const cg_text_format *f, const char *what, size_t n)
+{
+    const cg_family_desc *fam = f->family;
+    unsigned takes = f->scenes && fam && fam->scene ? fam->scene->takes : 0;
+#define IS(w) (n == sizeof(w) - 1 && strncmp(what, w, n) == 0)
+    if (IS("scenes"))
+        return f->scenes;
+    if (IS("frame"))
+        return takes & CG_SCENE_OPT_FRAME;
+    if (IS("out-dir"))
+        return takes & CG_SCENE_OPT_OUT_DIR;
+    if (IS("dumps"))
+        return (takes & CG_SCENE_OPT_DUMPS) || f->run_program;
+    if (IS("draws"))
+        return takes & CG_SCENE_OPT_DRAWS;
+    if (IS("captures"))
+        return f->scenes && fam && fam->ncaptures;
+    if (IS("program"))
+        return f->run_program != NULL;
+    if (IS("gen"))
+        return f->takes & CG_TEXT_TAKES_GEN;
+    if (IS("subch"))
+        return f->takes & CG_TEXT_TAKES_SUBCH;
+    if (IS("section"))
+        return f->takes & CG_TEXT_TAKES_SECTION;
+#undef IS
+    return false;
+}
+
+/* Whether the option applies to `sub` at all; *what, *wlen: the WHAT it
+ * needs (wlen 0: every format). */
+static bool opt_sub(const struct cli_option *opt, const char *sub, const char **what, size_t *wlen)
 {
     size_t sl = strlen(sub);
     for (const char *p = opt->applies; *p;) {
         size_t n = strcspn(p, " ");
         if (n >= sl && strncmp(p, sub, sl) == 0 && (n == sl || p[sl] == ':')) {
-            size_t fl = n == sl ? 0 : n - sl - 1;
-            if (fl >= cap)
-                fl = cap - 1;
-            memcpy(buf, p + sl + (n != sl), fl);
-            buf[fl] = 0;
-            for (char *c = buf; *c; c++)
-                if (*c == ',')
-                    *c = ' ';
-            return buf;
+            *what = p + sl + (n != sl);
+            *wlen = n == sl ? 0 : n - sl - 1;
+            return true;
         }
         p += n;
         p += *p == ' ';
     }
-    return NULL;
+    return false;
 }
 
-/* Does the option apply to `sub` with family `fam` (NULL: any)? */
-static bool opt_applies(const struct cli_option *opt, const char *sub, const char *fam)
+/* Does the option apply to `sub` with format `fmt` (NULL: any)? */
+static bool opt_applies(const struct cli_option *opt, const char *sub, const cg_text_format *fmt)
 {
-    char fams[128];
-    const char *list = opt_families(opt, sub, fams, sizeof fams);
-    if (!list)
+    const char *what;
+    size_t n;
+    if (!opt_sub(opt, sub, &what, &n))
         return false;
-    if (!fam || !list[0])
-        return true;
-    size_t fl = strlen(fam);
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, " ");
-        if (n == fl && strncmp(p, fam, fl) == 0)
-            return true;
-        p += n;
-        p += *p == ' ';
+    return !fmt || !n || format_has(fmt, what, n);
+}
+
+/* The formats that take the option for `sub` ("" when every one does),
+ * in buf. */
+static const char *opt_formats(const struct cli_option *opt, const char *sub, char *buf,
+                               size_t cap)
+{
+    const char *what;
+    size_t n, len = 0;
+    buf[0] = 0;
+    if (!opt_sub(opt, sub, &what, &n) || !n)
+        return buf;
+    for (size_t i = 0; i < cg_text_format_count() && len < cap; i++) {
+        const cg_text_format *f = cg_text_format_at(i);
+        if (!format_has(f, what, n))
+            continue;
+        int w = snprintf(buf + len, cap - len, "%s%s", len ? " " : "", f->name);
+        if (w < 0)
+            break;
+        len += (size_t)w;
     }
-    return false;
+    return buf;
+}
+
+/* The capture formats' names, for --input-format's help. */
+static const char *capture_names(void)
+{
+    static char buf[256];
+    size_t len = 0;
+    for (size_t i = 0; i < cg_capture_count() && len < sizeof buf; i++) {
+        int w = snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
+                         cg_capture_at(i)->name);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
 }
 
 /* `cmdgpu SUBCOMMAND --help`: the synopsis, then every option of the table
@@ -224,17 +277,20 @@ static void print_usage(FILE *f, const cli_command *cmd)
     fputs(cmd->usage, f);
     for (size_t i = 0; i < sizeof cli_options / sizeof cli_options[0]; i++) {
         const struct cli_option *opt = &cli_options[i];
-        char fams[128], left[24];
-        const char *list = opt_families(opt, cmd->name, fams, sizeof fams);
-        if (!list)
+        char fams[256], left[24];
+        const char *what;
+        size_t wlen;
+        if (!opt_sub(opt, cmd->name, &what, &wlen))
             continue;
+        const char *list = opt_formats(opt, cmd->name, fams, sizeof fams);
         snprintf(left, sizeof left, "%s%s%s%s%s", opt->shortname ? opt->shortname : "",
                  opt->shortname ? ", " : "    ", opt->longname,
                  opt->arg && opt->kind == KIND_VALUE ? " " : "", opt->arg ? opt->arg : "");
-        fprintf(f, "  %-24s%s%s%s%s%s%s\n", left, opt->help,
-                opt->id == CLI_OPT_FAMILY ? " " : "",
-                opt->id == CLI_OPT_FAMILY ? cli_family_names() : "", list[0] ? " [" : "", list,
-                list[0] ? " only]" : "");
+        const char *names = opt->id == CLI_OPT_FAMILY         ? cli_format_names()
+                            : opt->id == CLI_OPT_INPUT_FORMAT ? capture_names()
+                                                              : NULL;
+        fprintf(f, "  %-24s%s%s%s%s%s%s\n", left, opt->help, names ? " " : "", names ? names : "",
+                list[0] ? " [" : "", list, list[0] ? " only]" : "");
     }
     fprintf(f, "  %-24sthis text\n", "-h, --help");
 }
@@ -275,7 +331,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         if (!opt)
             return cli_error(EXIT_USAGE, "%s: unknown option '%s' (see `cmdgpu %s --help`)",
                              cmd->name, a, cmd->name);
-        if (!opt_families(opt, cmd->name, (char[128]){0}, 128))
+        if (!opt_applies(opt, cmd->name, NULL))
             return cli_error(EXIT_USAGE, "%s: option %s does not apply to this subcommand "
                              "(see `cmdgpu %s --help`)", cmd->name, opt->longname, cmd->name);
         if (opt->kind == KIND_VALUE && !val) {
@@ -326,14 +382,14 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_CAPTURE: o->capture = val; break;
         }
     }
-    /* An option the chosen family does not take is refused, not ignored. */
-    const cli_family *fam = cli_find_family(o->family);
-    for (size_t k = 0; fam && k < ngiven; k++)
-        if (!opt_applies(given[k], cmd->name, fam->name)) {
-            char fams[128];
+    /* An option the chosen format does not take is refused, not ignored. */
+    const cg_text_format *fmt = cg_text_format_find(o->family);
+    for (size_t k = 0; fmt && k < ngiven; k++)
+        if (!opt_applies(given[k], cmd->name, fmt)) {
+            char fams[256];
             return cli_error(EXIT_USAGE, "%s -f %s: %s is not supported for %s yet (it is for: "
-                             "%s)", cmd->name, fam->name, given[k]->longname, fam->name,
-                             opt_families(given[k], cmd->name, fams, sizeof fams));
+                             "%s)", cmd->name, fmt->name, given[k]->longname, fmt->name,
+                             opt_formats(given[k], cmd->name, fams, sizeof fams));
         }
     bool tty = isatty(fileno(stdout)) && !(o->output && strcmp(o->output, "-") != 0);
     o->color = (color == ALWAYS || (color == AUTO && tty)) ? &colors_on : &colors_off;

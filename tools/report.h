@@ -41,8 +41,9 @@ typedef struct rp_image {
 } rp_image;
 
 typedef struct rp_run {
-    const char *path, *family;
-    cg_radeon_gen radeon_gen; /* radeon: the generation the packets decode for */
+    const char *path;
+    const cg_text_format *fmt; /* the family's stream format, which decodes the packets */
+    cg_text_opts text;     /* its options as the run took them (radeon: --gen) */
     const char *result;    /* "ok", "failed", or an error */
     rp_item *items;        /* stream items, in order */
     size_t nitems, items_more;

@@ -10,8 +10,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/cmdgpu.h"
-#include "cmdgpu/capture.h"
-#include "cmdgpu/nv3d.h"
 #include "report.h"
 
 /* ---- the recorder: a trace sink --------------------------------------- */
@@ -138,130 +136,42 @@ static void sink(void *user, const cg_trace_event *ev)
 
 /* ---- the run ------------------------------------------------------------- */
 
-typedef struct hang_rec {
-    cg_nv_hang_recorder *nv;
-    cg_vc4_hang_recorder *vc4;
-    cg_radeon_hang_recorder *radeon;
-} hang_rec;
+/* What cmd_report read before the run. */
+typedef struct report_input {
+    const cg_text_format *fmt;    /* the family's stream format */
+    cg_capfile *cap;              /* a cmdgpu capture, or NULL */
+    uint8_t *data;                /* the file's bytes (a capture points into them) */
+    size_t size;
+    const cg_capture_desc *real;  /* a real system's capture, or NULL */
+    cg_scene *scene;              /* the scene (assembled, or the capture's) */
+} report_input;
 
-/* A capture a real system wrote (docs/captures.md) that `report` can
- * replay: a radeon ring dump or a vc4 hang state, parsed before the run. */
-typedef struct real_dump {
-    cg_capture_format fmt; /* CG_CAPTURE_NATIVE: none */
-    uint8_t *data;         /* the file (the hang state's BOs point into it) */
-    cg_radeon_ringdump *ring;
-    cg_vc4_hang_state *hang;
-} real_dump;
-
-/* Replay a real dump as `cmdgpu run FILE` does (tools/capture_cli.c): the
- * log gets the lines run prints about the replay; a vc4 frame that can be
- * read as an image becomes framebuffer.png. 0, 1 (the replay faulted or
- * stopped short) or a negative cg_err. */
-static int run_real(const real_dump *rd, cg_radeon_gen gen, cg_device *dev, const char *png,
-                    FILE *log)
+/* Run the scene, or replay the real capture (its format's run writes the
+ * lines `cmdgpu run` prints). PNG files land in dir; a frame the family
+ * shows at the end is framebuffer.png. 0, 1 (failed) or a negative cg_err. */
+static int run_input(const cli_opts *o, const report_input *in, cg_device *dev, const char *dir,
+                     FILE *log, cg_capture_error *e)
 {
-    if (rd->ring) {
-        cg_radeon_ringdump_result res;
-        int r = cg_radeon_ringdump_replay(rd->ring, dev, gen, &res, NULL);
-        if (r == CG_ERR_NOENT) {
-            fprintf(log, "rptr %u is not in the dump: nothing to replay\n", rd->ring->rptr);
-            return 1;
-        }
-        if (r != 0)
-            return r;
-        const cg_radeon_cp_status *st = &res.status;
-        fprintf(log, "ring of %u dwords at 0x%llx, replayed from rptr %u to wptr %u\n",
-                rd->ring->ring_dw, (unsigned long long)res.ring_addr, rd->ring->rptr,
-                rd->ring->wptr);
-        fprintf(log, "cp: %s rptr %u wptr %u ib_depth %u packets %llu dwords %llu\n",
-                cg_radeon_cp_state_name(st->state), st->rptr, st->wptr, st->ib_depth,
-                (unsigned long long)st->packets, (unsigned long long)st->dwords);
-        for (int k = 0; k < 8; k++)
-            fprintf(log, "SCRATCH_REG%d = 0x%08x\n", k, res.scratch[k]);
-        return res.faults > 0 || st->state == CG_RADEON_CP_STOPPED ||
-                       st->state == CG_RADEON_CP_WAITING
-                   ? 1
-                   : 0;
-    }
-    cg_vc4_hang_result res;
-    cg_vc4 *v = NULL;
-    int r = cg_vc4_hang_replay(rd->hang, dev, &res, &v);
-    if (r != 0)
-        return r;
-    fprintf(log, "%u BOs re-run; CT0CA 0x%08x (captured 0x%08x), CT1CA 0x%08x (captured 0x%08x)\n",
-            rd->hang->bo_count, res.ct0ca, rd->hang->ct0ca, res.ct1ca, rd->hang->ct1ca);
-    uint64_t hash;
-    if (res.have_frame && res.fb_linear &&
-        cg_vc4_fb_hash(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch, res.fb_depth,
-                       &hash) == 0) {
-        fprintf(log, "frame 0x%08x %ux%ux%u: pixel hash %016llx\n", res.fb_addr, res.fb_width,
-                res.fb_height, res.fb_depth, (unsigned long long)hash);
-        if (cg_vc4_fb_png(v, res.fb_addr, res.fb_width, res.fb_height, res.fb_pitch,
-                          res.fb_depth, png) != 0)
-            fprintf(log, "the frame could not be written as an image\n");
-    } else if (res.have_frame) {
-        fprintf(log, "frame 0x%08x %ux%u: not readable as a linear image\n", res.fb_addr,
-                res.fb_width, res.fb_height);
-    }
-    cg_vc4_destroy(v);
-    return res.faults > 0 || res.wait_rc != 0 ? 1 : 0;
-}
-
-static int run_family(const cli_opts *o, const char *fam, const cg_capfile *cap,
-                      const real_dump *rd, cg_device *dev, const char *dir, FILE *log)
-{
-    const char *path = o->args[0];
+    const cg_family_desc *fam = in->fmt->family;
     char png[4096];
     snprintf(png, sizeof png, "%s/framebuffer.png", dir);
-    if (rd->fmt != CG_CAPTURE_NATIVE) {
-        cg_radeon_gen g = CG_RADEON_R600;
-        if (o->gen && cg_radeon_gen_from_name(o->gen, &g) != 0)
-            return CG_ERR_INVAL;
-        return run_real(rd, g, dev, png, log);
+    if (in->real) {
+        cli_opts co = *o;
+        co.fmt = in->fmt;
+        cg_text_opts t = cli_text_opts(&co);
+        t.json = false;
+        t.c_reset = t.c_name = t.c_num = t.c_addr = t.c_err = t.c_comment = "";
+        int r = in->real->run(&t, in->data, in->size, dev, png, log, e);
+        if (r == CG_ERR_NOENT || (r > 0 && e->msg[0]))
+            fprintf(log, "%s\n", e->msg);
+        return r == CG_ERR_NOENT ? 1 : r;
     }
-    if (strcmp(fam, "nv") == 0) {
-        cg_nv_scene_opts so = {.log = log, .out_dir = dir};
-        int rc = cap ? cg_nv_capfile_run(cap, dev, &so, NULL, NULL)
-                     : cg_nv_scene_run_draws(dev, path, NULL, 0, &so, NULL, NULL);
-        return rc == 0 ? 0 : rc == CG_ERR_FAULT ? 1 : rc;
-    }
-    if (cap && strcmp(fam, "vc4") == 0) {
-        cg_vc4_scene_opts so = {.png = png, .out_dir = dir, .png_optional = true};
-        return cg_vc4_capfile_run(cap, dev, &so, log);
-    }
-    if (cap)
-        return cg_radeon_capfile_run(cap, dev, log);
-    if (strcmp(fam, "vc4") == 0 || strcmp(fam, "vc4-cl") == 0) {
-        cg_vc4_asm *st = NULL;
-        cg_asm *as = NULL;
-        int rc = cg_vc4_asm_create(&st);
-        if (rc == 0 && (rc = cli_asm_load(path, cg_vc4_asm_family(), st, &as)) != EXIT_OK) {
-            cg_vc4_asm_destroy(st);
-            return CG_ERR_SYNTAX;
-        }
-        cg_vc4_scene_opts so = {.png = png, .out_dir = dir, .png_optional = true};
-        if (rc == 0)
-            rc = cg_vc4_scene_run(st, as, dev, &so, log);
-        cg_asm_destroy(as);
-        cg_vc4_asm_destroy(st);
-        return rc;
-    }
-    /* radeon */
-    cg_radeon_gen g = CG_RADEON_R600;
-    if (o->gen && cg_radeon_gen_from_name(o->gen, &g) != 0)
-        return CG_ERR_INVAL;
-    cg_radeon_asm *st = NULL;
-    cg_asm *as = NULL;
-    int rc = cg_radeon_asm_create(g, &st);
-    if (rc == 0 && (rc = cli_asm_load(path, cg_radeon_asm_family(), st, &as)) != EXIT_OK) {
-        cg_radeon_asm_destroy(st);
-        return CG_ERR_SYNTAX;
-    }
-    if (rc == 0)
-        rc = cg_radeon_scene_run(st, as, dev, log);
-    cg_asm_destroy(as);
-    cg_radeon_asm_destroy(st);
-    return rc;
+    bool frame = fam->report && fam->report->frame;
+    unsigned takes = fam->scene->takes;
+    cg_scene_opts so = {.log = log, .name = o->args[0],
+                        .out_dir = takes & CG_SCENE_OPT_OUT_DIR ? dir : NULL,
+                        .frame_png = frame ? png : NULL, .frame_optional = true};
+    return cg_scene_run(in->scene, dev, &so);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -321,7 +231,7 @@ static void print_summary(FILE *f, const rp_run *r, const char *out, long bytes,
     cli_json_str(f, out);
     fprintf(f, ",\"scene\":");
     cli_json_str(f, r->path);
-    fprintf(f, ",\"family\":\"%s\",\"result\":", r->family);
+    fprintf(f, ",\"family\":\"%s\",\"result\":", r->fmt->family->name);
     cli_json_str(f, r->result);
     size_t img = 0;
     for (size_t i = 0; i < r->nimages; i++)
@@ -332,84 +242,68 @@ static void print_summary(FILE *f, const rp_run *r, const char *out, long bytes,
            r->hang ? "true" : "false", r->nimages, img);
 }
 
-/* A CMDGPUCAP capture (docs/capture-format.md): parsed into *cap, its
- * family checked against -f. EXIT_OK (also when it is no capture, *cap
- * NULL) or an exit code with the message printed. */
-static int load_capture(const cli_opts *o, const char **fam, cg_capfile **cap, uint8_t **data)
-{
-    *cap = NULL;
-    *data = NULL;
-    const char *cf = capture_family_of(o);
-    if (!cf)
-        return EXIT_OK;
-    if (*fam && strcmp(*fam, cf) != 0 && !(strcmp(*fam, "vc4-cl") == 0 && strcmp(cf, "vc4") == 0))
-        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture, not %s", o->args[0], cf, *fam);
-    *fam = cf;
-    size_t size;
-    *data = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
-    if (!*data)
-        return EXIT_INPUT;
-    cg_capture_error e = {0};
-    int rc = cg_capfile_parse(*data, size, cap, &e);
-    if (rc != 0) {
-        *cap = NULL;
-        return cli_error(EXIT_INPUT, "report: '%s': offset %zu: %s", o->args[0], e.offset,
-                         e.msg[0] ? e.msg : cg_strerror(rc));
-    }
-    return EXIT_OK;
-}
-
-/* When args[0] is a capture a real system wrote: parse it into *rd and set
- * *fam from it (a different -f is an error). EXIT_OK (also when it is
- * none: rd->fmt NATIVE) or an exit code with the message printed. */
-static int load_real(const cli_opts *o, const char **fam, real_dump *rd)
-{
-    size_t size;
-    rd->data = cli_read_file(o->args[0], CLI_MAX_SOURCE, &size);
-    if (!rd->data)
-        return EXIT_INPUT;
-    cg_capture_format f = cg_capture_detect(rd->data, size);
-    if (f == CG_CAPTURE_NATIVE || f == CG_CAPTURE_CMDGPU)
-        return EXIT_OK;
-    const char *ff = cg_family_name(cg_capture_format_family(f));
-    if (f != CG_CAPTURE_RADEON_RING_DUMP && f != CG_CAPTURE_VC4_HANG_STATE)
-        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s): it holds no memory to "
-                         "run; disasm it, or report a capture that runs (docs/captures.md)",
-                         o->args[0], cg_capture_format_name(f), cg_capture_format_description(f));
-    if (*fam && strcmp(*fam, ff) != 0 && !(strcmp(*fam, "vc4-cl") == 0 && strcmp(ff, "vc4") == 0))
-        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s), not %s: leave -f out "
-                         "or use -f %s", o->args[0], ff, cg_capture_format_name(f), *fam, ff);
-    *fam = ff;
-    cg_capture_error e = {0};
-    int rc = f == CG_CAPTURE_RADEON_RING_DUMP ? cg_radeon_ringdump_parse(rd->data, size, &rd->ring, &e)
-                                              : cg_vc4_hang_parse(rd->data, size, &rd->hang, &e);
-    if (rc != 0) {
-        rd->ring = NULL;
-        rd->hang = NULL;
-        return cli_error(EXIT_INPUT, "report: '%s': %s at offset %zu (0x%zx): %s", o->args[0],
-                         cg_capture_format_name(f), e.offset, e.offset,
-                         e.msg[0] ? e.msg : cg_strerror(rc));
-    }
-    rd->fmt = f;
-    return EXIT_OK;
-}
-
-/* What cmd_report read before the run, freed by drop(). */
-typedef struct report_input {
-    cg_capfile *cap;  /* a cmdgpu capture, or NULL */
-    uint8_t *capdata; /* its bytes */
-    real_dump rd;     /* a real system's capture (rd.fmt NATIVE: none) */
-} report_input;
-
 /* Free *in and return rc. */
 static int drop(report_input *in, int rc)
 {
+    cg_scene_destroy(in->scene);
     cg_capfile_free(in->cap);
-    free(in->capdata);
-    cg_radeon_ringdump_free(in->rd.ring);
-    cg_vc4_hang_free(in->rd.hang);
-    free(in->rd.data);
+    free(in->data);
     return rc;
+}
+
+/* Read args[0]: a capture (a cmdgpu capture or one a real system wrote,
+ * whose family replaces -f, which must agree) or a scene of -f's family.
+ * EXIT_OK, or an exit code with the message printed. */
+static int load_input(const cli_opts *o, report_input *in)
+{
+    const char *path = o->args[0];
+    in->fmt = o->family ? cg_text_format_find(o->family) : NULL;
+    if (o->family && !in->fmt)
+        return cli_error(EXIT_USAGE, "report: unknown family '%s' (known: %s)", o->family,
+                         cli_format_names());
+    if (!(in->data = cli_read_file(path, CLI_MAX_SOURCE, &in->size)))
+        return EXIT_INPUT;
+    const cg_capture_desc *f = cg_capture_detect(in->data, in->size);
+    const cg_family_desc *ff = f ? f->family : NULL;
+    if (f && !ff)
+        ff = cg_family_get(cg_capfile_peek_family(in->data, in->size));
+    if (f && f->family && !f->run)
+        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s): it holds no memory to "
+                         "run; disasm it, or report a capture that runs (docs/captures.md)", path,
+                         f->name, f->description);
+    if (f && ff && in->fmt && in->fmt->family != ff) {
+        if (f->family)
+            return cli_error(EXIT_USAGE, "report: '%s' is a %s capture (%s), not %s: leave -f "
+                             "out or use -f %s", path, ff->name, f->name, o->family, ff->name);
+        return cli_error(EXIT_USAGE, "report: '%s' is a %s capture, not %s", path, ff->name,
+                         o->family);
+    }
+    if (ff)
+        in->fmt = ff->formats[0];
+    if (!in->fmt)
+        return cli_error(EXIT_USAGE, "report: which family? use -f NAME (a capture names its own)");
+    if (!in->fmt->scenes)
+        return cli_error(EXIT_USAGE, "report: family '%s' has no runs (the stream formats of the "
+                         "families have)", in->fmt->name);
+    cli_opts co = *o;
+    co.fmt = in->fmt;
+    int rc = cli_family_opts(&co, in->fmt->family);
+    if (rc != EXIT_OK)
+        return rc;
+    cg_capture_error e = {0};
+    if (f && f->family) {
+        in->real = f;
+        return EXIT_OK;
+    }
+    if (f) {
+        if ((rc = cg_capfile_parse(in->data, in->size, &in->cap, &e)) != 0) {
+            in->cap = NULL;
+            return cli_error(EXIT_INPUT, "report: '%s': offset %zu: %s", path, e.offset,
+                             e.msg[0] ? e.msg : cg_strerror(rc));
+        }
+        co.replay = in->cap;
+    }
+    return cli_scene_load(&co, path, &in->scene);
 }
 
 /* Drop every "DIR/" from the run's log text (in place): the scene wrote its
@@ -438,32 +332,11 @@ int report_page(const cli_opts *o, FILE *summary)
     if (strcmp(o->args[0], "-") == 0)
         return cli_error(EXIT_USAGE, "report: the scene must be a file (its .incbin and "
                          ".include paths are relative to it)");
-    FILE *probe = fopen(o->args[0], "r");
-    if (!probe)
-        return cli_error(EXIT_INPUT, "cannot open '%s': %s", o->args[0], strerror(errno));
-    fclose(probe);
-    const char *fam = o->family;
-    report_input in = {.rd = {.fmt = CG_CAPTURE_NATIVE}};
-    int lrc = load_capture(o, &fam, &in.cap, &in.capdata);
-    if (lrc == EXIT_OK && !in.cap)
-        lrc = load_real(o, &fam, &in.rd);
+    report_input in = {0};
+    int lrc = load_input(o, &in);
     if (lrc != EXIT_OK)
         return drop(&in, lrc);
-    const cg_capfile *cap = in.cap;
-    if (!fam)
-        return drop(&in, cli_error(EXIT_USAGE, "report: which family? use -f nv, vc4 or radeon "
-                                   "(a capture names its own)"));
-    if (strcmp(fam, "nv") != 0 && strcmp(fam, "vc4") != 0 && strcmp(fam, "vc4-cl") != 0 &&
-        strcmp(fam, "radeon") != 0)
-        return drop(&in, cli_error(EXIT_USAGE, "report: family '%s' has no runs (nv, vc4, "
-                                   "radeon)", fam));
-    cg_radeon_gen g0;
-    if (o->gen && cg_radeon_gen_from_name(o->gen, &g0) != 0)
-        return drop(&in, cli_error(EXIT_USAGE, "--gen: unknown radeon generation '%s' (r600, "
-                                   "r700, evergreen, r500)", o->gen));
-    if (in.rd.ring && o->gen && g0 == CG_RADEON_R500)
-        return drop(&in, cli_error(EXIT_USAGE, "report: ring dumps replay on r600, r700 or "
-                                   "evergreen"));
+    const cg_family_desc *fam = in.fmt->family;
     /* refuse an unwritable page before running anything */
     FILE *out = cli_open_out(o->output, "w");
     if (!out)
@@ -477,32 +350,23 @@ int report_page(const cli_opts *o, FILE *summary)
     static rp_run r; /* large (fault_item, images): not on the stack */
     memset(&r, 0, sizeof r);
     r.path = o->args[0];
-    r.family = strcmp(fam, "vc4-cl") == 0 ? "vc4" : fam;
-    r.radeon_gen = CG_RADEON_R600;
-    uint64_t capgen;
-    if (cap && cg_capfile_config(cap, CG_CAPCFG_RADEON_GEN, &capgen) == 0)
-        r.radeon_gen = (cg_radeon_gen)capgen;
-    else if (o->gen && cg_radeon_gen_from_name(o->gen, &r.radeon_gen) != 0)
-        r.radeon_gen = CG_RADEON_R600; /* run_family refuses it */
+    r.fmt = in.fmt;
+    r.text = (cg_text_opts){.gen = o->gen};
+    if (in.scene && fam->scene->text_opts)
+        fam->scene->text_opts(in.scene, &r.text); /* as the scene ran */
     for (size_t i = 0; i < RP_MAX_FAULTS; i++)
         r.fault_item[i] = -1;
     int rc = EXIT_OK;
     cg_device *dev = NULL;
-    if (cap ? cg_capfile_device(cap, &dev) != 0 : !(dev = cli_device_create(o))) {
+    if (in.cap ? cg_capfile_device(in.cap, &dev) != 0 : !(dev = cli_device_create(o))) {
         fclose(out);
         rmdir(dir);
         return drop(&in, cli_error(EXIT_INPUT, "out of memory"));
     }
-    if (!cap)
-        cg_device_set_coherency(dev, CG_COHERENCY_WARN); /* a capture sets its own */
     recorder rec = {.r = &r};
-    hang_rec hang = {0};
-    if (strcmp(r.family, "nv") == 0)
-        cg_nv_hang_recorder_create(dev, &hang.nv);
-    else if (strcmp(r.family, "vc4") == 0)
-        cg_vc4_hang_recorder_create(dev, &hang.vc4);
-    else
-        cg_radeon_hang_recorder_create(dev, &hang.radeon);
+    void *hang = NULL;
+    if (fam->hang)
+        fam->hang->create(dev, &hang);
     char *logbuf = NULL;
     size_t loglen = 0;
     FILE *log = open_memstream(&logbuf, &loglen);
@@ -510,13 +374,20 @@ int report_page(const cli_opts *o, FILE *summary)
         rc = cli_error(EXIT_INPUT, "report: cannot attach the recorder");
         goto done;
     }
-    int run = run_family(o, r.family, cap, &in.rd, dev, dir, log);
+    cg_capture_error e = {0};
+    int run = run_input(o, &in, dev, dir, log, &e);
     fclose(log);
     log = NULL;
-    if (run == CG_ERR_SYNTAX) {
-        if (strcmp(r.family, "nv") == 0 && logbuf)
-            fputs(logbuf, stderr); /* nv: the scene runner logs its syntax errors */
-        rc = EXIT_INPUT;
+    if (in.real && (run == CG_ERR_SYNTAX || run == CG_ERR_RANGE || run == CG_ERR_UNSUPPORTED)) {
+        /* the capture could not be loaded, or replayed with these options:
+         * no page */
+        fclose(out);
+        out = NULL;
+        remove(o->output);
+        rc = run == CG_ERR_UNSUPPORTED
+                 ? cli_error(EXIT_USAGE, "report: %s", e.msg)
+                 : cli_error(EXIT_INPUT, "report: '%s': %s at offset %zu (0x%zx): %s", o->args[0],
+                             in.real->name, e.offset, e.offset, e.msg);
         goto done;
     }
     r.result = run == 0 ? "ok" : run > 0 ? "failed" : cg_strerror(run);
@@ -527,12 +398,9 @@ int report_page(const cli_opts *o, FILE *summary)
     r.dev = dev;
     char *hb = NULL;
     size_t hl = 0;
-    FILE *hm = run != 0 ? open_memstream(&hb, &hl) : NULL;
+    FILE *hm = run != 0 && hang ? open_memstream(&hb, &hl) : NULL;
     if (hm) {
-        int wrote = hang.nv       ? cg_nv_hang_report(hang.nv, false, hm)
-                    : hang.vc4    ? cg_vc4_hang_report(hang.vc4, false, hm)
-                    : hang.radeon ? cg_radeon_hang_report(hang.radeon, false, hm)
-                                  : 0;
+        int wrote = fam->hang->report(hang, false, hm);
         fclose(hm);
         if (wrote > 0)
             r.hang = hb;
@@ -562,9 +430,8 @@ done:
         fclose(log);
     if (out)
         fclose(out);
-    cg_nv_hang_recorder_destroy(hang.nv);
-    cg_vc4_hang_recorder_destroy(hang.vc4);
-    cg_radeon_hang_recorder_destroy(hang.radeon);
+    if (fam->hang)
+        fam->hang->destroy(hang);
     cg_device_destroy(dev);
     collect_images(&r, dir); /* removes what is left */
     rmdir(dir);

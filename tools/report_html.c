@@ -12,6 +12,11 @@ static void esc_n(FILE *out, const char *s, size_t n)
 {
     for (size_t i = 0; i < n && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xB7) { /* U+00B7 */
+            fputs("&middot;", out);
+            i++;
+            continue;
+        }
         switch (c) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -58,8 +63,8 @@ static void lane_name(const rp_item *it, char *buf, size_t cap)
         snprintf(buf, cap, "%s", it->unit[0] ? it->unit : "?");
 }
 
-/* A vc4 record or radeon packet as the family's disassembler prints it
- * (its statements, without the comments). */
+/* A packet or record as the family's disassembler prints it (its
+ * statements, without the comments and directives). */
 static void decode(const rp_run *r, const rp_item *it, FILE *out)
 {
     char *text = NULL;
@@ -67,15 +72,11 @@ static void decode(const rp_run *r, const rp_item *it, FILE *out)
     FILE *m = open_memstream(&text, &len);
     if (!m)
         return;
-    if (strcmp(r->family, "radeon") == 0) {
-        cg_radeon_disasm_opts o = {.gen = r->radeon_gen, .base = it->stream_addr};
-        cg_radeon_disasm(&o, it->bytes, it->nbytes, m);
-    } else {
-        cg_vc4_disasm_opts o = {.base = (uint32_t)it->stream_addr, .prim_format = 0x12,
-                                .c_name = "", .c_num = "", .c_addr = "", .c_err = "",
-                                .c_comment = "", .c_reset = ""};
-        cg_vc4_cl_disasm(&o, it->bytes, it->nbytes, m);
-    }
+    cg_text_opts o = r->text;
+    o.base = it->stream_addr;
+    o.json = false;
+    o.c_name = o.c_num = o.c_addr = o.c_err = o.c_comment = o.c_reset = "";
+    r->fmt->disasm(&o, it->bytes, it->nbytes, m);
     fclose(m);
     bool first = true;
     for (char *line = text, *next; line && *line; line = next) {
@@ -83,10 +84,10 @@ static void decode(const rp_run *r, const rp_item *it, FILE *out)
         if (next)
             *next++ = 0;
         line += strspn(line, " \t");
-        /* comments, and radeon's `.gen` line */
+        /* comments, and directives such as radeon's `.gen` line */
         if (strncmp(line, "//", 2) == 0 || line[0] == '#' || line[0] == '.' || !*line)
             continue;
-        char *cmt = strstr(line, "  #"); /* radeon: the trailing word comment */
+        char *cmt = strstr(line, "  #"); /* a trailing comment (radeon's words) */
         if (cmt)
             *cmt = 0;
         if (!first)
@@ -142,6 +143,12 @@ static void item_line(const rp_run *r, const rp_item *it, size_t idx, int hang_i
     fputs("</div>\n", out);
 }
 
+static cg_stream_item stream_item(const rp_item *it)
+{
+    return (cg_stream_item){it->unit, it->channel, it->stream_addr, it->name, it->bytes,
+                            it->nbytes};
+}
+
 static void group_summary(const rp_run *r, const rp_item *it, size_t count, FILE *out)
 {
     if (it->kind == CG_TRACE_METHOD) {
@@ -152,16 +159,16 @@ static void group_summary(const rp_run *r, const rp_item *it, size_t count, FILE
         else
             fputs(" &middot; kernel-pushed words", out);
         fprintf(out, " &middot; %zu method%s", count, count == 1 ? "" : "s");
-    } else if (strcmp(r->family, "vc4") == 0) {
-        fprintf(out, "thread ");
-        esc(out, it->unit);
-        fprintf(out, " (%s) &middot; from 0x%08" PRIx64 " &middot; %zu record%s",
-                it->channel == 0 ? "binning" : "rendering", it->stream_addr, count,
-                count == 1 ? "" : "s");
     } else {
-        esc(out, it->unit);
-        fprintf(out, " ring %d &middot; from 0x%" PRIx64 " &middot; %zu packet%s", (int)it->channel,
-                it->stream_addr, count, count == 1 ? "" : "s");
+        char title[256];
+        const cg_report_ops *rep = r->fmt->family->report;
+        cg_stream_item x = stream_item(it);
+        if (rep && rep->group_title)
+            rep->group_title(&x, count, title, sizeof title);
+        else
+            snprintf(title, sizeof title, "%s \u00b7 from 0x%" PRIx64 " \u00b7 %zu item%s", it->unit,
+                     it->stream_addr, count, count == 1 ? "" : "s");
+        esc(out, title);
     }
 }
 
@@ -191,24 +198,22 @@ static void write_stream(const rp_run *r, int hang_item, FILE *out)
         int depth = 0;
         for (size_t k = i; k < end; k++) {
             const rp_item *it = &r->items[k];
-            /* radeon: back in the ring right after the INDIRECT_BUFFER packet */
+            /* back in the caller at the address the nesting item named */
             while (depth > 0 && ret[depth - 1] && it->stream_addr == ret[depth - 1]) {
                 fputs("</details>\n", out);
                 depth--;
             }
             item_line(r, it, k, hang_item, out);
-            bool vc4 = strcmp(r->family, "vc4") == 0;
-            bool ib = !vc4 && it->kind == CG_TRACE_PACKET &&
-                      strncmp(it->name, "INDIRECT_BUFFER", 15) == 0 &&
-                      strcmp(it->name, "INDIRECT_BUFFER_END") != 0;
-            bool sub = vc4 && it->nbytes && it->bytes[0] == 17; /* Branch_to_sub_list */
-            bool back = vc4 && it->nbytes && it->bytes[0] == 18; /* Return_from_sub_list */
-            if ((ib || sub) && depth < MAX_NEST) {
-                ret[depth++] = ib ? it->stream_addr + 16 : 0;
+            const cg_report_ops *rep = r->fmt->family->report;
+            cg_stream_item x = stream_item(it);
+            uint64_t back_at = 0;
+            int n = it->kind == CG_TRACE_PACKET && rep && rep->nest ? rep->nest(&x, &back_at) : 0;
+            if (n > 0 && depth < MAX_NEST) {
+                ret[depth++] = back_at;
                 fprintf(out, "<details class=\"nest\" open><summary>%s called from 0x%" PRIx64
                              "</summary>\n",
-                        ib ? "indirect buffer" : "sub-list", it->stream_addr);
-            } else if (back && depth > 0 && ret[depth - 1] == 0) {
+                        rep->nest_name, it->stream_addr);
+            } else if (n < 0 && depth > 0 && ret[depth - 1] == 0) {
                 fputs("</details>\n", out);
                 depth--;
             }
@@ -419,7 +424,7 @@ int rp_write_html(const rp_run *r, FILE *out)
     fprintf(out, "</title>\n<style>%s</style>\n</head><body>\n", css);
     fputs("<header><h1>cmdgpu report</h1>\n<table class=\"sum\">\n<tr><td>file</td><td><code>", out);
     esc(out, r->path);
-    fprintf(out, "</code></td></tr>\n<tr><td>family</td><td>%s</td></tr>\n", r->family);
+    fprintf(out, "</code></td></tr>\n<tr><td>family</td><td>%s</td></tr>\n", r->fmt->family->name);
     fprintf(out, "<tr><td>result</td><td id=\"result\" class=\"%s\">", ok ? "ok" : "failed");
     esc(out, r->result);
     fprintf(out, "</td></tr>\n<tr><td>faults</td><td id=\"fault-count\">%zu</td></tr>\n", nf);

@@ -51,6 +51,10 @@ typedef struct cg_asm_family {
 /* family may be NULL: the core directives only. */
 CG_API int cg_asm_create(const cg_asm_family *family, void *user, cg_asm **out);
 CG_API void cg_asm_destroy(cg_asm *as);
+/* Make the assembler own its family's `user` state: cg_asm_destroy calls
+ * free_user(user). (A family's format hands out one object this way.) */
+CG_API void cg_asm_own_user(cg_asm *as, void (*free_user)(void *user));
+CG_API void *cg_asm_user(const cg_asm *as);
 
 /* Add source text (copied); sources assemble in the order added, as one
  * program. `name` appears in errors and .incbin paths are relative to its

@@ -23,10 +23,7 @@
 #include <stdio.h>
 #include "capture.h"
 #include "device.h"
-#include "nv.h"
-#include "nv3d.h"
-#include "radeon.h"
-#include "vc4.h"
+#include "scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +36,8 @@ extern "C" {
 
 /* Record types: X(enum suffix, code, name, what). docs/capture-format.md
  * gives each payload's layout. The action records (MAPPING .. CHECK) share
- * one layout; the family's action code says what the call was. */
+ * one layout, a scene's action (cmdgpu/scene.h), whose role is the record
+ * type; the family's action code says what the call was. */
 #define CG_CAPFILE_RECORD_TABLE(X)                                                       \
     X(CONFIG, 1, "config", "device configuration: key/value pairs")                      \
     X(NAME, 2, "name", "the scene's name as the original run printed it")                \
@@ -60,12 +58,15 @@ typedef enum cg_capfile_record_type {
 
 CG_API const char *cg_capfile_record_name(uint32_t type); /* "?" if unknown */
 
-/* CONFIG keys. Budgets are CG_CAPCFG_BUDGET + cg_budget. */
+#define CG_X_SAME(id, code, name) \
+    _Static_assert((int)CG_CAPREC_##id == (int)CG_SCENE_##id, "the record type is the action's role");
+CG_SCENE_ROLE_TABLE(CG_X_SAME)
+#undef CG_X_SAME
+
+/* CONFIG keys of the device, which every capture may hold. Budgets are
+ * CG_CAPCFG_BUDGET + cg_budget. A family's scenes add keys of their own
+ * below 32 (its cg_scene_ops.config: radeon.gen, vc4.cpu-cached, ...). */
 #define CG_CAPFILE_CONFIG_TABLE(X)                                           \
-    X(RADEON_GEN, 1, "radeon.gen", "cg_radeon_gen of the scene (.gen)")       \
-    X(RADEON_LENIENT, 2, "radeon.lenient", "1: .lenient")                     \
-    X(RADEON_RING_BYTES, 3, "radeon.ring-bytes", "ring size (.ring), 0: default") \
-    X(VC4_CPU_CACHED, 16, "vc4.cpu-cached", "1: .cpu_cache 1")                \
     X(COHERENCY, 32, "coherency", "cg_coherency of the device")              \
     X(BUDGET, 256, "budget", "+ cg_budget: a budget set for the run")
 
@@ -86,16 +87,9 @@ typedef struct cg_capfile_mem {
     size_t offset;        /* of the record in the file */
 } cg_capfile_mem;
 
-/* One call of the scene's CPU side (records MAPPING .. CHECK). */
-typedef struct cg_capfile_action {
-    uint32_t type;        /* CG_CAPREC_MAPPING .. CG_CAPREC_CHECK */
-    uint32_t kind;        /* the family's action code (docs/capture-format.md) */
-    int64_t a, b, c, d, e;
-    int32_t n, s1, s2;
-    const char *str1, *str2; /* into the file, str1_len/str2_len bytes */
-    size_t str1_len, str2_len;
-    size_t offset;        /* of the record in the file */
-} cg_capfile_action;
+/* One call of the scene's CPU side (records MAPPING .. CHECK): a scene's
+ * action; its strings point into the file, offset is the record's. */
+typedef cg_scene_action cg_capfile_action;
 
 typedef struct cg_capfile_end {
     int32_t result;       /* the scene runner's return: 0 ok, 1 (or CG_ERR_FAULT) failed, < 0 error */
@@ -189,26 +183,22 @@ CG_API int cg_capfile_writer_bytes(const cg_capfile_writer *w, const uint8_t **d
 /* Write the file: 0, CG_ERR_IO, CG_ERR_NOMEM. */
 CG_API int cg_capfile_writer_save(const cg_capfile_writer *w, const char *path);
 
-/* ---- the families: record a scene, replay a capture --------------------- */
+/* ---- scenes: record one, replay one --------------------------------------- */
 
-/* Record an assembled scene's configuration, memory and calls (not the end
- * record: write it after the run). */
-CG_API int cg_radeon_scene_capture(const cg_radeon_asm *st, const cg_asm *as,
-                                   cg_capfile_writer *w);
-CG_API int cg_vc4_scene_capture(const cg_vc4_asm *st, const cg_asm *as, cg_capfile_writer *w);
-/* nv assembles the scene text (or the file at path when text is NULL). */
-CG_API int cg_nv_scene_capture(const char *path, const char *text, size_t len,
-                               cg_capfile_writer *w);
-
-/* Replay a capture of the family on `dev` with the family's scene runner:
- * same returns and log as cg_radeon_scene_run, cg_vc4_scene_run,
- * cg_nv_scene_run. CG_ERR_SYNTAX when the records do not make a scene of
- * the family (a wrong family, an unknown action code, a string too long). */
-CG_API int cg_radeon_capfile_run(const cg_capfile *c, cg_device *dev, FILE *log);
-CG_API int cg_vc4_capfile_run(const cg_capfile *c, cg_device *dev, const cg_vc4_scene_opts *o,
-                              FILE *log);
-CG_API int cg_nv_capfile_run(const cg_capfile *c, cg_device *dev, const cg_nv_scene_opts *o,
-                             cg_nv_draw_fn fn, void *user);
+/* Record an assembled scene's configuration, memory (its sections) and
+ * actions (not the end record: write it after the run). */
+CG_API int cg_scene_capture(const cg_scene *sc, cg_capfile_writer *w);
+/* The scene a capture holds, for cg_scene_run: its family's, with the
+ * family's configuration records, the memory records as sections and the
+ * actions. CG_ERR_SYNTAX when the records do not make a scene of the
+ * family (a family without scenes, an action code its table lacks or under
+ * another record type, a string too long, a value the assembler would not
+ * let through, two memory records of one name), CG_ERR_NOMEM. The scene
+ * copies what it needs: the capture may be freed first. */
+CG_API int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out);
+/* Replay: cg_scene_from_capfile, then cg_scene_run with o (o->name: the
+ * scene's recorded name when NULL). */
+CG_API int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o);
 
 /* List the capture: the header, the configuration, the memory ranges, and
  * each action, submissions decoded with the family's disassembler (the

@@ -21,4 +21,6 @@
 #include "vc4_qpu.h"
 #include "capture.h"
 #include "capfile.h"
+#include "scene.h"
+#include "family.h"
 #endif

@@ -63,6 +63,10 @@ typedef enum cg_family {
 
 CG_API const char *cg_family_name(cg_family f);
 
+/* A number as the command line and the scene directives take it: decimal
+ * or 0x hex, no sign, no octal-looking leading 0, no overflow. 0, or -1. */
+CG_API int cg_parse_u64(const char *text, uint64_t *out);
+
 typedef struct cg_device cg_device;
 typedef struct cg_mem cg_mem;
 typedef struct cg_vas cg_vas;

@@ -23,6 +23,7 @@
 #define CMDGPU_NV_H
 
 #include <stdio.h>
+#include "capture.h"
 #include "common.h"
 #include "fault.h"
 #include "mem.h"
@@ -363,29 +364,39 @@ struct cg_asm_family;
  *   .subch N, CLASS      class used for method names on subchannel N
  * METHOD is a name of the class bound to SUBCH (host names below 0x100),
  * NAME(i) for arrays, or a byte offset. SET_OBJECT rebinds. Scene
- * directives (.buffer, .submit, .run, .dump, ...) are recorded for
- * cg_nv_scene_run and emit nothing. subch_class NULL = NVN default. */
+ * directives (.buffer, .submit, .run, .dump, ...) are recorded into a
+ * scene (cmdgpu/scene.h) and emit nothing. subch_class NULL = NVN default. */
 typedef struct cg_nv_asm cg_nv_asm;
 CG_API int cg_nv_asm_new(const uint32_t subch_class[8], cg_nv_asm **out);
 CG_API void cg_nv_asm_free(cg_nv_asm *a);
 CG_API const struct cg_asm_family *cg_nv_asm_family(void);
 
-/* Run a scene file (text; see docs/nv.md). Faults go to the device log;
- * messages and dumps to `log`. Returns 0, CG_ERR_FAULT if anything faulted,
- * CG_ERR_SYNTAX etc. */
-typedef struct cg_nv_scene_dump {
-    uint64_t va, size;
-    const char *path;
-} cg_nv_scene_dump;
-typedef struct cg_nv_scene_opts {
-    FILE *log;           /* progress and fault lines; NULL = quiet */
-    const char *out_dir; /* where relative dump paths go; NULL = cwd */
-    const cg_nv_scene_dump *dumps; /* written after the scene ran (`--dump`) */
-    size_t ndumps;
-    const char *rt0_png; /* `-o`: render target 0 of channel 0 as PNG after the run ("-" = stdout) */
-} cg_nv_scene_opts;
-CG_API int cg_nv_scene_run(cg_device *dev, const char *path, const char *text, size_t len,
-                           const cg_nv_scene_opts *o);
+/* Scenes (text with .buffer, .submit, ... directives; docs/nv.md) run
+ * through cg_scene_assemble and cg_scene_run (cmdgpu/scene.h) with the nv
+ * family's descriptor (cmdgpu/family.h). */
+
+/* ---- hang report (src/nv/hangreport.c) ---------------------------------- */
+
+/* The same for nv: the first nv fault since the recorder was made, the
+ * method at its stream address (GPFIFO entry, subchannel, class, name,
+ * data), the channel's methods before it, and for a semaphore acquire or
+ * syncpoint wait the address, the value waited for and what memory held.
+ * JSON: {"hang":{"kind","unit","channel","stream_addr","gpfifo_entry",
+ * "method","words","message","waited_on","before"}} (docs/captures.md). */
+#define CG_NV_HANG_HISTORY 8
+typedef struct cg_nv_hang_recorder cg_nv_hang_recorder;
+CG_API int cg_nv_hang_recorder_create(cg_device *dev, cg_nv_hang_recorder **out);
+CG_API void cg_nv_hang_recorder_destroy(cg_nv_hang_recorder *r);
+CG_API int cg_nv_hang_report(const cg_nv_hang_recorder *r, bool json, FILE *out);
+
+/* ---- nv raw pushbuffer words (src/nv/text/pushdump.c) ----------------------- */
+
+/* Check raw words (nv_push_dump input) and return them as host words in
+ * *words (malloc'd, *nwords). Text that NVK_DEBUG=push_dump prints (lines
+ * "[0x00000000] HDR ...") is refused with a message: it is a decoded
+ * listing whose data words are printed as fields. */
+CG_API int cg_nv_pushdump_load(const uint8_t *data, size_t size, uint32_t **words, size_t *nwords,
+                               cg_capture_error *err);
 
 #ifdef __cplusplus
 }

@@ -237,12 +237,8 @@ CG_API void cg_nv_gpu_set_draw_callback(cg_nv_gpu *gpu, cg_nv_draw_fn fn, void *
  * decoded TIC and TSC). */
 CG_API void cg_nv_draw_print_json(FILE *f, const cg_nv_draw *d);
 
-/* cg_nv_scene_run (cmdgpu/nv.h) with fn called for every draw of the
- * scene's GPU (`cmdgpu run --draws`, `--dump-textures`). */
-struct cg_nv_scene_opts;
-CG_API int cg_nv_scene_run_draws(cg_device *dev, const char *path, const char *text, size_t len,
-                                 const struct cg_nv_scene_opts *o, cg_nv_draw_fn fn,
-                                 void *user);
+/* A scene's draws reach cg_scene_opts.draw_fn (cmdgpu/scene.h) as
+ * const cg_nv_draw *. */
 
 #ifdef __cplusplus
 }

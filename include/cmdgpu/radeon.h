@@ -30,6 +30,7 @@
 #ifndef CMDGPU_RADEON_H
 #define CMDGPU_RADEON_H
 
+#include "capture.h"
 #include "common.h"
 #include <stdio.h>
 #include "fault.h"
@@ -326,7 +327,7 @@ CG_API int cg_radeon_disasm(const cg_radeon_disasm_opts *o, const uint8_t *data,
  *   packet2 [PAD]              type-2 filler
  * Register names (SCRATCH_REG0, CP_RB_CNTL, ...) are predefined symbols.
  * Directives: .gen r600|r700|evergreen|r500, and the scene directives
- * (recorded for cg_radeon_scene_run; see docs/radeon.md):
+ * (recorded into a scene, cmdgpu/scene.h; see docs/radeon.md):
  *   .ring BYTES   .lenient   .submit SECTION   .ib SECTION   .fence   .wait
  *   .run   .write32 ADDR, V   .reg REG, V   .expect32 ADDR, V
  *   .expect_reg REG, V   .dump ADDR, NDW   .ring_test   .ib_test   .status
@@ -334,7 +335,8 @@ CG_API int cg_radeon_disasm(const cg_radeon_disasm_opts *o, const uint8_t *data,
  *   .map ADDR, BYTES   .map_ro ADDR, BYTES (new, read-only for the GPU)
  *   .fence_seq N (start the fence driver at N)
  * .map regions exist before the sections are loaded; every section is
- * loaded at its base address (a GPU address) first. */
+ * loaded at its base address (a GPU address) first. A scene with no
+ * directive submits its "text" section (or its first) through the ring. */
 typedef struct cg_radeon_asm cg_radeon_asm;
 CG_API int cg_radeon_asm_create(cg_radeon_gen gen, cg_radeon_asm **out);
 CG_API void cg_radeon_asm_destroy(cg_radeon_asm *st);
@@ -342,13 +344,88 @@ CG_API const cg_asm_family *cg_radeon_asm_family(void); /* user = the cg_radeon_
 CG_API cg_radeon_gen cg_radeon_asm_gen(const cg_radeon_asm *st);
 CG_API size_t cg_radeon_asm_action_count(const cg_radeon_asm *st);
 
-/* Run an assembled scene on a new radeon model of `dev`, writing a log.
- * Returns 0 when every action and expectation passed and no fault was
- * raised, 1 when something failed (details in the log), or a negative
- * cg_err for set-up errors. With no actions, the "text" section (or the
- * first one) is submitted through the ring and run. */
-CG_API int cg_radeon_scene_run(const cg_radeon_asm *st, const cg_asm *as, cg_device *dev,
-                               FILE *log);
+/* The configuration a radeon scene carries (its CONFIG records). */
+#define CG_CAPCFG_RADEON_GEN 1        /* cg_radeon_gen of the scene (.gen) */
+#define CG_CAPCFG_RADEON_LENIENT 2    /* 1: .lenient */
+#define CG_CAPCFG_RADEON_RING_BYTES 3 /* ring size (.ring), 0: default */
+
+/* ---- radeon debugfs ring dump (src/radeon/text/ringdump.c) ------------------ */
+
+enum {
+    CG_RINGDUMP_MARK_RPTR = 1u << 0,      /* ' *' after the line: rptr */
+    CG_RINGDUMP_MARK_RPTR_NEXT = 1u << 1, /* ' #' after the line: rptr next (saved) */
+};
+
+typedef struct cg_radeon_ringdump_entry {
+    uint32_t index; /* ring dword index as printed */
+    uint32_t value;
+    uint32_t marks; /* CG_RINGDUMP_MARK_* */
+    size_t file_offset; /* of its line */
+} cg_radeon_ringdump_entry;
+
+typedef struct cg_radeon_ringdump {
+    bool old_form;            /* "wptr(0xREG): ..." header (kernels before 3.16 or so) */
+    bool has_wptr, has_rptr, has_rptr_next, has_driver_wptr, has_driver_rptr;
+    bool has_sem, has_free, has_count;
+    uint32_t wptr, rptr;      /* the hardware pointers as printed */
+    uint32_t wptr_reg, rptr_reg; /* old form only */
+    uint32_t rptr_next, rptr_next_reg;
+    uint32_t driver_wptr, driver_rptr;
+    uint64_t sem_signal_addr, sem_wait_addr;
+    uint32_t free_dw, count_dw; /* "N free dwords in ring", "N dwords in ring" */
+    uint32_t ring_dw;         /* ring size in dwords: free + count, or from the indices */
+    size_t nentries;
+    cg_radeon_ringdump_entry *entries; /* in file order */
+    size_t rptr_entry;        /* entries[] index where rptr is, nentries if not dumped */
+    size_t wptr_entry;        /* first entry at wptr after rptr_entry, nentries if none */
+} cg_radeon_ringdump;
+
+CG_API int cg_radeon_ringdump_parse(const uint8_t *data, size_t size, cg_radeon_ringdump **out,
+                                    cg_capture_error *err);
+CG_API void cg_radeon_ringdump_free(cg_radeon_ringdump *d);
+/* The listing: a header, the history before rptr as .word lines, the live
+ * region rptr..wptr decoded packet by packet from rptr (the packet at rptr
+ * and the saved rptr marked), and the dwords after wptr as .word lines. The
+ * text reassembles (cmdgpu asm -f radeon) to the dumped dwords in file
+ * order. o->base is ignored (comments show ring byte offsets). Returns the
+ * number of bad packets in the live region, or a negative cg_err. */
+CG_API int cg_radeon_ringdump_disasm(const cg_radeon_ringdump *d, const cg_radeon_disasm_opts *o,
+                                     FILE *out);
+
+typedef struct cg_radeon_ringdump_result {
+    cg_radeon_cp_status status; /* after the run */
+    uint32_t scratch[8];        /* SCRATCH_REG0..7 */
+    size_t faults;              /* faults raised by the run */
+    uint64_t ring_addr;         /* where the ring was placed */
+} cg_radeon_ringdump_result;
+
+/* Replay the live region (rptr to wptr) on a new radeon model of `dev`: the
+ * ring is placed at the start of the GTT, the dumped dwords written at their
+ * indices, the CP started at rptr and run until wptr (idle), a wait, a fault
+ * or the budgets. Nothing else the ring refers to is in the dump: IBs,
+ * fences and semaphores outside the model's VRAM/GTT windows fault as
+ * unmapped. On success *rd (if not NULL) is the model, for inspection;
+ * destroy it with cg_radeon_destroy. Returns 0 or a negative cg_err (set-up
+ * failures only: GPU faults are in the device's log and res->faults). */
+CG_API int cg_radeon_ringdump_replay(const cg_radeon_ringdump *d, cg_device *dev, cg_radeon_gen gen,
+                                     cg_radeon_ringdump_result *res, cg_radeon **rd);
+
+/* ---- radeon hang report (src/radeon/hangreport.c) ---------------------- */
+
+/* A recorder attached to a device (a trace sink) keeps the last packets the
+ * CP executed and the GPU's last memory writes; after a failed run
+ * cg_radeon_hang_report prints where the CP stood when the first radeon CP
+ * fault (or hang) since the recorder was made ended the run: that packet,
+ * the packets before it, and what it waited on (the memory, register or
+ * semaphore of WAIT_REG_MEM / MEM_SEMAPHORE, with the last value the GPU
+ * wrote there). Use one recorder per device, on the device's thread. */
+#define CG_RADEON_HANG_HISTORY 8
+typedef struct cg_radeon_hang_recorder cg_radeon_hang_recorder;
+CG_API int cg_radeon_hang_recorder_create(cg_device *dev, cg_radeon_hang_recorder **out);
+CG_API void cg_radeon_hang_recorder_destroy(cg_radeon_hang_recorder *r); /* detaches; NULL ok */
+/* Text (or one JSON object `{"hang":{...}}` with json) to out. Returns 1
+ * when a report was written, 0 when no radeon CP fault was raised. */
+CG_API int cg_radeon_hang_report(const cg_radeon_hang_recorder *r, bool json, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@
 #define CMDGPU_VC4_H
 
 #include <stdio.h>
+#include "capture.h"
 #include "common.h"
 #include "fault.h"
 #include "asm.h"
@@ -270,7 +271,8 @@ CG_API unsigned cg_vc4_prim_encode(const uint32_t prev[3], const uint32_t tri[3]
  *   RECORD_NAME a, b, ...            seed / reference-guide macro operands
  *   RECORD_NAME {Field=v, ...}       named fields (the disassembler's form)
  *   Coding_0..3, Escape, Relative_Branch   compressed-list items
- * Scene directives: .mailbox ADDR  .reg NAME|OFF, V  .kick T, START, END
+ * Scene directives (recorded into a scene, cmdgpu/scene.h):
+ *   .mailbox ADDR  .reg NAME|OFF, V  .kick T, START, END
  *   .wait bfc|rfc, N | .wait idle   .copy32 DST, SRC   .write32 A, V
  *   .flush A, N   .expect32 A, V   .expect_reg R, V   .dump A, N
  *   .dump_cl A [, N]   .png "file" [, ADDR, W, H, PITCH, FMT]   .cpu_cache 0|1 */
@@ -279,21 +281,13 @@ CG_API int cg_vc4_asm_create(cg_vc4_asm **out);
 CG_API void cg_vc4_asm_destroy(cg_vc4_asm *st);
 CG_API const cg_asm_family *cg_vc4_asm_family(void);
 
-typedef struct cg_vc4_scene_opts {
-    const char *png;     /* write the firmware framebuffer here at the end (NULL: no) */
-    const char *out_dir; /* directory for .png files (NULL: current) */
-    uint64_t *fb_hash;   /* if not NULL: pixel hash of the final framebuffer */
-    /* png when the scene allocated no framebuffer through the mailbox: the
-     * last frame a .png/.expect_hash named; with neither, the run fails
-     * with CG_ERR_IO unless png_optional (then nothing is written). */
-    bool png_optional;
-} cg_vc4_scene_opts;
-/* Load every section at its bus address through the ARM view, then play the
- * scene's directives, logging each to `log`. Returns 0, 1 when a check or
- * fault failed, CG_ERR_IO when a PNG (.png or opts.png) could not be
- * written, or another negative cg_err when the model cannot be set up. */
-CG_API int cg_vc4_scene_run(const cg_vc4_asm *st, const cg_asm *as, cg_device *dev,
-                            const cg_vc4_scene_opts *o, FILE *log);
+/* The configuration a vc4 scene carries (a CONFIG record): 1 after
+ * `.cpu_cache 1` (the ARM's view is cached: CPU writes need a .flush). A
+ * scene runs through cg_scene_run (cmdgpu/scene.h): every section is
+ * loaded at its bus address through the ARM's view, then the directives
+ * play in order; -o (frame_png) writes the firmware framebuffer, or the
+ * last frame a .png/.expect_hash named. */
+#define CG_CAPCFG_VC4_CPU_CACHED 16
 
 /* Image view of a surface in the model's memory (RGBA8888 tile-buffer words
  * are 0xAARRGGBB, i.e. BGRA8888 bytes, the Pi's default 32-bit pixel order). */
@@ -301,6 +295,95 @@ CG_API int cg_vc4_fb_hash(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint
                           uint32_t depth, uint64_t *hash);
 CG_API int cg_vc4_fb_png(cg_vc4 *v, uint32_t addr, uint32_t w, uint32_t h, uint32_t pitch,
                          uint32_t depth, const char *path);
+
+/* ---- hang report (src/vc4/hangreport.c) --------------------------------- */
+
+/* vc4: for each control-list thread (ct0 binning, ct1 rendering) that
+ * faulted or hung, the record at CTnCA with its decode, the thread's
+ * records before it, and for Wait_On_Semaphore the semaphore counts
+ * (increments by the other thread, waits) or for Flush the flush. */
+#define CG_VC4_HANG_HISTORY 8
+typedef struct cg_vc4_hang_recorder cg_vc4_hang_recorder;
+CG_API int cg_vc4_hang_recorder_create(cg_device *dev, cg_vc4_hang_recorder **out);
+CG_API void cg_vc4_hang_recorder_destroy(cg_vc4_hang_recorder *r);
+CG_API int cg_vc4_hang_report(const cg_vc4_hang_recorder *r, bool json, FILE *out);
+
+/* ---- vc4 hang state (src/vc4/text/hangstate.c) ------------------------------- */
+
+#define CG_VC4_HANG_REGS(X)                                                   \
+    X(start_bin, 0) X(start_render, 0) X(ct0ca, CG_VC4_CT0CA)                  \
+    X(ct0ea, CG_VC4_CT0EA) X(ct1ca, CG_VC4_CT1CA) X(ct1ea, CG_VC4_CT1EA)       \
+    X(ct0cs, CG_VC4_CT0CS) X(ct1cs, CG_VC4_CT1CS) X(ct0ra0, CG_VC4_CT00RA0)    \
+    X(ct1ra0, CG_VC4_CT01RA0) X(bpca, CG_VC4_BPCA) X(bpcs, CG_VC4_BPCS)        \
+    X(bpoa, CG_VC4_BPOA) X(bpos, CG_VC4_BPOS) X(vpmbase, CG_VC4_VPMBASE)       \
+    X(dbge, CG_VC4_DBGE) X(fdbgo, CG_VC4_FDBGO) X(fdbgb, CG_VC4_FDBGB)         \
+    X(fdbgr, CG_VC4_FDBGR) X(fdbgs, CG_VC4_FDBGS) X(errstat, CG_VC4_ERRSTAT)
+
+typedef struct cg_vc4_hang_bo {
+    uint32_t handle, paddr, size;
+    size_t file_offset; /* where its bytes are in the file */
+    const uint8_t *data; /* into the parsed buffer (size bytes) */
+} cg_vc4_hang_bo;
+
+typedef struct cg_vc4_hang_state {
+    uint32_t version;
+    uint32_t bo_count;
+#define CG_X_FIELD(name, reg) uint32_t name;
+    CG_VC4_HANG_REGS(CG_X_FIELD)
+#undef CG_X_FIELD
+    cg_vc4_hang_bo *bos; /* bo_count entries */
+} cg_vc4_hang_state;
+
+/* Parse a hang-state file. The BOs point into `data`, which must outlive
+ * the result. */
+CG_API int cg_vc4_hang_parse(const uint8_t *data, size_t size, cg_vc4_hang_state **out,
+                             cg_capture_error *err);
+CG_API void cg_vc4_hang_free(cg_vc4_hang_state *h);
+/* The BO holding bus address addr (the alias bits 31:30 ignored), NULL if none. */
+CG_API const cg_vc4_hang_bo *cg_vc4_hang_bo_at(const cg_vc4_hang_state *h, uint32_t addr);
+/* The registers by their V3D names, the BO table, then the binner list
+ * (start_bin .. CT0EA, skipped when they are equal) and the render list
+ * (start_render .. CT1EA), each record at the CTnCA where its thread stood
+ * marked. Returns the number of bad records, or a negative cg_err. */
+CG_API int cg_vc4_hang_disasm(const cg_vc4_hang_state *h, const cg_vc4_disasm_opts *o, FILE *out);
+
+typedef struct cg_vc4_hang_result {
+    uint32_t ct0ca, ct1ca, ct0cs, ct1cs; /* after the run */
+    int wait_rc;                          /* cg_vc4_wait_idle */
+    size_t faults;
+    bool have_frame;     /* a Tile_Rendering_Mode_Configuration was found */
+    uint32_t fb_addr, fb_width, fb_height, fb_pitch, fb_depth, fb_format;
+    bool fb_linear;      /* Memory_Format 0: the frame can be read as an image */
+} cg_vc4_hang_result;
+
+/* Re-run from the captured memory: a new vc4 model of `dev` with SDRAM large
+ * enough for every BO, each BO written at its address, BPOA/BPOS set, then
+ * the binner list kicked (start_bin .. CT0EA, unless equal) and the render
+ * list (start_render .. CT1EA), and the threads waited for. The frame is the
+ * first Tile_Rendering_Mode_Configuration of the render list. On success *v
+ * (if not NULL) is the model; destroy it with cg_vc4_destroy. */
+CG_API int cg_vc4_hang_replay(const cg_vc4_hang_state *h, cg_device *dev, cg_vc4_hang_result *res,
+                              cg_vc4 **v);
+
+/* ---- Mesa VC4_DEBUG=cl text (src/vc4/text/cl_textdump.c) ------------------- */
+
+typedef struct cg_vc4_cl_textdump {
+    uint8_t *bytes;    /* the control list rebuilt in hardware offsets */
+    size_t size;
+    size_t npackets;
+    size_t unknown_at; /* hardware offset of an "Unknown packet" line, or SIZE_MAX */
+    size_t more_lists; /* lists after the first (each after a "BCL:" label): not rebuilt */
+} cg_vc4_cl_textdump;
+
+/* Parse the dump back into bytes: each packet line gives its hardware
+ * offset and opcode; its field lines ("    Name: value") are packed back
+ * into the packet's bytes with the field layout of v3d_packet_v21.xml
+ * (src/vc4/text/cl_textdump.def). GEM_HANDLES packets (which do not advance the
+ * hardware offset) are dropped. A log of several jobs (a "BCL:" label
+ * before each list) gives the first list; more_lists counts the others. */
+CG_API int cg_vc4_cl_textdump_parse(const uint8_t *data, size_t size, cg_vc4_cl_textdump **out,
+                                    cg_capture_error *err);
+CG_API void cg_vc4_cl_textdump_free(cg_vc4_cl_textdump *d);
 
 #ifdef __cplusplus
 }

@@ -46,8 +46,8 @@ typedef struct cg_vc4_submit {
  * no data. */
 CG_API int cg_vc4_check(const cg_vc4_submit *s, cg_check_report *r);
 
-/* Check a submit written as vc4 assembler source (assembled with
- * cg_vc4_asm_family() and `st`): sections `bin_cl`, `shader_rec`,
+/* Check a submit written as vc4 assembler source (a vc4 scene,
+ * cmdgpu/scene.h): sections `bin_cl`, `shader_rec`,
  * `uniforms`, and one section per BO-list entry, `bo<N>` (a plain BO of the
  * section's size) or `shader<N>` (a shader BO holding the section's bytes),
  * N = 0, 1, ... without gaps; the symbol `shader_rec_count`, if defined,
@@ -56,8 +56,9 @@ CG_API int cg_vc4_check(const cg_vc4_submit *s, cg_check_report *r);
  * first `.kick 0, START, END` are checked as the bin CL, with no shader
  * records and no BOs. Returns 0, or CG_ERR_INVAL with a message in
  * err (input errors). */
-CG_API int cg_vc4_check_asm(const cg_asm *as, const cg_vc4_asm *st, cg_check_report *r,
-                            char *err, size_t errcap);
+struct cg_scene;
+CG_API int cg_vc4_check_scene(const struct cg_scene *sc, cg_check_report *r, char *err,
+                              size_t errcap);
 
 #ifdef __cplusplus
 }

@@ -642,7 +642,20 @@ void cg_asm_destroy(cg_asm *as)
     free(as->sec_index.slots);
     free(as->errs);
     free(as->edges);
+    if (as->free_user)
+        as->free_user(as->user);
     free(as);
+}
+
+void cg_asm_own_user(cg_asm *as, void (*free_user)(void *user))
+{
+    if (as)
+        as->free_user = free_user;
+}
+
+void *cg_asm_user(const cg_asm *as)
+{
+    return as ? as->user : NULL;
 }
 
 /* Take ownership of text (malloc'd, len bytes). */

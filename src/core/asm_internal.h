@@ -78,6 +78,7 @@ struct cg_asm {
     cg_asm_family family; /* all NULL without a family */
     bool semicolon_token; /* ';' is no comment (cg_asm_semicolon_token) */
     void *user;
+    void (*free_user)(void *user); /* cg_asm_own_user: frees user with the cg_asm */
 
     struct asm_source *srcs;
     size_t nsrcs, capsrcs;

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/cmdgpu.h"
-#include "capfile_internal.h"
+#include "cmdgpu/family.h"
+#include "cmdgpu/capfile.h"
 #include "internal.h"
 
 static const struct {
@@ -286,8 +287,7 @@ cg_family cg_capfile_peek_family(const uint8_t *data, size_t size)
     if (!cg_capfile_detect(data, size) || size < 16)
         return CG_FAMILY_NONE;
     uint16_t f = rd16(data + 14);
-    return f == CG_FAMILY_NV || f == CG_FAMILY_VC4 || f == CG_FAMILY_RADEON ? (cg_family)f
-                                                                           : CG_FAMILY_NONE;
+    return f != CG_FAMILY_NONE && cg_family_get((cg_family)f) ? (cg_family)f : CG_FAMILY_NONE;
 }
 
 #define ACTION_FIXED 60 /* kind n a b c d e s1 s2 len1 len2 */
@@ -309,7 +309,7 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
                     "%d.%d: use a newer cmdgpu", major, minor, CG_CAPFILE_MAJOR, CG_CAPFILE_MINOR);
     if (major == 0)
         return fail(err, 10, CG_ERR_SYNTAX, "format version 0.%u does not exist", minor);
-    if (fam != CG_FAMILY_NV && fam != CG_FAMILY_VC4 && fam != CG_FAMILY_RADEON)
+    if (fam == CG_FAMILY_NONE || !cg_family_get((cg_family)fam))
         return fail(err, 14, CG_ERR_SYNTAX, "unknown family %u", fam);
     if (hdr < CG_CAPFILE_HEADER || hdr > size)
         return fail(err, 16, hdr > size ? CG_ERR_RANGE : CG_ERR_SYNTAX,
@@ -556,7 +556,11 @@ int cg_capfile_verify(const cg_capfile *c, const cg_capfile_end *got, char *msg,
         return 0;
     const cg_capfile_end *e = &c->end;
     bool mem_same = !e->mem_hash || !got->mem_hash || e->mem_hash == got->mem_hash;
-    if (e->result == got->result && e->faults == got->faults && e->fault_hash == got->fault_hash &&
+    /* Captures of nv scenes written before the families shared one runner
+     * (format 1.0 as cmdgpu 0.1 wrote it) say -8 (CG_ERR_FAULT) where the
+     * runner now says 1: the same "failed". */
+    int32_t want = e->result == CG_ERR_FAULT ? 1 : e->result;
+    if (want == got->result && e->faults == got->faults && e->fault_hash == got->fault_hash &&
         mem_same)
         return 0;
     if (msg)
@@ -593,15 +597,6 @@ int cg_capfile_asm(const cg_capfile *c, cg_asm **out)
     return rc;
 }
 
-/* Copy a record's string into a fixed buffer: false if it does not fit. */
-bool cg_capfile_str(const char *s, size_t n, char *buf, size_t cap)
-{
-    if (n >= cap)
-        return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    return true;
-}
 
 /* ---- the end-of-run memory hash ------------------------------------------ */
 

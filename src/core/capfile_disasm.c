@@ -5,28 +5,29 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capfile_internal.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/capfile.h"
+#include "cmdgpu/family.h"
+#include "internal.h"
 
 static const char *S(const char *s) { return s ? s : ""; }
 
 static const char *act_name(const cg_capfile *c, uint32_t kind)
 {
-    switch (c->family) {
-    case CG_FAMILY_NV: return cg_nv_capfile_action_name(kind);
-    case CG_FAMILY_RADEON: return cg_radeon_capfile_action_name(kind);
-    case CG_FAMILY_VC4: return cg_vc4_capfile_action_name(kind);
-    default: return "?";
-    }
+    const cg_scene_kind *k = cg_scene_kind_of(cg_family_get(c->family), kind);
+    return k ? k->name : "?";
 }
 
-static const char *config_name(uint32_t key)
+static const char *config_name(const cg_capfile *c, uint32_t key)
 {
 #define CG_X_NAME(id, code, name, what) if (key == code) return name;
     CG_CAPFILE_CONFIG_TABLE(CG_X_NAME)
 #undef CG_X_NAME
     if (key >= CG_CAPCFG_BUDGET && key - CG_CAPCFG_BUDGET < CG_BUDGET_COUNT)
         return cg_budget_name((cg_budget)(key - CG_CAPCFG_BUDGET));
+    const cg_family_desc *fam = cg_family_get(c->family);
+    for (size_t i = 0; fam && fam->scene && i < fam->scene->nconfig; i++)
+        if (fam->scene->config[i].key == key)
+            return fam->scene->config[i].name;
     return "?";
 }
 
@@ -46,18 +47,21 @@ static void json_str(FILE *out, const char *s, size_t n)
 }
 
 /* The stream an action submits: [addr, addr + size) and where its bytes
- * are. false when it submits nothing or its bytes are not in the file. */
-static bool stream_of(const cg_capfile *c, const cg_capfile_action *a, uint64_t *addr,
+ * are (the family's action table says where it is). false when it submits
+ * nothing or its bytes are not in the file. */
+static bool stream_of(const cg_capfile *c, const cg_scene_action *a, uint64_t *addr,
                       const uint8_t **data, size_t *size, const char **why)
 {
+    const cg_scene_kind *k = cg_scene_kind_of(cg_family_get(c->family), a->kind);
     const cg_capfile_mem *m = NULL;
     uint64_t lo = 0, hi = 0;
     *why = NULL;
     if (a->type != CG_CAPREC_SUBMIT)
         return false;
-    if (c->family == CG_FAMILY_RADEON) {
-        char name[64];
-        if (!cg_capfile_str(a->str1, a->str1_len, name, sizeof name) ||
+    cg_scene_stream where = k ? k->stream : CG_STREAM_NONE;
+    if (where == CG_STREAM_SECTION) {
+        char name[256];
+        if (!cg_scene_str(a->str1, a->str1_len, name, sizeof name) ||
             !(m = cg_capfile_mem_named(c, name))) {
             *why = "its section is not in the capture";
             return false;
@@ -65,11 +69,11 @@ static bool stream_of(const cg_capfile *c, const cg_capfile_action *a, uint64_t 
         *addr = m->addr, *data = m->data, *size = m->size;
         return true;
     }
-    if (c->family == CG_FAMILY_NV)
-        lo = (uint64_t)a->a, hi = (uint64_t)a->b;          /* the GPFIFO entry's words */
-    else
-        lo = (uint32_t)a->b, hi = (uint32_t)a->c;          /* CTnCA .. CTnEA */
-    if (hi < lo || !(m = cg_capfile_mem_at(c, lo, hi - lo))) {
+    if (where == CG_STREAM_A_B)
+        lo = (uint64_t)a->a, hi = (uint64_t)a->b;
+    else if (where == CG_STREAM_B_C)
+        lo = (uint32_t)a->b, hi = (uint32_t)a->c;
+    if (where == CG_STREAM_NONE || hi < lo || !(m = cg_capfile_mem_at(c, lo, hi - lo))) {
         *why = "the stream is not in the captured memory (the GPU or a later CPU write made it)";
         return false;
     }
@@ -80,34 +84,13 @@ static bool stream_of(const cg_capfile *c, const cg_capfile_action *a, uint64_t 
 static int decode(const cg_capfile *c, const cg_capfile_disasm_opts *o, uint64_t addr,
                   const uint8_t *data, size_t size, FILE *out)
 {
-    if (c->family == CG_FAMILY_RADEON) {
-        uint64_t gen = CG_RADEON_R600;
-        cg_capfile_config(c, CG_CAPCFG_RADEON_GEN, &gen);
-        cg_radeon_disasm_opts d = {.gen = gen < CG_RADEON_GEN_COUNT ? (cg_radeon_gen)gen : CG_RADEON_R600,
-                                   .base = addr, .json = o->json, .c_name = o->c_name, .c_num = o->c_num,
-                                   .c_addr = o->c_addr, .c_err = o->c_err, .c_comment = o->c_comment,
-                                   .c_reset = o->c_reset};
-        return cg_radeon_disasm(&d, data, size, out);
-    }
-    if (c->family == CG_FAMILY_VC4) {
-        cg_vc4_disasm_opts d = {.base = (uint32_t)addr, .prim_format = 0x12, .json = o->json,
-                                .c_name = o->c_name, .c_num = o->c_num, .c_addr = o->c_addr,
-                                .c_err = o->c_err, .c_comment = o->c_comment, .c_reset = o->c_reset};
-        return cg_vc4_cl_disasm(&d, data, size, out);
-    }
-    size_t n = size / 4;
-    uint32_t *w = malloc(n ? n * 4 : 4);
-    if (!w)
-        return CG_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        w[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
-               (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
-    cg_nv_disasm_opts d = {.base = addr, .json = o->json, .c_reset = o->c_reset, .c_name = o->c_name,
-                           .c_num = o->c_num, .c_addr = o->c_addr, .c_err = o->c_err,
-                           .c_comment = o->c_comment};
-    int rc = cg_nv_disasm(w, n, &d, out);
-    free(w);
-    return rc;
+    const cg_family_desc *fam = cg_family_get(c->family);
+    if (!fam || !fam->scene || !fam->scene->disasm_stream)
+        return 0;
+    cg_text_opts t = {.json = o->json, .c_name = o->c_name, .c_num = o->c_num,
+                      .c_addr = o->c_addr, .c_err = o->c_err, .c_comment = o->c_comment,
+                      .c_reset = o->c_reset};
+    return fam->scene->disasm_stream(c, &t, addr, data, size, out);
 }
 
 int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE *out)
@@ -128,7 +111,7 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
             uint64_t v = 0;
             cg_capfile_config(c, key, &v);
             fprintf(out, "%s{\"key\":%u,\"name\":\"%s\",\"value\":%" PRIu64 "}", i ? "," : "", key,
-                    config_name(key), v);
+                    config_name(c, key), v);
         }
         fprintf(out, "],\"memory\":[");
         for (size_t i = 0; i < c->nmem; i++) {
@@ -147,14 +130,14 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
                            (uint32_t)c->config[20 * i + 2] << 16 | (uint32_t)c->config[20 * i + 3] << 24;
             uint64_t v = 0;
             cg_capfile_config(c, key, &v);
-            fprintf(out, "%s# config %s = %" PRIu64 "%s\n", cc, config_name(key), v, cr);
+            fprintf(out, "%s# config %s = %" PRIu64 "%s\n", cc, config_name(c, key), v, cr);
         }
         for (size_t i = 0; i < c->nmem; i++)
             fprintf(out, "%s# memory %.*s at 0x%" PRIx64 ": %zu bytes%s\n", cc, (int)c->mem[i].name_len,
                     c->mem[i].name, c->mem[i].addr, c->mem[i].size, cr);
     }
     for (size_t i = 0; i < c->nact; i++) {
-        const cg_capfile_action *a = &c->act[i];
+        const cg_scene_action *a = &c->act[i];
         uint64_t addr = 0;
         const uint8_t *data = NULL;
         size_t size = 0;
@@ -219,3 +202,29 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
     }
     return bad;
 }
+
+/* ---- the container as a capture format (include/cmdgpu/capture.h) -------- */
+
+static int capture_disasm(const cg_text_opts *o, const uint8_t *data, size_t size, FILE *out,
+                          cg_capture_error *err)
+{
+    cg_capfile *cap;
+    int rc = cg_capfile_parse(data, size, &cap, err);
+    if (rc)
+        return rc;
+    cg_capfile_disasm_opts d = {.json = o->json, .c_name = o->c_name, .c_num = o->c_num,
+                                .c_addr = o->c_addr, .c_err = o->c_err,
+                                .c_comment = o->c_comment, .c_reset = o->c_reset};
+    rc = cg_capfile_disasm(cap, &d, out);
+    cg_capfile_free(cap);
+    return rc;
+}
+
+/* Its family is the file's (family NULL here); a replay is a run of the
+ * scene it holds (cg_capfile_run), which the command does itself. */
+const cg_capture_desc cg_capfile_capture = {
+    .name = "cmdgpu-capture",
+    .description = "cmdgpu's own capture container (CMDGPUCAP, docs/capture-format.md)",
+    .detect = cg_capfile_detect,
+    .disasm = capture_disasm,
+};

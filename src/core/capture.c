@@ -1,110 +1,153 @@
-/* core: the capture format table and format detection (include/cmdgpu/capture.h,
+/* core: the registry's lookups (the families are listed in src/registry.c),
+ * the text formats and capture formats across families, and what the text
+ * capture loaders share (include/cmdgpu/family.h, capture.h,
  * docs/captures.md). The loaders themselves live in their families. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "capture_text.h"
-
-static const struct {
-    const char *name, *desc;
-    cg_family fam;
-} formats[] = {
-#define CG_X_ROW(id, name, fam, desc) {name, desc, fam},
-    CG_CAPTURE_FORMAT_TABLE(CG_X_ROW)
-#undef CG_X_ROW
-};
-
-const char *cg_capture_format_name(cg_capture_format f)
-{
-    return (unsigned)f < CG_CAPTURE_FORMAT_COUNT ? formats[f].name : "?";
-}
-
-const char *cg_capture_format_description(cg_capture_format f)
-{
-    return (unsigned)f < CG_CAPTURE_FORMAT_COUNT ? formats[f].desc : "";
-}
-
-cg_family cg_capture_format_family(cg_capture_format f)
-{
-    return (unsigned)f < CG_CAPTURE_FORMAT_COUNT ? formats[f].fam : CG_FAMILY_NONE;
-}
-
-int cg_capture_format_from_name(const char *name, cg_capture_format *out)
-{
-    for (unsigned i = 0; name && i < CG_CAPTURE_FORMAT_COUNT; i++)
-        if (strcmp(name, formats[i].name) == 0) {
-            *out = (cg_capture_format)i;
-            return 0;
-        }
-    return CG_ERR_NOENT;
-}
+#include "cmdgpu/capfile.h"
+#include "cmdgpu/family.h"
+#include "internal.h"
 
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static bool is_hex(uint8_t c)
+/* ---- the registry's lookups (src/registry.c lists the families) ------------ */
+
+const cg_family_desc *cg_family_get(cg_family id)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    for (size_t i = 0; i < cg_family_count(); i++)
+        if (cg_family_at(i)->id == id)
+            return cg_family_at(i);
+    return NULL;
 }
 
-/* "0x" and n hex digits at p (within size). */
-static bool hex_at(const uint8_t *p, size_t left, unsigned n)
+const cg_family_desc *cg_family_find(const char *name)
 {
-    if (left < 2 + n || p[0] != '0' || p[1] != 'x')
-        return false;
-    for (unsigned i = 0; i < n; i++)
-        if (!is_hex(p[2 + i]))
-            return false;
-    return true;
+    for (size_t i = 0; name && i < cg_family_count(); i++)
+        if (strcmp(cg_family_at(i)->name, name) == 0)
+            return cg_family_at(i);
+    return NULL;
 }
 
-static bool cl_dump_line(const uint8_t *data, size_t size)
+const char *cg_family_name(cg_family f)
 {
-    return hex_at(data, size, 8) && size > 11 && data[10] == ' ' && hex_at(data + 11, size - 11, 8) &&
-           size > 23 && data[21] == ':' && data[22] == ' ' &&
-           (hex_at(data + 23, size - 23, 2) || (size >= 30 && memcmp(data + 23, "Unknown", 7) == 0));
+    const cg_family_desc *d = cg_family_get(f);
+    return d ? d->name : "none";
 }
 
-cg_capture_format cg_capture_detect(const uint8_t *data, size_t size)
+/* The core's own text format: plain little-endian words, core directives. */
+static int raw_disasm(const cg_text_opts *o, const uint8_t *data, size_t size, FILE *out)
+{
+    const char *cm = o->c_comment ? o->c_comment : "", *rs = o->c_reset ? o->c_reset : "";
+    const char *nm = o->c_name ? o->c_name : "", *num = o->c_num ? o->c_num : "";
+    size_t nwords = size / 4;
+    if (o->json) {
+        fprintf(out, "{\"family\":\"raw\",\"size\":%zu,\"words\":[", size);
+        for (size_t i = 0; i < nwords; i++)
+            fprintf(out, "%s{\"offset\":%zu,\"value\":\"0x%08x\"}", i ? "," : "", 4 * i,
+                    le32(data + 4 * i));
+        fprintf(out, "],\"tail\":[");
+        for (size_t i = nwords * 4; i < size; i++)
+            fprintf(out, "%s%u", i > nwords * 4 ? "," : "", data[i]);
+        fprintf(out, "]}\n");
+        return 0;
+    }
+    fprintf(out, "%s# raw: %zu bytes, %zu words%s\n", cm, size, nwords, rs);
+    for (size_t i = 0; i < nwords; i++)
+        fprintf(out, "%s.word%s %s0x%08x%s  %s# 0x%04zx%s\n", nm, rs, num, le32(data + 4 * i), rs,
+                cm, 4 * i, rs);
+    cg_text_tail(o, "", data, nwords * 4, size, out);
+    return 0;
+}
+
+static int raw_assembler(const cg_text_opts *o, cg_asm **out)
+{
+    (void)o;
+    return cg_asm_create(NULL, NULL, out);
+}
+
+static const cg_text_format raw_format = {
+    .name = "raw",
+    .description = "plain little-endian words (core directives only)",
+    .disasm = raw_disasm,
+    .assembler = raw_assembler,
+};
+
+size_t cg_text_format_count(void)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < cg_family_count(); i++)
+        n += cg_family_at(i)->nformats;
+    return n;
+}
+
+const cg_text_format *cg_text_format_at(size_t i)
+{
+    if (i == 0)
+        return &raw_format;
+    i--;
+    for (size_t f = 0; f < cg_family_count(); f++) {
+        const cg_family_desc *d = cg_family_at(f);
+        if (i < d->nformats)
+            return d->formats[i];
+        i -= d->nformats;
+    }
+    return NULL;
+}
+
+const cg_text_format *cg_text_format_find(const char *name)
+{
+    for (size_t i = 0; name && i < cg_text_format_count(); i++)
+        if (strcmp(cg_text_format_at(i)->name, name) == 0)
+            return cg_text_format_at(i);
+    return NULL;
+}
+
+/* ---- capture formats ----------------------------------------------------- */
+
+size_t cg_capture_count(void)
+{
+    size_t n = 1; /* the CMDGPUCAP container */
+    for (size_t i = 0; i < cg_family_count(); i++)
+        n += cg_family_at(i)->ncaptures;
+    return n;
+}
+
+const cg_capture_desc *cg_capture_at(size_t i)
+{
+    for (size_t f = 0; f < cg_family_count(); f++) {
+        const cg_family_desc *d = cg_family_at(f);
+        if (i < d->ncaptures)
+            return d->captures[i];
+        i -= d->ncaptures;
+    }
+    return i == 0 ? &cg_capfile_capture : NULL;
+}
+
+const cg_capture_desc *cg_capture_find(const char *name)
+{
+    for (size_t i = 0; name && i < cg_capture_count(); i++)
+        if (strcmp(cg_capture_at(i)->name, name) == 0)
+            return cg_capture_at(i);
+    return NULL;
+}
+
+const cg_capture_desc *cg_capture_detect(const uint8_t *data, size_t size)
 {
     if (!data)
-        return CG_CAPTURE_NATIVE;
-    if (size >= 10 && memcmp(data, "CMDGPUCAP", 10) == 0) /* the magic and its NUL */
-        return CG_CAPTURE_CMDGPU;
-    /* radeon_debugfs_ring_info: the first line is the wptr, in either form */
-    if ((size >= 8 && memcmp(data, "wptr: 0x", 8) == 0) ||
-        (size >= 7 && memcmp(data, "wptr(0x", 7) == 0))
-        return CG_CAPTURE_RADEON_RING_DUMP;
-    /* vc4_cl_dump: "0x%08x 0x%08x: 0x%02x ", maybe after a label line
-     * such as "BCL:" (vc4_job.c prints one before each list) */
-    const uint8_t *d0 = data;
-    size_t s0 = size;
-    for (size_t i = 0; i < size && i < 16; i++) {
-        if (data[i] == ' ')
-            break;
-        if (data[i] == '\n') {
-            if (i > 1 && data[i - 1] == ':')
-                d0 = data + i + 1, s0 = size - i - 1;
-            break;
-        }
+        return NULL;
+    if (cg_capfile_detect(data, size))
+        return &cg_capfile_capture;
+    for (size_t i = 0; i < cg_capture_count(); i++) {
+        const cg_capture_desc *c = cg_capture_at(i);
+        if (c->detect && c != &cg_capfile_capture && c->detect(data, size))
+            return c;
     }
-    if (cl_dump_line(d0, s0))
-        return CG_CAPTURE_VC4_CL_DUMP;
-    /* vc4_dump_hang_state: version 0, then the state, the BO table and the
-     * BO bytes, and nothing else */
-    if (size >= 164 && le32(data) == 0) {
-        uint32_t nbo = le32(data + 4 + 8);
-        uint64_t want = 164 + 16ull * nbo;
-        if (nbo >= 1 && want <= size) {
-            for (uint32_t i = 0; i < nbo && want <= size; i++)
-                want += le32(data + 164 + 16ull * i + 8);
-            if (want == size)
-                return CG_CAPTURE_VC4_HANG_STATE;
-        }
-    }
-    return CG_CAPTURE_NATIVE;
+    return NULL;
 }
 
 int cg_capture_fail(cg_capture_error *err, size_t off, int rc, const char *fmt, ...)

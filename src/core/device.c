@@ -19,17 +19,6 @@ const char *cg_strerror(int err)
     }
 }
 
-const char *cg_family_name(cg_family f)
-{
-    switch (f) {
-    case CG_FAMILY_NV: return "nv";
-    case CG_FAMILY_VC4: return "vc4";
-    case CG_FAMILY_RADEON: return "radeon";
-    case CG_FAMILY_NONE: break;
-    }
-    return "none";
-}
-
 int cg_device_create(cg_device **out)
 {
     if (!out)

@@ -105,4 +105,18 @@ void cg__scene_end(cg_device *dev, int (*peek)(void *ctx, uint64_t addr, void *d
 /* peek for a GPU address space (ctx: the cg_vas): mapped bytes as memory holds them. */
 int cg__vas_peek(void *vas, uint64_t va, void *dst, size_t n);
 
+/* Scenes (src/core/scene.c): an empty scene of fam, and its sections (the
+ * scene takes as). */
+struct cg_scene;
+struct cg_family_desc;
+struct cg_asm;
+struct cg_scene *cg__scene_new(const struct cg_family_desc *fam);
+void cg__scene_set_sections(struct cg_scene *sc, struct cg_asm *as);
+/* Add the file at path ("-": stdin) to as and assemble it: 0; CG_ERR_SYNTAX
+ * with the errors written to errors (may be NULL); or a file error with
+ * msg saying "cannot read 'PATH': why". */
+/* The CMDGPUCAP container as a capture format (src/core/capfile_disasm.c). */
+extern const struct cg_capture_desc cg_capfile_capture;
+int cg__asm_load(struct cg_asm *as, const char *path, FILE *errors, char *msg, size_t cap);
+
 #endif

@@ -109,6 +109,19 @@ static inline uint32_t rd_put(uint32_t x, unsigned hi, unsigned lo)
 #define RD_PKT_COUNT(h) PGET((h), PM4_TYPE3, COUNT)
 #define RD_PKT3_OPCODE(h) PGET((h), PM4_TYPE3, IT_OPCODE)
 
+/* A packet's length in dwords, from its header alone: type 2 is a
+ * one-dword filler, type 1 (R1xx-R5xx) a header and two data dwords, types
+ * 0 and 3 the header and COUNT + 1 data dwords (the one place this is
+ * computed: ring, IB, disassembler, checker, ring dumps and scenes). */
+static inline uint32_t rd_packet_dwords(uint32_t h)
+{
+    switch (RD_PKT_TYPE(h)) {
+    case 2: return 1;
+    case 1: return 3;
+    default: return RD_PKT_COUNT(h) + 2;
+    }
+}
+
 /* Opcode numbers from the tables: RD_OP_<NAME> (pm4_r600.def, R600/R700)
  * and RD_EGOP_<NAME> (pm4_evergreen.def). */
 enum {
@@ -361,5 +374,12 @@ void rd_ring_ib_execute(cg_radeon_drv *drv, uint64_t gpu_addr, uint32_t length_d
  * pending; emitted = signalled = seq, whose low 32 bits go to the fence
  * location. CG_ERR_BUSY with fences pending. */
 int rd_fence_driver_start(cg_radeon_drv *drv, uint64_t seq);
+
+/* text/ringdump.c: the live region of a ring dump, entries [rptr_entry,
+ * this); RINGDUMP_MAX_DW, the largest ring it takes (MAX_RING_BUFSZ in
+ * cp.c: RB_BUFSZ 22, 2 << 22 dwords, 32 MiB). */
+#define RINGDUMP_MAX_DW (2u << 22)
+struct cg_radeon_ringdump;
+size_t rd_ringdump_live_end(const struct cg_radeon_ringdump *d);
 
 #endif

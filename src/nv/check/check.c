@@ -30,7 +30,7 @@
 #include "cmdgpu/asm.h"
 #include "cmdgpu/nv_check.h"
 #include "nv/tables/fields.h"
-#include "nv/text/nv_asm_internal.h"
+#include "nv/scene.h"
 #include "nv/gpu/threed.h"
 
 /* Bounds that keep hostile input cheap: pushbuffer words walked in all (the
@@ -1106,14 +1106,16 @@ int cg_nv_check_scene(const char *path, const char *text, size_t len, cg_check_r
 {
     if (!r || (!text && !path))
         return CG_ERR_INVAL;
-    cg_nv_asm *na = NULL;
-    cg_asm *as = NULL;
+    cg_scene *sc = NULL;
     cg_nv_check_map *maps = NULL;
     cg_nv_check_bytes *bytes = NULL;
     cg_nv_check_entry *entries = NULL;
-    int rc = nv_scene_assemble(path, text, len, log, &na, &as);
+    int rc = cg_scene_assemble(&cg_nv_family, NULL, path, text, len, &sc);
+    if (rc == CG_ERR_SYNTAX && log)
+        fputs(cg_scene_errors(sc), log);
+    const cg_asm *as = rc ? NULL : cg_scene_sections(sc);
     size_t nsec = rc ? 0 : cg_asm_section_count(as);
-    size_t nacts = rc ? 0 : na->nacts;
+    size_t nacts = rc ? 0 : cg_scene_action_count(sc);
     if (!rc) {
         maps = calloc(nacts + 1, sizeof(*maps));
         bytes = calloc(nsec + 1, sizeof(*bytes));
@@ -1124,29 +1126,29 @@ int cg_nv_check_scene(const char *path, const char *text, size_t len, cg_check_r
     cg_nv_check_input in = {maps, 0, bytes, 0, entries, 0, 0};
     unsigned chn = 0;
     for (size_t i = 0; !rc && i < nacts; i++) {
-        const nv_act *x = &na->acts[i];
-        if (x->kind == NV_ACT_BUFFER) {
+        const cg_scene_action *x = cg_scene_action_at(sc, i);
+        uint64_t a = (uint64_t)x->a, b = (uint64_t)x->b;
+        if (x->kind == NV_SA_BUFFER) {
             /* the scene's .buffer: page-aligned VA, size rounded up to pages
-             * (src/nv/scene.c do_buffer), read-write */
-            if (x->b == 0 || x->b > 0xFFFFF000u || (x->a & 0xFFF)) {
-                rc = cg_check_add(r, "scene-buffer", x->a, 0,
+             * (src/nv/scene.c nv_map), read-write */
+            if (b == 0 || b > 0xFFFFF000u || (a & 0xFFF)) {
+                rc = cg_check_add(r, "scene-buffer", a, 0,
                                   ".buffer %s: size 0 or >= 4 GiB, or VA not page aligned: not "
-                                  "mapped", x->name);
+                                  "mapped", x->str1);
                 continue;
             }
-            maps[in.nmaps++] = (cg_nv_check_map){x->a, (x->b + 0xFFF) & ~0xFFFull, false,
-                                                  x->name};
-        } else if (x->kind == NV_ACT_CHANNEL) {
-            chn = (unsigned)x->a;
-        } else if (x->kind == NV_ACT_SUBMIT) {
-            uint64_t n = (x->b - x->a) / 4;
+            maps[in.nmaps++] = (cg_nv_check_map){a, (b + 0xFFF) & ~0xFFFull, false, x->str1};
+        } else if (x->kind == NV_SA_CHANNEL) {
+            chn = (unsigned)a;
+        } else if (x->kind == NV_SA_SUBMIT) {
+            uint64_t n = (b - a) / 4;
             if (n >= (1u << 21)) {
-                rc = cg_check_add(r, "gp-length", x->a, 0,
+                rc = cg_check_add(r, "gp-length", a, 0,
                                   ".submit of %llu words: a GPFIFO entry holds at most 2^21-1",
                                   (unsigned long long)n);
                 continue;
             }
-            entries[in.nentries++] = (cg_nv_check_entry){chn, cg_nv_gp_entry(x->a, (uint32_t)n, 0)};
+            entries[in.nentries++] = (cg_nv_check_entry){chn, cg_nv_gp_entry(a, (uint32_t)n, 0)};
         }
     }
     for (size_t i = 0; !rc && i < nsec; i++) {
@@ -1161,7 +1163,6 @@ int cg_nv_check_scene(const char *path, const char *text, size_t len, cg_check_r
     free(maps);
     free(bytes);
     free(entries);
-    cg_asm_destroy(as);
-    cg_nv_asm_free(na);
+    cg_scene_destroy(sc);
     return rc;
 }

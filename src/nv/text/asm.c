@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/asm.h"
-#include "nv_asm_internal.h"
+#include "nv/scene.h"
 #include "nv/tables/sass.h"
 
 static const uint32_t nvn_default[8] = {CG_NV_CLASS_3D, CG_NV_CLASS_COMPUTE, CG_NV_CLASS_I2M,
@@ -25,9 +25,6 @@ int cg_nv_asm_new(const uint32_t subch_class[8], cg_nv_asm **out)
 
 void cg_nv_asm_free(cg_nv_asm *a)
 {
-    if (!a)
-        return;
-    free(a->acts);
     free(a);
 }
 
@@ -102,28 +99,13 @@ static void track_object(cg_nv_asm *a, unsigned subch, uint32_t mthd, uint32_t v
         a->sc[subch] = v & 0xFFFF;
 }
 
-static nv_act *new_act(cg_asm *as, cg_nv_asm *a, nv_act_kind k)
+/* A scene directive's action, in the final pass (its strings are copied). */
+static int add_act(cg_asm *as, cg_nv_asm *a, cg_scene_action *x)
 {
-    if (!cg_asm_final_pass(as)) {
-        memset(&a->scratch, 0, sizeof(a->scratch));
-        return &a->scratch;
-    }
-    if (a->nacts == a->cap) {
-        size_t nc = a->cap ? a->cap * 2 : 16;
-        nv_act *na = realloc(a->acts, nc * sizeof(*na));
-        if (!na) {
-            a->oom = true;
-            memset(&a->scratch, 0, sizeof(a->scratch));
-            return &a->scratch;
-        }
-        a->acts = na;
-        a->cap = nc;
-    }
-    nv_act *x = &a->acts[a->nacts++];
-    memset(x, 0, sizeof(*x));
-    x->kind = k;
-    x->wait_slot = x->fence_slot = -1;
-    return x;
+    if (!cg_asm_final_pass(as) || !a->scene)
+        return 0;
+    x->type = cg_scene_kind_of(&cg_nv_family, x->kind)->role;
+    return cg_scene_add_action(a->scene, x) == 0 ? 0 : cg_asm_error(as, "out of memory");
 }
 
 static int parse_u64(cg_asm *as, uint64_t *v)
@@ -136,73 +118,105 @@ static int parse_u64(cg_asm *as, uint64_t *v)
     return rc;
 }
 
+static int directive_buffer(cg_asm *as, cg_nv_asm *a)
+{
+    char id[NV_NAME_MAX + 1];
+    int rc;
+    if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = want_comma(as)))
+        return rc;
+    uint64_t va, size, kind = 0, cached = 0;
+    if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)))
+        return rc;
+    if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &kind)))
+        return rc;
+    if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &cached)))
+        return rc;
+    if ((rc = cg_asm_define(as, id, (int64_t)va)))
+        return rc;
+    cg_scene_action x = {.kind = NV_SA_BUFFER, .a = (int64_t)va, .b = (int64_t)size,
+                         .c = (int64_t)kind, .d = (int64_t)cached, .s1 = -1, .s2 = -1,
+                         .str1 = id, .str1_len = strlen(id)};
+    return add_act(as, a, &x);
+}
+
+/* .submit START, END [, wait=SLOT] [, fence=SLOT] */
+static int directive_submit(cg_asm *as, cg_nv_asm *a)
+{
+    uint64_t s, e;
+    int rc;
+    if ((rc = parse_u64(as, &s)) || (rc = want_comma(as)) || (rc = parse_u64(as, &e)))
+        return rc;
+    int ws = -1, fs = -1;
+    while (cg_asm_accept(as, ',')) {
+        char id[16];
+        uint64_t slot;
+        if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = cg_asm_expect(as, '=')) ||
+            (rc = parse_u64(as, &slot)))
+            return rc;
+        if (slot >= NV_SCENE_FENCES)
+            return cg_asm_error(as, "fence slot %llu is not 0..%d", (unsigned long long)slot,
+                                NV_SCENE_FENCES - 1);
+        if (strcmp(id, "wait") == 0)
+            ws = (int)slot;
+        else if (strcmp(id, "fence") == 0)
+            fs = (int)slot;
+        else
+            return cg_asm_error(as, ".submit takes wait=SLOT and fence=SLOT, not '%s'", id);
+    }
+    if (e < s || (e - s) % 4 || (s & 3))
+        return cg_asm_error(as, ".submit: [0x%llx, 0x%llx) is not a whole number of words",
+                            (unsigned long long)s, (unsigned long long)e);
+    cg_scene_action x = {.kind = NV_SA_SUBMIT, .a = (int64_t)s, .b = (int64_t)e, .s1 = ws,
+                         .s2 = fs};
+    return add_act(as, a, &x);
+}
+
+/* .png VA, W, H, PITCH, "FORMAT", "FILE" */
+static int directive_png(cg_asm *as, cg_nv_asm *a)
+{
+    uint64_t va, w, h, pitch;
+    char fmt[32], path[NV_PATH_MAX + 1];
+    size_t len;
+    int rc;
+    if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &w)) ||
+        (rc = want_comma(as)) || (rc = parse_u64(as, &h)) || (rc = want_comma(as)) ||
+        (rc = parse_u64(as, &pitch)) || (rc = want_comma(as)) ||
+        (rc = cg_asm_string(as, fmt, sizeof(fmt), &len)) || (rc = want_comma(as)) ||
+        (rc = cg_asm_string(as, path, sizeof(path), &len)))
+        return rc;
+    cg_format f;
+    if (cg_format_from_name(fmt, &f) != 0)
+        return cg_asm_error(as, ".png: unknown format \"%s\"", fmt);
+    if (w == 0 || h == 0 || w > 16384 || h > 16384 || pitch < w * cg_format_bpp(f) ||
+        pitch > (1u << 20))
+        return cg_asm_error(as, ".png: bad size %llux%llu or pitch %llu", (unsigned long long)w,
+                            (unsigned long long)h, (unsigned long long)pitch);
+    cg_scene_action x = {.kind = NV_SA_PNG, .a = (int64_t)va, .b = (int64_t)(w | h << 32),
+                         .c = (int64_t)pitch, .d = f, .s1 = -1, .s2 = -1, .str2 = path,
+                         .str2_len = strlen(path)};
+    return add_act(as, a, &x);
+}
+
 static int scene_directive(cg_asm *as, cg_nv_asm *a, const char *name)
 {
     int rc = 0;
-    if (strcmp(name, ".buffer") == 0) {
-        char id[64];
-        if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = want_comma(as)))
-            return rc;
-        uint64_t va, size, kind = 0, cached = 0;
-        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)))
-            return rc;
-        if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &kind)))
-            return rc;
-        if (cg_asm_accept(as, ',') && (rc = parse_u64(as, &cached)))
-            return rc;
-        if ((rc = cg_asm_define(as, id, (int64_t)va)))
-            return rc;
-        nv_act *x = new_act(as, a, NV_ACT_BUFFER);
-        snprintf(x->name, sizeof(x->name), "%s", id);
-        x->a = va, x->b = size, x->c = kind, x->d = cached;
-        return 0;
-    }
+    cg_scene_action x = {.s1 = -1, .s2 = -1};
+    if (strcmp(name, ".buffer") == 0)
+        return directive_buffer(as, a);
+    if (strcmp(name, ".submit") == 0)
+        return directive_submit(as, a);
+    if (strcmp(name, ".png") == 0)
+        return directive_png(as, a);
     if (strcmp(name, ".channel") == 0) {
         uint64_t n;
         if ((rc = parse_u64(as, &n)))
             return rc;
         if (n > 7)
             return cg_asm_error(as, ".channel %llu: at most 8 channels (0..7)", (unsigned long long)n);
-        new_act(as, a, NV_ACT_CHANNEL)->a = n;
-        return 0;
-    }
-    if (strcmp(name, ".submit") == 0) {
-        uint64_t s, e;
-        if ((rc = parse_u64(as, &s)) || (rc = want_comma(as)) || (rc = parse_u64(as, &e)))
-            return rc;
-        int ws = -1, fs = -1;
-        while (cg_asm_accept(as, ',')) {
-            char id[16];
-            uint64_t slot;
-            if ((rc = cg_asm_ident(as, id, sizeof(id))) || (rc = cg_asm_expect(as, '=')) ||
-                (rc = parse_u64(as, &slot)))
-                return rc;
-            if (slot >= NV_SCENE_FENCES)
-                return cg_asm_error(as, "fence slot %llu is not 0..%d", (unsigned long long)slot,
-                                    NV_SCENE_FENCES - 1);
-            if (strcmp(id, "wait") == 0)
-                ws = (int)slot;
-            else if (strcmp(id, "fence") == 0)
-                fs = (int)slot;
-            else
-                return cg_asm_error(as, ".submit takes wait=SLOT and fence=SLOT, not '%s'", id);
-        }
-        if (e < s || (e - s) % 4 || (s & 3))
-            return cg_asm_error(as, ".submit: [0x%llx, 0x%llx) is not a whole number of words",
-                                (unsigned long long)s, (unsigned long long)e);
-        nv_act *x = new_act(as, a, NV_ACT_SUBMIT);
-        x->a = s, x->b = e, x->wait_slot = ws, x->fence_slot = fs;
-        return 0;
-    }
-    if (strcmp(name, ".run") == 0) {
-        new_act(as, a, NV_ACT_RUN);
-        return 0;
-    }
-    if (strcmp(name, ".finish") == 0) {
-        new_act(as, a, NV_ACT_FINISH);
-        return 0;
-    }
-    if (strcmp(name, ".wait") == 0) {
+        x.kind = NV_SA_CHANNEL, x.a = (int64_t)n;
+    } else if (strcmp(name, ".run") == 0 || strcmp(name, ".finish") == 0) {
+        x.kind = name[1] == 'r' ? NV_SA_RUN : NV_SA_FINISH;
+    } else if (strcmp(name, ".wait") == 0) {
         uint64_t slot, timeout = 1000;
         if ((rc = parse_u64(as, &slot)))
             return rc;
@@ -211,56 +225,30 @@ static int scene_directive(cg_asm *as, cg_nv_asm *a, const char *name)
         if (slot >= NV_SCENE_FENCES)
             return cg_asm_error(as, "fence slot %llu is not 0..%d", (unsigned long long)slot,
                                 NV_SCENE_FENCES - 1);
-        nv_act *x = new_act(as, a, NV_ACT_WAIT);
-        x->a = slot, x->b = timeout;
-        return 0;
-    }
-    if (strcmp(name, ".cpu_write32") == 0 || strcmp(name, ".expect32") == 0) {
+        x.kind = NV_SA_WAIT, x.a = (int64_t)slot, x.b = (int64_t)timeout;
+    } else if (strcmp(name, ".cpu_write32") == 0 || strcmp(name, ".expect32") == 0) {
         uint64_t va;
         uint32_t v;
         if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u32(as, &v, "value")))
             return rc;
-        nv_act *x = new_act(as, a, name[1] == 'c' ? NV_ACT_CPU_WRITE32 : NV_ACT_EXPECT32);
-        x->a = va, x->b = v;
-        return 0;
-    }
-    if (strcmp(name, ".dump") == 0) {
+        x.kind = name[1] == 'c' ? NV_SA_CPU_WRITE32 : NV_SA_EXPECT32;
+        x.a = (int64_t)va, x.b = v;
+    } else if (strcmp(name, ".dump") == 0) {
         uint64_t va, size;
-        char path[256];
+        char path[NV_PATH_MAX + 1];
         size_t len;
         if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)) ||
             (rc = want_comma(as)) || (rc = cg_asm_string(as, path, sizeof(path), &len)))
             return rc;
         if (size > (256u << 20))
             return cg_asm_error(as, ".dump of %llu bytes: at most 256 MiB", (unsigned long long)size);
-        nv_act *x = new_act(as, a, NV_ACT_DUMP);
-        x->a = va, x->b = size;
-        snprintf(x->path, sizeof(x->path), "%s", path);
-        return 0;
+        x.kind = NV_SA_DUMP, x.a = (int64_t)va, x.b = (int64_t)size;
+        x.str2 = path, x.str2_len = strlen(path);
+        return add_act(as, a, &x);
+    } else {
+        return CG_ERR_NOENT;
     }
-    if (strcmp(name, ".png") == 0) {
-        uint64_t va, w, h, pitch;
-        char fmt[32], path[256];
-        size_t len;
-        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &w)) ||
-            (rc = want_comma(as)) || (rc = parse_u64(as, &h)) || (rc = want_comma(as)) ||
-            (rc = parse_u64(as, &pitch)) || (rc = want_comma(as)) ||
-            (rc = cg_asm_string(as, fmt, sizeof(fmt), &len)) || (rc = want_comma(as)) ||
-            (rc = cg_asm_string(as, path, sizeof(path), &len)))
-            return rc;
-        cg_format f;
-        if (cg_format_from_name(fmt, &f) != 0)
-            return cg_asm_error(as, ".png: unknown format \"%s\"", fmt);
-        if (w == 0 || h == 0 || w > 16384 || h > 16384 || pitch < w * cg_format_bpp(f) ||
-            pitch > (1u << 20))
-            return cg_asm_error(as, ".png: bad size %llux%llu or pitch %llu",
-                                (unsigned long long)w, (unsigned long long)h, (unsigned long long)pitch);
-        nv_act *x = new_act(as, a, NV_ACT_PNG);
-        x->a = va, x->b = w | h << 32, x->c = pitch, x->d = f;
-        snprintf(x->path, sizeof(x->path), "%s", path);
-        return 0;
-    }
-    return CG_ERR_NOENT;
+    return add_act(as, a, &x);
 }
 
 static int emit_run(cg_asm *as, cg_nv_asm *a, unsigned secop, unsigned subch, uint32_t mthd)
@@ -417,8 +405,9 @@ static void nv_begin_pass(cg_asm *as, void *user, int pass, bool final)
     (void)final;
     cg_nv_asm *a = user;
     memcpy(a->sc, a->init_sc, sizeof(a->sc));
-    a->nacts = 0;
     a->in_sass = false;
+    if (final)
+        cg_scene_clear(a->scene);
 }
 
 static const cg_asm_family nv_family = {"nv", nv_statement, nv_begin_pass};
@@ -426,4 +415,35 @@ static const cg_asm_family nv_family = {"nv", nv_statement, nv_begin_pass};
 const cg_asm_family *cg_nv_asm_family(void)
 {
     return &nv_family;
+}
+
+int nv_subch_of(const cg_text_opts *o, uint32_t sc[8], char *msg, size_t cap)
+{
+    memset(sc, 0, 8 * sizeof(uint32_t));
+    if (!o || !o->subch)
+        return 0;
+    if (cg_nv_parse_subch(o->subch, sc) == 0)
+        return 0;
+    snprintf(msg, cap, "--subch '%s': want N=CLASS,... with N 0..7 and CLASS one of B197, B1C0, "
+             "A140, 902D, B0B5", o->subch);
+    return CG_ERR_INVAL;
+}
+
+static void free_state(void *a) { cg_nv_asm_free(a); }
+
+int nv_scene_assembler(const cg_text_opts *o, cg_scene *sc, cg_asm **out)
+{
+    char msg[160];
+    uint32_t subch[8];
+    cg_nv_asm *a = NULL;
+    int rc = nv_subch_of(o, subch, msg, sizeof msg);
+    if (!rc)
+        rc = cg_nv_asm_new(o && o->subch ? subch : NULL, &a);
+    if (!rc && (rc = cg_asm_create(&nv_family, a, out)) != 0)
+        cg_nv_asm_free(a);
+    if (rc)
+        return rc;
+    a->scene = sc;
+    cg_asm_own_user(*out, free_state);
+    return 0;
 }

@@ -159,16 +159,10 @@ static const char *bo_name(const ck *c, size_t i, char *buf, size_t cap)
 static size_t pkt_len(const ck *c, size_t i)
 {
     uint32_t h = dw(c, i);
-    switch (RD_PKT_TYPE(h)) {
-    case 2:
-        return 1;
-    case 1:
+    if (RD_PKT_TYPE(h) == 1)
         return 0;
-    default: {
-        size_t n = (size_t)RD_PKT_COUNT(h) + 2;
-        return n <= c->ndw - i ? n : 0;
-    }
-    }
+    size_t n = rd_packet_dwords(h);
+    return n <= c->ndw - i ? n : 0;
 }
 
 /* radeon_cs_packet_next_reloc: the packet at c->cur must be a PACKET3 NOP
@@ -562,7 +556,7 @@ int cg_radeon_check(const cg_radeon_check_opts *o, const uint8_t *ib, size_t siz
         if (n == 0) {
             cg_check_add(r, "packet-bounds", 4 * (uint64_t)at, h,
                          "packet of %u dwords ends past the IB end (%zu dwords; checking "
-                         "stops)", (RD_PKT_COUNT(h)) + 2, c.ndw - at);
+                         "stops)", rd_packet_dwords(h), c.ndw - at);
             break;
         }
         r->checked++;

@@ -377,17 +377,6 @@ int cg_radeon_cp_get_status(const cg_radeon *crd, cg_radeon_cp_status *st)
     return 0;
 }
 
-/* Decode the header at dword 0 of s: total packet size in dwords. */
-static uint32_t packet_size(const cg_radeon *rd, uint32_t hdr)
-{
-    uint32_t count = RD_PKT_COUNT(hdr);
-    switch (RD_PKT_TYPE(hdr)) {
-    case 2: return 1;
-    case 1: return 3; /* R1xx-R5xx: exactly two data dwords */
-    default: return count + 2;
-    }
-}
-
 static int run_loop(cg_radeon *rd)
 {
     uint32_t rdw = rd_ring_dw(rd);
@@ -446,7 +435,7 @@ static int run_loop(cg_radeon *rd)
             }
             rd->agent.words[0] = hdr;
             rd->agent.nwords = 1;
-            need = packet_size(rd, hdr);
+            need = rd_packet_dwords(hdr);
             uint32_t type = RD_PKT_TYPE(hdr);
             if (need > avail) {
                 if (rd->depth || need > rdw - 1) {

@@ -1,5 +1,5 @@
 /* radeon family: the assembler plug-in (packets from the opcode tables) and
- * the scene directives it records for scene.c. */
+ * the scene directives it records into a scene (scene.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "radeon/radeon_internal.h"
@@ -29,12 +29,21 @@ void cg_radeon_asm_destroy(cg_radeon_asm *st)
     if (!st)
         return;
     free(st->ops);
-    free(st->actions);
     free(st);
 }
 
 cg_radeon_gen cg_radeon_asm_gen(const cg_radeon_asm *st) { return st->final_gen; }
 size_t cg_radeon_asm_action_count(const cg_radeon_asm *st) { return st->nactions; }
+
+/* The scene's configuration as it stands (in the order captures store it). */
+static void record_config(cg_radeon_asm *st)
+{
+    if (!st->final || !st->scene)
+        return;
+    cg_scene_set_config(st->scene, RD_CFG_GEN, (uint64_t)st->final_gen);
+    cg_scene_set_config(st->scene, RD_CFG_LENIENT, st->lenient);
+    cg_scene_set_config(st->scene, RD_CFG_RING_BYTES, st->ring_bytes);
+}
 
 static void begin_pass(cg_asm *as, void *user, int pass, bool final)
 {
@@ -45,8 +54,11 @@ static void begin_pass(cg_asm *as, void *user, int pass, bool final)
     st->nactions = 0;
     st->ring_bytes = 0;
     st->lenient = false;
-    if (final)
+    if (final) {
         st->final_gen = st->default_gen;
+        cg_scene_clear(st->scene);
+        record_config(st);
+    }
     /* The model's register names as symbols, usable in any expression
      * (SCRATCH_REG1, CB_COLOR0_BASE+8); operands also take every register
      * name of the current generation's table (see operand()). */
@@ -164,38 +176,28 @@ static int add_action(cg_asm *as, cg_radeon_asm *st, int kind, int64_t a, int64_
 {
     if (!st->final)
         return 0;
-    if (st->nactions == st->capactions) {
-        size_t cap = st->capactions ? 2 * st->capactions : 16;
-        if (cap > 65536)
-            return cg_asm_error(as, "too many scene actions");
-        rd_action *na = realloc(st->actions, cap * sizeof(*na));
-        if (!na)
-            return CG_ERR_NOMEM;
-        st->actions = na;
-        st->capactions = cap;
-    }
-    rd_action *x = &st->actions[st->nactions++];
-    memset(x, 0, sizeof(*x));
-    x->kind = kind;
-    x->a = a;
-    x->b = b;
-    if (sec)
-        snprintf(x->section, sizeof(x->section), "%s", sec);
-    return 0;
+    if (st->nactions == 65536)
+        return cg_asm_error(as, "too many scene actions");
+    st->nactions++;
+    if (!st->scene)
+        return 0;
+    const cg_scene_kind *k = cg_scene_kind_of(cg_scene_family(st->scene), (uint32_t)kind);
+    cg_scene_action x = {.type = k->role, .kind = (uint32_t)kind, .a = a, .b = b,
+                         .str1 = sec, .str1_len = sec ? strlen(sec) : 0};
+    return cg_scene_add_action(st->scene, &x) == 0 ? 0 : cg_asm_error(as, "out of memory");
 }
 
+/* The scene directives, from the action table: a number of operands, or -1
+ * for one section name. .ring and .lenient set the configuration. */
 static const struct {
     const char *name;
-    int kind, nargs; /* nargs: numeric operands; -1: one section name */
+    int kind, nargs;
 } scene_dirs[] = {
-    {".ring", ACT_NONE, 1},     {".lenient", ACT_NONE, 0},    {".submit", ACT_SUBMIT, -1},
-    {".ib", ACT_IB, -1},        {".fence", ACT_FENCE, 0},     {".wait", ACT_WAIT, 0},
-    {".run", ACT_RUN, 0},       {".write32", ACT_WRITE32, 2}, {".reg", ACT_REG, 2},
-    {".expect32", ACT_EXPECT32, 2}, {".expect_reg", ACT_EXPECT_REG, 2},
-    {".dump", ACT_DUMP, 2},     {".ring_test", ACT_RING_TEST, 0},
-    {".ib_test", ACT_IB_TEST, 0}, {".status", ACT_STATUS, 0},
-    {".recover", ACT_RECOVER, 0}, {".map", ACT_MAP, 2},        {".map_ro", ACT_MAP_RO, 2},
-    {".fence_seq", ACT_FENCE_SEQ, 1},
+    {".ring", ACT_NONE, 1},
+    {".lenient", ACT_NONE, 0},
+#define RD_X_DIR(name, code, dir, role, nargs, sane) {dir, ACT_##name, nargs},
+    RD_SCENE_ACTIONS(RD_X_DIR)
+#undef RD_X_DIR
 };
 
 static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
@@ -209,8 +211,10 @@ static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
         if (cg_radeon_gen_from_name(g, &gen) != 0)
             return cg_asm_error(as, "unknown generation '%s' (r600, r700, evergreen, r500)", g);
         st->gen = gen;
-        if (st->final && !st->gen_set)
+        if (st->final && !st->gen_set) {
             st->final_gen = gen; /* the first .gen names the scene's generation */
+            record_config(st);
+        }
         st->gen_set = true;
         return 0;
     }
@@ -218,7 +222,7 @@ static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
         if (!ieq(name, scene_dirs[i].name))
             continue;
         if (scene_dirs[i].nargs < 0) {
-            char sec[64];
+            char sec[RD_SECTION_MAX + 1];
             int rc = cg_asm_ident(as, sec, sizeof sec);
             if (rc)
                 return rc;
@@ -236,10 +240,12 @@ static int directive(cg_asm *as, cg_radeon_asm *st, const char *name)
             if (v[0] < 256 || v[0] > (8 << 22) || (v[0] & (v[0] - 1)))
                 return cg_asm_error(as, ".ring takes a power of two from 256 to 32 MiB bytes");
             st->ring_bytes = (uint32_t)v[0];
+            record_config(st);
             return 0;
         }
         if (ieq(name, ".lenient")) {
             st->lenient = true;
+            record_config(st);
             return 0;
         }
         if (scene_dirs[i].kind == ACT_DUMP && st->final && (v[1] < 1 || v[1] > 65536))
@@ -348,3 +354,35 @@ static const cg_asm_family radeon_asm_family = {
 };
 
 const cg_asm_family *cg_radeon_asm_family(void) { return &radeon_asm_family; }
+
+int rd_gen_of(const cg_text_opts *o, cg_radeon_gen *g, char *msg, size_t cap)
+{
+    *g = CG_RADEON_R600;
+    if (o && o->gen && cg_radeon_gen_from_name(o->gen, g) != 0) {
+        snprintf(msg, cap, "--gen: unknown radeon generation '%s' (r600, r700, evergreen, r500)",
+                 o->gen);
+        return CG_ERR_INVAL;
+    }
+    return 0;
+}
+
+static void free_state(void *st) { cg_radeon_asm_destroy(st); }
+
+int rd_scene_assembler(const cg_text_opts *o, cg_scene *sc, cg_asm **out)
+{
+    char msg[128];
+    cg_radeon_gen g;
+    cg_radeon_asm *st = NULL;
+    int rc = rd_gen_of(o, &g, msg, sizeof msg);
+    if (!rc)
+        rc = cg_radeon_asm_create(g, &st);
+    if (!rc)
+        rc = cg_asm_create(&radeon_asm_family, st, out);
+    if (rc) {
+        cg_radeon_asm_destroy(st);
+        return rc;
+    }
+    st->scene = sc;
+    cg_asm_own_user(*out, free_state);
+    return 0;
+}

@@ -260,7 +260,7 @@ static int disasm_impl(const cg_radeon_disasm_opts *o, const uint8_t *data, size
         uint32_t h = le32(data + off);
         unsigned type = RD_PKT_TYPE(h);
         uint32_t count = RD_PKT_COUNT(h);
-        size_t need = type == 2 ? 1 : type == 1 ? 3 : (size_t)count + 2;
+        size_t need = rd_packet_dwords(h);
         if (need > nw - i) {
             bad++;
             char why[96];

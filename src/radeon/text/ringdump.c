@@ -23,9 +23,6 @@
 #include "radeon/radeon_internal.h"
 #include "core/capture_text.h"
 
-/* MAX_RING_BUFSZ in cp.c: RB_BUFSZ 22, 2 << 22 dwords (32 MiB). */
-#define RINGDUMP_MAX_DW (2u << 22)
-
 /* ---- a tiny matcher over one NUL-terminated line ---- */
 
 static bool lit(const char **s, const char *w)
@@ -346,15 +343,6 @@ void cg_radeon_ringdump_free(cg_radeon_ringdump *d)
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
-static uint32_t packet_dw(uint32_t h)
-{
-    switch (h >> 30) {
-    case 2: return 1;
-    case 1: return 3;
-    default: return ((h >> 16) & 0x3FFF) + 2;
-    }
-}
-
 static void word_lines(const cg_radeon_ringdump *d, const cg_radeon_disasm_opts *o, size_t from,
                        size_t to, const char *why, FILE *out)
 {
@@ -397,8 +385,7 @@ static void put_le32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
 }
 
-/* The live region: entries [rptr_entry, live_end). */
-static size_t live_end(const cg_radeon_ringdump *d)
+size_t rd_ringdump_live_end(const cg_radeon_ringdump *d)
 {
     if (d->rptr_entry >= d->nentries)
         return d->nentries;
@@ -409,7 +396,7 @@ int cg_radeon_ringdump_disasm(const cg_radeon_ringdump *d, const cg_radeon_disas
 {
     if (!d || !o || !out || (unsigned)o->gen >= CG_RADEON_GEN_COUNT)
         return CG_ERR_INVAL;
-    size_t r0 = d->rptr_entry, r1 = live_end(d);
+    size_t r0 = d->rptr_entry, r1 = rd_ringdump_live_end(d);
     uint8_t *bytes = malloc(4 * (r1 - r0) + 4);
     if (!bytes)
         return CG_ERR_NOMEM;
@@ -492,7 +479,7 @@ int cg_radeon_ringdump_disasm(const cg_radeon_ringdump *d, const cg_radeon_disas
     size_t i = r0;
     while (i < r1) {
         const cg_radeon_ringdump_entry *e = &d->entries[i];
-        size_t n = packet_dw(e->value);
+        size_t n = rd_packet_dwords(e->value);
         if (i == r0)
             fprintf(out, "%s# r[%5u] *  rptr: the CP fetches this packet next%s\n", cc, e->index, cr);
         for (size_t k = i; k < i + n && k < r1; k++)
@@ -522,79 +509,4 @@ int cg_radeon_ringdump_disasm(const cg_radeon_ringdump *d, const cg_radeon_disas
     }
     free(bytes);
     return bad;
-}
-
-/* ---- replay ---- */
-
-int cg_radeon_ringdump_replay(const cg_radeon_ringdump *d, cg_device *dev, cg_radeon_gen gen,
-                              cg_radeon_ringdump_result *res, cg_radeon **out)
-{
-    if (!d || !dev || !res || gen >= CG_RADEON_R500 || d->ring_dw < 2 || d->ring_dw > RINGDUMP_MAX_DW)
-        return CG_ERR_INVAL;
-    if (out)
-        *out = NULL;
-    memset(res, 0, sizeof *res);
-    if (d->rptr_entry >= d->nentries)
-        return CG_ERR_NOENT; /* no dword at rptr: nothing to replay */
-    uint64_t ring_bytes = 4ull * d->ring_dw;
-    cg_radeon_config c = {.gen = gen, .manual = true};
-    if (ring_bytes > (16ull << 20))
-        c.gtt_size = (ring_bytes + CG_PAGE_SIZE - 1) & ~(uint64_t)(CG_PAGE_SIZE - 1);
-    cg_radeon *rd;
-    size_t faults0 = cg_fault_count(dev);
-    int rc = cg_radeon_create(dev, &c, &rd);
-    if (rc != 0)
-        return rc;
-    uint64_t base = CG_RADEON_GTT_BASE;
-    for (size_t i = 0; i < d->nentries && rc == 0; i++)
-        rc = cg_radeon_cpu_write32(rd, base + 4ull * d->entries[i].index, d->entries[i].value);
-    /* the live region ends at wptr, or after the last dumped dword */
-    size_t end = live_end(d);
-    uint32_t wptr = end < d->nentries ? d->entries[end].index
-                                      : (d->entries[d->nentries - 1].index + 1) & (d->ring_dw - 1);
-    if (d->wptr_entry < d->nentries)
-        wptr = d->wptr;
-    uint32_t bufsz = 0;
-    while ((2u << bufsz) < d->ring_dw)
-        bufsz++;
-    /* r600_cp_resume: RB_BUFSZ = log2(bytes / 8); no rptr writeback (the
-     * dump has no writeback page); rptr set through CP_RB_RPTR_WR. */
-    uint32_t cntl = RPUT(CP_RB_CNTL, RB_BUFSZ, bufsz) | RPUT(CP_RB_CNTL, RB_NO_UPDATE, 1);
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_RB_BASE, (uint32_t)(base >> 8));
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_RB_CNTL, cntl | RPUT(CP_RB_CNTL, RB_RPTR_WR_ENA, 1));
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_RB_RPTR_WR, d->entries[d->rptr_entry].index);
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_RB_CNTL, cntl);
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_RB_WPTR, wptr);
-    if (rc == 0)
-        rc = cg_radeon_reg_write(rd, REG_CP_ME_CNTL, 0);
-    if (rc != 0) {
-        cg_radeon_destroy(rd);
-        return rc;
-    }
-    /* Run until idle or stopped; a wait nothing in the dump can satisfy is
-     * polled until the radeon.wait-polls watchdog ends it as a hang. */
-    uint64_t polls = cg_device_budget(dev, CG_BUDGET_RADEON_WAIT_POLLS) + 2;
-    for (int busy = 0; busy < 1024;) {
-        int r = cg_radeon_run(rd);
-        cg_radeon_cp_get_status(rd, &res->status);
-        if (r == CG_ERR_BUSY)
-            busy++;
-        else if (res->status.state != CG_RADEON_CP_WAITING || polls-- == 0)
-            break;
-    }
-    cg_radeon_cp_get_status(rd, &res->status);
-    for (int k = 0; k < 8; k++)
-        cg_radeon_reg_read(rd, REG_SCRATCH_REG0 + 4u * k, &res->scratch[k]);
-    res->faults = cg_fault_count(dev) - faults0;
-    res->ring_addr = base;
-    if (out)
-        *out = rd;
-    else
-        cg_radeon_destroy(rd);
-    return 0;
 }

@@ -916,9 +916,10 @@ static bool section_range(const cg_asm *as, int64_t start, int64_t end, const ui
     return false;
 }
 
-int cg_vc4_check_asm(const cg_asm *as, const cg_vc4_asm *st, cg_check_report *r, char *err,
+int cg_vc4_check_scene(const cg_scene *sc, cg_check_report *r, char *err,
                      size_t errcap)
 {
+    const cg_asm *as = cg_scene_sections(sc);
     if (!as || !r)
         return CG_ERR_INVAL;
     if (err && errcap)
@@ -994,10 +995,12 @@ int cg_vc4_check_asm(const cg_asm *as, const cg_vc4_asm *st, cg_check_report *r,
     }
     if (!have_bin) {
         /* a bare-metal scene: its first binning kick */
-        const vc4_action *kick = NULL;
-        for (size_t i = 0; st && i < st->nacts && !kick; i++)
-            if (st->acts[i].kind == VA_KICK && st->acts[i].a == 0)
-                kick = &st->acts[i];
+        const cg_scene_action *kick = NULL;
+        for (size_t i = 0; i < cg_scene_action_count(sc) && !kick; i++) {
+            const cg_scene_action *a = cg_scene_action_at(sc, i);
+            if (a->kind == VA_KICK && a->a == 0)
+                kick = a;
+        }
         if (!kick) {
             snprintf(err, errcap, "no 'bin_cl' section, and no `.kick 0` to take the bin CL from");
             free(bos);

@@ -163,9 +163,6 @@ int cg_vc4_asm_create(cg_vc4_asm **out)
 
 void cg_vc4_asm_destroy(cg_vc4_asm *st)
 {
-    if (!st)
-        return;
-    free(st->acts);
     free(st);
 }
 
@@ -176,6 +173,10 @@ static void begin_pass(cg_asm *as, void *user, int pass, bool final)
     st->final = final;
     st->nacts = 0;
     st->cpu_cached = false;
+    if (final && st->scene) {
+        cg_scene_clear(st->scene);
+        cg_scene_set_config(st->scene, VC4_CFG_CPU_CACHED, 0);
+    }
     for (size_t i = 0; i < CG_ARRAY_SIZE(vc4_syms); i++)
         cg_asm_define(as, vc4_syms[i].name, vc4_syms[i].value);
 }
@@ -187,22 +188,19 @@ static bool fits(int64_t v, unsigned width)
     return v >= -(int64_t)(1ull << (width - 1)) && v < (int64_t)(1ull << width);
 }
 
-static int add_action(cg_asm *as, cg_vc4_asm *st, const vc4_action *a)
+/* A directive's action, in the final pass (a's strings are copied). */
+static int add_action(cg_asm *as, cg_vc4_asm *st, cg_scene_action *a)
 {
     if (!st->final)
         return 0;
-    if (st->nacts == st->cap) {
-        size_t nc = st->cap ? 2 * st->cap : 16;
-        if (nc > 100000)
-            return cg_asm_error(as, "too many scene directives");
-        vc4_action *na = realloc(st->acts, nc * sizeof *na);
-        if (!na)
-            return cg_asm_error(as, "out of memory");
-        st->acts = na;
-        st->cap = nc;
-    }
-    st->acts[st->nacts++] = *a;
-    return 0;
+    /* the limit of the list this replaced: its growth stopped at 2^16 */
+    if (st->nacts == 65536)
+        return cg_asm_error(as, "too many scene directives");
+    st->nacts++;
+    if (!st->scene)
+        return 0;
+    a->type = cg_scene_kind_of(&cg_vc4_family, a->kind)->role;
+    return cg_scene_add_action(st->scene, a) == 0 ? 0 : cg_asm_error(as, "out of memory");
 }
 
 static int record(cg_asm *as, const vc4_record *r)
@@ -372,8 +370,9 @@ static int reg_operand(cg_asm *as, int64_t *v)
 
 static int directive(cg_asm *as, cg_vc4_asm *st, const char *name)
 {
-    vc4_action a;
+    cg_scene_action a;
     memset(&a, 0, sizeof a);
+    char text[VC4_TEXT_MAX + 1];
     int rc;
     if (strcmp(name, ".mailbox") == 0) {
         /* .mailbox ADDR [, CODE]: CODE is the response code the call must
@@ -426,8 +425,10 @@ static int directive(cg_asm *as, cg_vc4_asm *st, const char *name)
     } else if (strcmp(name, ".png") == 0) {
         a.kind = VA_PNG;
         size_t len;
-        if ((rc = cg_asm_string(as, a.text, sizeof a.text, &len)))
+        if ((rc = cg_asm_string(as, text, sizeof text, &len)))
             return rc;
+        a.str1 = text;
+        a.str1_len = strlen(text);
         if (cg_asm_accept(as, ',')) {
             int64_t v[5];
             if ((rc = exprs(as, v, 5)))
@@ -440,8 +441,11 @@ static int directive(cg_asm *as, cg_vc4_asm *st, const char *name)
         rc = cg_asm_expr(as, &a.a);
     } else if (strcmp(name, ".cpu_cache") == 0) {
         int64_t v;
-        if ((rc = cg_asm_expr(as, &v)) == 0)
+        if ((rc = cg_asm_expr(as, &v)) == 0) {
             st->cpu_cached = v != 0;
+            if (st->final && st->scene)
+                cg_scene_set_config(st->scene, VC4_CFG_CPU_CACHED, st->cpu_cached);
+        }
         return rc;
     } else {
         return CG_ERR_NOENT;
@@ -477,3 +481,19 @@ static void begin_pass_any(cg_asm *as, void *user, int pass, bool final)
 static const cg_asm_family vc4_family = {"vc4-cl", statement, begin_pass_any};
 
 const cg_asm_family *cg_vc4_asm_family(void) { return &vc4_family; }
+
+static void free_state(void *st) { cg_vc4_asm_destroy(st); }
+
+int vc4_scene_assembler(const cg_text_opts *o, cg_scene *sc, cg_asm **out)
+{
+    (void)o;
+    cg_vc4_asm *st = NULL;
+    int rc = cg_vc4_asm_create(&st);
+    if (!rc && (rc = cg_asm_create(&vc4_family, st, out)) != 0)
+        cg_vc4_asm_destroy(st);
+    if (rc)
+        return rc;
+    st->scene = sc;
+    cg_asm_own_user(*out, free_state);
+    return 0;
+}

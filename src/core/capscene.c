@@ -1,0 +1,96 @@
+/* core: scenes to and from CMDGPUCAP captures (include/cmdgpu/capfile.h,
+ * docs/capture-format.md). A scene and a capture hold the same things:
+ * configuration values, memory (the sections) and the CPU's calls; these
+ * two functions copy one into the other for every family alike. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmdgpu/capfile.h"
+#include "cmdgpu/family.h"
+#include "internal.h"
+
+int cg_scene_capture(const cg_scene *sc, cg_capfile_writer *w)
+{
+    if (!sc || !w)
+        return CG_ERR_INVAL;
+    for (size_t i = 0; i < cg_scene_config_count(sc); i++) {
+        uint32_t key;
+        uint64_t v;
+        cg_scene_config_at(sc, i, &key, &v);
+        cg_capfile_write_config(w, key, v);
+    }
+    const cg_asm *as = cg_scene_sections(sc);
+    for (size_t i = 0; i < cg_asm_section_count(as); i++) {
+        const char *name;
+        uint64_t base;
+        const uint8_t *data;
+        size_t size;
+        cg_asm_section(as, i, &name, &base, &data, &size);
+        cg_capfile_write_memory(w, base, 0, name, data, size);
+    }
+    for (size_t i = 0; i < cg_scene_action_count(sc); i++)
+        cg_capfile_write_action(w, cg_scene_action_at(sc, i));
+    return 0;
+}
+
+/* Is key one of the family's scene configuration keys? */
+static bool family_key(const cg_scene_ops *ops, uint32_t key)
+{
+    for (size_t i = 0; i < ops->nconfig; i++)
+        if (ops->config[i].key == key)
+            return true;
+    return false;
+}
+
+int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out)
+{
+    *out = NULL;
+    if (!c)
+        return CG_ERR_INVAL;
+    const cg_family_desc *fam = cg_family_get(c->family);
+    if (!fam || !fam->scene)
+        return CG_ERR_SYNTAX;
+    cg_scene *sc = cg__scene_new(fam);
+    if (!sc)
+        return CG_ERR_NOMEM;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->ncfg; i++) {
+        uint32_t key = (uint32_t)c->config[20 * i] | (uint32_t)c->config[20 * i + 1] << 8 |
+                       (uint32_t)c->config[20 * i + 2] << 16 | (uint32_t)c->config[20 * i + 3] << 24;
+        uint64_t v = 0;
+        if (family_key(fam->scene, key) && cg_capfile_config(c, key, &v) == 0)
+            rc = cg_scene_set_config(sc, key, v);
+    }
+    for (size_t i = 0; rc == 0 && i < c->nact; i++) {
+        const cg_scene_action *x = &c->act[i];
+        const cg_scene_kind *k = cg_scene_kind_of(fam, x->kind);
+        if (!k || (uint32_t)k->role != x->type || x->str1_len > k->str1_max ||
+            x->str2_len > k->str2_max || (k->sane && !k->sane(x)))
+            rc = CG_ERR_SYNTAX;
+        else
+            rc = cg_scene_add_action(sc, x);
+    }
+    cg_asm *as = NULL;
+    if (rc == 0 && (rc = cg_capfile_asm(c, &as)) == 0)
+        cg__scene_set_sections(sc, as);
+    if (rc) {
+        cg_scene_destroy(sc);
+        return rc;
+    }
+    *out = sc;
+    return 0;
+}
+
+int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o)
+{
+    cg_scene *sc = NULL;
+    int rc = cg_scene_from_capfile(c, &sc);
+    if (rc)
+        return rc;
+    cg_scene_opts x = o ? *o : (cg_scene_opts){0};
+    char name[512];
+    if (!x.name && c->name && cg_scene_str(c->name, c->name_len, name, sizeof name))
+        x.name = name;
+    rc = cg_scene_run(sc, dev, &x);
+    cg_scene_destroy(sc);
+    return rc;
+}
