@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 static int load_error(const char *path, const cg_capture_desc *f, int rc, const cg_capture_error *e)
 {

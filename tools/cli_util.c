@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 /* ---- formats ------------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 static double now_s(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 /* The example scenes ship in the source tree (examples/<family>/). */
 #ifndef CMDGPU_SOURCE_DIR

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 /* --dump VA:SIZE:FILE, numbers as cg_parse_u64 reads them. */
 static int parse_dump(const char *text, cg_scene_dump *d)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 int cmd_disasm(const cli_opts *o)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 static const cli_colors colors_on = {
     .reset = "\033[0m", .name = "\033[32m", .num = "\033[36m",

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 /* Caps (docs/report.md): what the page shows at most; the rest is counted
  * and named in an "N more" line. */

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 #include "cmdgpu/family.h"
 #include "cmdgpu/capfile.h"
 #include "internal.h"

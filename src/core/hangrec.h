@@ -6,7 +6,7 @@
 #define CMDGPU_CORE_HANGREC_H
 
 #include <stddef.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 typedef struct cg_hang_base {
     cg_device *dev;

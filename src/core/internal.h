@@ -4,7 +4,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
 
 struct cg_trace_sink {
     cg_trace_fn fn;

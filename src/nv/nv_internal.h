@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include "cmdgpu/nv.h"
+#include "cmdgpu/nv3d.h"
 #include "cmdgpu/trace.h"
 #include "core/internal.h"
 #include "nv/tables/actions.h"

@@ -14,7 +14,9 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
+#include "cmdgpu/radeon.h"
+#include "cmdgpu/radeon_check.h"
 #include "core/def.h"
 #include "core/internal.h"
 

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmdgpu/cmdgpu.h"
+#include "cmdgpu/core.h"
+#include "cmdgpu/vc4.h"
+#include "cmdgpu/vc4_qpu.h"
 #include "cmdgpu/vcio.h"
 
 #define SDRAM (256u << 20)
