@@ -1,6 +1,6 @@
 /* cmdgpu: common definitions shared by every public header.
  *
- * Conventions (DESIGN.md): functions return 0 or a negative cg_err code; a GPU
+ * Conventions (docs/design.md): functions return 0 or a negative cg_err code; a GPU
  * fault is a value (a cg_fault record), never an abort. Every object hangs off a
  * cg_device; there is no global state. */
 #ifndef CMDGPU_COMMON_H

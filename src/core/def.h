@@ -1,7 +1,7 @@
 /* cmdgpu core: definition tables and their checker (internal, not installed).
  *
  * Every family describes its methods, registers or packets once, in an X-macro
- * .def file (DESIGN.md principle 1). The preprocessor cannot check such a
+ * .def file (docs/design.md principle 1). The preprocessor cannot check such a
  * table, so each family's table test runs cg_def_check() over it.
  *
  * A table is an array of cg_def_entry. Offsets are in the table's address

@@ -1,6 +1,6 @@
 /* nv: the assembler plug-in (statements in cmdgpu/nv.h and docs/nv.md). It
  * takes the disassembler's output back (asm(disasm(x)) == x) and the scene
- * directives that cg_nv_scene_run executes. */
+ * directives it records into a scene (nv/scene.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "cmdgpu/asm.h"
