@@ -1,6 +1,8 @@
 /* Memory objects: ids, sizes, references, lazy backing, direct and CPU-view
  * access, host-memory accounting, device teardown with live objects. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include "check.h"
 #include "cmdgpu/cmdgpu.h"
@@ -404,9 +406,58 @@ static void test_pool_reuse(void)
     cg_device_destroy(dev);
 }
 
+static int released;
+static void on_release(void *user) { released += *(int *)user; }
+
+/* An object over the caller's pages: the model's accesses and the host's
+ * see each other with no copy, nothing is allocated for the pages, and the
+ * release callback runs once when the last reference goes. */
+static void test_external(void)
+{
+    cg_device *dev = NULL;
+    CHECK_EQ(cg_device_create(&dev), 0);
+    size_t size = 3 * CG_PAGE_SIZE;
+    uint8_t *host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(host != MAP_FAILED);
+    int one = 1;
+    cg_mem *m = NULL;
+    CHECK_EQ(cg_mem_create_external(dev, host + 1, size, 0, NULL, NULL, &m), CG_ERR_INVAL);
+    CHECK_EQ(cg_mem_create_external(dev, host, size - 1, 0, NULL, NULL, &m), CG_ERR_INVAL);
+    uint64_t before = cg_device_host_bytes(dev);
+    CHECK_EQ(cg_mem_create_external(dev, host, size, 0, on_release, &one, &m), 0);
+    CHECK_EQ(cg_mem_resident_bytes(m), size);
+    /* the directory is all that is allocated: one root of three pointers */
+    CHECK(cg_device_host_bytes(dev) - before < CG_PAGE_SIZE);
+    host[CG_PAGE_SIZE + 5] = 0xab;
+    uint8_t b = 0;
+    CHECK_EQ(cg_mem_read(m, CG_PAGE_SIZE + 5, &b, 1), 0);
+    CHECK_EQ(b, 0xab);
+    cg_vas *vas = NULL;
+    CHECK_EQ(cg_vas_create(dev, NULL, &vas), 0);
+    uint64_t va = 0;
+    cg_map_params mp = {.mem = m, .size = size};
+    CHECK_EQ(cg_vas_map(vas, &mp, &va), 0);
+    cg_agent gpu = {.family = CG_FAMILY_NONE, .unit = "test", .channel = -1};
+    CHECK_EQ(cg_vas_write32(vas, va + 2 * CG_PAGE_SIZE - 2, 0x11223344, &gpu), 0); /* straddles */
+    CHECK_EQ(host[2 * CG_PAGE_SIZE - 2], 0x44);
+    CHECK_EQ(host[2 * CG_PAGE_SIZE + 1], 0x11);
+    CHECK_EQ(cg_mem_fill(m, 0, 0x5a, 2), 0);
+    CHECK_EQ(host[1], 0x5a);
+    cg_mem_ref(m);
+    cg_mem_unref(m);
+    CHECK_EQ(released, 0);
+    cg_vas_destroy(vas); /* the mapping's reference */
+    cg_mem_unref(m);
+    CHECK_EQ(released, 1);
+    CHECK_EQ(host[CG_PAGE_SIZE + 5], 0xab); /* the caller's pages stay */
+    munmap(host, size);
+    cg_device_destroy(dev);
+}
+
 int main(void)
 {
     test_create_and_ids();
+    test_external();
     test_direct_access();
     test_host_accounting();
     test_cpu_views();

@@ -59,6 +59,15 @@ enum {
 /* Create a zero-filled object of at least `size` bytes (rounded up to 4 KiB).
  * The caller holds one reference. Size 0 or above 2^48 is CG_ERR_INVAL. */
 CG_API int cg_mem_create(cg_device *dev, uint64_t size, uint32_t flags, cg_mem **out);
+/* An object whose pages are the caller's memory: [host, host + size), page
+ * aligned, a whole number of pages, alive until the object goes, when
+ * release(user) is called (may be NULL). The model reads and writes those
+ * bytes in place, so another view of the same pages (an application's
+ * mapping of the same file, as the DRM kernel interface gives one) and the
+ * model see each other's writes with no copy; the CPU-cache model still
+ * applies to accesses made through cmdgpu's CPU accessors. */
+CG_API int cg_mem_create_external(cg_device *dev, void *host, uint64_t size, uint32_t flags,
+                                  void (*release)(void *user), void *user, cg_mem **out);
 CG_API void cg_mem_ref(cg_mem *m);
 CG_API void cg_mem_unref(cg_mem *m); /* NULL is a no-op */
 

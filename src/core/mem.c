@@ -217,15 +217,17 @@ uint8_t *cg__mem_page_alloc(cg_mem *m, uint64_t pidx)
 
 /* Give back a directory subtree's pages and inner nodes to the pool (under
  * the device lock): `node` has `len` entries that are pages when shift is
- * 0, else nodes one level down. The root itself is the caller's. */
-static void dir_put(cg_device *dev, void **node, size_t len, unsigned shift)
+ * 0, else nodes one level down. The root itself is the caller's. Pages of
+ * an external object are the caller's: only the nodes go back. */
+static void dir_put(cg_device *dev, void **node, size_t len, unsigned shift, bool pages)
 {
     for (size_t i = 0; i < len; i++) {
         if (!node[i])
             continue;
         if (shift)
-            dir_put(dev, (void **)node[i], CG__DIR_FANOUT, shift - CG__DIR_SHIFT);
-        page_put(dev, node[i]);
+            dir_put(dev, (void **)node[i], CG__DIR_FANOUT, shift - CG__DIR_SHIFT, pages);
+        if (shift || pages)
+            page_put(dev, node[i]);
     }
 }
 
@@ -307,10 +309,12 @@ static void mem_destroy(cg_mem *m)
     cg__lock(dev);
     if (m->id < dev->mems_cap && dev->mems[m->id] == m)
         dev->mems[m->id] = NULL;
-    dir_put(dev, m->root, m->root_len, m->top_shift);
+    dir_put(dev, m->root, m->root_len, m->top_shift, !m->host);
     cg__unlock(dev);
     cg__free(dev, m->root, m->root_len * sizeof(void *));
     lines_free(m);
+    if (m->release)
+        m->release(m->release_user);
     cg__free(dev, m, sizeof(*m));
 }
 
@@ -369,6 +373,45 @@ static int mem_create_locked(cg_device *dev, uint64_t size, uint32_t flags, cg_m
     }
     dev->mems[id] = m;
     dev->mem_next_id++;
+    *out = m;
+    return 0;
+}
+
+int cg_mem_create_external(cg_device *dev, void *host, uint64_t size, uint32_t flags,
+                           void (*release)(void *user), void *user, cg_mem **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !out || !host || size == 0 || (size & CG__PAGE_MASK) ||
+        ((uintptr_t)host & CG__PAGE_MASK) || size > CG__MEM_MAX_SIZE ||
+        (flags & ~CG_MEM_CPU_CACHED))
+        return CG_ERR_INVAL;
+    cg__lock(dev);
+    cg_mem *m = NULL;
+    int rc = mem_create_locked(dev, size, flags, &m);
+    cg__unlock(dev);
+    if (rc)
+        return rc;
+    /* Every directory slot points into the caller's pages from the start:
+     * the engines' lock-free path reads them as it reads pool pages. */
+    m->host = host;
+    for (uint64_t p = 0; p < m->npages; p++) {
+        unsigned shift = m->top_shift;
+        void **slot = &m->root[p >> shift];
+        while (shift && slot) {
+            void *node = slot_fill(m, slot, false);
+            shift -= CG__DIR_SHIFT;
+            slot = node ? &((void **)node)[(p >> shift) & (CG__DIR_FANOUT - 1)] : NULL;
+        }
+        if (!slot) {
+            mem_destroy(m);
+            return CG_ERR_NOMEM;
+        }
+        __atomic_store_n(slot, (void *)(m->host + p * CG_PAGE_SIZE), __ATOMIC_RELEASE);
+    }
+    m->resident = m->npages;
+    m->release = release;
+    m->release_user = user;
     *out = m;
     return 0;
 }

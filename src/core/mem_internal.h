@@ -73,6 +73,11 @@ struct cg_mem {
     unsigned top_shift; /* CG__DIR_SHIFT * (directory depth - 1) */
     size_t root_len;    /* entries in the root directory node */
     void **root;
+    /* cg_mem_create_external: the pages are the caller's memory at host
+     * (never freed or given back here); release(user) when the object goes. */
+    uint8_t *host;
+    void (*release)(void *user);
+    void *release_user;
 
     /* CPU-cache model: hash table of lines (cap is 0 or a power of two). */
     cg__line *lines;
