@@ -642,6 +642,26 @@ static void test_twod(void)
     cg_nv_gpu_run(e.gpu);
     CHECK_EQ(env_rd32(&e, d + 0x300), 0xFF193264u); /* R 100, G 50, B 25, A 255 */
 
+    /* flipped and mirrored 1:1 blits, CENTER origin, as Mesa's nvc0 makes
+     * them (SRC0 = the first texel sampled, step -1): a 2x3 image comes out
+     * upside down, then right to left */
+    static const uint8_t r8[6] = {1, 2, 3, 4, 5, 6};
+    cg_vas_cpu_write(e.vas, d + 0x800, r8, 6);
+    n = surf2d(w, true, 0xF3, 2, 2, 3, d + 0x800, false, 0);
+    n += surf2d(w + n, false, 0xF3, 2, 2, 3, d + 0x900, false, 0);
+    n += blit2d(w + n, 0, 0, 0, 2, 3, 1ull << 32, (uint64_t)-(1ll << 32), 0, 2ull << 32);
+    n += surf2d(w + n, false, 0xF3, 2, 2, 3, d + 0xA00, false, 0);
+    n += blit2d(w + n, 0, 0, 0, 2, 3, (uint64_t)-(1ll << 32), 1ull << 32, 1ull << 32, 0);
+    env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    static const uint8_t flipped[6] = {5, 6, 3, 4, 1, 2}, mirrored[6] = {2, 1, 4, 3, 6, 5};
+    uint8_t got6[6];
+    cg_vas_cpu_read(e.vas, d + 0x900, got6, 6);
+    CHECK_MEM(got6, flipped, 6);
+    cg_vas_cpu_read(e.vas, d + 0xA00, got6, 6);
+    CHECK_MEM(got6, mirrored, 6);
+
     /* conversion A8R8G8B8 -> R5G6B5, 1:1, corner origin */
     static const uint8_t argb[4] = {0x10, 0x80, 0xF0, 0xFF}; /* B, G, R, A */
     cg_vas_cpu_write(e.vas, d + 0x400, argb, 4);

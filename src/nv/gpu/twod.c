@@ -9,7 +9,12 @@
  * (DST_X0 + i, DST_Y0 + j) for i < DST_WIDTH, j < DST_HEIGHT samples the source
  * at u = SRC_X0 + (i + 0.5) * DU_DX, v = SRC_Y0 + (j + 0.5) * DV_DY (all 32.32
  * fixed point) with SAMPLE_MODE ORIGIN CENTER; with ORIGIN CORNER the + 0.5
- * is left out. POINT takes texel (floor u, floor v); BILINEAR blends the four
+ * is left out. Under CENTER, SRC_X0 / SRC_Y0 name the first column / row
+ * sampled whichever way the walk goes: a negative step (a mirrored or
+ * flipped blit) starts at the far edge of that texel, SRC + 1. Mesa's nvc0
+ * relies on it (nvc0_surface.c nvc0_blit_eng2d: SRC_Y0 = y + h - 1 with
+ * DV_DY = -1 for the flipped blit of glReadPixels), as does Ryujinx's
+ * TwodClass; walking from SRC itself would read one row off. POINT takes texel (floor u, floor v); BILINEAR blends the four
  * texels around (u - 0.5, v - 0.5). Source coordinates clamp to the surface;
  * destination pixels outside the surface are not written. These sampling
  * rules are the model's reading of the method names (yuzu fermi_2d.cpp scales
@@ -295,6 +300,10 @@ static int twod_blit(cg_nv_channel *ch, nv_obj *o, const cg_agent *ag)
     double v0 = FX(NV902D_SET_PIXELS_FROM_MEMORY_SRC_Y0_FRAC, NV902D_PIXELS_FROM_MEMORY_SRC_Y0_INT);
 #undef FX
     double off = corner ? 0.0 : 0.5;
+    if (!corner && dudx < 0)
+        u0 += 1.0;
+    if (!corner && dvdy < 0)
+        v0 += 1.0;
     /* only destination pixels inside the surface are computed */
     uint32_t i0 = dx0 < 0 ? (uint32_t)(dx0 < -(int64_t)dw ? dw : -dx0) : 0;
     uint32_t j0 = dy0 < 0 ? (uint32_t)(dy0 < -(int64_t)dh ? dh : -dy0) : 0;
