@@ -10,6 +10,7 @@
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv/nv_internal.h"
+#include "nv/tables/tex_names.h"
 #include "sass_exec_internal.h"
 #include "sass_lanes.h"
 
@@ -36,8 +37,6 @@ static const tfmt tfmts[] = {
 #undef FMT
 };
 
-/* TIC component types */
-enum { TY_SNORM = 1, TY_UNORM, TY_SINT, TY_UINT, TY_SNORM_FP16, TY_UNORM_FP16, TY_FLOAT };
 
 /* Level geometry: address and size of mip level `lv`. */
 typedef struct tlevel {
@@ -123,19 +122,19 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
             continue;
         uint32_t v = get_bits(p, s->off[k], w);
         switch (s->tic.type[k]) {
-        case TY_UNORM: case TY_UNORM_FP16:
+        case NV_TIC_UNORM: case NV_TIC_UNORM_FORCE_FP16:
             c[k] = uf((float)v * s->scale[k]);
             break;
-        case TY_SNORM: case TY_SNORM_FP16: {
+        case NV_TIC_SNORM: case NV_TIC_SNORM_FORCE_FP16: {
             int32_t sv = w >= 32 ? (int32_t)v : (int32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
             float f = (float)sv * s->scale[k];
             c[k] = uf(f < -1.0f ? -1.0f : f);
             break;
         }
-        case TY_SINT:
+        case NV_TIC_SINT:
             c[k] = w >= 32 ? v : (uint32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
             break;
-        case TY_UINT:
+        case NV_TIC_UINT:
             c[k] = v;
             break;
         default: /* float */
@@ -220,14 +219,14 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
         unsigned b = s->f->bits[k], ty = s->tic.type[k];
         s->off[k] = o;
         o += b;
-        if (b && (ty == 0 || (ty == TY_FLOAT && b != 16 && b != 32)))
+        if (b && (ty == 0 || (ty == NV_TIC_FLOAT && b != 16 && b != 32)))
             return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                              "not supported yet: texture component type %u of %u bits at 0x%llx",
                              ty, b, (unsigned long long)nv_xpc_bytes(c->pc));
         s->scale[k] = 0;
-        if (b && (ty == TY_UNORM || ty == TY_UNORM_FP16))
+        if (b && (ty == NV_TIC_UNORM || ty == NV_TIC_UNORM_FORCE_FP16))
             s->scale[k] = (float)(1.0 / ((double)(1ull << b) - 1));
-        else if (b > 1 && (ty == TY_SNORM || ty == TY_SNORM_FP16))
+        else if (b > 1 && (ty == NV_TIC_SNORM || ty == NV_TIC_SNORM_FORCE_FP16))
             s->scale[k] = (float)(1.0 / ((double)(1ull << (b - 1)) - 1));
     }
     for (unsigned i = 0; i < 4; i++)
@@ -237,7 +236,7 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                              (unsigned long long)nv_xpc_bytes(c->pc));
     s->bytes8 = true;
     for (unsigned k = 0; k < 4; k++)
-        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
+        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != NV_TIC_UNORM)
             s->bytes8 = false;
     s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
                s->tic.swizzle[3] == 5;
@@ -591,7 +590,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         return 0;
     bool is_int = false;
     for (int k = 0; k < 4; k++)
-        if (s->f->bits[k] && (s->tic.type[k] == TY_SINT || s->tic.type[k] == TY_UINT))
+        if (s->f->bits[k] && (s->tic.type[k] == NV_TIC_SINT || s->tic.type[k] == NV_TIC_UINT))
             is_int = true;
     float bias = s->tsc.mip_lod_bias;
     float minl = s->tsc.min_lod_clamp, maxl = s->tsc.max_lod_clamp;
