@@ -106,12 +106,6 @@ int cg_nv_syncpt_incr(cg_nv_gpu *gpu, uint32_t id)
     return 0;
 }
 
-/* host1x compares syncpoint values with wrapping arithmetic. */
-bool nv_syncpt_reached(uint32_t cur, uint32_t want)
-{
-    return (int32_t)(cur - want) >= 0;
-}
-
 bool cg_nv_fence_reached(const cg_nv_gpu *gpu, cg_nv_fence f)
 {
     return gpu && f.id < CG_NV_NUM_SYNCPTS && nv_syncpt_reached(gpu->syncpt[f.id], f.value);
