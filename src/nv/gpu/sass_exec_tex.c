@@ -1,7 +1,8 @@
 /* Maxwell warp interpreter: texture instructions (TEXS, TEX, TLDS, TLD,
- * TLD4, TXQ). The handle comes from the constant buffer the env names, the
- * TIC/TSC entries from the pools through the address space, texels one by
- * one from GPU memory (pitch or block-linear, src/nv/gpu/blocklinear.c) in the
+ * TLD4, TXQ), one handler each (src/nv/tables/sass.def's handler column).
+ * The handle comes from the constant buffer the env names, the TIC/TSC
+ * entries from the pools through the address space, texels one by one
+ * from GPU memory (pitch or block-linear, src/nv/gpu/blocklinear.c) in the
  * packed formats of src/nv/tables/tex_formats.def. Semantics:
  * docs/nv-sass-exec.md. */
 #include <math.h>
@@ -13,8 +14,6 @@
 #include "nv/tables/tex_names.h"
 #include "sass_exec_internal.h"
 #include "sass_lanes.h"
-
-#define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
 /* ---- formats: the packed rows of the one format table ----------------------- */
 
@@ -577,8 +576,11 @@ static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, fl
     return r;
 }
 
-/* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
- * 2 bias (lodv), 3 explicit level (lodv). The implicit LOD is computed once
+/* How sample() picks the level (in TEX's LOD field order): from the quad's
+ * derivatives, level 0, derivatives + the bias operand, the level operand. */
+enum { LOD_IMPLICIT, LOD_LZ, LOD_LB, LOD_LL };
+
+/* Sample with LOD selection: lod_mode LOD_* (LB and LL read lodv). The implicit LOD is computed once
  * per 2x2 quad (every lane of a quad has the same), LZ once. When every
  * lane samples one level with one filter (the usual case) they go through
  * sample_lv together; otherwise lane by lane, in the order the texels were
@@ -600,7 +602,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
     float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
     float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-    if (lod_mode == 1) {
+    if (lod_mode == LOD_LZ) {
         tsel one = select_lod(s, 0, is_int, minl, maxl);
         if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
             return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
@@ -608,7 +610,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
     }
     bool uniform = true, blend = false, first = true;
     tsel f0 = {0, 0, 0};
-    if (lod_mode == 0) {
+    if (lod_mode == LOD_IMPLICIT) {
         /* implicit LOD: when every active quad has the first one's
          * derivatives (bits), the loop below would select one level for
          * all from the first: done here without the per-quad records */
@@ -634,7 +636,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
                 return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
         }
     }
-    if (lod_mode != 1) {
+    if (lod_mode != LOD_LZ) {
         uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
         bool have = false, fresh = false;
         float plod = 0;
@@ -644,7 +646,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
             if (!qm)
                 continue;
             float lod = 0;
-            if (lod_mode != 3) {
+            if (lod_mode != LOD_LL) {
                 float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
                 float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
                 uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
@@ -660,7 +662,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
                 }
                 lod = plod;
             }
-            if (lod_mode == 0) {
+            if (lod_mode == LOD_IMPLICIT) {
                 /* the same selection for the quad's lanes (and for the
                  * next quad with the same derivatives) */
                 if (fresh)
@@ -677,12 +679,12 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
             }
             for (unsigned l = q; l < q + 4; l++)
                 if (qm >> (l - q) & 1)
-                    sel[l] = select_lod(s, (lod_mode == 2 ? lod + lodv[l] : lodv[l]) + bias,
+                    sel[l] = select_lod(s, (lod_mode == LOD_LB ? lod + lodv[l] : lodv[l]) + bias,
                                         is_int, minl, maxl);
         }
     }
     unsigned f = (unsigned)__builtin_ctz(c->m);
-    if (lod_mode != 0) /* LZ with a blend, bias and explicit LOD: lane by lane */
+    if (lod_mode != LOD_IMPLICIT) /* LZ with a blend, bias and explicit LOD: lane by lane */
         for (uint32_t m = c->m; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
@@ -690,7 +692,7 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
             if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
                 blend = true;
         }
-    if (lod_mode == 0) {
+    if (lod_mode == LOD_IMPLICIT) {
         /* the quads' selections: the first active quad's is lane f's */
         if (uniform && !blend)
             return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
@@ -788,132 +790,216 @@ static void write_mask(xctx *c, unsigned rd, unsigned mask, uint32_t res[4][NV_W
         }
 }
 
-int nv_xtex(xctx *c)
+/* TEXS and TLDS (the short forms): operands Rd2, Rd, Ra, Rb, the texture
+ * index and the component code. The 4-bit target field names the target
+ * and the LOD mode together; the coordinates are Ra (x), then Rb or Ra+1
+ * (y) and, for the LL targets, the level in Rb. F16 results are not
+ * modelled. */
+static int texs_coords(xctx *c, const uint32_t **A, const uint32_t **A1, const uint32_t **B)
+{
+    const xopnd *o = c->in->o;
+    unsigned ra = o[2].reg, rb = o[3].reg;
+    *A = reg(c->w, ra);
+    *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
+    *B = reg(c->w, rb);
+    return XMOD(c->in, F16) ? nv_xunsupported(c) : 0;
+}
+
+/* TEXS: a filtered sample; targets 1D_LZ, 2D (implicit LOD), 2D_LZ, 2D_LL. */
+int nv_x_TEXS(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    tsampler s;
+    const uint32_t *A, *A1, *B;
+    memset(res, 0, sizeof res);
+    if (texs_coords(c, &A, &A1, &B))
+        return CG_ERR_FAULT;
+    unsigned tg = XMOD(c->in, TEXS);
+    if (tg > NV_SASS_TEXS_2D_LL)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[4].val, &s))
+        return CG_ERR_FAULT;
+    memcpy(u, A, sizeof u);
+    if (tg == NV_SASS_TEXS_1D_LZ)
+        memset(v, 0, sizeof v);
+    else
+        memcpy(v, tg == NV_SASS_TEXS_2D_LL ? A1 : B, sizeof v);
+    if (tg == NV_SASS_TEXS_2D_LL)
+        memcpy(lodv, B, sizeof lodv);
+    else
+        memset(lodv, 0, sizeof lodv);
+    unsigned lm = tg == NV_SASS_TEXS_2D ? LOD_IMPLICIT : tg == NV_SASS_TEXS_2D_LL ? LOD_LL : LOD_LZ;
+    if (sample(c, &s, u, v, lm, lodv, res))
+        return CG_ERR_FAULT;
+    return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
+}
+
+/* TLDS: an unfiltered fetch at integer coordinates; targets 1D_LZ, 2D_LZ,
+ * 2D_LL. */
+int nv_x_TLDS(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    const uint32_t *A, *A1, *B;
+    memset(res, 0, sizeof res);
+    if (texs_coords(c, &A, &A1, &B))
+        return CG_ERR_FAULT;
+    unsigned tg = XMOD(c->in, TEXS);
+    if (tg != NV_SASS_TLDS_1D_LZ && tg != NV_SASS_TLDS_2D_LZ && tg != NV_SASS_TLDS_2D_LL)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[4].val, &s))
+        return CG_ERR_FAULT;
+    const uint32_t *X = A, *Y = tg == NV_SASS_TLDS_1D_LZ ? zero_lanes
+                               : tg == NV_SASS_TLDS_2D_LL ? A1 : B;
+    if (fetch_int(c, &s, X, Y, tg == NV_SASS_TLDS_2D_LL ? B : NULL, res))
+        return CG_ERR_FAULT;
+    return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
+}
+
+/* TEX, TLD and TLD4 (operands Rd, Ra, Rb, index, component mask): 1D or 2D
+ * only, coordinates Ra (x), Ra+1 (y, 2D) and Rb (the LOD operand). Arrays,
+ * AOFFI, DC (depth compare), MS, CL and the PTP offsets are not
+ * modelled. */
+static int tex_checks(xctx *c)
 {
     const xins *in = c->in;
-    const xopnd *o = in->o;
-    nv_sass_warp *w = c->w;
+    unsigned dim = XMOD(in, TEXDIM);
+    if ((dim != NV_SASS_TEXDIM_1D && dim != NV_SASS_TEXDIM_2D) || XMOD(in, ARRAY) ||
+        XMOD(in, AOFFI) || XMOD(in, DC) || XMOD(in, MS) || XMOD(in, CL) || XMOD(in, TOFF))
+        return nv_xunsupported(c);
+    return 0;
+}
+
+/* The float coordinates and LOD operand of TEX and TLD4. */
+static void tex_coords(xctx *c, float *u, float *v, float *lodv)
+{
+    const xopnd *o = c->in->o;
+    unsigned ra = o[1].reg, rb = o[2].reg;
+    const uint32_t *A = reg(c->w, ra), *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
+    const uint32_t *B = reg(c->w, rb);
+    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
+    LANES {
+        u[l] = fl(A[l]);
+        v[l] = one_d ? 0.0f : fl(A1[l]);
+        lodv[l] = fl(B[l]);
+    }
+}
+
+/* TEX: a filtered sample with the LOD mode: none (implicit, from the quad),
+ * LZ (level 0), LB (implicit + bias), LL (the level given). */
+int nv_x_TEX(xctx *c)
+{
+    const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
     float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
     tsampler s;
     memset(res, 0, sizeof res);
-    switch (in->handler) {
-    case H_TEXS: case H_TLDS: {
-        /* operands: Rd2, Rd, Ra, Rb, index, component code */
-        if (in->flags & XF(F16))
-            return nv_xunsupported(c);
-        unsigned tg = in->mod[M_TEXS], ra = o[2].reg, rb = o[3].reg;
-        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
-        if (in->handler == H_TEXS) {
-            /* 0 1D_LZ, 1 2D, 2 2D_LZ, 3 2D_LL */
-            if (tg > 3)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[4].val, &s))
-                return CG_ERR_FAULT;
-            memcpy(u, A, sizeof u);
-            if (tg == 0)
-                memset(v, 0, sizeof v);
-            else
-                memcpy(v, tg == 3 ? A1 : B, sizeof v);
-            if (tg == 3)
-                memcpy(lodv, B, sizeof lodv);
-            else
-                memset(lodv, 0, sizeof lodv);
-            unsigned lm = tg == 1 ? 0 : tg == 3 ? 3 : 1;
-            if (sample(c, &s, u, v, lm, lodv, res))
-                return CG_ERR_FAULT;
-        } else {
-            /* 0 1D_LZ, 2 2D_LZ, 5 2D_LL */
-            if (tg != 0 && tg != 2 && tg != 5)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[4].val, &s))
-                return CG_ERR_FAULT;
-            const uint32_t *X = A, *Y = tg == 0 ? zero_lanes : tg == 5 ? A1 : B;
-            if (fetch_int(c, &s, X, Y, tg == 5 ? B : NULL, res))
-                return CG_ERR_FAULT;
-        }
-        return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
-    }
-    case H_TEX: case H_TLD: case H_TLD4: {
-        /* operands: Rd, Ra, Rb, index, mask */
-        unsigned dim = in->mod[M_TEXDIM], lm = in->mod[M_LOD];
-        if ((dim != 0 && dim != 1) ||
-            (in->flags & (XF(ARRAY) | XF(AOFFI) | XF(DC) | XF(MS) | XF(CL))) ||
-            in->mod[M_TOFF])
-            return nv_xunsupported(c);
-        unsigned ra = o[1].reg, rb = o[2].reg;
-        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
-        if (in->handler == H_TLD) {
-            /* .LZ/.LL at 55: 0 LZ, 1 LL (level in Rb) */
-            if (sampler_load(c, o[3].val, &s))
-                return CG_ERR_FAULT;
-            if (fetch_int(c, &s, A, dim == 0 ? zero_lanes : A1, lm ? B : NULL, res))
-                return CG_ERR_FAULT;
-        } else {
-            if (in->handler == H_TEX && lm != 0 && lm != 1 && lm != 2 && lm != 3)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[3].val, &s))
-                return CG_ERR_FAULT;
-            LANES {
-                u[l] = fl(A[l]);
-                v[l] = dim == 0 ? 0.0f : fl(A1[l]);
-                lodv[l] = fl(B[l]);
-            }
-            if (in->handler == H_TLD4) {
-                /* the four texels of the bilinear footprint, one component */
-                unsigned comp = in->mod[M_COMP];
-                tlevel L;
-                level_of(&s, 0, &L);
-                for (unsigned l = 0; l < NV_WARP; l++) {
-                    if (!(c->m >> l & 1))
-                        continue;
-                    double x = (s.tic.normalized_coords ? (double)u[l] * L.w : u[l]) - 0.5;
-                    double y = (s.tic.normalized_coords ? (double)v[l] * L.h : v[l]) - 0.5;
-                    double fx = floor(x), fy = floor(y);
-                    fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-                    fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-                    /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
-                    const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
-                    for (int k = 0; k < 4; k++) {
-                        int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
-                        int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
-                        uint32_t t[4];
-                        if (ix < 0 || iy < 0) {
-                            t[comp] = uf(s.border[comp]);
-                        } else if (fetch(c, &s, &L, (uint32_t)ix, (uint32_t)iy, t)) {
-                            return CG_ERR_FAULT;
-                        }
-                        res[k][l] = t[comp];
-                    }
-                }
-            } else {
-                unsigned mode = lm == 0 ? 0 : lm == 1 ? 1 : lm == 2 ? 2 : 3;
-                if (sample(c, &s, u, v, mode, lodv, res))
-                    return CG_ERR_FAULT;
-            }
-        }
-        write_mask(c, o[0].reg, o[4].val, res);
-        return 0;
-    }
-    case H_TXQ: {
-        /* operands: Rd, Ra, query, index, mask; query 1 = dimensions */
-        if (o[2].val != 1)
-            return nv_xunsupported(c);
-        if (sampler_load(c, o[3].val, &s))
-            return CG_ERR_FAULT;
-        const uint32_t *A = reg(w, o[1].reg);
-        for (unsigned l = 0; l < NV_WARP; l++) {
-            uint32_t lv = A[l];
-            uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
-            res[0][l] = ww ? ww : 1;
-            res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
-            res[2][l] = 1;
-            res[3][l] = s.levels;
-        }
-        write_mask(c, o[0].reg, o[4].val, res);
-        return 0;
-    }
-    default:
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    unsigned lm = XMOD(c->in, LOD);
+    if (lm != NV_SASS_TEXLOD_NONE && lm != NV_SASS_TEXLOD_LZ && lm != NV_SASS_TEXLOD_LB &&
+        lm != NV_SASS_TEXLOD_LL)
         return nv_xunsupported(c);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    tex_coords(c, u, v, lodv);
+    unsigned mode = lm == NV_SASS_TEXLOD_NONE ? LOD_IMPLICIT : lm == NV_SASS_TEXLOD_LZ ? LOD_LZ
+                    : lm == NV_SASS_TEXLOD_LB ? LOD_LB : LOD_LL;
+    if (sample(c, &s, u, v, mode, lodv, res))
+        return CG_ERR_FAULT;
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TLD: an unfiltered fetch at integer coordinates, level 0 (LZ) or the
+ * level in Rb (LL); texels out of range read as zero. */
+int nv_x_TLD(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    const uint32_t *A = reg(c->w, o[1].reg), *A1 = reg(c->w, o[1].reg == 255 ? 255 : o[1].reg + 1);
+    const uint32_t *B = reg(c->w, o[2].reg);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
+    if (fetch_int(c, &s, A, one_d ? zero_lanes : A1,
+                  XMOD(c->in, LOD) == NV_SASS_TLDLOD_LL ? B : NULL, res))
+        return CG_ERR_FAULT;
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TLD4: one component (COMP) of the four texels of the bilinear footprint
+ * of level 0, in textureGather order (0,1) (1,1) (1,0) (0,0); border texels
+ * give the border colour. */
+int nv_x_TLD4(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    tex_coords(c, u, v, lodv);
+    unsigned comp = XMOD(c->in, COMP);
+    tlevel L;
+    level_of(&s, 0, &L);
+    for (unsigned l = 0; l < NV_WARP; l++) {
+        if (!(c->m >> l & 1))
+            continue;
+        double x = (s.tic.normalized_coords ? (double)u[l] * L.w : u[l]) - 0.5;
+        double y = (s.tic.normalized_coords ? (double)v[l] * L.h : v[l]) - 0.5;
+        double fx = floor(x), fy = floor(y);
+        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
+        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
+        const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+        for (int k = 0; k < 4; k++) {
+            int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+            int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
+            uint32_t t[4];
+            if (ix < 0 || iy < 0) {
+                t[comp] = uf(s.border[comp]);
+            } else if (fetch(c, &s, &L, (uint32_t)ix, (uint32_t)iy, t)) {
+                return CG_ERR_FAULT;
+            }
+            res[k][l] = t[comp];
+        }
     }
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TXQ: query 1 (dimensions) gives width and height of the level in Ra,
+ * depth 1 and the number of levels; the other queries are not modelled. */
+int nv_x_TXQ(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (o[2].val != 1)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    const uint32_t *A = reg(c->w, o[1].reg);
+    for (unsigned l = 0; l < NV_WARP; l++) {
+        uint32_t lv = A[l];
+        uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
+        res[0][l] = ww ? ww : 1;
+        res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
+        res[2][l] = 1;
+        res[3][l] = s.levels;
+    }
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
 }
