@@ -124,7 +124,7 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
 /* ---- report semaphores ---------------------------------------------------- */
 
 /* SET_REPORT_SEMAPHORE_D REDUCTION_OP goes to nv_reduce through
- * nv_red_op_to_host (host.c). */
+ * nv_red_op_to_host (reduce.c). */
 
 static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_t n,
                         const cg_agent *ag)
@@ -133,6 +133,102 @@ static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_
     if (rc != 0)
         ch->state = CG_NV_CH_FAULTED;
     return rc;
+}
+
+/* RELEASE: write the payload (one word), or the four-word structure of
+ * payload, 0 and the timestamp; with REDUCTION_ENABLE the payload is
+ * reduced into the 32-bit word there instead (REDUCTION_OP in the I2M's
+ * numbering, REDUCTION_FORMAT unsigned or signed). */
+static int report_release(cg_nv_channel *ch, uint64_t va, uint32_t payload, uint32_t v,
+                          uint64_t ts, const cg_agent *ag)
+{
+    unsigned format = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_FORMAT, v);
+    bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    if (NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_ENABLE, v)) {
+        if (!one_word)
+            return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
+                            "SET_REPORT_SEMAPHORE_D: reduction with the four-word "
+                            "structure not supported yet");
+        if (format > NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32)
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, va,
+                            "SET_REPORT_SEMAPHORE_D: REDUCTION_FORMAT %u is not defined "
+                            "(UNSIGNED_32 0, SIGNED_32 1)", format);
+        uint32_t old;
+        if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return CG_ERR_FAULT;
+        }
+        uint32_t nv = nv_reduce(old, payload,
+                                nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
+                                                         REDUCTION_OP, v)],
+                                format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
+        if (report_write(ch, va, &nv, 1, ag) != 0)
+            return CG_ERR_FAULT;
+        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, nv, va, 4,
+                       "report semaphore reduction");
+        return 0;
+    }
+    uint32_t rec[4] = {payload, 0, (uint32_t)ts, (uint32_t)(ts >> 32)};
+    if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
+        return CG_ERR_FAULT;
+    nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, payload, va,
+                   one_word ? 4 : 16, "report semaphore release");
+    return 0;
+}
+
+/* ACQUIRE: the channel waits like a host SEMAPHORED acquire, for the word
+ * to equal the payload or (COMPARISON GE) reach it. */
+static void report_acquire(cg_nv_channel *ch, uint64_t va, uint32_t payload, uint32_t v,
+                           const cg_agent *ag)
+{
+    ch->wait = NV_WAIT_SEM;
+    ch->wait_addr = va;
+    ch->wait_value = payload;
+    ch->wait_op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, COMPARISON, v) ==
+                          NVB197_SET_REPORT_SEMAPHORE_D_COMPARISON_GE
+                      ? NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ
+                      : NVB06F_SEMAPHORED_OPERATION_ACQUIRE;
+    ch->wait_hdr_addr = ag->stream_addr;
+    ch->wait_unit = ag->unit; /* "3d" or "compute": names the unit in a watchdog hang */
+    ch->wait_words[0] = ag->words[0];
+    ch->wait_words[1] = ag->words[1];
+    ch->wait_runs = 0;
+}
+
+/* REPORT_ONLY: write counter REPORT (3D only; threed_state.c counts). */
+static int report_counter(cg_nv_channel *ch, const nv_obj *o, uint64_t va, uint32_t payload,
+                          uint32_t v, uint64_t ts, const cg_agent *ag)
+{
+    unsigned report = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REPORT, v);
+    bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    if (o->class_id != CG_NV_CLASS_3D)
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
+                        "SET_REPORT_SEMAPHORE_D: MAXWELL_COMPUTE_B report counters not "
+                        "supported yet");
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, va, "no host memory for 3D state");
+    uint64_t c = s->counters[report];
+    uint32_t rec[4];
+    /* Layouts, Mesa nvc0_query_hw.c: the pixel count is "u32 sequence,
+     * u32 count, u64 time", the other statistics "u64 count, u64 time";
+     * REPORT NONE (Mesa's timestamp query) has the release layout */
+    if (report == REP_NONE || report == REP_ZPASS_PIXEL_CNT) {
+        rec[0] = payload;
+        rec[1] = (uint32_t)c;
+    } else {
+        rec[0] = (uint32_t)c;
+        rec[1] = (uint32_t)(c >> 32);
+    }
+    rec[2] = (uint32_t)ts;
+    rec[3] = (uint32_t)(ts >> 32);
+    if (one_word)
+        rec[0] = (uint32_t)c;
+    if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
+        return CG_ERR_FAULT;
+    nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, c, va,
+                   one_word ? 4 : 16, "report counter");
+    return 0;
 }
 
 /* SET_REPORT_SEMAPHORE_D (B197 0x1B0C; B1C0 has the same A..D at the same
@@ -148,10 +244,7 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
                          reg(o, NVB197_SET_REPORT_SEMAPHORE_B));
     uint32_t payload = reg(o, NVB197_SET_REPORT_SEMAPHORE_C);
     unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);
-    unsigned report = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REPORT, v);
-    unsigned format = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_FORMAT, v);
     bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
-    bool reduce = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_ENABLE, v);
     uint64_t ts = ch->gpu->time;
     /* one word is a 32-bit semaphore; the four-word structure holds a 64-bit
      * timestamp: the model asks for natural alignment of each */
@@ -164,83 +257,13 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
         nv_trace_event(ch, CG_TRACE_INTERRUPT, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, v, va, 0,
                        "report semaphore awaken");
     switch (op) {
-    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_RELEASE: {
-        if (reduce) {
-            if (!one_word)
-                return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
-                                "SET_REPORT_SEMAPHORE_D: reduction with the four-word "
-                                "structure not supported yet");
-            if (format > NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32)
-                return nv_fault(ch, ag, CG_FAULT_BAD_STATE, va,
-                                "SET_REPORT_SEMAPHORE_D: REDUCTION_FORMAT %u is not defined "
-                                "(UNSIGNED_32 0, SIGNED_32 1)", format);
-            uint32_t old;
-            if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
-                ch->state = CG_NV_CH_FAULTED;
-                return CG_ERR_FAULT;
-            }
-            uint32_t nv = nv_reduce(old, payload,
-                                    nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
-                                                       REDUCTION_OP, v)],
-                                    format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
-            if (report_write(ch, va, &nv, 1, ag) != 0)
-                return CG_ERR_FAULT;
-            nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, nv, va, 4,
-                           "report semaphore reduction");
-            return 0;
-        }
-        uint32_t rec[4] = {payload, 0, (uint32_t)ts, (uint32_t)(ts >> 32)};
-        if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
-            return CG_ERR_FAULT;
-        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, payload, va,
-                       one_word ? 4 : 16, "report semaphore release");
-        return 0;
-    }
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_RELEASE:
+        return report_release(ch, va, payload, v, ts, ag);
     case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_ACQUIRE:
-        /* the channel waits like a host SEMAPHORED acquire */
-        ch->wait = NV_WAIT_SEM;
-        ch->wait_addr = va;
-        ch->wait_value = payload;
-        ch->wait_op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, COMPARISON, v) ==
-                              NVB197_SET_REPORT_SEMAPHORE_D_COMPARISON_GE
-                          ? NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ
-                          : NVB06F_SEMAPHORED_OPERATION_ACQUIRE;
-        ch->wait_hdr_addr = ag->stream_addr;
-        ch->wait_unit = ag->unit; /* "3d" or "compute": names the unit in a watchdog hang */
-        ch->wait_words[0] = ag->words[0];
-        ch->wait_words[1] = ag->words[1];
-        ch->wait_runs = 0;
+        report_acquire(ch, va, payload, v, ag);
         return 0;
-    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_REPORT_ONLY: {
-        if (o->class_id != CG_NV_CLASS_3D)
-            return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
-                            "SET_REPORT_SEMAPHORE_D: MAXWELL_COMPUTE_B report counters not "
-                            "supported yet");
-        nv3d_state *s = nv3d_state_get(ch);
-        if (!s)
-            return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, va, "no host memory for 3D state");
-        uint64_t c = s->counters[report];
-        uint32_t rec[4];
-        /* Layouts, Mesa nvc0_query_hw.c: the pixel count is "u32 sequence,
-         * u32 count, u64 time", the other statistics "u64 count, u64 time";
-         * REPORT NONE (Mesa's timestamp query) has the release layout */
-        if (report == REP_NONE || report == REP_ZPASS_PIXEL_CNT) {
-            rec[0] = payload;
-            rec[1] = (uint32_t)c;
-        } else {
-            rec[0] = (uint32_t)c;
-            rec[1] = (uint32_t)(c >> 32);
-        }
-        rec[2] = (uint32_t)ts;
-        rec[3] = (uint32_t)(ts >> 32);
-        if (one_word)
-            rec[0] = (uint32_t)c;
-        if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
-            return CG_ERR_FAULT;
-        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, c, va,
-                       one_word ? 4 : 16, "report counter");
-        return 0;
-    }
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_REPORT_ONLY:
+        return report_counter(ch, o, va, payload, v, ts, ag);
     default:
         return nv_fault(ch, ag, CG_FAULT_TRAP, va,
                         "SET_REPORT_SEMAPHORE_D: OPERATION TRAP (payload 0x%08x)", payload);
