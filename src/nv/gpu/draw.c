@@ -314,29 +314,13 @@ static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, const fetch_plan
     return 0;
 }
 
-static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
-                   const cg_agent *ag)
+/* The record's description of the draw from the 3D registers: the
+ * request, the attribute formats (one the model cannot decode faults: a
+ * size code clb197.h does not name, NUMERICAL_TYPE 0, or a combination
+ * not supported yet), the vertex streams and the index buffer. */
+static int draw_describe(cg_nv_channel *ch, const nv_obj *o, const nv3d_state *s,
+                         const draw_req *r, cg_nv_draw *d, const cg_agent *ag)
 {
-    cg_nv_gpu *gpu = ch->gpu;
-    /* The record holds every vertex: its size is what the operation limit
-     * bounds (a draw over it would take the model too long: a hang fault). */
-    uint64_t need = (uint64_t)r->count * sizeof(cg_nv_vertex);
-    if (need > gpu->op_limit)
-        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
-                        "budget %s: %s: %u vertices need a 0x%llx-byte draw record, over the "
-                        "limit 0x%llx", cg_budget_name(CG_BUDGET_NV_OP_BYTES),
-                        r->what, r->count, (unsigned long long)need,
-                        (unsigned long long)gpu->op_limit);
-    cg_nv_draw *d = cg__alloc(gpu->dev, sizeof(*d));
-    if (!d)
-        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "%s: no host memory for the draw record",
-                        r->what);
-    int rc = 0;
-    cg_nv_vertex *verts = NULL;
-    uint32_t *words = NULL;
-    cg_nv_tex_binding *tex = NULL;
-    size_t vbytes = 0, wbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
-
     d->channel = ch->id;
     d->stream_addr = ag->stream_addr;
     d->seq = s->draws;
@@ -355,18 +339,16 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
             continue;
         const nv_va_size *z = nv_va_size_find(f->size);
         if (!z)
-            rc = nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) COMPONENT_BIT_WIDTHS 0x%02x is not a "
-                          "size of clb197.h", r->what, a, f->size);
-        else if (f->type == 0)
-            rc = nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) NUMERICAL_TYPE 0 is not a type", r->what,
-                          a);
-        else
-            rc = nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) %s %s not supported yet", r->what, a,
-                          z->name, nv_va_type_name(f->type));
-        goto out;
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                            "%s: VERTEX_ATTRIB_FORMAT(%u) COMPONENT_BIT_WIDTHS 0x%02x is not a "
+                            "size of clb197.h", r->what, a, f->size);
+        if (f->type == 0)
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                            "%s: VERTEX_ATTRIB_FORMAT(%u) NUMERICAL_TYPE 0 is not a type",
+                            r->what, a);
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
+                        "%s: VERTEX_ATTRIB_FORMAT(%u) %s %s not supported yet", r->what, a,
+                        z->name, nv_va_type_name(f->type));
     }
     for (unsigned j = 0; j < CG_NV_MAX_STREAMS; j++) {
         cg_nv_stream *st = &d->streams[j];
@@ -386,10 +368,135 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->index_addr = addr40(o, NVB197_SET_INDEX_BUFFER_A, NVB197_SET_INDEX_BUFFER_B);
         d->index_limit = addr40(o, NVB197_SET_INDEX_BUFFER_C, NVB197_SET_INDEX_BUFFER_D);
     }
-    /* Every vertex is fetched (a fault stops the draw) into what needs it:
-     * the record's full cg_nv_vertex array only for a draw callback, the
-     * pipeline's compact words (8 + 16 bytes per fetched attribute) only
-     * when a vertex program runs. */
+    return 0;
+}
+
+/* Index i of an indexed draw (little-endian, index_size bytes). Past the
+ * limit an index reads 0, as a vertex past its stream's limit reads zeros
+ * (the limits are bounds checks). */
+static inline int read_index(cg_nv_channel *ch, const cg_nv_draw *d, const draw_req *r,
+                             uint32_t i, uint32_t *index, bool *oob, const cg_agent *ag)
+{
+    uint64_t va = d->index_addr + ((uint64_t)r->first + i) * r->index_size;
+    uint8_t b[4] = {0};
+    *oob = false;
+    if (va + r->index_size - 1 > d->index_limit) {
+        *oob = true;
+    } else if (nv_mem_rw(ch->vas, va, b, r->index_size, false, ag) != 0) {
+        ch->state = CG_NV_CH_FAULTED;
+        return CG_ERR_FAULT;
+    }
+    *index = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return 0;
+}
+
+/* Every vertex of the draw, in order (a fault stops the draw): its index,
+ * then its fetched attributes into what needs them: the record's full
+ * cg_nv_vertex (verts, for a draw callback), the pipeline's compact words
+ * (words: 8 + 16 bytes per fetched attribute, when a vertex program runs). */
+static int fetch_vertices(cg_nv_channel *ch, const cg_nv_draw *d, const draw_req *r,
+                          const nv3d_state *s, const fetch_plan *plan, cg_nv_vertex *verts,
+                          uint32_t *words, const cg_agent *ag)
+{
+    for (uint32_t i = 0; i < r->count; i++) {
+        uint32_t index = r->first + i;
+        bool index_oob = false;
+        if (r->indexed && read_index(ch, d, r, i, &index, &index_oob, ag) != 0)
+            return CG_ERR_FAULT;
+        cg_nv_attrib_val val[CG_NV_MAX_ATTRIBS];
+        int rc = fetch_vertex(ch, d, plan, index, s->instance, val, ag);
+        if (rc)
+            return rc;
+        if (verts) {
+            /* the record: every attribute, those not fetched (0, 0, 0, 1) */
+            cg_nv_vertex *v = &verts[i];
+            v->index = index;
+            v->instance = s->instance;
+            v->index_out_of_range = index_oob;
+            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
+                cg_nv_attrib_val *x = &v->attr[a];
+                memset(x, 0, sizeof(*x));
+                x->f[3] = 1.0f;
+                x->i[3] = 1;
+            }
+            for (unsigned j = 0; j < plan->in.nattr; j++)
+                v->attr[plan->in.attr[j]] = val[j];
+        }
+        if (words) {
+            /* the pipeline: the words a shader input receives */
+            uint32_t *w = words + (size_t)i * plan->in.stride;
+            w[NV_VTX_INDEX] = index;
+            w[NV_VTX_INSTANCE] = s->instance;
+            for (unsigned j = 0; j < plan->in.nattr; j++)
+                for (unsigned k = 0; k < 4; k++) {
+                    uint32_t u = (uint32_t)val[j].i[k];
+                    if (!val[j].is_int)
+                        memcpy(&u, &val[j].f[k], sizeof(u));
+                    w[NV_VTX_ATTR0 + 4 * j + k] = u;
+                }
+        }
+    }
+    return 0;
+}
+
+/* What a draw callback sees beyond the vertices: the constant buffers
+ * bound (CB_BIND), the textures the stages' texture constant buffers name,
+ * the render targets SET_CT_SELECT selects and the zeta buffer. The texture
+ * array (tbytes) is allocated into *tex; the caller frees it. */
+static int record_bindings(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
+                           cg_nv_draw *d, cg_nv_tex_binding **tex, size_t tbytes,
+                           const cg_agent *ag)
+{
+    for (unsigned st = 0; st < NV3D_STAGES; st++)
+        for (unsigned k = 0; k < NV3D_CB_SLOTS; k++)
+            d->cb[st][k] = (cg_nv_cb_binding){s->cb[st][k].valid, s->cb[st][k].addr,
+                                              s->cb[st][k].size};
+    d->tex_cb_slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
+                            REG(o, NVB197_SET_BINDLESS_TEXTURE));
+    *tex = cg__alloc(ch->gpu->dev, tbytes);
+    if (!*tex)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
+                        "%s: no host memory for the draw's textures", r->what);
+    d->ntextures = collect_textures(ch, o, s, *tex);
+    d->textures = *tex;
+    uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
+    d->rt_count = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
+    for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++) {
+        d->rt_map[i] = NV_VAL(NVB197, SET_CT_SELECT, TARGET0,
+                              ct >> (CT_SELECT_TARGET_STRIDE * i));
+        nv3d_rt_state(o, i, &d->rt[i]);
+    }
+    nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
+    return 0;
+}
+
+/* A draw: its record from the registers, every vertex fetched, the
+ * counters and trace, the draw callback with the record, then the 3D
+ * pipeline when a vertex program is set up. */
+static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
+                   const cg_agent *ag)
+{
+    cg_nv_gpu *gpu = ch->gpu;
+    /* The record holds every vertex: its size is what the operation limit
+     * bounds (a draw over it would take the model too long: a hang fault). */
+    uint64_t need = (uint64_t)r->count * sizeof(cg_nv_vertex);
+    if (need > gpu->op_limit)
+        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
+                        "budget %s: %s: %u vertices need a 0x%llx-byte draw record, over the "
+                        "limit 0x%llx", cg_budget_name(CG_BUDGET_NV_OP_BYTES),
+                        r->what, r->count, (unsigned long long)need,
+                        (unsigned long long)gpu->op_limit);
+    cg_nv_draw *d = cg__alloc(gpu->dev, sizeof(*d));
+    if (!d)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "%s: no host memory for the draw record",
+                        r->what);
+    cg_nv_vertex *verts = NULL;
+    uint32_t *words = NULL;
+    cg_nv_tex_binding *tex = NULL;
+    size_t vbytes = 0, wbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
+    int rc = draw_describe(ch, o, s, r, d, ag);
+    if (rc)
+        goto out;
     bool pipeline = nv_pipeline_active(o);
     fetch_plan plan;
     fetch_plan_make(d, &plan);
@@ -407,57 +514,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         goto out;
     }
     plan.in.words = words;
-    for (uint32_t i = 0; i < r->count; i++) {
-        uint32_t index = r->first + i;
-        bool index_oob = false;
-        if (r->indexed) {
-            /* Past the limit an index reads 0, as a vertex past its stream's
-             * limit reads zeros (the limits are bounds checks). */
-            uint64_t va = d->index_addr + ((uint64_t)r->first + i) * r->index_size;
-            uint8_t b[4] = {0};
-            if (va + r->index_size - 1 > d->index_limit) {
-                index_oob = true;
-            } else if (nv_mem_rw(ch->vas, va, b, r->index_size, false, ag) != 0) {
-                ch->state = CG_NV_CH_FAULTED;
-                rc = CG_ERR_FAULT;
-                goto out;
-            }
-            index = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                    (uint32_t)b[3] << 24;
-        }
-        cg_nv_attrib_val val[CG_NV_MAX_ATTRIBS];
-        rc = fetch_vertex(ch, d, &plan, index, s->instance, val, ag);
-        if (rc)
-            goto out;
-        if (verts) {
-            /* the record: every attribute, those not fetched (0, 0, 0, 1) */
-            cg_nv_vertex *v = &verts[i];
-            v->index = index;
-            v->instance = s->instance;
-            v->index_out_of_range = index_oob;
-            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
-                cg_nv_attrib_val *x = &v->attr[a];
-                memset(x, 0, sizeof(*x));
-                x->f[3] = 1.0f;
-                x->i[3] = 1;
-            }
-            for (unsigned j = 0; j < plan.in.nattr; j++)
-                v->attr[plan.in.attr[j]] = val[j];
-        }
-        if (words) {
-            /* the pipeline: the words a shader input receives */
-            uint32_t *w = words + (size_t)i * plan.in.stride;
-            w[NV_VTX_INDEX] = index;
-            w[NV_VTX_INSTANCE] = s->instance;
-            for (unsigned j = 0; j < plan.in.nattr; j++)
-                for (unsigned k = 0; k < 4; k++) {
-                    uint32_t u = (uint32_t)val[j].i[k];
-                    if (!val[j].is_int)
-                        memcpy(&u, &val[j].f[k], sizeof(u));
-                    w[NV_VTX_ATTR0 + 4 * j + k] = u;
-                }
-        }
-    }
+    if ((rc = fetch_vertices(ch, d, r, s, &plan, verts, words, ag)) != 0)
+        goto out;
     nv3d_count_draw(s, r->topology, r->count, 1);
     s->draws++;
     if (ch->tracing) {
@@ -470,28 +528,8 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
     if (gpu->draw_fn) {
         d->nvertices = verts ? r->count : 0;
         d->vertices = verts;
-        for (unsigned st = 0; st < NV3D_STAGES; st++)
-            for (unsigned k = 0; k < NV3D_CB_SLOTS; k++)
-                d->cb[st][k] = (cg_nv_cb_binding){s->cb[st][k].valid, s->cb[st][k].addr,
-                                                  s->cb[st][k].size};
-        d->tex_cb_slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
-                                REG(o, NVB197_SET_BINDLESS_TEXTURE));
-        tex = cg__alloc(gpu->dev, tbytes);
-        if (!tex) {
-            rc = nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
-                          "%s: no host memory for the draw's textures", r->what);
+        if ((rc = record_bindings(ch, o, s, r, d, &tex, tbytes, ag)) != 0)
             goto out;
-        }
-        d->ntextures = collect_textures(ch, o, s, tex);
-        d->textures = tex;
-        uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
-        d->rt_count = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
-        for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++) {
-            d->rt_map[i] = NV_VAL(NVB197, SET_CT_SELECT, TARGET0,
-                                  ct >> (CT_SELECT_TARGET_STRIDE * i));
-            nv3d_rt_state(o, i, &d->rt[i]);
-        }
-        nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
         gpu->draw_fn(gpu->draw_user, d);
     }
     /* the pipeline runs after the record (docs/nv-pipeline.md) */
