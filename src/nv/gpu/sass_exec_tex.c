@@ -151,10 +151,12 @@ static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
                      (unsigned long long)va, (unsigned long long)nv_xpc_bytes(c->pc));
 }
 
-/* Read the handle, the TIC and TSC entries; check what the sampler can do. */
 static void level_of(const struct tsampler *s, unsigned lv, tlevel *out);
 
-static int sampler_load(xctx *c, unsigned index, tsampler *s)
+/* The texture handle c[handle_bank][index * 4]: TIC index bits 19:0, TSC
+ * index 31:20 (or the TIC index when linked_tsc), each checked against its
+ * pool. */
+static int handle_of(xctx *c, unsigned index, uint32_t *tic, uint32_t *tsc)
 {
     const nv_sass_env *e = c->env;
     const nv_sass_tex_env *t = &e->tex;
@@ -165,30 +167,43 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                          "texture handle c[0x%x][0x%llx] not in a bound constant buffer at 0x%llx",
                          bank, (unsigned long long)off, (unsigned long long)nv_xpc_bytes(c->pc));
     uint32_t handle = e->cb[bank][off / 4];
-    uint32_t tic = handle & 0xfffff, tsc = t->linked_tsc ? tic : handle >> 20;
-    if (tic > t->tic_max || tsc > t->tsc_max)
+    *tic = handle & 0xfffff;
+    *tsc = t->linked_tsc ? *tic : handle >> 20;
+    if (*tic > t->tic_max || *tsc > t->tsc_max)
         return nv_xfault(c, CG_FAULT_BAD_STATE, 0,
                          "texture handle 0x%08x: TIC %u / TSC %u past the pools (%u / %u) at 0x%llx",
-                         handle, tic, tsc, t->tic_max, t->tsc_max,
+                         handle, *tic, *tsc, t->tic_max, t->tsc_max,
                          (unsigned long long)nv_xpc_bytes(c->pc));
-    uint32_t w[8];
-    uint64_t bad;
-    uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
-    nv_sass_tex_cache *tc = e->tcache;
+    return 0;
+}
+
+/* A cached decoding of the entries at va[0] (TIC) and va[1] (TSC), when
+ * both are plain readable memory holding the same words. */
+static bool cache_find(const nv_sass_tex_cache *tc, cg_vas *vas, const uint64_t va[2],
+                       tsampler *s)
+{
     uint8_t *pw[2];
-    if (tc && cg__vas_span(e->vas, va[0], 32, false, &pw[0]) == 32 &&
-        cg__vas_span(e->vas, va[1], 32, false, &pw[1]) == 32) {
-        /* both entries are plain readable memory: a cached decoding of the
-         * same words at the same addresses is this one */
-        for (unsigned i = 0; i < NV_TCACHE_N; i++) {
-            const tsampler *h = &tc->e[i].s;
-            if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
-                !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
-                *s = *h;
-                return 0;
-            }
+    if (!(tc && cg__vas_span(vas, va[0], 32, false, &pw[0]) == 32 &&
+          cg__vas_span(vas, va[1], 32, false, &pw[1]) == 32))
+        return false;
+    for (unsigned i = 0; i < NV_TCACHE_N; i++) {
+        const tsampler *h = &tc->e[i].s;
+        if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
+            !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
+            *s = *h;
+            return true;
         }
     }
+    return false;
+}
+
+/* Read and decode the TIC and TSC entries through the address space (an
+ * unreadable entry faults with its address). */
+static int pool_read(xctx *c, const uint64_t va[2], tsampler *s)
+{
+    const nv_sass_env *e = c->env;
+    uint32_t w[8];
+    uint64_t bad;
     for (int i = 0; i < 2; i++) {
         cg_fault_kind k = cg_vas_check(e->vas, va[i], 32, false, &bad);
         if (k != CG_FAULT_NONE)
@@ -200,6 +215,15 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
         else
             cg_nv_tsc_decode(w, &s->tsc);
     }
+    return 0;
+}
+
+/* What the texel decoder needs of the format: its row of the packed
+ * formats (pitch or block-linear headers of 1D/2D/2D_NO_MIPMAP textures
+ * only), each component's bit offset and normalisation scale (UNORM 1 /
+ * (2^b - 1), SNORM 1 / (2^(b-1) - 1)), a supported swizzle. */
+static int sampler_format(xctx *c, tsampler *s)
+{
     s->f = NULL;
     for (size_t i = 0; i < sizeof tfmts / sizeof tfmts[0]; i++)
         if (tfmts[i].code == s->tic.format)
@@ -233,6 +257,25 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
             return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                              "not supported yet: texture swizzle %u at 0x%llx", s->tic.swizzle[i],
                              (unsigned long long)nv_xpc_bytes(c->pc));
+    return 0;
+}
+
+/* Read the handle, the TIC and TSC entries (or their cached decoding);
+ * check what the sampler can do; note its geometry and fast paths. */
+static int sampler_load(xctx *c, unsigned index, tsampler *s)
+{
+    const nv_sass_env *e = c->env;
+    const nv_sass_tex_env *t = &e->tex;
+    uint32_t tic = 0, tsc = 0;
+    if (handle_of(c, index, &tic, &tsc))
+        return CG_ERR_FAULT;
+    uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
+    nv_sass_tex_cache *tc = e->tcache;
+    if (cache_find(tc, e->vas, va, s))
+        return 0;
+    if (pool_read(c, va, s) || sampler_format(c, s))
+        return CG_ERR_FAULT;
+    unsigned hv = s->tic.header_version;
     s->bytes8 = true;
     for (unsigned k = 0; k < 4; k++)
         if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != NV_TIC_UNORM)
@@ -580,127 +623,122 @@ static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, fl
  * derivatives, level 0, derivatives + the bias operand, the level operand. */
 enum { LOD_IMPLICIT, LOD_LZ, LOD_LB, LOD_LL };
 
-/* Sample with LOD selection: lod_mode LOD_* (LB and LL read lodv). The implicit LOD is computed once
- * per 2x2 quad (every lane of a quad has the same), LZ once. When every
- * lane samples one level with one filter (the usual case) they go through
- * sample_lv together; otherwise lane by lane, in the order the texels were
- * always read. */
-static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
-                  const float *lodv, uint32_t res[4][NV_WARP])
+/* What LOD selection needs of a sampler: integer formats (never filtered
+ * or blended), the TSC bias and LOD clamps (max at most the last level),
+ * and the scales from normalized coordinates to texels. */
+typedef struct lodctx {
+    bool is_int;
+    float bias, minl, maxl;
+    float sx, sy;
+} lodctx;
+
+static void lod_ctx(const tsampler *s, lodctx *L)
 {
-    if (!c->m)
-        return 0;
-    bool is_int = false;
+    L->is_int = false;
     for (int k = 0; k < 4; k++)
         if (s->f->bits[k] && (s->tic.type[k] == NV_TIC_SINT || s->tic.type[k] == NV_TIC_UINT))
-            is_int = true;
-    float bias = s->tsc.mip_lod_bias;
-    float minl = s->tsc.min_lod_clamp, maxl = s->tsc.max_lod_clamp;
+            L->is_int = true;
+    L->bias = s->tsc.mip_lod_bias;
+    L->minl = s->tsc.min_lod_clamp, L->maxl = s->tsc.max_lod_clamp;
     float top = (float)(s->levels - 1);
-    if (maxl > top)
-        maxl = top;
-    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
-    float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
-    float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-    if (lod_mode == LOD_LZ) {
-        tsel one = select_lod(s, 0, is_int, minl, maxl);
-        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
-            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
-        LANES sel[l] = one;
+    if (L->maxl > top)
+        L->maxl = top;
+    L->sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
+    L->sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
+}
+
+/* Implicit LOD when every active quad has the first one's derivatives
+ * (bits): the selection from the first quad, in *one. false when the
+ * quads differ (the per-quad loop below then selects). */
+static bool uniform_lod(const xctx *c, const tsampler *s, const float *u, const float *v,
+                        const lodctx *L, tsel *one)
+{
+    unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
+    float sx = L->sx, sy = L->sy;
+    float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
+                   (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
+    bool same = true;
+    for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
+        if (!(c->m >> q & 15))
+            continue;
+        float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
+                      (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
+        same = !memcmp(d, d0, sizeof d);
     }
-    bool uniform = true, blend = false, first = true;
-    tsel f0 = {0, 0, 0};
-    if (lod_mode == LOD_IMPLICIT) {
-        /* implicit LOD: when every active quad has the first one's
-         * derivatives (bits), the loop below would select one level for
-         * all from the first: done here without the per-quad records */
-        unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
-        float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
-                       (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
-        bool same = true;
-        for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
-            if (!(c->m >> q & 15))
-                continue;
-            float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
-                          (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
-            same = !memcmp(d, d0, sizeof d);
-        }
-        if (same) {
-            float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
-            float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
-            float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
-            if (lod != lod)
-                lod = 0;
-            tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
-            if (!(one.t > 0 && one.lv + 1u < s->levels))
-                return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
-        }
-    }
-    if (lod_mode != LOD_LZ) {
-        uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
-        bool have = false, fresh = false;
-        float plod = 0;
-        tsel pone = {0, 0, 0};
-        for (unsigned q = 0; q < NV_WARP; q += 4) {
-            unsigned qm = c->m >> q & 15;
-            if (!qm)
-                continue;
-            float lod = 0;
-            if (lod_mode != LOD_LL) {
-                float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
-                float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
-                uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
-                if (!have || memcmp(d, pd, sizeof d)) {
-                    /* not the previous quad's derivatives (bits): its LOD */
-                    float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
-                    float rho = rx > ry ? rx : ry;
-                    plod = rho > 0 ? log2f(rho) : -INFINITY;
-                    if (plod != plod)
-                        plod = 0;
-                    memcpy(pd, d, sizeof d);
-                    have = fresh = true;
-                }
-                lod = plod;
+    if (!same)
+        return false;
+    float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
+    float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
+    float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
+    if (lod != lod)
+        lod = 0;
+    *one = select_lod(s, lod + L->bias, L->is_int, L->minl, L->maxl);
+    return true;
+}
+
+/* The LOD of each 2x2 quad (lanes 4k..4k+3: +x, +y neighbours; OpenGL 4.6
+ * section 8.14: rho = the larger scaled derivative length, log2(rho)),
+ * computed again only when a quad's derivatives differ from the previous
+ * one's. Implicit LOD: one selection per quad (qsel), and whether they
+ * all pick the first one's level and filter (*uniform, f0) or any blends
+ * two levels (*blend). LB adds the lane's bias operand, LL takes it as the
+ * level: a selection per lane (sel). */
+static void quad_lods(const xctx *c, const tsampler *s, const float *u, const float *v,
+                      unsigned lod_mode, const float *lodv, const lodctx *L, tsel *sel,
+                      tsel *qsel, bool *uniform, bool *blend, tsel *f0)
+{
+    uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
+    bool have = false, fresh = false, first = true;
+    float plod = 0, sx = L->sx, sy = L->sy;
+    tsel pone = {0, 0, 0};
+    for (unsigned q = 0; q < NV_WARP; q += 4) {
+        unsigned qm = c->m >> q & 15;
+        if (!qm)
+            continue;
+        float lod = 0;
+        if (lod_mode != LOD_LL) {
+            float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
+            float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
+            uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
+            if (!have || memcmp(d, pd, sizeof d)) {
+                /* not the previous quad's derivatives (bits): its LOD */
+                float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                float rho = rx > ry ? rx : ry;
+                plod = rho > 0 ? log2f(rho) : -INFINITY;
+                if (plod != plod)
+                    plod = 0;
+                memcpy(pd, d, sizeof d);
+                have = fresh = true;
             }
-            if (lod_mode == LOD_IMPLICIT) {
-                /* the same selection for the quad's lanes (and for the
-                 * next quad with the same derivatives) */
-                if (fresh)
-                    pone = select_lod(s, lod + bias, is_int, minl, maxl);
-                fresh = false;
-                qsel[q / 4] = pone;
-                if (first)
-                    f0 = pone, first = false;
-                else if (pone.lv != f0.lv || pone.linear != f0.linear)
-                    uniform = false;
-                if (pone.t > 0 && pone.lv + 1u < s->levels)
-                    blend = true;
-                continue;
-            }
-            for (unsigned l = q; l < q + 4; l++)
-                if (qm >> (l - q) & 1)
-                    sel[l] = select_lod(s, (lod_mode == LOD_LB ? lod + lodv[l] : lodv[l]) + bias,
-                                        is_int, minl, maxl);
+            lod = plod;
         }
-    }
-    unsigned f = (unsigned)__builtin_ctz(c->m);
-    if (lod_mode != LOD_IMPLICIT) /* LZ with a blend, bias and explicit LOD: lane by lane */
-        for (uint32_t m = c->m; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
-                uniform = false;
-            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
-                blend = true;
+        if (lod_mode == LOD_IMPLICIT) {
+            /* the same selection for the quad's lanes (and for the next
+             * quad with the same derivatives) */
+            if (fresh)
+                pone = select_lod(s, lod + L->bias, L->is_int, L->minl, L->maxl);
+            fresh = false;
+            qsel[q / 4] = pone;
+            if (first)
+                *f0 = pone, first = false;
+            else if (pone.lv != f0->lv || pone.linear != f0->linear)
+                *uniform = false;
+            if (pone.t > 0 && pone.lv + 1u < s->levels)
+                *blend = true;
+            continue;
         }
-    if (lod_mode == LOD_IMPLICIT) {
-        /* the quads' selections: the first active quad's is lane f's */
-        if (uniform && !blend)
-            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
-        for (uint32_t m = c->m; m; m &= m - 1)
-            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+        for (unsigned l = q; l < q + 4; l++)
+            if (qm >> (l - q) & 1)
+                sel[l] = select_lod(s, (lod_mode == LOD_LB ? lod + lodv[l] : lodv[l]) + L->bias,
+                                    L->is_int, L->minl, L->maxl);
     }
-    if (uniform && !blend)
-        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+}
+
+/* Lane by lane, in lane order: each lane's level (and, blending, the next
+ * one, mixed by t; integer formats keep the first level's texel). */
+static int sample_lanes(xctx *c, tsampler *s, const float *u, const float *v, const tsel *sel,
+                        bool is_int, uint32_t res[4][NV_WARP])
+{
     for (uint32_t m = c->m; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
@@ -723,6 +761,58 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         }
     }
     return 0;
+}
+
+/* Sample with LOD selection: lod_mode LOD_* (LB and LL read lodv). The
+ * implicit LOD is computed once per 2x2 quad (every lane of a quad has the
+ * same), LZ once. When every lane samples one level with one filter (the
+ * usual case) they go through sample_lv together; otherwise lane by lane,
+ * in the order the texels were always read. */
+static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
+                  const float *lodv, uint32_t res[4][NV_WARP])
+{
+    if (!c->m)
+        return 0;
+    lodctx L;
+    lod_ctx(s, &L);
+    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
+    if (lod_mode == LOD_LZ) {
+        tsel one = select_lod(s, 0, L.is_int, L.minl, L.maxl);
+        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        LANES sel[l] = one;
+    }
+    bool uniform = true, blend = false;
+    tsel f0 = {0, 0, 0};
+    if (lod_mode == LOD_IMPLICIT) {
+        /* when every active quad has the first one's derivatives, the loop
+         * below would select one level for all from the first: done here
+         * without the per-quad records */
+        tsel one;
+        if (uniform_lod(c, s, u, v, &L, &one) && !(one.t > 0 && one.lv + 1u < s->levels))
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+    }
+    if (lod_mode != LOD_LZ)
+        quad_lods(c, s, u, v, lod_mode, lodv, &L, sel, qsel, &uniform, &blend, &f0);
+    unsigned f = (unsigned)__builtin_ctz(c->m);
+    if (lod_mode != LOD_IMPLICIT) /* LZ with a blend, bias and explicit LOD: lane by lane */
+        for (uint32_t m = c->m; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
+                uniform = false;
+            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
+                blend = true;
+        }
+    if (lod_mode == LOD_IMPLICIT) {
+        /* the quads' selections: the first active quad's is lane f's */
+        if (uniform && !blend)
+            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
+        for (uint32_t m = c->m; m; m &= m - 1)
+            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+    }
+    if (uniform && !blend)
+        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+    return sample_lanes(c, s, u, v, sel, L.is_int, res);
 }
 
 /* TLD/TLDS: integer texel coordinates, level `lod`, no filtering; out of
