@@ -209,6 +209,17 @@ static void check_builder(void)
     uint64_t e = cg_nv_gp_entry(0x12345678ACull, 0x1234, CG_NV_GP_SUBROUTINE | CG_NV_GP_SYNC_WAIT);
     CHECK_EQ((uint32_t)e, 0x345678AC);
     CHECK_EQ((uint32_t)(e >> 32), 0x12u | 1u << 9 | 0x1234u << 10 | 1u << 31);
+    /* ... and back through the one decoder */
+    cg_nv_gp_fields gp = cg_nv_gp_decode(e);
+    CHECK_EQ(gp.va, 0x12345678ACull);
+    CHECK_EQ(gp.nwords, 0x1234);
+    CHECK_EQ(gp.flags, CG_NV_GP_SUBROUTINE | CG_NV_GP_SYNC_WAIT);
+    for (uint32_t fl = 0; fl < 16; fl++)
+        CHECK_EQ(cg_nv_gp_decode(cg_nv_gp_entry(0xFF00000004ull, 0x1FFFFF, fl)).flags, fl);
+    gp = cg_nv_gp_decode(cg_nv_gp_control(CG_NV_GP_OP_ILLEGAL, 0xdeadbeef));
+    CHECK_EQ(gp.nwords, 0);
+    CHECK_EQ(gp.opcode, CG_NV_GP_OP_ILLEGAL);
+    CHECK_EQ(gp.operand, 0xdeadbeefu);
 }
 
 /* The draw methods' ACTION column: BEGIN, END, the two bracketed draws and

@@ -506,9 +506,57 @@ static void test_sph(void)
     free(s);
 }
 
+/* The modifier fields: every one of NV_SASS_MODS is some form's (the list
+ * holds no name the table does not use), each modifier has one, operands
+ * none; and the value constants name their list's suffixes
+ * (NV_SASS_RND_RZ is FADD's "RZ", NV_SASS_CC_T the "-" of BRA's test). */
+static void test_mod_fields(void)
+{
+    bool seen[NV_SASS_M_COUNT] = {false};
+    for (int i = 0; i < NV_SASS_COUNT; i++) {
+        nv_sass_layout l;
+        if (nv_sass_layout_of(i, &l))
+            continue;
+        for (int k = 0; k < l.nfields; k++) {
+            const nv_sass_field *f = &l.f[k];
+            if (f->operand) {
+                CHECK_EQ(f->mod, NV_SASS_M_NONE);
+                continue;
+            }
+            CHECK(f->mod < NV_SASS_M_COUNT);
+            if (f->mod < NV_SASS_M_COUNT)
+                seen[f->mod] = true;
+        }
+    }
+    for (int m = 0; m < NV_SASS_M_COUNT; m++) {
+        if (!seen[m])
+            fprintf(stderr, "modifier field %d is no form's\n", m);
+        CHECK(seen[m]);
+    }
+    nv_sass_layout l;
+    CHECK_EQ(nv_sass_layout_of(NV_SASS_FADD_R, &l), 0);
+    bool rnd = false;
+    for (int k = 0; k < l.nfields; k++)
+        if (l.f[k].mod == NV_SASS_M_RND) {
+            CHECK(strcmp(l.f[k].names[NV_SASS_RND_RZ], "RZ") == 0);
+            rnd = true;
+        }
+    CHECK(rnd);
+    CHECK_EQ(nv_sass_layout_of(NV_SASS_BRA, &l), 0);
+    bool cc = false;
+    for (int k = 0; k < l.nfields; k++)
+        if (l.f[k].mod == NV_SASS_M_COND) {
+            CHECK_EQ(l.f[k].names[NV_SASS_CC_T][0], 0);
+            CHECK(strcmp(l.f[k].names[NV_SASS_CC_LT], "CC_LT") == 0);
+            cc = true;
+        }
+    CHECK(cc);
+}
+
 int main(void)
 {
     test_table();
+    test_mod_fields();
     test_known();
     test_text_details();
     test_property();

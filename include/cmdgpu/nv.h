@@ -208,6 +208,30 @@ static inline uint64_t cg_nv_gp_control(uint32_t opcode, uint32_t operand)
     return (uint64_t)(opcode & 0xFFu) << 32 | operand;
 }
 
+/* The fields of an entry, read back the way the two functions above pack
+ * them: the one decoder for the GPU's fetcher, the checker and the tools.
+ * nwords 0 makes it a control entry: opcode and operand are then its
+ * meaning (CG_NV_GP_OP_*), and va, flags the same bits read as a fetch. */
+typedef struct cg_nv_gp_fields {
+    uint64_t va;      /* E0 31:2 (GET) and E1 7:0 (GET_HI) */
+    uint32_t nwords;  /* E1 30:10 (LENGTH) */
+    uint32_t flags;   /* CG_NV_GP_* */
+    uint32_t opcode;  /* E1 7:0 */
+    uint32_t operand; /* E0 */
+} cg_nv_gp_fields;
+static inline cg_nv_gp_fields cg_nv_gp_decode(uint64_t entry)
+{
+    uint32_t e0 = (uint32_t)entry, e1 = (uint32_t)(entry >> 32);
+    cg_nv_gp_fields f;
+    f.va = (uint64_t)(e1 & 0xFFu) << 32 | (e0 & 0xFFFFFFFCu);
+    f.nwords = (e1 >> 10) & 0x1FFFFFu;
+    f.flags = (e0 & CG_NV_GP_FETCH_CONDITIONAL) | ((e1 >> 8 & 1u) ? CG_NV_GP_PRIV : 0) |
+              ((e1 >> 9 & 1u) ? CG_NV_GP_SUBROUTINE : 0) | ((e1 >> 31) ? CG_NV_GP_SYNC_WAIT : 0);
+    f.opcode = e1 & 0xFFu;
+    f.operand = e0;
+    return f;
+}
+
 /* ---- the GPU and its driver API ---------------------------------------- */
 
 typedef struct cg_nv_gpu cg_nv_gpu;

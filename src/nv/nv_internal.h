@@ -15,7 +15,20 @@
 enum { NV_OBJ_3D, NV_OBJ_COMPUTE, NV_OBJ_I2M, NV_OBJ_TWOD, NV_OBJ_COPY, NV_NOBJ };
 #define NV_NREGS 0x1000 /* dword methods 0..0xFFF (byte offsets < 0x4000) */
 
-int nv_obj_index(uint32_t class_id); /* -1 if not an engine class */
+/* The objs[] slot of an engine class, -1 if not an engine class. Inline:
+ * the decoder, the host class and the checker all look classes up, and a
+ * function in one of their files would tie them into a call circle. */
+static inline int nv_obj_index(uint32_t class_id)
+{
+    switch (class_id) {
+    case CG_NV_CLASS_3D: return NV_OBJ_3D;
+    case CG_NV_CLASS_COMPUTE: return NV_OBJ_COMPUTE;
+    case CG_NV_CLASS_I2M: return NV_OBJ_I2M;
+    case CG_NV_CLASS_TWOD: return NV_OBJ_TWOD;
+    case CG_NV_CLASS_COPY: return NV_OBJ_COPY;
+    default: return -1;
+    }
+}
 
 /* Inline-to-memory unit (A140 and the I2M methods of B197/B1C0). */
 typedef struct nv_i2m {
@@ -192,11 +205,12 @@ static inline int nv_mem_rw(cg_vas *vas, uint64_t va, void *buf, size_t n, bool 
     return write ? cg_vas_write(vas, va, buf, n, ag) : cg_vas_read(vas, va, buf, n, ag);
 }
 
-/* Semaphore/report reductions (shared by host, I2M and copy). op in the host
- * class numbering: MIN MAX XOR AND OR ADD INC DEC = 0..7. */
+/* reduce.c: semaphore/report reductions (shared by host, I2M, copy and 3D
+ * reports). op in the host class numbering: MIN MAX XOR AND OR ADD INC DEC
+ * = 0..7. */
 uint32_t nv_reduce(uint32_t old, uint32_t v, unsigned op, bool is_signed);
 /* REDUCTION_OP of the I2M LAUNCH_DMA and SET_REPORT_SEMAPHORE_D (RED_ADD 0,
- * RED_MIN 1, ...) in nv_reduce's numbering (host.c). */
+ * RED_MIN 1, ...) in nv_reduce's numbering. */
 extern const uint8_t nv_red_op_to_host[8];
 
 /* Execute one method on a bound engine object; 0 or CG_ERR_FAULT (raised). */

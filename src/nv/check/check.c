@@ -976,11 +976,12 @@ static void walk_entry(chk *c, unsigned chn, size_t index, uint64_t e)
 {
     chk_ch *ch = &c->ch[chn];
     uint32_t e0 = (uint32_t)e, e1 = (uint32_t)(e >> 32);
-    uint64_t va = (uint64_t)(e1 & 0xFF) << 32 | (e0 & ~3u);
-    uint32_t len = (e1 >> 10) & 0x1FFFFF;
+    cg_nv_gp_fields gp = cg_nv_gp_decode(e);
+    uint64_t va = gp.va;
+    uint32_t len = gp.nwords;
     if (len == 0) {
         /* control entries (clb06f.h NVB06F_GP_ENTRY1_OPCODE): only NOP runs */
-        unsigned op = e1 & 0xFF;
+        unsigned op = gp.opcode;
         if (op != CG_NV_GP_OP_NOP)
             viol(c, "gp-control", e0, e1, "entry %zu on channel %u: control opcode %u (%s)",
                  index, chn, op,

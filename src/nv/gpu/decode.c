@@ -38,95 +38,119 @@ static inline bool must_stop(const cg_nv_channel *ch)
     return ch->state == CG_NV_CH_FAULTED || ch->wait != NV_WAIT_NONE || ch->yield;
 }
 
-/* Execute up to n data words of the current run. Returns words consumed. */
+/* A run the sub-device mask excludes (this GPU is subdevice 0): its data
+ * is skipped, the method address advancing as if it ran. */
+static size_t skip_run(cg_nv_channel *ch, size_t n)
+{
+    if (ch->dec_mode == NV_MODE_INC)
+        ch->dec_method += 4 * (uint32_t)n;
+    else if (ch->dec_mode == NV_MODE_ONE_INC) {
+        ch->dec_method += 4;
+        ch->dec_mode = NV_MODE_NONINC;
+    }
+    return n;
+}
+
+/* A NONINC run of LOAD_INLINE_DATA to a class with the I2M goes to the
+ * I2M in one piece. false if this run cannot (the word-by-word path takes
+ * it). */
+static bool inline_data_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t addr)
+{
+    uint32_t cls = ch->bound[ch->dec_subch];
+    int oi = cls ? nv_obj_index(cls) : -1;
+    if (!((oi == NV_OBJ_I2M || oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) && !ch->slow))
+        return false;
+    nv_obj *o = &ch->objs[oi];
+    o->regs[NVA140_LOAD_INLINE_DATA >> 2] = w[n - 1];
+    ch->methods += n;
+    ch->gpu->time += n;
+    cg_agent ag = nv_agent(ch, "i2m", addr, ch->hdr_word, w[0]);
+    if (nv_i2m_data(ch, o, w, n, &ag) != 0)
+        ch->state = CG_NV_CH_FAULTED;
+    return true;
+}
+
+/* A NONINC run of LOAD_CONSTANT_BUFFER: one bounded write of the whole run
+ * at CB_POS, only when nothing can fault (otherwise the word-by-word path
+ * raises the fault at the exact word). false if not taken. */
+static bool cb_load_run(cg_nv_channel *ch, uint32_t *regs, uint32_t idx, const uint32_t *w,
+                        size_t n, uint64_t addr)
+{
+    uint32_t *pos = &regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
+    uint32_t size;
+    uint64_t cb = nv_cb_target(regs, &size);
+    uint64_t bad;
+    if (!((uint64_t)*pos + 4ull * n <= size &&
+          cg_vas_check(ch->vas, cb + *pos, 4ull * n, true, &bad) == CG_FAULT_NONE))
+        return false;
+    cg_agent ag = nv_agent(ch, "3d", addr, ch->hdr_word, w[0]);
+    if (cg_vas_write(ch->vas, cb + *pos, w, 4 * n, &ag) != 0) {
+        ch->state = CG_NV_CH_FAULTED; /* e.g. a coherency fault */
+        return true;
+    }
+    regs[idx] = w[n - 1];
+    *pos += 4 * (uint32_t)n;
+    ch->methods += n;
+    ch->gpu->time += n;
+    return true;
+}
+
+/* Plain stores (methods with no action, gpu->plain) to the bound engine
+ * oi, with no tracing: a NONINC run to one plain method (or a
+ * LOAD_CONSTANT_BUFFER run) at once, INC and ONE_INC runs as far as their
+ * methods stay plain. Returns the words done (0 .. n). */
+static size_t plain_run(cg_nv_channel *ch, int oi, const uint32_t *w, size_t n, uint64_t addr)
+{
+    const uint32_t *plain = ch->gpu->plain[oi];
+    uint32_t *regs = ch->objs[oi].regs;
+    if (ch->dec_mode == NV_MODE_NONINC) {
+        uint32_t idx = ch->dec_method >> 2;
+        if (idx < NV_NREGS && (plain[idx / 32] & (1u << (idx % 32)))) {
+            regs[idx] = w[n - 1];
+            ch->methods += n;
+            ch->gpu->time += n;
+            return n;
+        }
+        if (oi == NV_OBJ_3D && idx < NV_NREGS && ch->gpu->act[oi][idx] == NV_ACT_CB_LOAD &&
+            cb_load_run(ch, regs, idx, w, n, addr))
+            return n;
+        return 0;
+    }
+    size_t i = 0;
+    for (; i < n; i++) {
+        uint32_t idx = ch->dec_method >> 2;
+        if (idx >= NV_NREGS || !(plain[idx / 32] & (1u << (idx % 32))))
+            break;
+        regs[idx] = w[i];
+        ch->dec_method += 4;
+        if (ch->dec_mode == NV_MODE_ONE_INC)
+            ch->dec_mode = NV_MODE_NONINC;
+        else if (ch->dec_mode == NV_MODE_NONINC)
+            ch->dec_method -= 4;
+    }
+    ch->methods += i;
+    ch->gpu->time += i;
+    return i;
+}
+
+/* Execute up to n data words of the current run. Returns words consumed:
+ * the fast paths above where they apply, then method by method through the
+ * host class or the bound engine until the channel must stop. */
 static size_t exec_run(cg_nv_channel *ch, const uint32_t *w, size_t n, uint64_t addr)
 {
     unsigned subch = ch->dec_subch;
-    if (!(ch->subdev_mask & 1)) {
-        /* the sub-device mask excludes this GPU (subdevice 0): data skipped */
-        if (ch->dec_mode == NV_MODE_INC)
-            ch->dec_method += 4 * (uint32_t)n;
-        else if (ch->dec_mode == NV_MODE_ONE_INC) {
-            ch->dec_method += 4;
-            ch->dec_mode = NV_MODE_NONINC;
-        }
+    if (!(ch->subdev_mask & 1))
+        return skip_run(ch, n);
+    if (ch->dec_mode == NV_MODE_NONINC && ch->dec_method == NVA140_LOAD_INLINE_DATA &&
+        inline_data_run(ch, w, n, addr))
         return n;
-    }
-    /* Fast path: a NONINC run of LOAD_INLINE_DATA goes to I2M in one piece. */
-    if (ch->dec_mode == NV_MODE_NONINC && ch->dec_method == NVA140_LOAD_INLINE_DATA) {
-        uint32_t cls = ch->bound[subch];
-        int oi = cls ? nv_obj_index(cls) : -1;
-        if ((oi == NV_OBJ_I2M || oi == NV_OBJ_3D || oi == NV_OBJ_COMPUTE) && !ch->slow) {
-            nv_obj *o = &ch->objs[oi];
-            o->regs[NVA140_LOAD_INLINE_DATA >> 2] = w[n - 1];
-            ch->methods += n;
-            ch->gpu->time += n;
-            cg_agent ag = nv_agent(ch, "i2m", addr, ch->hdr_word, w[0]);
-            if (nv_i2m_data(ch, o, w, n, &ag) != 0)
-                ch->state = CG_NV_CH_FAULTED;
-            return n;
-        }
-    }
-    /* Fast path: plain stores to a bound engine, no tracing. */
     int oi = ch->bound_oi[subch];
     if (oi >= 0 && ch->dec_method >= 0x100 && !ch->slow) {
-        const uint32_t *plain = ch->gpu->plain[oi];
-        uint32_t *regs = ch->objs[oi].regs;
-        size_t i = 0;
-        if (ch->dec_mode == NV_MODE_NONINC) {
-            uint32_t idx = ch->dec_method >> 2;
-            if (idx < NV_NREGS && (plain[idx / 32] & (1u << (idx % 32)))) {
-                regs[idx] = w[n - 1];
-                ch->methods += n;
-                ch->gpu->time += n;
-                return n;
-            }
-            /* LOAD_CONSTANT_BUFFER runs: one bounded write for the run */
-            if (oi == NV_OBJ_3D && idx < NV_NREGS && ch->gpu->act[oi][idx] == NV_ACT_CB_LOAD) {
-                uint32_t *pos = &regs[NVB197_LOAD_CONSTANT_BUFFER_OFFSET >> 2];
-                uint32_t size;
-                uint64_t cb = nv_cb_target(regs, &size);
-                uint64_t bad;
-                /* only when nothing can fault: otherwise the word-by-word
-                 * path raises the fault at the exact word */
-                if ((uint64_t)*pos + 4ull * n <= size &&
-                    cg_vas_check(ch->vas, cb + *pos, 4ull * n, true, &bad) == CG_FAULT_NONE) {
-                    cg_agent ag = nv_agent(ch, "3d", addr, ch->hdr_word, w[0]);
-                    if (cg_vas_write(ch->vas, cb + *pos, w, 4 * n, &ag) != 0) {
-                        ch->state = CG_NV_CH_FAULTED; /* e.g. a coherency fault */
-                        return n;
-                    }
-                    regs[idx] = w[n - 1];
-                    *pos += 4 * (uint32_t)n;
-                    ch->methods += n;
-                    ch->gpu->time += n;
-                    return n;
-                }
-            }
-        } else {
-            for (; i < n; i++) {
-                uint32_t idx = ch->dec_method >> 2;
-                if (idx >= NV_NREGS || !(plain[idx / 32] & (1u << (idx % 32))))
-                    break;
-                regs[idx] = w[i];
-                ch->dec_method += 4;
-                if (ch->dec_mode == NV_MODE_ONE_INC)
-                    ch->dec_mode = NV_MODE_NONINC;
-                else if (ch->dec_mode == NV_MODE_NONINC)
-                    ch->dec_method -= 4;
-            }
-            ch->methods += i;
-            ch->gpu->time += i;
-            if (i == n)
-                return n;
-            w += i;
-            n -= i;
-            addr += 4 * i;
-        }
-        if (i) {
-            size_t rest = exec_run(ch, w, n, addr);
-            return i + rest;
-        }
+        size_t i = plain_run(ch, oi, w, n, addr);
+        if (i == n)
+            return n;
+        if (i)
+            return i + exec_run(ch, w + i, n - i, addr + 4 * i);
     }
     for (size_t i = 0; i < n; i++) {
         uint32_t m = ch->dec_method;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include "core/mem_internal.h"
 #include "nv/tables/fields.h"
+#include "nv/tables/vattr.h"
 #include "pipeline.h"
 #include "threed.h"
 
@@ -60,89 +61,25 @@ static uint64_t addr40(const nv_obj *o, uint32_t hi, uint32_t lo)
     return nv_addr40(REG(o, hi), REG(o, lo));
 }
 
-/* Names from the class table (threed_b197.def): BEGIN OP, which the one-word
- * draws' TOPOLOGY shares (clb197.h), and the attribute NUMERICAL_TYPE, whose
- * clb197.h names (NUM_FLOAT, ...) the draw records give without the NUM_
- * prefix; code 0 (UNUSED_ENUM_DO_NOT_USE...) is "?". */
-static const char *topology_name(unsigned op)
-{
-    const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "BEGIN", "OP", op);
-    return n ? n : "?";
-}
-
-static const char *va_type_name(unsigned type)
-{
-    const char *n = cg_nv_enum_name(CG_NV_CLASS_3D, "SET_VERTEX_ATTRIBUTE_A", "NUMERICAL_TYPE",
-                                    type);
-    return n && strncmp(n, "NUM_", 4) == 0 ? n + 4 : "?";
-}
-
 /* ---- vertex attribute formats ------------------------------------------- */
 
-/* The one table of COMPONENT_BIT_WIDTHS codes (clb197.h
- * SET_VERTEX_ATTRIBUTE_A_COMPONENT_BIT_WIDTHS_*). Components are read from the
- * lowest bits of the fetched little-endian bytes up: nvk_format.c maps
- * A2B10G10R10_UNORM_PACK32 (R in bits 9:0) to A2B10G10R10,
- * B10G11R11_UFLOAT_PACK32 (R in 10:0) to B10G11R11 and A8B8G8R8_PACK32 (R in
- * the low byte) to R8_G8_B8_A8, so NVIDIA's packed names list the most
- * significant component first. NVK does not use A8B8G8R8, G8R8, X8B8G8R8 and
- * A8; the model reads them by the same naming rule (R in the low bits; X8 is
- * fetched and dropped; A8's one component is alpha, w). */
-typedef struct va_size {
-    uint8_t code;
-    const char *name;
-    uint8_t ncomp;        /* components in memory */
-    uint8_t bits[4];      /* their widths, lowest first */
-    uint8_t bytes;        /* bytes fetched */
-    uint8_t dst;          /* output component of the first one (A8: 3) */
-} va_size;
-
-static const va_size va_sizes[] = {
-    {0x01, "R32_G32_B32_A32", 4, {32, 32, 32, 32}, 16, 0},
-    {0x02, "R32_G32_B32", 3, {32, 32, 32, 0}, 12, 0},
-    {0x03, "R16_G16_B16_A16", 4, {16, 16, 16, 16}, 8, 0},
-    {0x04, "R32_G32", 2, {32, 32, 0, 0}, 8, 0},
-    {0x05, "R16_G16_B16", 3, {16, 16, 16, 0}, 6, 0},
-    {0x0A, "R8_G8_B8_A8", 4, {8, 8, 8, 8}, 4, 0},
-    {0x0F, "R16_G16", 2, {16, 16, 0, 0}, 4, 0},
-    {0x12, "R32", 1, {32, 0, 0, 0}, 4, 0},
-    {0x13, "R8_G8_B8", 3, {8, 8, 8, 0}, 3, 0},
-    {0x18, "R8_G8", 2, {8, 8, 0, 0}, 2, 0},
-    {0x1B, "R16", 1, {16, 0, 0, 0}, 2, 0},
-    {0x1D, "R8", 1, {8, 0, 0, 0}, 1, 0},
-    {0x2F, "A8B8G8R8", 4, {8, 8, 8, 8}, 4, 0},
-    {0x30, "A2B10G10R10", 4, {10, 10, 10, 2}, 4, 0},
-    {0x31, "B10G11R11", 3, {11, 11, 10, 0}, 4, 0},
-    {0x32, "G8R8", 2, {8, 8, 0, 0}, 2, 0},
-    {0x33, "X8B8G8R8", 3, {8, 8, 8, 0}, 4, 0},
-    {0x34, "A8", 1, {8, 0, 0, 0}, 1, 3},
-};
-
-enum { VA_SNORM = 1, VA_UNORM, VA_SINT, VA_UINT, VA_USCALED, VA_SSCALED, VA_FLOAT };
-
-static const va_size *va_size_find(unsigned code)
-{
-    for (size_t i = 0; i < sizeof(va_sizes) / sizeof(va_sizes[0]); i++)
-        if (va_sizes[i].code == code)
-            return &va_sizes[i];
-    return NULL;
-}
+/* The COMPONENT_BIT_WIDTHS codes and NUMERICAL_TYPE codes: src/nv/tables/vattr.h. */
 
 /* Is (size, type) a combination the model decodes? The ones nvk_format.c
  * uses: 8-bit and 10/2-bit components with every type but FLOAT; 16-bit
  * with all seven; 32-bit only as UINT, SINT and FLOAT; B10G11R11 only as
  * FLOAT (unsigned 11/11/10-bit floats). */
-static bool va_supported(const va_size *z, unsigned type)
+static bool va_supported(const nv_va_size *z, unsigned type)
 {
     if (z->code == 0x31)
-        return type == VA_FLOAT;
+        return type == NV_VA_FLOAT;
     switch (z->bits[0]) {
     case 32:
-        return type == VA_UINT || type == VA_SINT || type == VA_FLOAT;
+        return type == NV_VA_UINT || type == NV_VA_SINT || type == NV_VA_FLOAT;
     case 16:
         return true;
     default:
-        return type != VA_FLOAT;
+        return type != NV_VA_FLOAT;
     }
 }
 
@@ -156,7 +93,7 @@ static void attrib_fmt_decode(uint32_t raw, cg_nv_attrib_fmt *f)
     f->size = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, COMPONENT_BIT_WIDTHS, raw);
     f->type = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, NUMERICAL_TYPE, raw);
     f->bgra = NV_VAL(NVB197, SET_VERTEX_ATTRIBUTE_A, SWAP_R_AND_B, raw);
-    const va_size *z = va_size_find(f->size);
+    const nv_va_size *z = nv_va_size_find(f->size);
     if (z && f->type && va_supported(z, f->type))
         f->components = z->ncomp;
 }
@@ -188,13 +125,13 @@ static float small_float(uint32_t v, unsigned m, bool has_sign)
 }
 
 /* Decode the fetched bytes of one attribute (f->components > 0). */
-static void attrib_decode(const cg_nv_attrib_fmt *f, const va_size *z, const uint8_t *b,
+static void attrib_decode(const cg_nv_attrib_fmt *f, const nv_va_size *z, const uint8_t *b,
                           cg_nv_attrib_val *out)
 {
     memset(out, 0, sizeof(*out));
     out->f[3] = 1.0f;
     out->i[3] = 1;
-    out->is_int = f->type == VA_SINT || f->type == VA_UINT;
+    out->is_int = f->type == NV_VA_SINT || f->type == NV_VA_UINT;
     unsigned off = 0;
     for (unsigned k = 0; k < z->ncomp; k++) {
         unsigned w = z->bits[k], d = z->dst + k;
@@ -203,27 +140,27 @@ static void attrib_decode(const cg_nv_attrib_fmt *f, const va_size *z, const uin
         /* the value as a signed w-bit number */
         int64_t s = (int64_t)u - ((w < 64 && (u >> (w - 1)) & 1) ? ((int64_t)1 << w) : 0);
         switch (f->type) {
-        case VA_UNORM:
+        case NV_VA_UNORM:
             out->f[d] = (float)((double)u / (double)((1ull << w) - 1));
             break;
-        case VA_SNORM: {
+        case NV_VA_SNORM: {
             double x = (double)s / (double)((1ull << (w - 1)) - 1);
             out->f[d] = (float)(x < -1.0 ? -1.0 : x);
             break;
         }
-        case VA_USCALED:
+        case NV_VA_USCALED:
             out->f[d] = (float)u;
             break;
-        case VA_SSCALED:
+        case NV_VA_SSCALED:
             out->f[d] = (float)s;
             break;
-        case VA_UINT:
+        case NV_VA_UINT:
             out->i[d] = u;
             break;
-        case VA_SINT:
+        case NV_VA_SINT:
             out->i[d] = s;
             break;
-        default: /* VA_FLOAT: 32-bit IEEE, halves, or the 11/10-bit floats */
+        default: /* NV_VA_FLOAT: 32-bit IEEE, halves, or the 11/10-bit floats */
             if (w == 32)
                 memcpy(&out->f[d], &u, 4);
             else if (w == 16)
@@ -335,7 +272,7 @@ typedef struct draw_req {
  * per draw: their formats' sizes and the bytes each reads. */
 typedef struct fetch_plan {
     nv_vtx_in in;                          /* the attribute list (pipeline.h) */
-    const va_size *z[CG_NV_MAX_ATTRIBS];   /* by position in in.attr */
+    const nv_va_size *z[CG_NV_MAX_ATTRIBS];   /* by position in in.attr */
 } fetch_plan;
 
 static void fetch_plan_make(const cg_nv_draw *d, fetch_plan *p)
@@ -345,7 +282,7 @@ static void fetch_plan_make(const cg_nv_draw *d, fetch_plan *p)
         const cg_nv_attrib_fmt *f = &d->attribs[a];
         if (f->constant || !f->components)
             continue;
-        p->z[p->in.nattr] = va_size_find(f->size);
+        p->z[p->in.nattr] = nv_va_size_find(f->size);
         p->in.attr[p->in.nattr++] = (uint8_t)a;
     }
     p->in.stride = NV_VTX_ATTR0 + 4 * p->in.nattr;
@@ -359,7 +296,7 @@ static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, const fetch_plan
 {
     for (unsigned j = 0; j < p->in.nattr; j++) {
         const cg_nv_attrib_fmt *f = &d->attribs[p->in.attr[j]];
-        const va_size *z = p->z[j];
+        const nv_va_size *z = p->z[j];
         uint8_t b[16] = {0};
         const cg_nv_stream *s = &d->streams[f->stream];
         /* instanced streams advance once per FREQUENCY instances; 0 reads
@@ -377,29 +314,13 @@ static int fetch_vertex(cg_nv_channel *ch, const cg_nv_draw *d, const fetch_plan
     return 0;
 }
 
-static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
-                   const cg_agent *ag)
+/* The record's description of the draw from the 3D registers: the
+ * request, the attribute formats (one the model cannot decode faults: a
+ * size code clb197.h does not name, NUMERICAL_TYPE 0, or a combination
+ * not supported yet), the vertex streams and the index buffer. */
+static int draw_describe(cg_nv_channel *ch, const nv_obj *o, const nv3d_state *s,
+                         const draw_req *r, cg_nv_draw *d, const cg_agent *ag)
 {
-    cg_nv_gpu *gpu = ch->gpu;
-    /* The record holds every vertex: its size is what the operation limit
-     * bounds (a draw over it would take the model too long: a hang fault). */
-    uint64_t need = (uint64_t)r->count * sizeof(cg_nv_vertex);
-    if (need > gpu->op_limit)
-        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
-                        "budget %s: %s: %u vertices need a 0x%llx-byte draw record, over the "
-                        "limit 0x%llx", cg_budget_name(CG_BUDGET_NV_OP_BYTES),
-                        r->what, r->count, (unsigned long long)need,
-                        (unsigned long long)gpu->op_limit);
-    cg_nv_draw *d = cg__alloc(gpu->dev, sizeof(*d));
-    if (!d)
-        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "%s: no host memory for the draw record",
-                        r->what);
-    int rc = 0;
-    cg_nv_vertex *verts = NULL;
-    uint32_t *words = NULL;
-    cg_nv_tex_binding *tex = NULL;
-    size_t vbytes = 0, wbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
-
     d->channel = ch->id;
     d->stream_addr = ag->stream_addr;
     d->seq = s->draws;
@@ -416,20 +337,18 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         /* a format word never written (size code 0) names no attribute */
         if (f->constant || f->size == 0 || f->components)
             continue;
-        const va_size *z = va_size_find(f->size);
+        const nv_va_size *z = nv_va_size_find(f->size);
         if (!z)
-            rc = nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) COMPONENT_BIT_WIDTHS 0x%02x is not a "
-                          "size of clb197.h", r->what, a, f->size);
-        else if (f->type == 0)
-            rc = nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) NUMERICAL_TYPE 0 is not a type", r->what,
-                          a);
-        else
-            rc = nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
-                          "%s: VERTEX_ATTRIB_FORMAT(%u) %s %s not supported yet", r->what, a,
-                          z->name, va_type_name(f->type));
-        goto out;
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                            "%s: VERTEX_ATTRIB_FORMAT(%u) COMPONENT_BIT_WIDTHS 0x%02x is not a "
+                            "size of clb197.h", r->what, a, f->size);
+        if (f->type == 0)
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, 0,
+                            "%s: VERTEX_ATTRIB_FORMAT(%u) NUMERICAL_TYPE 0 is not a type",
+                            r->what, a);
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
+                        "%s: VERTEX_ATTRIB_FORMAT(%u) %s %s not supported yet", r->what, a,
+                        z->name, nv_va_type_name(f->type));
     }
     for (unsigned j = 0; j < CG_NV_MAX_STREAMS; j++) {
         cg_nv_stream *st = &d->streams[j];
@@ -449,10 +368,135 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         d->index_addr = addr40(o, NVB197_SET_INDEX_BUFFER_A, NVB197_SET_INDEX_BUFFER_B);
         d->index_limit = addr40(o, NVB197_SET_INDEX_BUFFER_C, NVB197_SET_INDEX_BUFFER_D);
     }
-    /* Every vertex is fetched (a fault stops the draw) into what needs it:
-     * the record's full cg_nv_vertex array only for a draw callback, the
-     * pipeline's compact words (8 + 16 bytes per fetched attribute) only
-     * when a vertex program runs. */
+    return 0;
+}
+
+/* Index i of an indexed draw (little-endian, index_size bytes). Past the
+ * limit an index reads 0, as a vertex past its stream's limit reads zeros
+ * (the limits are bounds checks). */
+static inline int read_index(cg_nv_channel *ch, const cg_nv_draw *d, const draw_req *r,
+                             uint32_t i, uint32_t *index, bool *oob, const cg_agent *ag)
+{
+    uint64_t va = d->index_addr + ((uint64_t)r->first + i) * r->index_size;
+    uint8_t b[4] = {0};
+    *oob = false;
+    if (va + r->index_size - 1 > d->index_limit) {
+        *oob = true;
+    } else if (nv_mem_rw(ch->vas, va, b, r->index_size, false, ag) != 0) {
+        ch->state = CG_NV_CH_FAULTED;
+        return CG_ERR_FAULT;
+    }
+    *index = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return 0;
+}
+
+/* Every vertex of the draw, in order (a fault stops the draw): its index,
+ * then its fetched attributes into what needs them: the record's full
+ * cg_nv_vertex (verts, for a draw callback), the pipeline's compact words
+ * (words: 8 + 16 bytes per fetched attribute, when a vertex program runs). */
+static int fetch_vertices(cg_nv_channel *ch, const cg_nv_draw *d, const draw_req *r,
+                          const nv3d_state *s, const fetch_plan *plan, cg_nv_vertex *verts,
+                          uint32_t *words, const cg_agent *ag)
+{
+    for (uint32_t i = 0; i < r->count; i++) {
+        uint32_t index = r->first + i;
+        bool index_oob = false;
+        if (r->indexed && read_index(ch, d, r, i, &index, &index_oob, ag) != 0)
+            return CG_ERR_FAULT;
+        cg_nv_attrib_val val[CG_NV_MAX_ATTRIBS];
+        int rc = fetch_vertex(ch, d, plan, index, s->instance, val, ag);
+        if (rc)
+            return rc;
+        if (verts) {
+            /* the record: every attribute, those not fetched (0, 0, 0, 1) */
+            cg_nv_vertex *v = &verts[i];
+            v->index = index;
+            v->instance = s->instance;
+            v->index_out_of_range = index_oob;
+            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
+                cg_nv_attrib_val *x = &v->attr[a];
+                memset(x, 0, sizeof(*x));
+                x->f[3] = 1.0f;
+                x->i[3] = 1;
+            }
+            for (unsigned j = 0; j < plan->in.nattr; j++)
+                v->attr[plan->in.attr[j]] = val[j];
+        }
+        if (words) {
+            /* the pipeline: the words a shader input receives */
+            uint32_t *w = words + (size_t)i * plan->in.stride;
+            w[NV_VTX_INDEX] = index;
+            w[NV_VTX_INSTANCE] = s->instance;
+            for (unsigned j = 0; j < plan->in.nattr; j++)
+                for (unsigned k = 0; k < 4; k++) {
+                    uint32_t u = (uint32_t)val[j].i[k];
+                    if (!val[j].is_int)
+                        memcpy(&u, &val[j].f[k], sizeof(u));
+                    w[NV_VTX_ATTR0 + 4 * j + k] = u;
+                }
+        }
+    }
+    return 0;
+}
+
+/* What a draw callback sees beyond the vertices: the constant buffers
+ * bound (CB_BIND), the textures the stages' texture constant buffers name,
+ * the render targets SET_CT_SELECT selects and the zeta buffer. The texture
+ * array (tbytes) is allocated into *tex; the caller frees it. */
+static int record_bindings(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
+                           cg_nv_draw *d, cg_nv_tex_binding **tex, size_t tbytes,
+                           const cg_agent *ag)
+{
+    for (unsigned st = 0; st < NV3D_STAGES; st++)
+        for (unsigned k = 0; k < NV3D_CB_SLOTS; k++)
+            d->cb[st][k] = (cg_nv_cb_binding){s->cb[st][k].valid, s->cb[st][k].addr,
+                                              s->cb[st][k].size};
+    d->tex_cb_slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
+                            REG(o, NVB197_SET_BINDLESS_TEXTURE));
+    *tex = cg__alloc(ch->gpu->dev, tbytes);
+    if (!*tex)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
+                        "%s: no host memory for the draw's textures", r->what);
+    d->ntextures = collect_textures(ch, o, s, *tex);
+    d->textures = *tex;
+    uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
+    d->rt_count = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
+    for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++) {
+        d->rt_map[i] = NV_VAL(NVB197, SET_CT_SELECT, TARGET0,
+                              ct >> (CT_SELECT_TARGET_STRIDE * i));
+        nv3d_rt_state(o, i, &d->rt[i]);
+    }
+    nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
+    return 0;
+}
+
+/* A draw: its record from the registers, every vertex fetched, the
+ * counters and trace, the draw callback with the record, then the 3D
+ * pipeline when a vertex program is set up. */
+static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *r,
+                   const cg_agent *ag)
+{
+    cg_nv_gpu *gpu = ch->gpu;
+    /* The record holds every vertex: its size is what the operation limit
+     * bounds (a draw over it would take the model too long: a hang fault). */
+    uint64_t need = (uint64_t)r->count * sizeof(cg_nv_vertex);
+    if (need > gpu->op_limit)
+        return nv_fault(ch, ag, CG_FAULT_HANG, 0,
+                        "budget %s: %s: %u vertices need a 0x%llx-byte draw record, over the "
+                        "limit 0x%llx", cg_budget_name(CG_BUDGET_NV_OP_BYTES),
+                        r->what, r->count, (unsigned long long)need,
+                        (unsigned long long)gpu->op_limit);
+    cg_nv_draw *d = cg__alloc(gpu->dev, sizeof(*d));
+    if (!d)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "%s: no host memory for the draw record",
+                        r->what);
+    cg_nv_vertex *verts = NULL;
+    uint32_t *words = NULL;
+    cg_nv_tex_binding *tex = NULL;
+    size_t vbytes = 0, wbytes = 0, tbytes = NV3D_STAGES * NV3D_TEX_PER_STAGE * sizeof(cg_nv_tex_binding);
+    int rc = draw_describe(ch, o, s, r, d, ag);
+    if (rc)
+        goto out;
     bool pipeline = nv_pipeline_active(o);
     fetch_plan plan;
     fetch_plan_make(d, &plan);
@@ -470,91 +514,22 @@ static int do_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, const draw_req *
         goto out;
     }
     plan.in.words = words;
-    for (uint32_t i = 0; i < r->count; i++) {
-        uint32_t index = r->first + i;
-        bool index_oob = false;
-        if (r->indexed) {
-            /* Past the limit an index reads 0, as a vertex past its stream's
-             * limit reads zeros (the limits are bounds checks). */
-            uint64_t va = d->index_addr + ((uint64_t)r->first + i) * r->index_size;
-            uint8_t b[4] = {0};
-            if (va + r->index_size - 1 > d->index_limit) {
-                index_oob = true;
-            } else if (nv_mem_rw(ch->vas, va, b, r->index_size, false, ag) != 0) {
-                ch->state = CG_NV_CH_FAULTED;
-                rc = CG_ERR_FAULT;
-                goto out;
-            }
-            index = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                    (uint32_t)b[3] << 24;
-        }
-        cg_nv_attrib_val val[CG_NV_MAX_ATTRIBS];
-        rc = fetch_vertex(ch, d, &plan, index, s->instance, val, ag);
-        if (rc)
-            goto out;
-        if (verts) {
-            /* the record: every attribute, those not fetched (0, 0, 0, 1) */
-            cg_nv_vertex *v = &verts[i];
-            v->index = index;
-            v->instance = s->instance;
-            v->index_out_of_range = index_oob;
-            for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
-                cg_nv_attrib_val *x = &v->attr[a];
-                memset(x, 0, sizeof(*x));
-                x->f[3] = 1.0f;
-                x->i[3] = 1;
-            }
-            for (unsigned j = 0; j < plan.in.nattr; j++)
-                v->attr[plan.in.attr[j]] = val[j];
-        }
-        if (words) {
-            /* the pipeline: the words a shader input receives */
-            uint32_t *w = words + (size_t)i * plan.in.stride;
-            w[NV_VTX_INDEX] = index;
-            w[NV_VTX_INSTANCE] = s->instance;
-            for (unsigned j = 0; j < plan.in.nattr; j++)
-                for (unsigned k = 0; k < 4; k++) {
-                    uint32_t u = (uint32_t)val[j].i[k];
-                    if (!val[j].is_int)
-                        memcpy(&u, &val[j].f[k], sizeof(u));
-                    w[NV_VTX_ATTR0 + 4 * j + k] = u;
-                }
-        }
-    }
+    if ((rc = fetch_vertices(ch, d, r, s, &plan, verts, words, ag)) != 0)
+        goto out;
     nv3d_count_draw(s, r->topology, r->count, 1);
     s->draws++;
     if (ch->tracing) {
         char text[96];
         snprintf(text, sizeof(text), "draw %llu: %s, %u %s from %u, instance %u",
-                 (unsigned long long)d->seq, topology_name(r->topology), r->count,
+                 (unsigned long long)d->seq, nv_topology_name(r->topology), r->count,
                  r->indexed ? "indices" : "vertices", r->first, s->instance);
         nv_trace_event(ch, CG_TRACE_NOTE, "3d", r->method, r->count, d->index_addr, 0, text);
     }
     if (gpu->draw_fn) {
         d->nvertices = verts ? r->count : 0;
         d->vertices = verts;
-        for (unsigned st = 0; st < NV3D_STAGES; st++)
-            for (unsigned k = 0; k < NV3D_CB_SLOTS; k++)
-                d->cb[st][k] = (cg_nv_cb_binding){s->cb[st][k].valid, s->cb[st][k].addr,
-                                                  s->cb[st][k].size};
-        d->tex_cb_slot = NV_VAL(NVB197, SET_BINDLESS_TEXTURE, CONSTANT_BUFFER_SLOT_SELECT,
-                                REG(o, NVB197_SET_BINDLESS_TEXTURE));
-        tex = cg__alloc(gpu->dev, tbytes);
-        if (!tex) {
-            rc = nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0,
-                          "%s: no host memory for the draw's textures", r->what);
+        if ((rc = record_bindings(ch, o, s, r, d, &tex, tbytes, ag)) != 0)
             goto out;
-        }
-        d->ntextures = collect_textures(ch, o, s, tex);
-        d->textures = tex;
-        uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
-        d->rt_count = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
-        for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++) {
-            d->rt_map[i] = NV_VAL(NVB197, SET_CT_SELECT, TARGET0,
-                                  ct >> (CT_SELECT_TARGET_STRIDE * i));
-            nv3d_rt_state(o, i, &d->rt[i]);
-        }
-        nv3d_zeta_state(o, &d->zeta, &d->zeta_enabled);
         gpu->draw_fn(gpu->draw_user, d);
     }
     /* the pipeline runs after the record (docs/nv-pipeline.md) */
@@ -725,150 +700,4 @@ void cg_nv_gpu_set_draw_callback(cg_nv_gpu *gpu, cg_nv_draw_fn fn, void *user)
         return;
     gpu->draw_fn = fn;
     gpu->draw_user = user;
-}
-
-/* ---- JSON ----------------------------------------------------------------- */
-
-/* A float that reads back to the same value (%.9g); JSON has no NaN or
- * infinities, so those are strings. */
-static void json_float(FILE *f, float x)
-{
-    if (isnan(x))
-        fputs("\"NaN\"", f);
-    else if (isinf(x))
-        fputs(x > 0 ? "\"Infinity\"" : "\"-Infinity\"", f);
-    else
-        fprintf(f, "%.9g", (double)x);
-}
-
-static void json_rt(FILE *f, const cg_nv_rt_state *t)
-{
-    fprintf(f,
-            "{\"addr\":\"0x%llx\",\"width\":%u,\"height\":%u,\"format\":\"0x%x\","
-            "\"memory\":\"0x%x\",\"pitch\":%s,\"block_w\":%u,\"block_h\":%u,\"block_d\":%u}",
-            (unsigned long long)t->addr, t->width, t->height, t->format, t->memory,
-            t->pitch ? "true" : "false", t->block_w, t->block_h, t->block_d);
-}
-
-void cg_nv_draw_print_json(FILE *f, const cg_nv_draw *d)
-{
-    if (!f || !d)
-        return;
-    const char *sep = "";
-    fprintf(f,
-            "{\"channel\":%d,\"stream_addr\":\"0x%llx\",\"seq\":%llu,\"topology\":\"%s\","
-            "\"begin\":\"0x%08x\",\"indexed\":%s,\"first\":%u,\"count\":%u,\"instance\":%u",
-            d->channel, (unsigned long long)d->stream_addr, (unsigned long long)d->seq,
-            topology_name(d->topology), d->begin,
-            d->indexed ? "true" : "false", d->first, d->count, d->instance);
-    if (d->indexed)
-        fprintf(f, ",\"index_size\":%u,\"index_addr\":\"0x%llx\",\"index_limit\":\"0x%llx\"",
-                d->index_size, (unsigned long long)d->index_addr,
-                (unsigned long long)d->index_limit);
-    /* attributes whose format word is 0 name nothing and are left out */
-    fputs(",\"attribs\":[", f);
-    for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
-        const cg_nv_attrib_fmt *t = &d->attribs[a];
-        if (!t->raw)
-            continue;
-        const va_size *z = va_size_find(t->size);
-        fprintf(f,
-                "%s{\"attrib\":%u,\"raw\":\"0x%08x\",\"stream\":%u,\"offset\":%u,"
-                "\"constant\":%s,\"size\":\"%s\",\"size_code\":%u,\"type\":\"%s\",\"bgra\":%s,"
-                "\"components\":%u}",
-                sep, a, t->raw, t->stream, t->offset, t->constant ? "true" : "false",
-                z ? z->name : "?", t->size, va_type_name(t->type),
-                t->bgra ? "true" : "false", t->components);
-        sep = ",";
-    }
-    /* streams whose registers are all 0 are left out */
-    fputs("],\"streams\":[", f);
-    sep = "";
-    for (unsigned j = 0; j < CG_NV_MAX_STREAMS; j++) {
-        const cg_nv_stream *s = &d->streams[j];
-        if (!s->enabled && !s->stride && !s->start && !s->limit && !s->frequency && !s->instanced)
-            continue;
-        fprintf(f,
-                "%s{\"stream\":%u,\"enabled\":%s,\"stride\":%u,\"start\":\"0x%llx\","
-                "\"limit\":\"0x%llx\",\"frequency\":%u,\"instanced\":%s}",
-                sep, j, s->enabled ? "true" : "false", s->stride, (unsigned long long)s->start,
-                (unsigned long long)s->limit, s->frequency, s->instanced ? "true" : "false");
-        sep = ",";
-    }
-    /* vertices: the fetched attributes (constant ones have no value here) */
-    fputs("],\"vertices\":[", f);
-    for (size_t i = 0; i < d->nvertices; i++) {
-        const cg_nv_vertex *v = &d->vertices[i];
-        fprintf(f, "%s{\"index\":%u,\"instance\":%u", i ? "," : "", v->index, v->instance);
-        if (v->index_out_of_range)
-            fputs(",\"index_out_of_range\":true", f);
-        fputs(",\"attribs\":[", f);
-        sep = "";
-        for (unsigned a = 0; a < CG_NV_MAX_ATTRIBS; a++) {
-            const cg_nv_attrib_fmt *t = &d->attribs[a];
-            const cg_nv_attrib_val *x = &v->attr[a];
-            if (t->constant || !t->components)
-                continue;
-            fprintf(f, "%s{\"attrib\":%u,", sep, a);
-            if (x->out_of_range)
-                fputs("\"out_of_range\":true,", f);
-            if (x->is_int) {
-                fprintf(f, "\"i\":[%lld,%lld,%lld,%lld]}", (long long)x->i[0],
-                        (long long)x->i[1], (long long)x->i[2], (long long)x->i[3]);
-            } else {
-                fputs("\"f\":[", f);
-                for (unsigned k = 0; k < 4; k++) {
-                    if (k)
-                        fputc(',', f);
-                    json_float(f, x->f[k]);
-                }
-                fputs("]}", f);
-            }
-            sep = ",";
-        }
-        fputs("]}", f);
-    }
-    fputs("],\"constant_buffers\":[", f);
-    sep = "";
-    for (unsigned st = 0; st < 5; st++)
-        for (unsigned k = 0; k < 18; k++) {
-            const cg_nv_cb_binding *c = &d->cb[st][k];
-            if (!c->valid)
-                continue;
-            fprintf(f, "%s{\"stage\":%u,\"slot\":%u,\"addr\":\"0x%llx\",\"size\":%u}", sep, st, k,
-                    (unsigned long long)c->addr, c->size);
-            sep = ",";
-        }
-    fprintf(f, "],\"tex_cb_slot\":%u,\"textures\":[", d->tex_cb_slot);
-    for (size_t i = 0; i < d->ntextures; i++) {
-        const cg_nv_tex_binding *t = &d->textures[i];
-        fprintf(f,
-                "%s{\"stage\":%u,\"slot\":%u,\"handle\":\"0x%08x\",\"tic_index\":%u,"
-                "\"tsc_index\":%u,\"tic_ok\":%s,\"tsc_ok\":%s",
-                i ? "," : "", t->stage, t->slot, t->handle, t->tic_index, t->tsc_index,
-                t->tic_ok ? "true" : "false", t->tsc_ok ? "true" : "false");
-        if (t->tic_ok) {
-            fputs(",\"tic\":", f);
-            cg_nv_tic_print_json(f, &t->tic);
-        }
-        if (t->tsc_ok) {
-            fputs(",\"tsc\":", f);
-            cg_nv_tsc_print_json(f, &t->tsc);
-        }
-        fputc('}', f);
-    }
-    /* RT_CONTROL (SET_CT_SELECT): the count and map, then the targets it
-     * selects (rt_map[i] for i < rt_count) */
-    fprintf(f, "],\"rt_count\":%u,\"rt_map\":[", d->rt_count);
-    for (unsigned i = 0; i < CG_NV_MAX_TARGETS; i++)
-        fprintf(f, "%s%u", i ? "," : "", d->rt_map[i]);
-    fputs("],\"rt\":[", f);
-    for (unsigned i = 0; i < d->rt_count && i < CG_NV_MAX_TARGETS; i++) {
-        fprintf(f, "%s{\"target\":%u,\"state\":", i ? "," : "", d->rt_map[i]);
-        json_rt(f, &d->rt[d->rt_map[i]]);
-        fputc('}', f);
-    }
-    fprintf(f, "],\"zeta_enabled\":%s,\"zeta\":", d->zeta_enabled ? "true" : "false");
-    json_rt(f, &d->zeta);
-    fputc('}', f);
 }

@@ -12,18 +12,6 @@
 #include "pfifo.h"
 #include "threed.h"
 
-int nv_obj_index(uint32_t class_id)
-{
-    switch (class_id) {
-    case CG_NV_CLASS_3D: return NV_OBJ_3D;
-    case CG_NV_CLASS_COMPUTE: return NV_OBJ_COMPUTE;
-    case CG_NV_CLASS_I2M: return NV_OBJ_I2M;
-    case CG_NV_CLASS_TWOD: return NV_OBJ_TWOD;
-    case CG_NV_CLASS_COPY: return NV_OBJ_COPY;
-    default: return -1;
-    }
-}
-
 /* ---- engine methods ------------------------------------------------------- */
 
 /* ---- the macro engine (docs/nv-macro.md "Executor hookup") --------------- */

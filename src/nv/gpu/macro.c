@@ -168,27 +168,27 @@ MME_INLINE void mme_setm(mme_core *c, uint32_t v)
     c->minc = NV_MME_MINC(v);
 }
 
-/* Run one instruction of operation kind `kind` and result operation `rop`
- * (an operation, not a branch). Returns ST_OK or why it stopped; its exit
- * bit is the caller's. Called with constants by run's handlers and by
- * mme_step, so each (kind, rop) pair gets its own straight code. */
-MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kind, int rop)
+/* The operation of an instruction of kind `kind` (an ALU operation,
+ * ADD_IMM, the bitfield operations, READ): its result in *res. ST_OK, or
+ * ST_IO when READ's callback failed. */
+MME_INLINE int mme_op(mme_core *c, const uint32_t *r, const nv_mme_insn *ip, int kind,
+                      uint32_t *res)
 {
-    uint32_t a = r[ip->a], b = r[ip->b], res, p;
+    uint32_t a = r[ip->a], b = r[ip->b];
     uint64_t wide;
     switch (kind) {
     case K_ALU_ADD:
         wide = (uint64_t)a + b;
-        res = (uint32_t)wide;
+        *res = (uint32_t)wide;
         c->carry = (uint32_t)(wide >> 32);
         break;
     case K_MOV_A: /* K_ALU_ADD with b = r0 = 0 */
-        res = a;
+        *res = a;
         c->carry = 0;
         break;
     case K_ALU_ADC:
         wide = (uint64_t)a + b + c->carry;
-        res = (uint32_t)wide;
+        *res = (uint32_t)wide;
         c->carry = (uint32_t)(wide >> 32);
         break;
     /* Carry after SUB is a borrow: carry = 1 when a < b, and SBB computes
@@ -197,40 +197,51 @@ MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kin
      * mme_fermi_sim_hw_test.cpp `subb` case (a 64-bit subtraction whose
      * low half borrows); yuzu and Ryujinx use no-borrow instead. */
     case K_ALU_SUB:
-        res = a - b;
+        *res = a - b;
         c->carry = a < b;
         break;
     case K_ALU_SBB:
-        res = a - b - c->carry;
+        *res = a - b - c->carry;
         c->carry = (uint64_t)a < (uint64_t)b + c->carry;
         break;
-    case K_ALU_XOR: res = a ^ b; break;
-    case K_ALU_OR: res = a | b; break;
-    case K_ALU_AND: res = a & b; break;
-    case K_ALU_ANDN: res = a & ~b; break;
-    case K_ALU_NAND: res = ~(a & b); break;
+    case K_ALU_XOR: *res = a ^ b; break;
+    case K_ALU_OR: *res = a | b; break;
+    case K_ALU_AND: *res = a & b; break;
+    case K_ALU_ANDN: *res = a & ~b; break;
+    case K_ALU_NAND: *res = ~(a & b); break;
     case K_OP_ADD_IMM: /* does not touch the carry (Mesa hw test add_imm_carry) */
-        res = a + ip->imm;
+        *res = a + ip->imm;
         break;
     /* ((v >> src) & mask) << dst, 0 for shifts of 32 or more (Mesa
      * mme_fermi_sim.c eval_bfe_lsl: shift counts above 31 give 0); the
      * fields of a word are below 32, only register shifts can reach it. */
     case K_OP_EXTRACT_INSERT:
-        res = (a & ~(ip->imm << ip->bdst)) | ((b >> ip->bsrc) & ip->imm) << ip->bdst;
+        *res = (a & ~(ip->imm << ip->bdst)) | ((b >> ip->bsrc) & ip->imm) << ip->bdst;
         break;
     case K_OP_EXTRACT_SHL_IMM:
-        res = a > 31 ? 0 : ((b >> a) & ip->imm) << ip->bdst;
+        *res = a > 31 ? 0 : ((b >> a) & ip->imm) << ip->bdst;
         break;
     case K_OP_EXTRACT_SHL_REG:
-        res = a > 31 ? 0 : ((b >> ip->bsrc) & ip->imm) << a;
+        *res = a > 31 ? 0 : ((b >> ip->bsrc) & ip->imm) << a;
         break;
     case K_OP_READ:
-        res = 0;
-        if (c->read && (c->io_rc = c->read(c->user, (a + ip->imm) & 0xFFFu, &res)) != 0)
+        *res = 0;
+        if (c->read && (c->io_rc = c->read(c->user, (a + ip->imm) & 0xFFFu, res)) != 0)
             return ST_IO;
         break;
     default: return ST_END; /* not reached: mme_step gives only operations */
     }
+    return ST_OK;
+}
+
+/* The result operation `rop` (macro.def's NV_MME_RES rows) with the
+ * operation's result res: what goes to the destination register (res or
+ * the next parameter), whether the method address register is set from
+ * res, and what is sent (res, the next parameter, or res's bits 17:12). */
+MME_INLINE int mme_result(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int rop,
+                          uint32_t res)
+{
+    uint32_t p;
     int st = ST_OK;
     switch (rop) {
     case NV_MME_RES_FETCH:
@@ -274,6 +285,19 @@ MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kin
         break;
     }
     return st;
+}
+
+/* Run one instruction of operation kind `kind` and result operation `rop`
+ * (an operation, not a branch). Returns ST_OK or why it stopped; its exit
+ * bit is the caller's. Called with constants by run's handlers and by
+ * mme_step, so each (kind, rop) pair gets its own straight code. */
+MME_INLINE int mme_exec(mme_core *c, uint32_t *r, const nv_mme_insn *ip, int kind, int rop)
+{
+    uint32_t res;
+    int st = mme_op(c, r, ip, kind, &res);
+    if (st != ST_OK)
+        return st;
+    return mme_result(c, r, ip, rop, res);
 }
 
 /* Run one instruction of any kind (kop, not op), for the general path:
@@ -392,6 +416,74 @@ MME_INLINE int mme_enter(uint64_t steps, uint64_t budget, uint32_t pc, size_t n)
     return pc >= n ? ST_END : ST_OK;
 }
 
+/* The machine at the start of a call: R1 = params[0], the rest for
+ * `fetch`; sends go to io (nowhere without one). */
+MME_INLINE void core_init(mme_core *c, uint32_t r[9], const uint32_t *params, size_t nparams,
+                      const nv_mme_io *io)
+{
+    memset(c, 0, sizeof *c);
+    c->par = params;
+    c->np = params ? nparams : 0;
+    c->send = send_nowhere;
+    if (io) {
+        c->user = io->user;
+        if (io->send)
+            c->send = io->send;
+        c->read = io->read;
+    }
+    if (c->np) {
+        r[1] = c->par[0];
+        c->pi = 1;
+    }
+}
+
+/* A segment the budget does not cover: run it one instruction at a time
+ * as far as the budget goes (ST_HANG there). Returns where it stopped,
+ * with the status in *st and the steps counted. */
+static const nv_mme_insn *run_checked(mme_core *c, uint32_t *r, const nv_mme_insn *ip,
+                                      uint64_t budget, uint64_t *steps, int *st)
+{
+    const nv_mme_insn *first = ip, *stop_at = ip + (budget - *steps);
+    for (;; ip++) {
+        if (ip == stop_at) {
+            *st = ST_HANG;
+            break;
+        }
+        if ((*st = mme_step(c, r, ip)) != ST_OK)
+            break;
+    }
+    *steps += (uint64_t)(ip - first) + (*st != ST_END && *st != ST_HANG);
+    return ip;
+}
+
+/* The end of a call at pc `last` with status st: its fault (or the io
+ * error), or TOO_MANY_PARAMS when parameters are left; the machine state
+ * into *out. Inline: every call ends here. */
+MME_INLINE int finish(const mme_core *c, const uint32_t *r, mme_where *f, int st,
+                      const uint32_t *code, size_t n, uint32_t last, uint64_t steps,
+                      uint64_t budget, nv_mme_result *out)
+{
+    int rc = 0;
+    if (st != ST_OK)
+        rc = step_fault(f, st, c->io_rc, c->np, n, last,
+                        st == ST_END ? 0 : last < n ? code[last] : 0, budget);
+    if (rc == 0 && c->pi < c->np)
+        rc = mme_fault(f, last, code[last], CG_FAULT_BAD_LENGTH,
+                       "too many parameters: %zu of %zu left unread at exit (TOO_MANY_PARAMS)",
+                       c->np - c->pi, c->np);
+    if (out) {
+        memcpy(out->regs, r, sizeof out->regs);
+        out->carry = c->carry;
+        out->maddr = c->maddr;
+        out->minc = c->minc;
+        out->pc = last;
+        out->steps = steps;
+        out->sends = c->sends;
+        out->params_used = c->pi;
+    }
+    return rc;
+}
+
 /* Run predecoded code d[0..n) (d[n] the end marker, code[] the words, for
  * fault records) from `start`. The budget is checked where a segment starts
  * (the start, a branch target, the instruction after the last word) and
@@ -413,7 +505,14 @@ MME_INLINE int mme_enter(uint64_t steps, uint64_t budget, uint32_t pc, size_t n)
  * segment the budget does not cover, the end of the code, branches that
  * segment() marks -- goes to the general path below `general:`, which runs
  * one instruction at a time through mme_step and goes back to the hot loop
- * at the next segment. */
+ * at the next segment.
+ *
+ * Why one long function: the handlers are labels and the two dispatch
+ * tables hold their addresses, and a label's address can only be taken
+ * and jumped to inside the function that has it; the tables are stamped
+ * from macro.def row by row, and the handlers are one macro per (kind,
+ * result) pair. What needs no label is outside: core_init, run_checked,
+ * finish, mme_exec (mme_op, mme_result) and mme_step. */
 /* Where the hot loop and the dispatch targets fall against cache lines
  * moved the macro bench by 10% (the same code measured 2.9x and 3.2x of C
  * at different addresses in different links): the function starts on a
@@ -476,24 +575,11 @@ static int run(const nv_mme_insn *d, const uint32_t *code, size_t n, uint32_t st
 
     mme_core c;
     uint32_t r[9] = {0}; /* r[R_ZERO_SINK] takes writes to r0 */
-    memset(&c, 0, sizeof c);
-    c.par = params;
-    c.np = params ? nparams : 0;
-    c.send = send_nowhere;
-    if (io) {
-        c.user = io->user;
-        if (io->send)
-            c.send = io->send;
-        c.read = io->read;
-    }
-    if (c.np) {
-        r[1] = c.par[0];
-        c.pi = 1;
-    }
+    core_init(&c, r, params, nparams, io);
     mme_where f = {dev, who, macro};
     uint32_t pc = start & pc_mask, last = pc, slot_pc = 0, target = 0;
     uint64_t steps = 0;
-    int st = ST_OK, rc = 0;
+    int st = ST_OK;
     bool ending = false;
     /* ip: the instruction running; nx: where to go after it. The hot loop
      * counts no steps: a segment is charged whole (through its branch) when
@@ -621,18 +707,7 @@ hot_fault:
     goto stop;
 
 checked: /* a segment the budget does not cover: runs as far as it goes */
-    {
-        const nv_mme_insn *first = ip, *stop_at = ip + (budget - steps);
-        for (;; ip++) {
-            if (ip == stop_at) {
-                st = ST_HANG;
-                break;
-            }
-            if ((st = mme_step(&c, r, ip)) != ST_OK)
-                break;
-        }
-        steps += (uint64_t)(ip - first) + (st != ST_END && st != ST_HANG);
-    }
+    ip = run_checked(&c, r, ip, budget, &steps, &st);
     goto stopped;
 general: /* the hot loop stopped at ip with status st (ip counts unless
           * it is the end of the code) */
@@ -679,24 +754,7 @@ stopped:
     goto segment;
 
 stop:
-    if (st != ST_OK)
-        rc = step_fault(&f, st, c.io_rc, c.np, n, last,
-                        st == ST_END ? 0 : last < n ? code[last] : 0, budget);
-    if (rc == 0 && c.pi < c.np)
-        rc = mme_fault(&f, last, code[last], CG_FAULT_BAD_LENGTH,
-                       "too many parameters: %zu of %zu left unread at exit (TOO_MANY_PARAMS)",
-                       c.np - c.pi, c.np);
-    if (out) {
-        memcpy(out->regs, r, sizeof out->regs);
-        out->carry = c.carry;
-        out->maddr = c.maddr;
-        out->minc = c.minc;
-        out->pc = last;
-        out->steps = steps;
-        out->sends = c.sends;
-        out->params_used = c.pi;
-    }
-    return rc;
+    return finish(&c, r, &f, st, code, n, last, steps, budget, out);
 }
 
 int nv_mme_run(const uint32_t *code, size_t ncode, uint32_t start, const uint32_t *params,

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "cmdgpu/device.h"
 #include "cmdgpu/fault.h"
+#include "nv/tables/methods.h"
 
 /* Code RAM: 0x800 words (envytools envydis/macro.c, Fermi; research/nv.md
  * section 4 -- Mesa's mme_fermi.h uses 0xC00, we keep the documented 0x800).
@@ -23,12 +24,24 @@
 #define NV_MME_ENTRIES 128u
 #define NV_MME_METHODS 0x1000u /* 12-bit method index space of a class */
 
-/* Upload and shadow-RAM methods (byte offsets, as in clb197.h). */
-#define NV_MME_M_INSTRUCTION_RAM_POINTER 0x114u
-#define NV_MME_M_INSTRUCTION_RAM 0x118u
-#define NV_MME_M_START_ADDRESS_RAM_POINTER 0x11Cu
-#define NV_MME_M_START_ADDRESS_RAM 0x120u
-#define NV_MME_M_SHADOW_RAM_CONTROL 0x124u
+/* Upload and shadow-RAM methods (byte offsets): MAXWELL_B's rows of the
+ * class table (threed_b197.def, clb197.h), the rows whose ACTION column
+ * sends them here. The 2D class (twod_902d.def, cl902d.h) lists the same
+ * five methods at the same offsets (there they are only stored); the
+ * assert keeps the two tables in step. */
+#define NV_MME_M_INSTRUCTION_RAM_POINTER NVB197_LOAD_MME_INSTRUCTION_RAM_POINTER
+#define NV_MME_M_INSTRUCTION_RAM NVB197_LOAD_MME_INSTRUCTION_RAM
+#define NV_MME_M_START_ADDRESS_RAM_POINTER NVB197_LOAD_MME_START_ADDRESS_RAM_POINTER
+#define NV_MME_M_START_ADDRESS_RAM NVB197_LOAD_MME_START_ADDRESS_RAM
+#define NV_MME_M_SHADOW_RAM_CONTROL NVB197_SET_MME_SHADOW_RAM_CONTROL
+#define NV_MME_SAME_(name) ((int)NV902D_##name == (int)NVB197_##name)
+_Static_assert(NV_MME_SAME_(LOAD_MME_INSTRUCTION_RAM_POINTER) &&
+                   NV_MME_SAME_(LOAD_MME_INSTRUCTION_RAM) &&
+                   NV_MME_SAME_(LOAD_MME_START_ADDRESS_RAM_POINTER) &&
+                   NV_MME_SAME_(LOAD_MME_START_ADDRESS_RAM) &&
+                   NV_MME_SAME_(SET_MME_SHADOW_RAM_CONTROL),
+               "the 2D and 3D classes load the MME at the same offsets");
+#undef NV_MME_SAME_
 
 enum nv_mme_op {
 #define NV_MME_OP(id, value, mn) NV_MME_OP_##id = value,

@@ -106,12 +106,6 @@ int cg_nv_syncpt_incr(cg_nv_gpu *gpu, uint32_t id)
     return 0;
 }
 
-/* host1x compares syncpoint values with wrapping arithmetic. */
-bool nv_syncpt_reached(uint32_t cur, uint32_t want)
-{
-    return (int32_t)(cur - want) >= 0;
-}
-
 bool cg_nv_fence_reached(const cg_nv_gpu *gpu, cg_nv_fence f)
 {
     return gpu && f.id < CG_NV_NUM_SYNCPTS && nv_syncpt_reached(gpu->syncpt[f.id], f.value);
@@ -134,13 +128,13 @@ static bool next_entry(cg_nv_channel *ch)
             return true;
         }
         uint32_t e0 = (uint32_t)re->e, e1 = (uint32_t)(re->e >> 32);
-        uint32_t len = (e1 >> 10) & 0x1FFFFF;
-        if (len == 0) {
+        cg_nv_gp_fields gp = cg_nv_gp_decode(re->e);
+        if (gp.nwords == 0) {
             /* Control entry: LENGTH 0 turns E1 7:0 into an OPCODE, NOP 0,
              * ILLEGAL 1, GP_CRC 2, PB_CRC 3 (clb06f.h NVB06F_GP_ENTRY1_OPCODE
              * in newer headers; research/nv.md section 1). A NOP control entry
              * is skipped, as yuzu skips every zero-length entry. */
-            uint32_t op = e1 & 0xFF;
+            uint32_t op = gp.opcode;
             ch->hdr_addr = 0;
             ch->hdr_word = e1;
             if (op == CG_NV_GP_OP_NOP)
@@ -151,7 +145,7 @@ static bool next_entry(cg_nv_channel *ch)
             if (op == CG_NV_GP_OP_ILLEGAL)
                 nv_fault(ch, &ag, CG_FAULT_INVALID_OPCODE, 0,
                          "GPFIFO entry %u: control entry ILLEGAL (operand 0x%08x)",
-                         (ch->gp_get - 1) & (ch->num_entries - 1), e0);
+                         (ch->gp_get - 1) & (ch->num_entries - 1), gp.operand);
             else if (op == CG_NV_GP_OP_GP_CRC || op == CG_NV_GP_OP_PB_CRC)
                 nv_fault(ch, &ag, CG_FAULT_UNSUPPORTED, 0,
                          "GPFIFO control entry %s not supported yet",
@@ -163,8 +157,8 @@ static bool next_entry(cg_nv_channel *ch)
         }
         /* GET 31:2 and GET_HI 7:0 make a 40-bit address; FETCH, PRIV, LEVEL
          * and SYNC change nothing in a model that fetches in order. */
-        ch->seg_va = (uint64_t)(e1 & 0xFF) << 32 | (e0 & ~3u);
-        ch->seg_len = len;
+        ch->seg_va = gp.va;
+        ch->seg_len = gp.nwords;
         ch->seg_kernel = false;
         ch->in_seg = true;
         return true;

@@ -1,6 +1,9 @@
 /* nv: the PFIFO front end's parts (internal): pfifo.c (GPU, GPFIFO fetch,
  * scheduler), decode.c (pushbuffer decoder), host.c (host class), engine.c
- * (engine dispatch and macro hookup), fault.c (faults, trace events). */
+ * (engine dispatch and macro hookup), fault.c (faults, trace events),
+ * reduce.c (semaphore reductions). The calls go one way, pfifo -> decode ->
+ * engine/host -> the engines -> fault/reduce: the helpers everyone shares
+ * are leaves (or inline here), so no file calls back into its caller's. */
 #ifndef CMDGPU_NV_PFIFO_H
 #define CMDGPU_NV_PFIFO_H
 #include "nv/tables/fields.h"
@@ -15,8 +18,14 @@ int nv_ch_fault(cg_nv_channel *ch, const char *unit, cg_fault_kind kind, uint64_
 #endif
     ;
 
-/* pfifo.c: has syncpoint value cur reached want (wrapping compare)? */
-bool nv_syncpt_reached(uint32_t cur, uint32_t want);
+/* Has syncpoint value cur reached want? host1x compares syncpoint values
+ * with wrapping arithmetic. Inline: the scheduler (pfifo.c) and the host
+ * class (host.c) both ask, and the host class must not call back into the
+ * scheduler's file. */
+static inline bool nv_syncpt_reached(uint32_t cur, uint32_t want)
+{
+    return (int32_t)(cur - want) >= 0;
+}
 
 /* host.c: a host method (byte offset < 0x100) on subchannel subch; 0 or a
  * fault. nv_wait_check re-checks a blocked channel's semaphore/syncpoint

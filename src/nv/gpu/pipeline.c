@@ -265,18 +265,11 @@ static int blend_decode(pl_ctx *c, unsigned t, nv_blend *b)
     return 0;
 }
 
-/* Targets, zeta, blend, masks, clip rectangle. */
-static int setup_rop(pl_ctx *c)
+/* The registers the pixel shader leaves its outputs in (its SPH's output
+ * map, PS_OMAP_*): the enabled components of render target 0 first, in
+ * R G B A order, then target 1 and on, then depth; 255 = not written. */
+static void map_outputs(pl_ctx *c, const nv_sph *ps)
 {
-    const nv_obj *o = c->o;
-    const nv_sph *ps = c->ps ? nv_sass_prog_sph(c->ps) : NULL;
-    uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
-    c->nout = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
-    if (c->nout > CG_NV_MAX_TARGETS)
-        c->nout = CG_NV_MAX_TARGETS;
-    if (!ps)
-        c->nout = 0;
-    c->clip = (nv_rect){0, 0, INT32_MAX, INT32_MAX};
     unsigned reg = 0;
     for (unsigned t = 0; t < CG_NV_MAX_TARGETS; t++) {
         for (unsigned k = 0; k < 4; k++) {
@@ -288,78 +281,86 @@ static int setup_rop(pl_ctx *c)
         }
     }
     c->depth_reg = ps && ps->PS_OMAP_DEPTH[0] ? reg : 255;
-    for (unsigned t = 0; t < c->nout; t++) {
-        unsigned idx = NV_VAL(NVB197, SET_CT_SELECT, TARGET0, ct >> (3 * t));
-        cg_nv_rt_state rt;
-        nv3d_rt_state(o, idx, &rt);
-        if (rt.format == 0)
-            continue;
-        const nv3d_ct_format *f = nv3d_ct_format_find(rt.format);
-        char what[32];
-        snprintf(what, sizeof(what), "colour target %u", idx);
-        if (!f)
-            return nv_fault(c->ch, c->ag, CG_FAULT_UNSUPPORTED, rt.addr,
-                            "draw: %s format 0x%02x not supported yet", what, rt.format);
-        c->rt[t].cf = f;
-        if (setup_surface(c, &rt, f->bytes, rt.pitch, what, &c->rt[t]) != 0)
-            return CG_ERR_FAULT;
-        if (!c->rt[t].valid)
-            continue;
-        clip_rect(&c->clip, 0, 0, c->rt[t].width, c->rt[t].height);
-        uint32_t wm = REG(o, NVB197_SET_CT_WRITE +
-                                 4 * (NV_VAL(NVB197, SET_SINGLE_CT_WRITE_CONTROL, ENABLE,
-                                             REG(o, NVB197_SET_SINGLE_CT_WRITE_CONTROL))
-                                          ? 0
-                                          : t));
-        c->mask[t] = NV_VAL(NVB197, SET_CT_WRITE, R_ENABLE, wm) |
-                     NV_VAL(NVB197, SET_CT_WRITE, G_ENABLE, wm) << 1 |
-                     NV_VAL(NVB197, SET_CT_WRITE, B_ENABLE, wm) << 2 |
-                     NV_VAL(NVB197, SET_CT_WRITE, A_ENABLE, wm) << 3;
-        if (blend_decode(c, t, &c->blend[t]) != 0)
-            return CG_ERR_FAULT;
-        c->rgba8[t] = f->type == NV3D_CH_UNORM && f->bytes == 4 && c->mask[t] == 15 &&
-                      !c->blend[t].enable;
-        for (unsigned k = 0; k < 4; k++)
-            if (f->bits[k] != 8 || f->off[k] != 8 * k)
-                c->rgba8[t] = false;
-    }
+}
+
+/* Output t: the colour target SET_CT_SELECT names for it (format 0: none),
+ * its surface, write mask (SET_CT_WRITE, or the first one under
+ * SET_SINGLE_CT_WRITE_CONTROL) and blend state. */
+static int setup_target(pl_ctx *c, unsigned t, uint32_t ct)
+{
+    const nv_obj *o = c->o;
+    unsigned idx = NV_VAL(NVB197, SET_CT_SELECT, TARGET0, ct >> (3 * t));
+    cg_nv_rt_state rt;
+    nv3d_rt_state(o, idx, &rt);
+    if (rt.format == 0)
+        return 0;
+    const nv3d_ct_format *f = nv3d_ct_format_find(rt.format);
+    char what[32];
+    snprintf(what, sizeof(what), "colour target %u", idx);
+    if (!f)
+        return nv_fault(c->ch, c->ag, CG_FAULT_UNSUPPORTED, rt.addr,
+                        "draw: %s format 0x%02x not supported yet", what, rt.format);
+    c->rt[t].cf = f;
+    if (setup_surface(c, &rt, f->bytes, rt.pitch, what, &c->rt[t]) != 0)
+        return CG_ERR_FAULT;
+    if (!c->rt[t].valid)
+        return 0;
+    clip_rect(&c->clip, 0, 0, c->rt[t].width, c->rt[t].height);
+    uint32_t wm = REG(o, NVB197_SET_CT_WRITE +
+                             4 * (NV_VAL(NVB197, SET_SINGLE_CT_WRITE_CONTROL, ENABLE,
+                                         REG(o, NVB197_SET_SINGLE_CT_WRITE_CONTROL))
+                                      ? 0
+                                      : t));
+    c->mask[t] = NV_VAL(NVB197, SET_CT_WRITE, R_ENABLE, wm) |
+                 NV_VAL(NVB197, SET_CT_WRITE, G_ENABLE, wm) << 1 |
+                 NV_VAL(NVB197, SET_CT_WRITE, B_ENABLE, wm) << 2 |
+                 NV_VAL(NVB197, SET_CT_WRITE, A_ENABLE, wm) << 3;
+    if (blend_decode(c, t, &c->blend[t]) != 0)
+        return CG_ERR_FAULT;
+    c->rgba8[t] = f->type == NV3D_CH_UNORM && f->bytes == 4 && c->mask[t] == 15 &&
+                  !c->blend[t].enable;
+    for (unsigned k = 0; k < 4; k++)
+        if (f->bits[k] != 8 || f->off[k] != 8 * k)
+            c->rgba8[t] = false;
+    return 0;
+}
+
+/* The depth test: on with SET_DEPTH_TEST and a zeta buffer (SET_ZT_SELECT),
+ * its format, surface, function and write enable. */
+static int setup_zeta(pl_ctx *c)
+{
+    const nv_obj *o = c->o;
     cg_nv_rt_state zt;
     bool zen;
     nv3d_zeta_state(o, &zt, &zen);
     c->ztest = NV_VAL(NVB197, SET_DEPTH_TEST, ENABLE, REG(o, NVB197_SET_DEPTH_TEST)) && zen;
-    if (c->ztest) {
-        const nv3d_zt_format *f = nv3d_zt_format_find(zt.format);
-        if (!f || !f->zbits)
-            return nv_fault(c->ch, c->ag, CG_FAULT_UNSUPPORTED, zt.addr,
-                            "draw: zeta format 0x%02x not supported yet", zt.format);
-        c->zt.zf = f;
-        if (setup_surface(c, &zt, f->bytes, false, "zeta", &c->zt) != 0)
-            return CG_ERR_FAULT;
-        c->zfunc = nv_depth_func(REG(o, NVB197_SET_DEPTH_FUNC));
-        if (c->zfunc < 0)
-            return nv_fault(c->ch, c->ag, CG_FAULT_BAD_STATE, 0,
-                            "draw: SET_DEPTH_FUNC 0x%x is not an OGL or D3D function",
-                            REG(o, NVB197_SET_DEPTH_FUNC));
-        c->zwrite = NV_VAL(NVB197, SET_DEPTH_WRITE, ENABLE, REG(o, NVB197_SET_DEPTH_WRITE));
-        if (c->zt.valid)
-            clip_rect(&c->clip, 0, 0, c->zt.width, c->zt.height);
-        else
-            c->ztest = false;
-    }
-    c->rop_rgba8 = !c->ztest;
-    c->one_pitch = -1;
-    unsigned written = 0;
-    for (unsigned t = 0; t < c->nout; t++)
-        if (c->rt[t].valid && c->mask[t]) {
-            written++;
-            if (!c->rgba8[t])
-                c->rop_rgba8 = false;
-            else if (c->rt[t].pitch)
-                c->one_pitch = (int)t;
-        }
-    if (written != 1)
-        c->one_pitch = -1;
-    /* the surface clip, as clears use it, and scissor 0 */
+    if (!c->ztest)
+        return 0;
+    const nv3d_zt_format *f = nv3d_zt_format_find(zt.format);
+    if (!f || !f->zbits)
+        return nv_fault(c->ch, c->ag, CG_FAULT_UNSUPPORTED, zt.addr,
+                        "draw: zeta format 0x%02x not supported yet", zt.format);
+    c->zt.zf = f;
+    if (setup_surface(c, &zt, f->bytes, false, "zeta", &c->zt) != 0)
+        return CG_ERR_FAULT;
+    c->zfunc = nv_depth_func(REG(o, NVB197_SET_DEPTH_FUNC));
+    if (c->zfunc < 0)
+        return nv_fault(c->ch, c->ag, CG_FAULT_BAD_STATE, 0,
+                        "draw: SET_DEPTH_FUNC 0x%x is not an OGL or D3D function",
+                        REG(o, NVB197_SET_DEPTH_FUNC));
+    c->zwrite = NV_VAL(NVB197, SET_DEPTH_WRITE, ENABLE, REG(o, NVB197_SET_DEPTH_WRITE));
+    if (c->zt.valid)
+        clip_rect(&c->clip, 0, 0, c->zt.width, c->zt.height);
+    else
+        c->ztest = false;
+    return 0;
+}
+
+/* The clip rectangle's last terms: the surface clip, as clears use it,
+ * and scissor 0 when enabled. */
+static void setup_clip(pl_ctx *c)
+{
+    const nv_obj *o = c->o;
     uint32_t sh = REG(o, NVB197_SET_SURFACE_CLIP_HORIZONTAL);
     uint32_t sv = REG(o, NVB197_SET_SURFACE_CLIP_VERTICAL);
     int64_t sx = NV_VAL(NVB197, SET_SURFACE_CLIP_HORIZONTAL, X, sh);
@@ -374,6 +375,42 @@ static int setup_rop(pl_ctx *c)
                   NV_VAL(NVB197, SET_SCISSOR_HORIZONTAL, XMAX, hz),
                   NV_VAL(NVB197, SET_SCISSOR_VERTICAL, YMAX, vt));
     }
+}
+
+/* Targets, zeta, blend, masks, clip rectangle; then which fast ROP paths
+ * apply: RGBA8 writes with no depth test (rop_rgba8), and one written
+ * pitch target (one_pitch). */
+static int setup_rop(pl_ctx *c)
+{
+    const nv_obj *o = c->o;
+    const nv_sph *ps = c->ps ? nv_sass_prog_sph(c->ps) : NULL;
+    uint32_t ct = REG(o, NVB197_SET_CT_SELECT);
+    c->nout = NV_VAL(NVB197, SET_CT_SELECT, TARGET_COUNT, ct);
+    if (c->nout > CG_NV_MAX_TARGETS)
+        c->nout = CG_NV_MAX_TARGETS;
+    if (!ps)
+        c->nout = 0;
+    c->clip = (nv_rect){0, 0, INT32_MAX, INT32_MAX};
+    map_outputs(c, ps);
+    for (unsigned t = 0; t < c->nout; t++)
+        if (setup_target(c, t, ct) != 0)
+            return CG_ERR_FAULT;
+    if (setup_zeta(c) != 0)
+        return CG_ERR_FAULT;
+    c->rop_rgba8 = !c->ztest;
+    c->one_pitch = -1;
+    unsigned written = 0;
+    for (unsigned t = 0; t < c->nout; t++)
+        if (c->rt[t].valid && c->mask[t]) {
+            written++;
+            if (!c->rgba8[t])
+                c->rop_rgba8 = false;
+            else if (c->rt[t].pitch)
+                c->one_pitch = (int)t;
+        }
+    if (written != 1)
+        c->one_pitch = -1;
+    setup_clip(c);
     return 0;
 }
 
@@ -499,30 +536,29 @@ static int rop_pixel(pl_ctx *c, const nv_sass_warp *w, unsigned lane, uint32_t x
     return 0;
 }
 
-static int frag_warp(void *user, const nv_frags *f)
+/* The ROP lane by lane (rop_pixel) for the lanes of `mask`: a fault stops
+ * the channel. */
+static int rop_lanes(pl_ctx *c, const nv_sass_warp *w, const nv_frags *f, uint32_t mask)
 {
-    pl_ctx *c = user;
-    nv_sass_warp *w = c->warp;
-    uint32_t lanes = f->nquads >= 8 ? 0xFFFFFFFFu : (1u << (4 * f->nquads)) - 1;
-    uint32_t pc = f->cover - (f->cover >> 1 & 0x55555555u); /* population count */
-    pc = (pc & 0x33333333u) + (pc >> 2 & 0x33333333u);
-    c->pixels += (((pc + (pc >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-    if (!c->ps) {
-        /* no pixel program: depth only */
-        for (unsigned l = 0; l < 4 * f->nquads; l++)
-            if ((f->cover >> l) & 1) {
-                if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),
-                              (uint32_t)f->qy[l / 4] + ((l >> 1) & 1), f->z[l]) != 0) {
-                    c->ch->state = CG_NV_CH_FAULTED;
-                    return CG_ERR_FAULT;
-                }
+    for (unsigned l = 0; l < 4 * f->nquads; l++)
+        if ((mask >> l) & 1) {
+            if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),
+                          (uint32_t)f->qy[l / 4] + ((l >> 1) & 1), f->z[l]) != 0) {
+                c->ch->state = CG_NV_CH_FAULTED;
+                return CG_ERR_FAULT;
             }
-        return 0;
-    }
+        }
+    return 0;
+}
+
+/* Run the pixel program over the warp's lanes (registers and predicates
+ * start at zero, the sample positions and the face in the env). */
+static int frag_shade(pl_ctx *c, nv_sass_warp *w, const nv_frags *f)
+{
     memset(w->r, 0, c->regcount * sizeof(w->r[0]));
     memset(w->p, 0, sizeof(w->p));
     w->p[7] = 0xFFFFFFFFu;
-    w->active = lanes;
+    w->active = f->nquads >= 8 ? 0xFFFFFFFFu : (1u << (4 * f->nquads)) - 1;
     w->killed = w->exited = 0;
     w->executed = 0;
     memcpy(c->fenv.frag_x, f->x, sizeof(f->x));
@@ -531,11 +567,16 @@ static int frag_warp(void *user, const nv_frags *f)
     nv_sass_fault fault;
     if (nv_sass_run(c->ps, &c->fenv, w, &fault) != 0)
         return sass_fault(c, &fault);
-    uint32_t write = f->cover & ~w->killed;
+    return 0;
+}
+
+/* A8B8G8R8-like targets: every lane's pixel packed in one loop (the UNORM
+ * rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else f * 255 +
+ * 0.5 truncated, in double); a component the shader does not write is 0,
+ * alpha 255. */
+static void pack_rgba8(pl_ctx *c, const nv_sass_warp *w)
+{
     const nv_lanes_ops *L = nv_lanes();
-    /* A8B8G8R8-like targets: every lane's pixel packed in one loop (the
-     * UNORM rule of nv_color_pack: NaN and <= 0 -> 0, >= 1 -> 255, else
-     * f * 255 + 0.5 truncated, in double) */
     for (unsigned t = 0; t < c->nout; t++) {
         if (!c->rgba8[t] || !c->rt[t].valid)
             continue;
@@ -553,113 +594,138 @@ static int frag_warp(void *user, const nv_frags *f)
             L->pack8(w->r[r], 8 * k, pk);
         }
     }
-    c->wpg_va = UINT64_MAX;
-    if (c->rop_rgba8 && c->one_pitch >= 0) {
-        /* one pitch target: both pixels of a quad row in one 8-byte store
-         * when they are written and in one plain page (no effects, so the
-         * same as two stores); otherwise pixel by pixel in lane order */
-        unsigned t = (unsigned)c->one_pitch;
-        const nv_surface *s = &c->rt[t];
-        const uint32_t *pk = c->packed[t];
-        if (write == 0xffffffffu && f->nquads == 8 && f->qx[7] == f->qx[0] + 14 &&
-            f->qy[7] == f->qy[0]) {
-            /* (the rasteriser's quads of a row are in x order: the first
-             * and last tell) eight quads side by side, every pixel
-             * written: two rows of 16 pixels, each one 64-byte store when
-             * it lies in one plain page */
-            uint32_t row[2][16];
-            for (unsigned k = 0; k < 8; k++) {
-                row[0][2 * k] = pk[4 * k];
-                row[0][2 * k + 1] = pk[4 * k + 1];
-                row[1][2 * k] = pk[4 * k + 2];
-                row[1][2 * k + 1] = pk[4 * k + 3];
-            }
-            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[0] * s->pitch_bytes +
-                           (uint64_t)(uint32_t)f->qx[0] * 4;
-            uint8_t *rp[2] = {NULL, NULL};
-            for (unsigned r = 0; r < 2; r++) {
-                uint64_t va = va0 + (r ? s->pitch_bytes : 0), pg = va & ~(uint64_t)0xfff;
-                uint8_t *p;
-                if ((va & 0xfff) > 0x1000 - 64)
-                    break;
-                if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
-                    c->wpg_va = pg;
-                    c->wpg_ptr = p;
-                }
-                if (pg != c->wpg_va)
-                    break;
-                rp[r] = c->wpg_ptr + (va - pg);
-            }
-            if (rp[0] && rp[1]) {
-                for (unsigned r = 0; r < 2; r++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                    memcpy(rp[r], row[r], sizeof row[r]);
-#else
-                    for (unsigned i = 0; i < 16; i++)
-                        put4(rp[r] + 4 * i, row[r][i]);
-#endif
-                }
-                return 0;
-            }
-        }
-        for (unsigned k = 0; k < f->nquads; k++) {
-            uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[k] * s->pitch_bytes +
-                           (uint64_t)(uint32_t)f->qx[k] * 4;
-            for (unsigned r = 0; r < 2; r++) {
-                unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
-                if (!b)
-                    continue;
-                uint64_t va = va0 + (r ? s->pitch_bytes : 0);
-                if (b == 3 && (va & ~(uint64_t)0xfff) == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
-                    uint8_t *p = c->wpg_ptr + (va - c->wpg_va);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                    uint64_t two = pk[l0] | (uint64_t)pk[l0 + 1] << 32;
-                    memcpy(p, &two, 8);
-#else
-                    put4(p, pk[l0]);
-                    put4(p + 4, pk[l0 + 1]);
-#endif
-                    continue;
-                }
-                if (((b & 1) && rop_store4(c, va, pk[l0]) != 0) ||
-                    ((b & 2) && rop_store4(c, va + 4, pk[l0 + 1]) != 0)) {
-                    c->ch->state = CG_NV_CH_FAULTED;
-                    return CG_ERR_FAULT;
-                }
-            }
-        }
-        return 0;
+}
+
+/* Eight quads side by side on one row, every pixel written (the
+ * rasteriser's quads of a row are in x order: the first and last tell):
+ * two rows of 16 pixels, each one 64-byte store when it lies in one plain
+ * page. false when that does not hold (nothing stored). */
+static bool store_quad_rows(pl_ctx *c, const nv_surface *s, const uint32_t *pk,
+                            const nv_frags *f)
+{
+    uint32_t row[2][16];
+    for (unsigned k = 0; k < 8; k++) {
+        row[0][2 * k] = pk[4 * k];
+        row[0][2 * k + 1] = pk[4 * k + 1];
+        row[1][2 * k] = pk[4 * k + 2];
+        row[1][2 * k + 1] = pk[4 * k + 3];
     }
-    if (c->rop_rgba8) {
-        /* no depth test and only packed targets: what rop_pixel does for
-         * them, without the per-pixel call */
-        for (uint32_t m = write; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            uint32_t x = (uint32_t)f->qx[l / 4] + (l & 1);
-            uint32_t y = (uint32_t)f->qy[l / 4] + (l >> 1 & 1);
-            for (unsigned t = 0; t < c->nout; t++) {
-                const nv_surface *s = &c->rt[t];
-                if (!s->valid || !c->mask[t])
-                    continue;
-                uint64_t va = s->pitch ? s->base + (uint64_t)y * s->pitch_bytes + (uint64_t)x * 4
-                                       : nv_surface_addr(s, x, y);
-                if (rop_store4(c, va, c->packed[t][l]) != 0) {
-                    c->ch->state = CG_NV_CH_FAULTED;
-                    return CG_ERR_FAULT;
-                }
-            }
+    uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[0] * s->pitch_bytes +
+                   (uint64_t)(uint32_t)f->qx[0] * 4;
+    uint8_t *rp[2] = {NULL, NULL};
+    for (unsigned r = 0; r < 2; r++) {
+        uint64_t va = va0 + (r ? s->pitch_bytes : 0), pg = va & ~(uint64_t)0xfff;
+        uint8_t *p;
+        if ((va & 0xfff) > 0x1000 - 64)
+            break;
+        if (pg != c->wpg_va && cg__vas_span(c->ch->vas, pg, 0x1000, true, &p) == 0x1000) {
+            c->wpg_va = pg;
+            c->wpg_ptr = p;
         }
-        return 0;
+        if (pg != c->wpg_va)
+            break;
+        rp[r] = c->wpg_ptr + (va - pg);
     }
-    for (unsigned l = 0; l < 4 * f->nquads; l++)
-        if ((write >> l) & 1) {
-            if (rop_pixel(c, w, l, (uint32_t)f->qx[l / 4] + (l & 1),
-                          (uint32_t)f->qy[l / 4] + ((l >> 1) & 1), f->z[l]) != 0) {
+    if (!(rp[0] && rp[1]))
+        return false;
+    for (unsigned r = 0; r < 2; r++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(rp[r], row[r], sizeof row[r]);
+#else
+        for (unsigned i = 0; i < 16; i++)
+            put4(rp[r] + 4 * i, row[r][i]);
+#endif
+    }
+    return true;
+}
+
+/* One pitch target, packed pixels, no depth test: both pixels of a quad
+ * row in one 8-byte store when they are written and in one plain page (no
+ * effects, so the same as two stores); otherwise pixel by pixel in lane
+ * order. */
+static int rop_one_pitch(pl_ctx *c, const nv_frags *f, uint32_t write)
+{
+    unsigned t = (unsigned)c->one_pitch;
+    const nv_surface *s = &c->rt[t];
+    const uint32_t *pk = c->packed[t];
+    if (write == 0xffffffffu && f->nquads == 8 && f->qx[7] == f->qx[0] + 14 &&
+        f->qy[7] == f->qy[0] && store_quad_rows(c, s, pk, f))
+        return 0;
+    for (unsigned k = 0; k < f->nquads; k++) {
+        uint64_t va0 = s->base + (uint64_t)(uint32_t)f->qy[k] * s->pitch_bytes +
+                       (uint64_t)(uint32_t)f->qx[k] * 4;
+        for (unsigned r = 0; r < 2; r++) {
+            unsigned l0 = 4 * k + 2 * r, b = write >> l0 & 3;
+            if (!b)
+                continue;
+            uint64_t va = va0 + (r ? s->pitch_bytes : 0);
+            if (b == 3 && (va & ~(uint64_t)0xfff) == c->wpg_va && (va & 0xfff) <= 0x1000 - 8) {
+                uint8_t *p = c->wpg_ptr + (va - c->wpg_va);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                uint64_t two = pk[l0] | (uint64_t)pk[l0 + 1] << 32;
+                memcpy(p, &two, 8);
+#else
+                put4(p, pk[l0]);
+                put4(p + 4, pk[l0 + 1]);
+#endif
+                continue;
+            }
+            if (((b & 1) && rop_store4(c, va, pk[l0]) != 0) ||
+                ((b & 2) && rop_store4(c, va + 4, pk[l0 + 1]) != 0)) {
                 c->ch->state = CG_NV_CH_FAULTED;
                 return CG_ERR_FAULT;
             }
         }
+    }
     return 0;
+}
+
+/* No depth test and only packed targets: what rop_pixel does for them,
+ * without the per-pixel call. */
+static int rop_packed(pl_ctx *c, const nv_frags *f, uint32_t write)
+{
+    for (uint32_t m = write; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t x = (uint32_t)f->qx[l / 4] + (l & 1);
+        uint32_t y = (uint32_t)f->qy[l / 4] + (l >> 1 & 1);
+        for (unsigned t = 0; t < c->nout; t++) {
+            const nv_surface *s = &c->rt[t];
+            if (!s->valid || !c->mask[t])
+                continue;
+            uint64_t va = s->pitch ? s->base + (uint64_t)y * s->pitch_bytes + (uint64_t)x * 4
+                                   : nv_surface_addr(s, x, y);
+            if (rop_store4(c, va, c->packed[t][l]) != 0) {
+                c->ch->state = CG_NV_CH_FAULTED;
+                return CG_ERR_FAULT;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A warp of fragments (up to eight 2x2 quads) from the rasteriser: the
+ * pixel program, then the ROP for the lanes it did not kill, by the
+ * fastest path the targets allow (setup_rop chose them). */
+static int frag_warp(void *user, const nv_frags *f)
+{
+    pl_ctx *c = user;
+    nv_sass_warp *w = c->warp;
+    uint32_t pc = f->cover - (f->cover >> 1 & 0x55555555u); /* population count */
+    pc = (pc & 0x33333333u) + (pc >> 2 & 0x33333333u);
+    c->pixels += (((pc + (pc >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+    if (!c->ps) /* no pixel program: depth only */
+        return rop_lanes(c, w, f, f->cover);
+    int rc = frag_shade(c, w, f);
+    if (rc)
+        return rc;
+    uint32_t write = f->cover & ~w->killed;
+    pack_rgba8(c, w);
+    c->wpg_va = UINT64_MAX;
+    if (c->rop_rgba8 && c->one_pitch >= 0)
+        return rop_one_pitch(c, f, write);
+    if (c->rop_rgba8)
+        return rop_packed(c, f, write);
+    return rop_lanes(c, w, f, write);
 }
 
 /* ---- primitives ----------------------------------------------------------- */
@@ -1083,10 +1149,12 @@ bool nv_pipeline_active(const nv_obj *o)
     return false;
 }
 
-int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
-                     const nv_vtx_in *in, uint32_t n, const cg_agent *ag)
+/* The pipeline slots a draw uses: slot 1 (vertex B) must be enabled for
+ * anything to render; slot 0 (vertex A), tessellation, geometry and user
+ * clip planes are not modelled yet. 1 to render, 0 for nothing to do, or
+ * the fault. */
+static int check_slots(cg_nv_channel *ch, const nv_obj *o, bool en[6], const cg_agent *ag)
 {
-    bool en[6];
     for (unsigned i = 0; i < 6; i++) {
         uint32_t v = REG(o, NVB197_SET_PIPELINE_SHADER + 64 * i);
         en[i] = NV_VAL(NVB197, SET_PIPELINE_SHADER, ENABLE, v);
@@ -1107,48 +1175,14 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, 0,
                         "draw: user clip planes (SET_USER_CLIP_ENABLE 0x%02x) not supported yet",
                         ucp);
-    if (n == 0)
-        return 0;
-    pl_ctx ctx, *c = &ctx;
-    memset(c, 0, sizeof(*c));
-    c->ch = ch, c->o = o, c->ag = ag, c->dev = ch->gpu->dev;
-    c->n = n;
-    c->work_limit = ch->gpu->op_limit / 4;
-    int rc = CG_ERR_FAULT;
-    c->vin = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
-    c->vscratch = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
-    c->warp = cg__alloc(c->dev, sizeof(*c->warp));
-    c->planes = cg__alloc(c->dev, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
-    c->tcache = nv_sass_tex_cache_new();
-    if (!c->vin || !c->vscratch || !c->warp || !c->planes || !c->tcache) {
-        nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
-        goto out;
-    }
-    memset(c->planes, 0, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
-    if (build_prog(c, 1, NV_STAGE_VERTEX, &c->vs) != 0)
-        goto out;
-    if (en[5] && build_prog(c, 5, NV_STAGE_FRAGMENT, &c->ps) != 0)
-        goto out;
-    setup_env(c, &c->venv);
-    setup_env(c, &c->fenv);
-    c->venv.tcache = c->fenv.tcache = c->tcache;
-    if (setup_cbs(c, s, 0, 0, &c->venv) != 0 || setup_cbs(c, s, 4, 1, &c->fenv) != 0)
-        goto out;
-    c->fenv.planes = c->planes;
-    c->regcount = NV_VAL(NVB197, SET_PIPELINE_REGISTER_COUNT, V,
-                         REG(o, NVB197_SET_PIPELINE_REGISTER_COUNT + 64 * 5));
-    if (c->regcount == 0 || c->regcount > 255)
-        c->regcount = 255;
-    setup_inputs(c);
-    c->vstride = 4 + c->nused;
-    c->vout = cg__alloc(c->dev, sizeof(uint32_t) * c->vstride * (size_t)n);
-    if (!c->vout) {
-        nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, 0, "draw: no host memory for the pipeline");
-        goto out;
-    }
-    if (setup_rop(c) != 0)
-        goto out;
-    /* transform state */
+    return 1;
+}
+
+/* The transform and rasteriser state: viewport, window offset, depth
+ * range, culling, provoking vertex, point size (clamped to [1, 2048]). */
+static void setup_transform(pl_ctx *c)
+{
+    const nv_obj *o = c->o;
     c->vp_enable = NV_VAL(NVB197, SET_VIEWPORT_SCALE_OFFSET, ENABLE,
                           REG(o, NVB197_SET_VIEWPORT_SCALE_OFFSET));
     c->vsx = regf(o, NVB197_SET_VIEWPORT_SCALE_X), c->vsy = regf(o, NVB197_SET_VIEWPORT_SCALE_Y);
@@ -1169,6 +1203,64 @@ int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topol
         c->point_size = 1;
     if (c->point_size > 2048)
         c->point_size = 2048;
+}
+
+/* The shader stages' setup: buffers, the vertex and (slot 5 enabled)
+ * pixel programs, their environments and constant buffers, the register
+ * count, the interpolated inputs and the vertex output array. 0 or the
+ * fault (posted). */
+static int setup_stages(pl_ctx *c, nv3d_state *s, const bool en[6])
+{
+    c->vin = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+    c->vscratch = cg__alloc(c->dev, sizeof(uint32_t) * NV_ATTR_WORDS * NV_WARP);
+    c->warp = cg__alloc(c->dev, sizeof(*c->warp));
+    c->planes = cg__alloc(c->dev, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
+    c->tcache = nv_sass_tex_cache_new();
+    if (!c->vin || !c->vscratch || !c->warp || !c->planes || !c->tcache)
+        return nv_fault(c->ch, c->ag, CG_FAULT_OUT_OF_MEMORY, 0,
+                        "draw: no host memory for the pipeline");
+    memset(c->planes, 0, sizeof(nv_sass_plane) * NV_ATTR_WORDS);
+    if (build_prog(c, 1, NV_STAGE_VERTEX, &c->vs) != 0)
+        return CG_ERR_FAULT;
+    if (en[5] && build_prog(c, 5, NV_STAGE_FRAGMENT, &c->ps) != 0)
+        return CG_ERR_FAULT;
+    setup_env(c, &c->venv);
+    setup_env(c, &c->fenv);
+    c->venv.tcache = c->fenv.tcache = c->tcache;
+    if (setup_cbs(c, s, 0, 0, &c->venv) != 0 || setup_cbs(c, s, 4, 1, &c->fenv) != 0)
+        return CG_ERR_FAULT;
+    c->fenv.planes = c->planes;
+    c->regcount = NV_VAL(NVB197, SET_PIPELINE_REGISTER_COUNT, V,
+                         REG(c->o, NVB197_SET_PIPELINE_REGISTER_COUNT + 64 * 5));
+    if (c->regcount == 0 || c->regcount > 255)
+        c->regcount = 255;
+    setup_inputs(c);
+    c->vstride = 4 + c->nused;
+    c->vout = cg__alloc(c->dev, sizeof(uint32_t) * c->vstride * (size_t)c->n);
+    if (!c->vout)
+        return nv_fault(c->ch, c->ag, CG_FAULT_OUT_OF_MEMORY, 0,
+                        "draw: no host memory for the pipeline");
+    return 0;
+}
+
+int nv_pipeline_draw(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, unsigned topology,
+                     const nv_vtx_in *in, uint32_t n, const cg_agent *ag)
+{
+    bool en[6];
+    int rc = check_slots(ch, o, en, ag);
+    if (rc <= 0)
+        return rc;
+    if (n == 0)
+        return 0;
+    pl_ctx ctx, *c = &ctx;
+    memset(c, 0, sizeof(*c));
+    c->ch = ch, c->o = o, c->ag = ag, c->dev = ch->gpu->dev;
+    c->n = n;
+    c->work_limit = ch->gpu->op_limit / 4;
+    rc = CG_ERR_FAULT;
+    if (setup_stages(c, s, en) != 0 || setup_rop(c) != 0)
+        goto out;
+    setup_transform(c);
     if (shade_vertices(c, in) != 0)
         goto out;
     if (assemble(c, topology) != 0)

@@ -122,23 +122,37 @@ static int flush(nv_frags *f, const nv_sass_plane *zp, nv_frag_fn fn, void *user
     return rc;
 }
 
-int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *user,
-                  uint64_t *pixels)
+/* A triangle ready for the quad walk: snapped vertices with a positive
+ * winding, its candidate pixels [px0, px1) x [py0, py1) inside the clip,
+ * the top-left biases and per-pixel steps of its three edge functions, and
+ * its screen-linear depth plane. */
+typedef struct rtri {
+    int64_t X[3], Y[3];
+    int64_t px0, px1, py0, py1;
+    int64_t b0, b1, b2;
+    int64_t e0dx, e0dy, e1dx, e1dy, e2dx, e2dy;
+    nv_sass_plane zp;
+} rtri;
+
+/* Snap the vertices, make the winding positive, bound and clip. false when
+ * no pixel can be covered (a vertex not finite, no area, outside the
+ * clip). */
+static bool tri_setup(const nv_rv vin[3], const nv_rect *clip, rtri *t)
 {
     nv_rv v[3] = {vin[0], vin[1], vin[2]};
+    int64_t *X = t->X, *Y = t->Y;
     for (int i = 0; i < 3; i++)
         if (!isfinite(v[i].x) || !isfinite(v[i].y))
-            return 0;
-    int64_t X[3], Y[3];
+            return false;
     for (int i = 0; i < 3; i++)
         X[i] = nv_raster_snap(v[i].x), Y[i] = nv_raster_snap(v[i].y);
     int64_t area = edge(X[0], Y[0], X[1], Y[1], X[2], Y[2]);
     if (area == 0)
-        return 0;
+        return false;
     if (area < 0) { /* make the winding positive: swap 1 and 2 */
-        int64_t t = X[1];
-        X[1] = X[2], X[2] = t;
-        t = Y[1], Y[1] = Y[2], Y[2] = t;
+        int64_t tmp = X[1];
+        X[1] = X[2], X[2] = tmp;
+        tmp = Y[1], Y[1] = Y[2], Y[2] = tmp;
         nv_rv tv = v[1];
         v[1] = v[2], v[2] = tv;
     }
@@ -151,30 +165,44 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
         if (Y[i] > maxy) maxy = Y[i];
     }
     /* pixel p is a candidate when p*SUB + SUB/2 lies in [min, max] */
-    int64_t px0 = (minx - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
-    int64_t px1 = ((maxx - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
-    int64_t py0 = (miny - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
-    int64_t py1 = ((maxy - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
-    if (px0 < clip->x0) px0 = clip->x0;
-    if (py0 < clip->y0) py0 = clip->y0;
-    if (px1 > clip->x1) px1 = clip->x1;
-    if (py1 > clip->y1) py1 = clip->y1;
-    if (px0 >= px1 || py0 >= py1)
-        return 0;
-    int64_t b0 = tl_bias(X[1], Y[1], X[2], Y[2]);
-    int64_t b1 = tl_bias(X[2], Y[2], X[0], Y[0]);
-    int64_t b2 = tl_bias(X[0], Y[0], X[1], Y[1]);
+    t->px0 = (minx - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
+    t->px1 = ((maxx - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
+    t->py0 = (miny - SUB / 2 + SUB - 1) >> NV_SUBPIXEL_BITS;
+    t->py1 = ((maxy - SUB / 2) >> NV_SUBPIXEL_BITS) + 1;
+    if (t->px0 < clip->x0) t->px0 = clip->x0;
+    if (t->py0 < clip->y0) t->py0 = clip->y0;
+    if (t->px1 > clip->x1) t->px1 = clip->x1;
+    if (t->py1 > clip->y1) t->py1 = clip->y1;
+    if (t->px0 >= t->px1 || t->py0 >= t->py1)
+        return false;
+    t->b0 = tl_bias(X[1], Y[1], X[2], Y[2]);
+    t->b1 = tl_bias(X[2], Y[2], X[0], Y[0]);
+    t->b2 = tl_bias(X[0], Y[0], X[1], Y[1]);
     /* edge steps per pixel */
-    int64_t e0dx = -(Y[2] - Y[1]) * SUB, e0dy = (X[2] - X[1]) * SUB;
-    int64_t e1dx = -(Y[0] - Y[2]) * SUB, e1dy = (X[0] - X[2]) * SUB;
-    int64_t e2dx = -(Y[1] - Y[0]) * SUB, e2dy = (X[1] - X[0]) * SUB;
+    t->e0dx = -(Y[2] - Y[1]) * SUB, t->e0dy = (X[2] - X[1]) * SUB;
+    t->e1dx = -(Y[0] - Y[2]) * SUB, t->e1dy = (X[0] - X[2]) * SUB;
+    t->e2dx = -(Y[1] - Y[0]) * SUB, t->e2dy = (X[1] - X[0]) * SUB;
     /* screen-linear depth plane */
-    nv_sass_plane zp;
     float zv[3] = {v[0].z, v[1].z, v[2].z};
     double xy[6] = {(double)X[0] / SUB, (double)Y[0] / SUB, (double)X[1] / SUB,
                     (double)Y[1] / SUB, (double)X[2] / SUB, (double)Y[2] / SUB};
-    nv_raster_plane_at(xy, zv, &zp); /* nv_raster_plane of v: X, Y are its snapping */
+    nv_raster_plane_at(xy, zv, &t->zp); /* nv_raster_plane of v: X, Y are its snapping */
+    return true;
+}
 
+int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *user,
+                  uint64_t *pixels)
+{
+    rtri t;
+    if (!tri_setup(vin, clip, &t))
+        return 0;
+    const int64_t *X = t.X, *Y = t.Y;
+    const int64_t px0 = t.px0, px1 = t.px1, py0 = t.py0, py1 = t.py1;
+    const int64_t b0 = t.b0, b1 = t.b1, b2 = t.b2;
+    const int64_t e0dx = t.e0dx, e0dy = t.e0dy, e1dx = t.e1dx, e1dy = t.e1dy;
+    const int64_t e2dx = t.e2dx, e2dy = t.e2dy;
+    /* Walk the bounding box in 2x2 quads, row by row; the quads with a
+     * covered pixel go to fn in warps of eight (flush). */
     nv_frags f;
     f.nquads = 0;
     f.cover = 0;
@@ -232,7 +260,7 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
             f.cover |= (uint32_t)m << (4 * k);
             count += (0xe994u >> (2 * (m & 7)) & 3) + (m >> 3); /* bits of m */
             if (f.nquads == 8) {
-                int rc = flush(&f, &zp, fn, user);
+                int rc = flush(&f, &t.zp, fn, user);
                 if (rc)
                     return rc;
             }
@@ -241,6 +269,6 @@ int nv_raster_tri(const nv_rv vin[3], const nv_rect *clip, nv_frag_fn fn, void *
     if (pixels)
         *pixels += count;
     if (f.nquads)
-        return flush(&f, &zp, fn, user);
+        return flush(&f, &t.zp, fn, user);
     return 0;
 }

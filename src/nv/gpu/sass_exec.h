@@ -1,5 +1,6 @@
 /* Maxwell shader interpreter: the boundary between the warp interpreter
- * (src/nv/sass_exec*.c) and the 3D pipeline (src/nv/pipeline*.c, raster).
+ * (src/nv/gpu/sass_exec*.c) and the 3D pipeline (src/nv/gpu/pipeline.c,
+ * raster.c).
  *
  * A program is predecoded once (nv_sass_prog_build) from GPU memory into a
  * form the interpreter runs without re-extracting fields; the pipeline then

@@ -1,13 +1,26 @@
-/* Maxwell warp interpreter internals shared by sass_exec.c (ALU, memory,
- * control flow) and sass_exec_tex.c (texture instructions). */
+/* Maxwell warp interpreter internals, shared by its files:
+ *   sass_exec.c       predecoding, the warp loop, the control instructions
+ *                     and the dispatch table (the handler column of
+ *                     src/nv/tables/sass.def)
+ *   sass_exec_alu.c   ALU instructions (moves, float, conversions, integer,
+ *                     logic, predicates)
+ *   sass_exec_mem.c   constant-buffer, global/local memory and attribute
+ *                     instructions, IPA, S2R
+ *   sass_exec_tex.c   texture instructions
+ *   sass_exec_ops.c   what every handler uses: operand reads, register
+ *                     writes, fault posting (a leaf: it calls no handler)
+ * Semantics and sources: docs/nv-sass-exec.md. */
 #ifndef CMDGPU_NV_SASS_EXEC_INTERNAL_H
 #define CMDGPU_NV_SASS_EXEC_INTERNAL_H
 
+#include <string.h>
 #include "nv/tables/sass.h"
 #include "sass_exec.h"
 
 #define NV_SASS_MAX_INSNS 65536u /* decoded instructions per program */
 #define NV_SASS_STACK 64u        /* reconvergence stack entries */
+
+#define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
 /* Operand kinds after predecoding. */
 enum { XO_NONE, XO_REG, XO_IMM, XO_CB, XO_PRED, XO_MEM, XO_CBX, XO_ATTR, XO_SR, XO_TARGET };
@@ -21,47 +34,23 @@ typedef struct xopnd {
     int32_t off;                 /* MEM/CBX signed offset, TARGET byte offset */
 } xopnd;
 
-/* Modifier slots: every enumerated/flag field of a form lands in one slot,
- * chosen at build time from its suffix names in sass.def. */
-enum {
-    M_RND, M_CMP, M_BOP, M_BOP2, M_LOP, M_FTZ, M_SCALE, M_MUFU, M_SIGNED, M_XSIGN, M_XMODE,
-    M_XSEL, M_DTYPE, M_STYPE, M_BSEL, M_PRMT, M_IPA, M_SAMPLE, M_ASIZE, M_MSIZE, M_TEXS,
-    M_TEXDIM, M_LOD, M_CC, M_PMODE, M_SHIFT3, M_AH, M_BH, M_CH, M_COMP, M_TOFF, M_PRCC,
-    M_LDCMODE, M_IGNORE, M_COUNT
-};
-
-/* Flags (one bit each), by suffix name. */
-#define NV_XFLAGS(F_) \
-    F_(SAT) F_(X) F_(CC) F_(BF) F_(PSL) F_(MRG) F_(A_H1) F_(B_H1) F_(W) F_(BREV) F_(SH) F_(E) F_(O) \
-    F_(P) F_(NODEP) F_(U) F_(LMT) F_(KEEPREFCOUNT) F_(AOFFI) F_(DC) F_(MS) F_(CL) F_(NDV) F_(ARRAY) \
-    F_(F16) F_(TRIG) F_(LUT) F_(IDX)
-enum {
-#define XF_ENUM(n) XFB_##n,
-    NV_XFLAGS(XF_ENUM)
-#undef XF_ENUM
-    XFB_COUNT
-};
-#define XF(n) (1u << XFB_##n)
-
-/* Handlers, one per mnemonic (sass_exec.c maps the form's mnemonic). */
-enum {
-    H_UNSUPPORTED, H_MOV, H_SEL, H_PRMT, H_FADD, H_FMUL, H_FFMA, H_FMNMX, H_FSET, H_FSETP,
-    H_FCMP, H_MUFU, H_RRO, H_F2F, H_F2I, H_I2F, H_I2I, H_IADD, H_IADD3, H_ISCADD, H_XMAD,
-    H_IMNMX, H_ISETP, H_ISET, H_SHL, H_SHR, H_LOP, H_LOP3, H_BFE, H_BFI, H_FLO, H_POPC,
-    H_PSETP, H_PSET, H_P2R, H_R2P, H_LDC, H_LD, H_ST, H_LDL, H_STL, H_ALD, H_AST, H_IPA,
-    H_S2R, H_TEX, H_TEXS, H_TLD, H_TLDS, H_TLD4, H_TXQ, H_SSY, H_PBK, H_BRA, H_SYNC, H_BRK,
-    H_EXIT, H_KIL, H_NOP, H_COUNT
-};
+typedef struct xctx xctx;
+/* A handler runs one instruction: 0, or CG_ERR_FAULT with the fault set. */
+typedef int nv_xhandler(xctx *c);
 
 typedef struct xins {
-    uint8_t handler, guard, gnot, nop;
-    int16_t form;
-    uint8_t mod[M_COUNT];
-    uint32_t flags;
-    xopnd o[6];
+    nv_xhandler *fn;  /* the form's handler (sass.def's handler column) */
+    bool ctrl;        /* CTRL(...): runs even when no lane is selected */
+    uint8_t guard, gnot, nop;
+    int16_t form;     /* enum nv_sass_op, NV_SASS_RAW */
+    /* every modifier field, by NV_SASS_M_* (0 when the form has none) */
+    uint8_t mod[NV_SASS_M_COUNT];
+    xopnd o[6];       /* operands in the form's order */
     uint64_t word;
-    bool bad;        /* a modifier value the interpreter does not model */
 } xins;
+
+/* A modifier field's value: XMOD(in, RND) is in->mod[NV_SASS_M_RND]. */
+#define XMOD(in, name) ((in)->mod[NV_SASS_M_##name])
 
 struct nv_sass_prog {
     nv_sph sph;
@@ -72,21 +61,40 @@ struct nv_sass_prog {
     nv_sass_prog_info info;
 };
 
+/* The reconvergence stack and the warp's position (the control
+ * instructions' state). */
+enum { XS_DIVERGE, XS_SSY, XS_PBK };
 typedef struct xstack {
-    uint8_t type; /* 0 divergence, 1 SSY, 2 PBK */
+    uint8_t type; /* XS_* */
     uint32_t pc;
     uint32_t mask;
 } xstack;
 
-typedef struct xctx {
+typedef struct xflow {
+    xstack st[NV_SASS_STACK];
+    unsigned sp;
+    uint32_t amask; /* lanes on the current path */
+    uint32_t pc;    /* the next instruction */
+} xflow;
+
+struct xctx {
     const nv_sass_prog *p;
     const nv_sass_env *env;
     nv_sass_warp *w;
     nv_sass_fault *fault;
+    xflow *f;
     const xins *in;
     uint32_t pc;   /* current instruction index */
     uint32_t m;    /* lanes running this instruction (active and guard true) */
-} xctx;
+};
+
+/* Every handler the table names: nv_x_<H> for LANE(H) and CTRL(H). */
+#define LANE(h) nv_xhandler nv_x_##h;
+#define CTRL(h) nv_xhandler nv_x_##h;
+#define NV_SASS(id, mn, handler, value, mask, spec) handler
+#include "nv/tables/sass.def"
+#undef LANE
+#undef CTRL
 
 /* Instruction index <-> byte offset from the program start (SPH). */
 static inline uint64_t nv_xpc_bytes(uint32_t i)
@@ -94,18 +102,80 @@ static inline uint64_t nv_xpc_bytes(uint32_t i)
     return 0x50 + ((uint64_t)(i / 3) * 4 + i % 3 + 1) * 8;
 }
 
+/* ---- sass_exec_ops.c ---- */
+
 int nv_xfault(xctx *c, cg_fault_kind kind, uint64_t va, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* CG_FAULT_UNSUPPORTED "not supported yet: <text> at <pc>". */
 int nv_xunsupported(xctx *c);
 /* Operand i's 32 lane values (registers by pointer, others in tmp). NULL on
  * fault (constant-buffer bounds). */
 const uint32_t *nv_xsrc(xctx *c, int i, uint32_t tmp[NV_WARP]);
+/* Constant buffer word c[bank][off]: 0, or a fault (unbound, out of range). */
+int nv_xcb_word(xctx *c, unsigned bank, int64_t off, uint32_t *v);
 void nv_xwrite(nv_sass_warp *w, unsigned reg, uint32_t m, const uint32_t *v);
+extern const uint32_t nv_xzeros[NV_WARP];
 
-/* sass_exec_tex.c */
-int nv_xtex(xctx *c);
+/* Fetch operand i into `var` (tvar its lane buffer), or return the fault. */
+#define SRC(var, i)                              \
+    const uint32_t *var = nv_xsrc(c, i, t##var); \
+    if (!var)                                    \
+        return CG_ERR_FAULT
+
+/* A predicate operand's 32 lanes (bit l = lane l), with its ! applied. */
+static inline uint32_t nv_xpred(const nv_sass_warp *w, const xopnd *o)
+{
+    uint32_t v = w->p[o->reg & 7];
+    return o->pnot ? ~v : v;
+}
+
+/* Write predicate p for the lanes of m; PT (7) ignores writes. */
+static inline void nv_xpred_write(nv_sass_warp *w, unsigned p, uint32_t m, uint32_t v)
+{
+    if (p < 7)
+        w->p[p] = (w->p[p] & ~m) | (v & m);
+}
+
+/* A register word as a float and back. */
+static inline float nv_xf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t nv_xu(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* FTZ: a denormal becomes a zero of its sign. Result formatting of the
+ * float unit: a NaN becomes the canonical 0x7fffffff, FTZ flushes a
+ * denormal result, SAT clamps to [0, 1] (a NaN saturates to 0). */
+static inline uint32_t nv_xftz(uint32_t u)
+{
+    return (u & 0x7f800000u) ? u : u & 0x80000000u;
+}
+
+static inline uint32_t nv_xfout(float r, bool flush, bool sat)
+{
+    uint32_t u = nv_xu(r);
+    if (r != r)
+        return sat ? 0 : 0x7fffffffu;
+    if (flush)
+        u = nv_xftz(u);
+    if (sat) {
+        if (!(r > 0.0f))
+            return 0;
+        if (r >= 1.0f)
+            return 0x3f800000u;
+    }
+    return u;
+}
 
 #endif

@@ -1,7 +1,8 @@
 /* Maxwell warp interpreter: texture instructions (TEXS, TEX, TLDS, TLD,
- * TLD4, TXQ). The handle comes from the constant buffer the env names, the
- * TIC/TSC entries from the pools through the address space, texels one by
- * one from GPU memory (pitch or block-linear, src/nv/gpu/blocklinear.c) in the
+ * TLD4, TXQ), one handler each (src/nv/tables/sass.def's handler column).
+ * The handle comes from the constant buffer the env names, the TIC/TSC
+ * entries from the pools through the address space, texels one by one
+ * from GPU memory (pitch or block-linear, src/nv/gpu/blocklinear.c) in the
  * packed formats of src/nv/tables/tex_formats.def. Semantics:
  * docs/nv-sass-exec.md. */
 #include <math.h>
@@ -10,10 +11,9 @@
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv/nv_internal.h"
+#include "nv/tables/tex_names.h"
 #include "sass_exec_internal.h"
 #include "sass_lanes.h"
-
-#define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
 /* ---- formats: the packed rows of the one format table ----------------------- */
 
@@ -36,8 +36,6 @@ static const tfmt tfmts[] = {
 #undef FMT
 };
 
-/* TIC component types */
-enum { TY_SNORM = 1, TY_UNORM, TY_SINT, TY_UINT, TY_SNORM_FP16, TY_UNORM_FP16, TY_FLOAT };
 
 /* Level geometry: address and size of mip level `lv`. */
 typedef struct tlevel {
@@ -123,19 +121,19 @@ static void texel_decode(const tsampler *s, const uint8_t *p, uint32_t out[4])
             continue;
         uint32_t v = get_bits(p, s->off[k], w);
         switch (s->tic.type[k]) {
-        case TY_UNORM: case TY_UNORM_FP16:
+        case NV_TIC_UNORM: case NV_TIC_UNORM_FORCE_FP16:
             c[k] = uf((float)v * s->scale[k]);
             break;
-        case TY_SNORM: case TY_SNORM_FP16: {
+        case NV_TIC_SNORM: case NV_TIC_SNORM_FORCE_FP16: {
             int32_t sv = w >= 32 ? (int32_t)v : (int32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
             float f = (float)sv * s->scale[k];
             c[k] = uf(f < -1.0f ? -1.0f : f);
             break;
         }
-        case TY_SINT:
+        case NV_TIC_SINT:
             c[k] = w >= 32 ? v : (uint32_t)((v ^ (1u << (w - 1))) - (1u << (w - 1)));
             break;
-        case TY_UINT:
+        case NV_TIC_UINT:
             c[k] = v;
             break;
         default: /* float */
@@ -153,10 +151,12 @@ static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
                      (unsigned long long)va, (unsigned long long)nv_xpc_bytes(c->pc));
 }
 
-/* Read the handle, the TIC and TSC entries; check what the sampler can do. */
 static void level_of(const struct tsampler *s, unsigned lv, tlevel *out);
 
-static int sampler_load(xctx *c, unsigned index, tsampler *s)
+/* The texture handle c[handle_bank][index * 4]: TIC index bits 19:0, TSC
+ * index 31:20 (or the TIC index when linked_tsc), each checked against its
+ * pool. */
+static int handle_of(xctx *c, unsigned index, uint32_t *tic, uint32_t *tsc)
 {
     const nv_sass_env *e = c->env;
     const nv_sass_tex_env *t = &e->tex;
@@ -167,30 +167,43 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
                          "texture handle c[0x%x][0x%llx] not in a bound constant buffer at 0x%llx",
                          bank, (unsigned long long)off, (unsigned long long)nv_xpc_bytes(c->pc));
     uint32_t handle = e->cb[bank][off / 4];
-    uint32_t tic = handle & 0xfffff, tsc = t->linked_tsc ? tic : handle >> 20;
-    if (tic > t->tic_max || tsc > t->tsc_max)
+    *tic = handle & 0xfffff;
+    *tsc = t->linked_tsc ? *tic : handle >> 20;
+    if (*tic > t->tic_max || *tsc > t->tsc_max)
         return nv_xfault(c, CG_FAULT_BAD_STATE, 0,
                          "texture handle 0x%08x: TIC %u / TSC %u past the pools (%u / %u) at 0x%llx",
-                         handle, tic, tsc, t->tic_max, t->tsc_max,
+                         handle, *tic, *tsc, t->tic_max, t->tsc_max,
                          (unsigned long long)nv_xpc_bytes(c->pc));
-    uint32_t w[8];
-    uint64_t bad;
-    uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
-    nv_sass_tex_cache *tc = e->tcache;
+    return 0;
+}
+
+/* A cached decoding of the entries at va[0] (TIC) and va[1] (TSC), when
+ * both are plain readable memory holding the same words. */
+static bool cache_find(const nv_sass_tex_cache *tc, cg_vas *vas, const uint64_t va[2],
+                       tsampler *s)
+{
     uint8_t *pw[2];
-    if (tc && cg__vas_span(e->vas, va[0], 32, false, &pw[0]) == 32 &&
-        cg__vas_span(e->vas, va[1], 32, false, &pw[1]) == 32) {
-        /* both entries are plain readable memory: a cached decoding of the
-         * same words at the same addresses is this one */
-        for (unsigned i = 0; i < NV_TCACHE_N; i++) {
-            const tsampler *h = &tc->e[i].s;
-            if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
-                !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
-                *s = *h;
-                return 0;
-            }
+    if (!(tc && cg__vas_span(vas, va[0], 32, false, &pw[0]) == 32 &&
+          cg__vas_span(vas, va[1], 32, false, &pw[1]) == 32))
+        return false;
+    for (unsigned i = 0; i < NV_TCACHE_N; i++) {
+        const tsampler *h = &tc->e[i].s;
+        if (tc->e[i].valid && tc->e[i].va[0] == va[0] && tc->e[i].va[1] == va[1] &&
+            !memcmp(h->tic.raw, pw[0], 32) && !memcmp(h->tsc.raw, pw[1], 32)) {
+            *s = *h;
+            return true;
         }
     }
+    return false;
+}
+
+/* Read and decode the TIC and TSC entries through the address space (an
+ * unreadable entry faults with its address). */
+static int pool_read(xctx *c, const uint64_t va[2], tsampler *s)
+{
+    const nv_sass_env *e = c->env;
+    uint32_t w[8];
+    uint64_t bad;
     for (int i = 0; i < 2; i++) {
         cg_fault_kind k = cg_vas_check(e->vas, va[i], 32, false, &bad);
         if (k != CG_FAULT_NONE)
@@ -202,6 +215,15 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
         else
             cg_nv_tsc_decode(w, &s->tsc);
     }
+    return 0;
+}
+
+/* What the texel decoder needs of the format: its row of the packed
+ * formats (pitch or block-linear headers of 1D/2D/2D_NO_MIPMAP textures
+ * only), each component's bit offset and normalisation scale (UNORM 1 /
+ * (2^b - 1), SNORM 1 / (2^(b-1) - 1)), a supported swizzle. */
+static int sampler_format(xctx *c, tsampler *s)
+{
     s->f = NULL;
     for (size_t i = 0; i < sizeof tfmts / sizeof tfmts[0]; i++)
         if (tfmts[i].code == s->tic.format)
@@ -220,14 +242,14 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
         unsigned b = s->f->bits[k], ty = s->tic.type[k];
         s->off[k] = o;
         o += b;
-        if (b && (ty == 0 || (ty == TY_FLOAT && b != 16 && b != 32)))
+        if (b && (ty == 0 || (ty == NV_TIC_FLOAT && b != 16 && b != 32)))
             return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                              "not supported yet: texture component type %u of %u bits at 0x%llx",
                              ty, b, (unsigned long long)nv_xpc_bytes(c->pc));
         s->scale[k] = 0;
-        if (b && (ty == TY_UNORM || ty == TY_UNORM_FP16))
+        if (b && (ty == NV_TIC_UNORM || ty == NV_TIC_UNORM_FORCE_FP16))
             s->scale[k] = (float)(1.0 / ((double)(1ull << b) - 1));
-        else if (b > 1 && (ty == TY_SNORM || ty == TY_SNORM_FP16))
+        else if (b > 1 && (ty == NV_TIC_SNORM || ty == NV_TIC_SNORM_FORCE_FP16))
             s->scale[k] = (float)(1.0 / ((double)(1ull << (b - 1)) - 1));
     }
     for (unsigned i = 0; i < 4; i++)
@@ -235,9 +257,28 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
             return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                              "not supported yet: texture swizzle %u at 0x%llx", s->tic.swizzle[i],
                              (unsigned long long)nv_xpc_bytes(c->pc));
+    return 0;
+}
+
+/* Read the handle, the TIC and TSC entries (or their cached decoding);
+ * check what the sampler can do; note its geometry and fast paths. */
+static int sampler_load(xctx *c, unsigned index, tsampler *s)
+{
+    const nv_sass_env *e = c->env;
+    const nv_sass_tex_env *t = &e->tex;
+    uint32_t tic = 0, tsc = 0;
+    if (handle_of(c, index, &tic, &tsc))
+        return CG_ERR_FAULT;
+    uint64_t va[2] = {t->tic_va + (uint64_t)tic * 32, t->tsc_va + (uint64_t)tsc * 32};
+    nv_sass_tex_cache *tc = e->tcache;
+    if (cache_find(tc, e->vas, va, s))
+        return 0;
+    if (pool_read(c, va, s) || sampler_format(c, s))
+        return CG_ERR_FAULT;
+    unsigned hv = s->tic.header_version;
     s->bytes8 = true;
     for (unsigned k = 0; k < 4; k++)
-        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != TY_UNORM)
+        if (s->f->bits[k] != 8 || s->off[k] != 8 * k || s->tic.type[k] != NV_TIC_UNORM)
             s->bytes8 = false;
     s->ident = s->tic.swizzle[0] == 2 && s->tic.swizzle[1] == 3 && s->tic.swizzle[2] == 4 &&
                s->tic.swizzle[3] == 5;
@@ -578,128 +619,126 @@ static tsel select_lod(const tsampler *s, float lod, bool is_int, float minl, fl
     return r;
 }
 
-/* Sample with LOD selection. lod_mode: 0 implicit (quad derivatives), 1 LZ,
- * 2 bias (lodv), 3 explicit level (lodv). The implicit LOD is computed once
- * per 2x2 quad (every lane of a quad has the same), LZ once. When every
- * lane samples one level with one filter (the usual case) they go through
- * sample_lv together; otherwise lane by lane, in the order the texels were
- * always read. */
-static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
-                  const float *lodv, uint32_t res[4][NV_WARP])
+/* How sample() picks the level (in TEX's LOD field order): from the quad's
+ * derivatives, level 0, derivatives + the bias operand, the level operand. */
+enum { LOD_IMPLICIT, LOD_LZ, LOD_LB, LOD_LL };
+
+/* What LOD selection needs of a sampler: integer formats (never filtered
+ * or blended), the TSC bias and LOD clamps (max at most the last level),
+ * and the scales from normalized coordinates to texels. */
+typedef struct lodctx {
+    bool is_int;
+    float bias, minl, maxl;
+    float sx, sy;
+} lodctx;
+
+static void lod_ctx(const tsampler *s, lodctx *L)
 {
-    if (!c->m)
-        return 0;
-    bool is_int = false;
+    L->is_int = false;
     for (int k = 0; k < 4; k++)
-        if (s->f->bits[k] && (s->tic.type[k] == TY_SINT || s->tic.type[k] == TY_UINT))
-            is_int = true;
-    float bias = s->tsc.mip_lod_bias;
-    float minl = s->tsc.min_lod_clamp, maxl = s->tsc.max_lod_clamp;
+        if (s->f->bits[k] && (s->tic.type[k] == NV_TIC_SINT || s->tic.type[k] == NV_TIC_UINT))
+            L->is_int = true;
+    L->bias = s->tsc.mip_lod_bias;
+    L->minl = s->tsc.min_lod_clamp, L->maxl = s->tsc.max_lod_clamp;
     float top = (float)(s->levels - 1);
-    if (maxl > top)
-        maxl = top;
-    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
-    float sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
-    float sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
-    if (lod_mode == 1) {
-        tsel one = select_lod(s, 0, is_int, minl, maxl);
-        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
-            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
-        LANES sel[l] = one;
+    if (L->maxl > top)
+        L->maxl = top;
+    L->sx = s->tic.normalized_coords ? (float)s->w : 1.0f;
+    L->sy = s->tic.normalized_coords ? (float)s->h : 1.0f;
+}
+
+/* Implicit LOD when every active quad has the first one's derivatives
+ * (bits): the selection from the first quad, in *one. false when the
+ * quads differ (the per-quad loop below then selects). */
+static bool uniform_lod(const xctx *c, const tsampler *s, const float *u, const float *v,
+                        const lodctx *L, tsel *one)
+{
+    unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
+    float sx = L->sx, sy = L->sy;
+    float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
+                   (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
+    bool same = true;
+    for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
+        if (!(c->m >> q & 15))
+            continue;
+        float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
+                      (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
+        same = !memcmp(d, d0, sizeof d);
     }
-    bool uniform = true, blend = false, first = true;
-    tsel f0 = {0, 0, 0};
-    if (lod_mode == 0) {
-        /* implicit LOD: when every active quad has the first one's
-         * derivatives (bits), the loop below would select one level for
-         * all from the first: done here without the per-quad records */
-        unsigned q0 = (unsigned)__builtin_ctz(c->m) & ~3u;
-        float d0[4] = {(u[q0 + 1] - u[q0]) * sx, (v[q0 + 1] - v[q0]) * sy,
-                       (u[q0 + 2] - u[q0]) * sx, (v[q0 + 2] - v[q0]) * sy};
-        bool same = true;
-        for (unsigned q = q0 + 4; q < NV_WARP && same; q += 4) {
-            if (!(c->m >> q & 15))
-                continue;
-            float d[4] = {(u[q + 1] - u[q]) * sx, (v[q + 1] - v[q]) * sy,
-                          (u[q + 2] - u[q]) * sx, (v[q + 2] - v[q]) * sy};
-            same = !memcmp(d, d0, sizeof d);
-        }
-        if (same) {
-            float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
-            float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
-            float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
-            if (lod != lod)
-                lod = 0;
-            tsel one = select_lod(s, lod + bias, is_int, minl, maxl);
-            if (!(one.t > 0 && one.lv + 1u < s->levels))
-                return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
-        }
-    }
-    if (lod_mode != 1) {
-        uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
-        bool have = false, fresh = false;
-        float plod = 0;
-        tsel pone = {0, 0, 0};
-        for (unsigned q = 0; q < NV_WARP; q += 4) {
-            unsigned qm = c->m >> q & 15;
-            if (!qm)
-                continue;
-            float lod = 0;
-            if (lod_mode != 3) {
-                float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
-                float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
-                uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
-                if (!have || memcmp(d, pd, sizeof d)) {
-                    /* not the previous quad's derivatives (bits): its LOD */
-                    float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
-                    float rho = rx > ry ? rx : ry;
-                    plod = rho > 0 ? log2f(rho) : -INFINITY;
-                    if (plod != plod)
-                        plod = 0;
-                    memcpy(pd, d, sizeof d);
-                    have = fresh = true;
-                }
-                lod = plod;
+    if (!same)
+        return false;
+    float rx = sqrtf(d0[0] * d0[0] + d0[1] * d0[1]);
+    float ry = sqrtf(d0[2] * d0[2] + d0[3] * d0[3]);
+    float rho = rx > ry ? rx : ry, lod = rho > 0 ? log2f(rho) : -INFINITY;
+    if (lod != lod)
+        lod = 0;
+    *one = select_lod(s, lod + L->bias, L->is_int, L->minl, L->maxl);
+    return true;
+}
+
+/* The LOD of each 2x2 quad (lanes 4k..4k+3: +x, +y neighbours; OpenGL 4.6
+ * section 8.14: rho = the larger scaled derivative length, log2(rho)),
+ * computed again only when a quad's derivatives differ from the previous
+ * one's. Implicit LOD: one selection per quad (qsel), and whether they
+ * all pick the first one's level and filter (*uniform, f0) or any blends
+ * two levels (*blend). LB adds the lane's bias operand, LL takes it as the
+ * level: a selection per lane (sel). */
+static void quad_lods(const xctx *c, const tsampler *s, const float *u, const float *v,
+                      unsigned lod_mode, const float *lodv, const lodctx *L, tsel *sel,
+                      tsel *qsel, bool *uniform, bool *blend, tsel *f0)
+{
+    uint32_t pd[4] = {0, 0, 0, 0}; /* the previous quad's derivatives */
+    bool have = false, fresh = false, first = true;
+    float plod = 0, sx = L->sx, sy = L->sy;
+    tsel pone = {0, 0, 0};
+    for (unsigned q = 0; q < NV_WARP; q += 4) {
+        unsigned qm = c->m >> q & 15;
+        if (!qm)
+            continue;
+        float lod = 0;
+        if (lod_mode != LOD_LL) {
+            float dux = (u[q + 1] - u[q]) * sx, dvx = (v[q + 1] - v[q]) * sy;
+            float duy = (u[q + 2] - u[q]) * sx, dvy = (v[q + 2] - v[q]) * sy;
+            uint32_t d[4] = {uf(dux), uf(dvx), uf(duy), uf(dvy)};
+            if (!have || memcmp(d, pd, sizeof d)) {
+                /* not the previous quad's derivatives (bits): its LOD */
+                float rx = sqrtf(dux * dux + dvx * dvx), ry = sqrtf(duy * duy + dvy * dvy);
+                float rho = rx > ry ? rx : ry;
+                plod = rho > 0 ? log2f(rho) : -INFINITY;
+                if (plod != plod)
+                    plod = 0;
+                memcpy(pd, d, sizeof d);
+                have = fresh = true;
             }
-            if (lod_mode == 0) {
-                /* the same selection for the quad's lanes (and for the
-                 * next quad with the same derivatives) */
-                if (fresh)
-                    pone = select_lod(s, lod + bias, is_int, minl, maxl);
-                fresh = false;
-                qsel[q / 4] = pone;
-                if (first)
-                    f0 = pone, first = false;
-                else if (pone.lv != f0.lv || pone.linear != f0.linear)
-                    uniform = false;
-                if (pone.t > 0 && pone.lv + 1u < s->levels)
-                    blend = true;
-                continue;
-            }
-            for (unsigned l = q; l < q + 4; l++)
-                if (qm >> (l - q) & 1)
-                    sel[l] = select_lod(s, (lod_mode == 2 ? lod + lodv[l] : lodv[l]) + bias,
-                                        is_int, minl, maxl);
+            lod = plod;
         }
-    }
-    unsigned f = (unsigned)__builtin_ctz(c->m);
-    if (lod_mode != 0) /* LZ with a blend, bias and explicit LOD: lane by lane */
-        for (uint32_t m = c->m; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
-                uniform = false;
-            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
-                blend = true;
+        if (lod_mode == LOD_IMPLICIT) {
+            /* the same selection for the quad's lanes (and for the next
+             * quad with the same derivatives) */
+            if (fresh)
+                pone = select_lod(s, lod + L->bias, L->is_int, L->minl, L->maxl);
+            fresh = false;
+            qsel[q / 4] = pone;
+            if (first)
+                *f0 = pone, first = false;
+            else if (pone.lv != f0->lv || pone.linear != f0->linear)
+                *uniform = false;
+            if (pone.t > 0 && pone.lv + 1u < s->levels)
+                *blend = true;
+            continue;
         }
-    if (lod_mode == 0) {
-        /* the quads' selections: the first active quad's is lane f's */
-        if (uniform && !blend)
-            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
-        for (uint32_t m = c->m; m; m &= m - 1)
-            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+        for (unsigned l = q; l < q + 4; l++)
+            if (qm >> (l - q) & 1)
+                sel[l] = select_lod(s, (lod_mode == LOD_LB ? lod + lodv[l] : lodv[l]) + L->bias,
+                                    L->is_int, L->minl, L->maxl);
     }
-    if (uniform && !blend)
-        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+}
+
+/* Lane by lane, in lane order: each lane's level (and, blending, the next
+ * one, mixed by t; integer formats keep the first level's texel). */
+static int sample_lanes(xctx *c, tsampler *s, const float *u, const float *v, const tsel *sel,
+                        bool is_int, uint32_t res[4][NV_WARP])
+{
     for (uint32_t m = c->m; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint32_t r0[4][NV_WARP], r1[4][NV_WARP];
@@ -722,6 +761,58 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
         }
     }
     return 0;
+}
+
+/* Sample with LOD selection: lod_mode LOD_* (LB and LL read lodv). The
+ * implicit LOD is computed once per 2x2 quad (every lane of a quad has the
+ * same), LZ once. When every lane samples one level with one filter (the
+ * usual case) they go through sample_lv together; otherwise lane by lane,
+ * in the order the texels were always read. */
+static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned lod_mode,
+                  const float *lodv, uint32_t res[4][NV_WARP])
+{
+    if (!c->m)
+        return 0;
+    lodctx L;
+    lod_ctx(s, &L);
+    tsel sel[NV_WARP], qsel[NV_WARP / 4]; /* per lane; implicit LOD: per quad */
+    if (lod_mode == LOD_LZ) {
+        tsel one = select_lod(s, 0, L.is_int, L.minl, L.maxl);
+        if (!(one.t > 0 && one.lv + 1u < s->levels)) /* one level for every lane */
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+        LANES sel[l] = one;
+    }
+    bool uniform = true, blend = false;
+    tsel f0 = {0, 0, 0};
+    if (lod_mode == LOD_IMPLICIT) {
+        /* when every active quad has the first one's derivatives, the loop
+         * below would select one level for all from the first: done here
+         * without the per-quad records */
+        tsel one;
+        if (uniform_lod(c, s, u, v, &L, &one) && !(one.t > 0 && one.lv + 1u < s->levels))
+            return sample_lv(c, s, one.lv, one.linear, c->m, u, v, res);
+    }
+    if (lod_mode != LOD_LZ)
+        quad_lods(c, s, u, v, lod_mode, lodv, &L, sel, qsel, &uniform, &blend, &f0);
+    unsigned f = (unsigned)__builtin_ctz(c->m);
+    if (lod_mode != LOD_IMPLICIT) /* LZ with a blend, bias and explicit LOD: lane by lane */
+        for (uint32_t m = c->m; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (sel[l].lv != sel[f].lv || sel[l].linear != sel[f].linear)
+                uniform = false;
+            if (sel[l].t > 0 && sel[l].lv + 1u < s->levels)
+                blend = true;
+        }
+    if (lod_mode == LOD_IMPLICIT) {
+        /* the quads' selections: the first active quad's is lane f's */
+        if (uniform && !blend)
+            return sample_lv(c, s, f0.lv, f0.linear, c->m, u, v, res);
+        for (uint32_t m = c->m; m; m &= m - 1)
+            sel[__builtin_ctz(m)] = qsel[__builtin_ctz(m) / 4];
+    }
+    if (uniform && !blend)
+        return sample_lv(c, s, sel[f].lv, sel[f].linear, c->m, u, v, res);
+    return sample_lanes(c, s, u, v, sel, L.is_int, res);
 }
 
 /* TLD/TLDS: integer texel coordinates, level `lod`, no filtering; out of
@@ -789,132 +880,216 @@ static void write_mask(xctx *c, unsigned rd, unsigned mask, uint32_t res[4][NV_W
         }
 }
 
-int nv_xtex(xctx *c)
+/* TEXS and TLDS (the short forms): operands Rd2, Rd, Ra, Rb, the texture
+ * index and the component code. The 4-bit target field names the target
+ * and the LOD mode together; the coordinates are Ra (x), then Rb or Ra+1
+ * (y) and, for the LL targets, the level in Rb. F16 results are not
+ * modelled. */
+static int texs_coords(xctx *c, const uint32_t **A, const uint32_t **A1, const uint32_t **B)
+{
+    const xopnd *o = c->in->o;
+    unsigned ra = o[2].reg, rb = o[3].reg;
+    *A = reg(c->w, ra);
+    *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
+    *B = reg(c->w, rb);
+    return XMOD(c->in, F16) ? nv_xunsupported(c) : 0;
+}
+
+/* TEXS: a filtered sample; targets 1D_LZ, 2D (implicit LOD), 2D_LZ, 2D_LL. */
+int nv_x_TEXS(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    tsampler s;
+    const uint32_t *A, *A1, *B;
+    memset(res, 0, sizeof res);
+    if (texs_coords(c, &A, &A1, &B))
+        return CG_ERR_FAULT;
+    unsigned tg = XMOD(c->in, TEXS);
+    if (tg > NV_SASS_TEXS_2D_LL)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[4].val, &s))
+        return CG_ERR_FAULT;
+    memcpy(u, A, sizeof u);
+    if (tg == NV_SASS_TEXS_1D_LZ)
+        memset(v, 0, sizeof v);
+    else
+        memcpy(v, tg == NV_SASS_TEXS_2D_LL ? A1 : B, sizeof v);
+    if (tg == NV_SASS_TEXS_2D_LL)
+        memcpy(lodv, B, sizeof lodv);
+    else
+        memset(lodv, 0, sizeof lodv);
+    unsigned lm = tg == NV_SASS_TEXS_2D ? LOD_IMPLICIT : tg == NV_SASS_TEXS_2D_LL ? LOD_LL : LOD_LZ;
+    if (sample(c, &s, u, v, lm, lodv, res))
+        return CG_ERR_FAULT;
+    return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
+}
+
+/* TLDS: an unfiltered fetch at integer coordinates; targets 1D_LZ, 2D_LZ,
+ * 2D_LL. */
+int nv_x_TLDS(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    const uint32_t *A, *A1, *B;
+    memset(res, 0, sizeof res);
+    if (texs_coords(c, &A, &A1, &B))
+        return CG_ERR_FAULT;
+    unsigned tg = XMOD(c->in, TEXS);
+    if (tg != NV_SASS_TLDS_1D_LZ && tg != NV_SASS_TLDS_2D_LZ && tg != NV_SASS_TLDS_2D_LL)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[4].val, &s))
+        return CG_ERR_FAULT;
+    const uint32_t *X = A, *Y = tg == NV_SASS_TLDS_1D_LZ ? zero_lanes
+                               : tg == NV_SASS_TLDS_2D_LL ? A1 : B;
+    if (fetch_int(c, &s, X, Y, tg == NV_SASS_TLDS_2D_LL ? B : NULL, res))
+        return CG_ERR_FAULT;
+    return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
+}
+
+/* TEX, TLD and TLD4 (operands Rd, Ra, Rb, index, component mask): 1D or 2D
+ * only, coordinates Ra (x), Ra+1 (y, 2D) and Rb (the LOD operand). Arrays,
+ * AOFFI, DC (depth compare), MS, CL and the PTP offsets are not
+ * modelled. */
+static int tex_checks(xctx *c)
 {
     const xins *in = c->in;
-    const xopnd *o = in->o;
-    nv_sass_warp *w = c->w;
+    unsigned dim = XMOD(in, TEXDIM);
+    if ((dim != NV_SASS_TEXDIM_1D && dim != NV_SASS_TEXDIM_2D) || XMOD(in, ARRAY) ||
+        XMOD(in, AOFFI) || XMOD(in, DC) || XMOD(in, MS) || XMOD(in, CL) || XMOD(in, TOFF))
+        return nv_xunsupported(c);
+    return 0;
+}
+
+/* The float coordinates and LOD operand of TEX and TLD4. */
+static void tex_coords(xctx *c, float *u, float *v, float *lodv)
+{
+    const xopnd *o = c->in->o;
+    unsigned ra = o[1].reg, rb = o[2].reg;
+    const uint32_t *A = reg(c->w, ra), *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
+    const uint32_t *B = reg(c->w, rb);
+    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
+    LANES {
+        u[l] = fl(A[l]);
+        v[l] = one_d ? 0.0f : fl(A1[l]);
+        lodv[l] = fl(B[l]);
+    }
+}
+
+/* TEX: a filtered sample with the LOD mode: none (implicit, from the quad),
+ * LZ (level 0), LB (implicit + bias), LL (the level given). */
+int nv_x_TEX(xctx *c)
+{
+    const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
     float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
     tsampler s;
     memset(res, 0, sizeof res);
-    switch (in->handler) {
-    case H_TEXS: case H_TLDS: {
-        /* operands: Rd2, Rd, Ra, Rb, index, component code */
-        if (in->flags & XF(F16))
-            return nv_xunsupported(c);
-        unsigned tg = in->mod[M_TEXS], ra = o[2].reg, rb = o[3].reg;
-        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
-        if (in->handler == H_TEXS) {
-            /* 0 1D_LZ, 1 2D, 2 2D_LZ, 3 2D_LL */
-            if (tg > 3)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[4].val, &s))
-                return CG_ERR_FAULT;
-            memcpy(u, A, sizeof u);
-            if (tg == 0)
-                memset(v, 0, sizeof v);
-            else
-                memcpy(v, tg == 3 ? A1 : B, sizeof v);
-            if (tg == 3)
-                memcpy(lodv, B, sizeof lodv);
-            else
-                memset(lodv, 0, sizeof lodv);
-            unsigned lm = tg == 1 ? 0 : tg == 3 ? 3 : 1;
-            if (sample(c, &s, u, v, lm, lodv, res))
-                return CG_ERR_FAULT;
-        } else {
-            /* 0 1D_LZ, 2 2D_LZ, 5 2D_LL */
-            if (tg != 0 && tg != 2 && tg != 5)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[4].val, &s))
-                return CG_ERR_FAULT;
-            const uint32_t *X = A, *Y = tg == 0 ? zero_lanes : tg == 5 ? A1 : B;
-            if (fetch_int(c, &s, X, Y, tg == 5 ? B : NULL, res))
-                return CG_ERR_FAULT;
-        }
-        return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
-    }
-    case H_TEX: case H_TLD: case H_TLD4: {
-        /* operands: Rd, Ra, Rb, index, mask */
-        unsigned dim = in->mod[M_TEXDIM], lm = in->mod[M_LOD];
-        if ((dim != 0 && dim != 1) ||
-            (in->flags & (XF(ARRAY) | XF(AOFFI) | XF(DC) | XF(MS) | XF(CL))) ||
-            in->mod[M_TOFF])
-            return nv_xunsupported(c);
-        unsigned ra = o[1].reg, rb = o[2].reg;
-        const uint32_t *A = reg(w, ra), *A1 = reg(w, ra == 255 ? 255 : ra + 1), *B = reg(w, rb);
-        if (in->handler == H_TLD) {
-            /* .LZ/.LL at 55: 0 LZ, 1 LL (level in Rb) */
-            if (sampler_load(c, o[3].val, &s))
-                return CG_ERR_FAULT;
-            if (fetch_int(c, &s, A, dim == 0 ? zero_lanes : A1, lm ? B : NULL, res))
-                return CG_ERR_FAULT;
-        } else {
-            if (in->handler == H_TEX && lm != 0 && lm != 1 && lm != 2 && lm != 3)
-                return nv_xunsupported(c);
-            if (sampler_load(c, o[3].val, &s))
-                return CG_ERR_FAULT;
-            LANES {
-                u[l] = fl(A[l]);
-                v[l] = dim == 0 ? 0.0f : fl(A1[l]);
-                lodv[l] = fl(B[l]);
-            }
-            if (in->handler == H_TLD4) {
-                /* the four texels of the bilinear footprint, one component */
-                unsigned comp = in->mod[M_COMP];
-                tlevel L;
-                level_of(&s, 0, &L);
-                for (unsigned l = 0; l < NV_WARP; l++) {
-                    if (!(c->m >> l & 1))
-                        continue;
-                    double x = (s.tic.normalized_coords ? (double)u[l] * L.w : u[l]) - 0.5;
-                    double y = (s.tic.normalized_coords ? (double)v[l] * L.h : v[l]) - 0.5;
-                    double fx = floor(x), fy = floor(y);
-                    fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
-                    fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
-                    /* gather order (GL textureGather): (0,1) (1,1) (1,0) (0,0) */
-                    const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
-                    for (int k = 0; k < 4; k++) {
-                        int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
-                        int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
-                        uint32_t t[4];
-                        if (ix < 0 || iy < 0) {
-                            t[comp] = uf(s.border[comp]);
-                        } else if (fetch(c, &s, &L, (uint32_t)ix, (uint32_t)iy, t)) {
-                            return CG_ERR_FAULT;
-                        }
-                        res[k][l] = t[comp];
-                    }
-                }
-            } else {
-                unsigned mode = lm == 0 ? 0 : lm == 1 ? 1 : lm == 2 ? 2 : 3;
-                if (sample(c, &s, u, v, mode, lodv, res))
-                    return CG_ERR_FAULT;
-            }
-        }
-        write_mask(c, o[0].reg, o[4].val, res);
-        return 0;
-    }
-    case H_TXQ: {
-        /* operands: Rd, Ra, query, index, mask; query 1 = dimensions */
-        if (o[2].val != 1)
-            return nv_xunsupported(c);
-        if (sampler_load(c, o[3].val, &s))
-            return CG_ERR_FAULT;
-        const uint32_t *A = reg(w, o[1].reg);
-        for (unsigned l = 0; l < NV_WARP; l++) {
-            uint32_t lv = A[l];
-            uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
-            res[0][l] = ww ? ww : 1;
-            res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
-            res[2][l] = 1;
-            res[3][l] = s.levels;
-        }
-        write_mask(c, o[0].reg, o[4].val, res);
-        return 0;
-    }
-    default:
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    unsigned lm = XMOD(c->in, LOD);
+    if (lm != NV_SASS_TEXLOD_NONE && lm != NV_SASS_TEXLOD_LZ && lm != NV_SASS_TEXLOD_LB &&
+        lm != NV_SASS_TEXLOD_LL)
         return nv_xunsupported(c);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    tex_coords(c, u, v, lodv);
+    unsigned mode = lm == NV_SASS_TEXLOD_NONE ? LOD_IMPLICIT : lm == NV_SASS_TEXLOD_LZ ? LOD_LZ
+                    : lm == NV_SASS_TEXLOD_LB ? LOD_LB : LOD_LL;
+    if (sample(c, &s, u, v, mode, lodv, res))
+        return CG_ERR_FAULT;
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TLD: an unfiltered fetch at integer coordinates, level 0 (LZ) or the
+ * level in Rb (LL); texels out of range read as zero. */
+int nv_x_TLD(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    const uint32_t *A = reg(c->w, o[1].reg), *A1 = reg(c->w, o[1].reg == 255 ? 255 : o[1].reg + 1);
+    const uint32_t *B = reg(c->w, o[2].reg);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
+    if (fetch_int(c, &s, A, one_d ? zero_lanes : A1,
+                  XMOD(c->in, LOD) == NV_SASS_TLDLOD_LL ? B : NULL, res))
+        return CG_ERR_FAULT;
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TLD4: one component (COMP) of the four texels of the bilinear footprint
+ * of level 0, in textureGather order (0,1) (1,1) (1,0) (0,0); border texels
+ * give the border colour. */
+int nv_x_TLD4(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (tex_checks(c))
+        return CG_ERR_FAULT;
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    tex_coords(c, u, v, lodv);
+    unsigned comp = XMOD(c->in, COMP);
+    tlevel L;
+    level_of(&s, 0, &L);
+    for (unsigned l = 0; l < NV_WARP; l++) {
+        if (!(c->m >> l & 1))
+            continue;
+        double x = (s.tic.normalized_coords ? (double)u[l] * L.w : u[l]) - 0.5;
+        double y = (s.tic.normalized_coords ? (double)v[l] * L.h : v[l]) - 0.5;
+        double fx = floor(x), fy = floor(y);
+        fx = fx < -1e9 ? -1e9 : fx > 1e9 ? 1e9 : fx;
+        fy = fy < -1e9 ? -1e9 : fy > 1e9 ? 1e9 : fy;
+        const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+        for (int k = 0; k < 4; k++) {
+            int32_t ix = nv_lanes_wrap1((int64_t)fx + dx[k], L.w, L.wmask, s.tsc.wrap_u);
+            int32_t iy = nv_lanes_wrap1((int64_t)fy + dy[k], L.h, L.hmask, s.tsc.wrap_v);
+            uint32_t t[4];
+            if (ix < 0 || iy < 0) {
+                t[comp] = uf(s.border[comp]);
+            } else if (fetch(c, &s, &L, (uint32_t)ix, (uint32_t)iy, t)) {
+                return CG_ERR_FAULT;
+            }
+            res[k][l] = t[comp];
+        }
     }
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
+}
+
+/* TXQ: query 1 (dimensions) gives width and height of the level in Ra,
+ * depth 1 and the number of levels; the other queries are not modelled. */
+int nv_x_TXQ(xctx *c)
+{
+    const xopnd *o = c->in->o;
+    uint32_t res[4][NV_WARP];
+    tsampler s;
+    memset(res, 0, sizeof res);
+    if (o[2].val != 1)
+        return nv_xunsupported(c);
+    if (sampler_load(c, o[3].val, &s))
+        return CG_ERR_FAULT;
+    const uint32_t *A = reg(c->w, o[1].reg);
+    for (unsigned l = 0; l < NV_WARP; l++) {
+        uint32_t lv = A[l];
+        uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
+        res[0][l] = ww ? ww : 1;
+        res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
+        res[2][l] = 1;
+        res[3][l] = s.levels;
+    }
+    write_mask(c, o[0].reg, o[4].val, res);
+    return 0;
 }

@@ -65,6 +65,7 @@
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv/nv_internal.h"
+#include "nv/tables/tex_names.h"
 
 static inline uint32_t bitsw(uint32_t w, unsigned hi, unsigned lo)
 {
@@ -240,171 +241,6 @@ void cg_nv_tsc_decode(const uint32_t w[8], cg_nv_tsc *s)
         s->border_color[i] = word_float(w[4 + i]);
 }
 
-/* ---- JSON ------------------------------------------------------------------ */
-
-static const char *name_of(const char *const *names, size_t n, unsigned v)
-{
-    return v < n ? names[v] : NULL;
-}
-
-static void json_name(FILE *f, const char *key, const char *name, unsigned v)
-{
-    if (name)
-        fprintf(f, ",\"%s\":\"%s\"", key, name);
-    else
-        fprintf(f, ",\"%s\":%u", key, v); /* reserved value: the number */
-}
-
-static void json_float(FILE *f, const char *key, float v)
-{
-    if (isfinite(v))
-        fprintf(f, ",\"%s\":%.9g", key, (double)v);
-    else
-        fprintf(f, ",\"%s\":null", key);
-}
-
-static const char *const header_names[] = {"1D_BUFFER", "PITCH_COLORKEY", "PITCH",
-                                           "BLOCKLINEAR", "BLOCKLINEAR_COLORKEY"};
-static const char *const type_names[] = {NULL,   "SNORM", "UNORM", "SINT",
-                                         "UINT", "SNORM_FORCE_FP16", "UNORM_FORCE_FP16",
-                                         "FLOAT"};
-static const char *const swizzle_names[] = {"ZERO", NULL, "R", "G", "B", "A",
-                                            "ONE_INT", "ONE_FLOAT"};
-static const char *const textype_names[] = {"1D",       "2D",       "3D",
-                                             "CUBE",     "1D_ARRAY", "2D_ARRAY",
-                                             "1D_BUFFER", "2D_NO_MIPMAP", "CUBE_ARRAY"};
-/* yuzu WrapMode 0..7 (Wrap, Mirror, ClampToEdge, Border, Clamp, MirrorOnce*);
- * the spelling of NVIDIA's address modes (CLAMP_OGL, MIRROR_ONCE_*). */
-static const char *const wrap_names[] = {"WRAP",
-                                         "MIRROR",
-                                         "CLAMP_TO_EDGE",
-                                         "BORDER",
-                                         "CLAMP_OGL",
-                                         "MIRROR_ONCE_CLAMP_TO_EDGE",
-                                         "MIRROR_ONCE_BORDER",
-                                         "MIRROR_ONCE_CLAMP_OGL"};
-static const char *const compare_names[] = {"NEVER",   "LESS",     "EQUAL",  "LEQUAL",
-                                            "GREATER", "NOTEQUAL", "GEQUAL", "ALWAYS"};
-static const char *const filter_names[] = {NULL, "NEAREST", "LINEAR"};
-static const char *const mip_filter_names[] = {NULL, "NONE", "NEAREST", "LINEAR"};
-/* MAX_ANISOTROPY 0..7 = 1, 2, 4, 6, 8, 10, 12, 16 to 1: Mesa NVK nvk_sampler.c
- * g80_tsc_0_max_anisotropy (n / 2 up to 10, 12 -> 6, 16 -> 7). The TIC's W6
- * field has the same names (Mesa nvc0 GM107_TIC2_6_MAX_ANISOTROPY_2_TO_1). */
-static const char *const aniso_names[] = {"1_TO_1", "2_TO_1",  "4_TO_1",  "6_TO_1",
-                                          "8_TO_1", "10_TO_1", "12_TO_1", "16_TO_1"};
-static const char *const reduction_names[] = {"WEIGHTED_AVERAGE", "MIN", "MAX"};
-
-#define NAME(tab, v) name_of(tab, CG_ARRAY_SIZE(tab), v)
-
-static void json_raw(FILE *f, const uint32_t raw[8])
-{
-    fputs("\"raw\":[", f);
-    for (unsigned i = 0; i < 8; i++)
-        fprintf(f, "%s\"0x%08x\"", i ? "," : "", (unsigned)raw[i]);
-    fputc(']', f);
-}
-
-void cg_nv_tic_print_json(FILE *f, const cg_nv_tic *t)
-{
-    static const char comp[4] = {'r', 'g', 'b', 'a'};
-    static const char dst[4] = {'x', 'y', 'z', 'w'};
-    char key[16];
-    bool compressed;
-    fprintf(f, "{\"format\":%u", (unsigned)t->format);
-    const char *fname = cg_nv_tex_format_name(t->format);
-    if (fname)
-        fprintf(f, ",\"format_name\":\"%s\"", fname);
-    else
-        fputs(",\"format_name\":null", f);
-    unsigned bytes = cg_nv_tex_format_bytes(t->format, &compressed);
-    fprintf(f, ",\"format_bytes\":%u,\"compressed\":%s", bytes, compressed ? "true" : "false");
-    for (unsigned i = 0; i < 4; i++) {
-        snprintf(key, sizeof(key), "%c_type", comp[i]);
-        json_name(f, key, NAME(type_names, t->type[i]), t->type[i]);
-    }
-    for (unsigned i = 0; i < 4; i++) {
-        snprintf(key, sizeof(key), "%c_source", dst[i]);
-        json_name(f, key, NAME(swizzle_names, t->swizzle[i]), t->swizzle[i]);
-    }
-    fprintf(f, ",\"pack\":%s", t->pack ? "true" : "false");
-    json_name(f, "header_version", NAME(header_names, t->header_version), t->header_version);
-    fprintf(f, ",\"address\":\"0x%010llx\"", (unsigned long long)t->address);
-    fprintf(f, ",\"pitch\":%u", (unsigned)t->pitch);
-    fprintf(f, ",\"block_width_log2\":%u,\"block_height_log2\":%u,\"block_depth_log2\":%u",
-            t->block_w, t->block_h, t->block_d);
-    fprintf(f, ",\"tile_width_log2\":%u,\"gob_3d\":%s", t->tile_width,
-            t->gob_3d ? "true" : "false");
-    fprintf(f, ",\"width\":%u,\"height\":%u,\"depth\":%u", (unsigned)t->width,
-            (unsigned)t->height, (unsigned)t->depth);
-    fprintf(f, ",\"layer_base\":%u,\"max_mip_level\":%u", t->layer_base, t->max_mip_level);
-    fprintf(f, ",\"depth_texture\":%s,\"srgb\":%s", t->depth_texture ? "true" : "false",
-            t->srgb ? "true" : "false");
-    json_name(f, "texture_type", NAME(textype_names, t->texture_type), t->texture_type);
-    fprintf(f, ",\"border_size\":%u,\"normalized_coords\":%s,\"sparse\":%s", t->border_size,
-            t->normalized_coords ? "true" : "false", t->sparse ? "true" : "false");
-    fprintf(f, ",\"lod_bias\":%.9g", (double)t->lod_bias / 256.0);
-    json_name(f, "max_anisotropy", NAME(aniso_names, t->max_anisotropy), t->max_anisotropy);
-    fprintf(f, ",\"res_view_min_mip\":%u,\"res_view_max_mip\":%u,\"msaa_mode\":%u",
-            t->res_view_min_mip, t->res_view_max_mip, t->msaa_mode);
-    fprintf(f, ",\"min_lod_clamp\":%.9g", (double)t->min_lod_clamp / 256.0);
-    fprintf(f, ",\"color_key\":\"0x%08x\"", (unsigned)t->color_key);
-    fprintf(f, ",\"load_store_hint\":%s,\"view_coherency_hash\":%u",
-            t->load_store_hint ? "true" : "false", t->view_coherency_hash);
-    fprintf(f, ",\"lod_aniso_quality2\":%s,\"lod_aniso_quality\":%s,\"lod_iso_quality\":%s",
-            t->lod_aniso_quality2 ? "true" : "false", t->lod_aniso_quality ? "true" : "false",
-            t->lod_iso_quality ? "true" : "false");
-    fprintf(f, ",\"aniso_coarse_spread_modifier\":%u,\"aniso_spread_scale\":%u",
-            t->aniso_coarse_spread_modifier, t->aniso_spread_scale);
-    fprintf(f, ",\"use_header_opt_control\":%s,\"aniso_spread_max_log2\":%u",
-            t->use_header_opt_control ? "true" : "false", t->aniso_spread_max_log2);
-    fprintf(f, ",\"sector_promotion\":%u,\"color_key_op\":%s,\"trilin_opt\":%u",
-            t->sector_promotion, t->color_key_op ? "true" : "false", t->trilin_opt);
-    fprintf(f, ",\"aniso_bias\":%u,\"aniso_fine_spread_func\":%u,\"aniso_coarse_spread_func\":%u",
-            t->aniso_bias, t->aniso_fine_spread_func, t->aniso_coarse_spread_func);
-    fprintf(f, ",\"aniso_fine_spread_modifier\":%u,", t->aniso_fine_spread_modifier);
-    json_raw(f, t->raw);
-    fputc('}', f);
-}
-
-void cg_nv_tsc_print_json(FILE *f, const cg_nv_tsc *s)
-{
-    fputc('{', f);
-    json_raw(f, s->raw);
-    json_name(f, "wrap_u", NAME(wrap_names, s->wrap_u), s->wrap_u);
-    json_name(f, "wrap_v", NAME(wrap_names, s->wrap_v), s->wrap_v);
-    json_name(f, "wrap_p", NAME(wrap_names, s->wrap_p), s->wrap_p);
-    fprintf(f, ",\"depth_compare\":%s", s->depth_compare ? "true" : "false");
-    json_name(f, "depth_compare_func", NAME(compare_names, s->depth_compare_func),
-              s->depth_compare_func);
-    fprintf(f, ",\"srgb_conversion\":%s", s->srgb_conversion ? "true" : "false");
-    fprintf(f, ",\"font_filter_width\":%u,\"font_filter_height\":%u", s->font_filter_width,
-            s->font_filter_height);
-    json_name(f, "max_anisotropy", NAME(aniso_names, s->max_anisotropy), s->max_anisotropy);
-    json_name(f, "mag_filter", NAME(filter_names, s->mag_filter), s->mag_filter);
-    json_name(f, "min_filter", NAME(filter_names, s->min_filter), s->min_filter);
-    json_name(f, "mip_filter", NAME(mip_filter_names, s->mip_filter), s->mip_filter);
-    fprintf(f, ",\"cubemap_anisotropy\":%s,\"cubemap_interface_filtering\":%s",
-            s->cubemap_anisotropy ? "true" : "false",
-            s->cubemap_interface_filtering ? "true" : "false");
-    json_name(f, "reduction_filter", NAME(reduction_names, s->reduction_filter),
-              s->reduction_filter);
-    json_float(f, "mip_lod_bias", s->mip_lod_bias);
-    fprintf(f, ",\"float_coord_normalization\":%s,\"trilin_opt\":%u",
-            s->float_coord_normalization ? "true" : "false", s->trilin_opt);
-    json_float(f, "min_lod_clamp", s->min_lod_clamp);
-    json_float(f, "max_lod_clamp", s->max_lod_clamp);
-    fprintf(f, ",\"srgb_border_color\":[%u,%u,%u]", s->srgb_border_color[0],
-            s->srgb_border_color[1], s->srgb_border_color[2]);
-    fputs(",\"border_color\":[", f);
-    for (unsigned i = 0; i < 4; i++) {
-        if (isfinite(s->border_color[i]))
-            fprintf(f, "%s%.9g", i ? "," : "", (double)s->border_color[i]);
-        else
-            fprintf(f, "%snull", i ? "," : "");
-    }
-    fputs("]}", f);
-}
-
 /* ---- texture reads --------------------------------------------------------- */
 
 #define TEX_MAX_DIM 16384u
@@ -438,21 +274,19 @@ static int32_t sign_extend(uint32_t v, unsigned w)
     return (int32_t)((v ^ m) - m);
 }
 
-/* TIC component types (research/nv.md section 6). */
-enum { TY_SNORM = 1, TY_UNORM, TY_SINT, TY_UINT, TY_SNORM_FP16, TY_UNORM_FP16, TY_FLOAT };
-
-/* Can a component w bits wide of this type be turned into 8 bits? */
+/* TIC component types: NV_TIC_* (src/nv/tables/tex_names.h; research/nv.md
+ * section 6). Can a component w bits wide of this type be turned into 8 bits? */
 static bool type_ok(unsigned type, unsigned w)
 {
     switch (type) {
-    case TY_SNORM:
-    case TY_UNORM:
-    case TY_SINT:
-    case TY_UINT:
-    case TY_SNORM_FP16:
-    case TY_UNORM_FP16:
+    case NV_TIC_SNORM:
+    case NV_TIC_UNORM:
+    case NV_TIC_SINT:
+    case NV_TIC_UINT:
+    case NV_TIC_SNORM_FORCE_FP16:
+    case NV_TIC_UNORM_FORCE_FP16:
         return true;
-    case TY_FLOAT:
+    case NV_TIC_FLOAT:
         return w == 16 || w == 32;
     default:
         return false; /* 0: reserved */
@@ -466,26 +300,26 @@ static bool type_ok(unsigned type, unsigned w)
 static uint8_t comp_to_u8(uint32_t v, unsigned w, unsigned type)
 {
     switch (type) {
-    case TY_UNORM:
-    case TY_UNORM_FP16: {
+    case NV_TIC_UNORM:
+    case NV_TIC_UNORM_FORCE_FP16: {
         uint64_t max = (1ull << w) - 1;
         return (uint8_t)((v * 255ull + max / 2) / max);
     }
-    case TY_SNORM:
-    case TY_SNORM_FP16: {
+    case NV_TIC_SNORM:
+    case NV_TIC_SNORM_FORCE_FP16: {
         int32_t s = sign_extend(v, w);
         if (s <= 0)
             return 0;
         uint64_t max = (1ull << (w - 1)) - 1; /* s > 0 implies w >= 2 */
         return (uint8_t)(((uint64_t)s * 255u + max / 2) / max);
     }
-    case TY_SINT: {
+    case NV_TIC_SINT: {
         int32_t s = sign_extend(v, w);
         return (uint8_t)(s < 0 ? 0 : s > 255 ? 255 : s);
     }
-    case TY_UINT:
+    case NV_TIC_UINT:
         return (uint8_t)(v > 255 ? 255 : v);
-    default: /* TY_FLOAT, 16 or 32 bits (type_ok) */
+    default: /* NV_TIC_FLOAT, 16 or 32 bits (type_ok) */
         return float_to_u8(w == 32 ? word_float(v) : cg__half_to_float(v));
     }
 }
@@ -574,7 +408,7 @@ static uint8_t channel_u8(int v, bool is_signed)
 
 static bool is_snorm(unsigned type)
 {
-    return type == TY_SNORM || type == TY_SNORM_FP16;
+    return type == NV_TIC_SNORM || type == NV_TIC_SNORM_FORCE_FP16;
 }
 
 /* One 4x4 block into 16 RGBA component sets (R G B A; components a format
@@ -746,7 +580,7 @@ static bool header_decodable(const tex_format *f, const cg_nv_tic *t)
     bool rgtc = f->decode == DEC_BC4 || f->decode == DEC_BC5;
     unsigned ncomp = f->decode == DEC_BC4 ? 1 : f->decode == DEC_BC5 ? 2 : 4;
     for (unsigned k = 0; k < ncomp; k++)
-        if (t->type[k] != TY_UNORM && t->type[k] != TY_UNORM_FP16 &&
+        if (t->type[k] != NV_TIC_UNORM && t->type[k] != NV_TIC_UNORM_FORCE_FP16 &&
             !(rgtc && is_snorm(t->type[k])))
             return false;
     return true;

@@ -1,6 +1,8 @@
-/* nv: MAXWELL_B (B197) 3D engine: dispatch of the action methods, render
- * target state, CB_BIND, report semaphores and counters, clears
- * (CLEAR_SURFACE). See threed.h and docs/nv-3d.md.
+/* nv: MAXWELL_B (B197) 3D engine: dispatch of the action methods, CB_BIND,
+ * report semaphores, CLEAR_REPORT_VALUE, clears (CLEAR_SURFACE). What the
+ * register file says (render targets, formats, draw counters) is read
+ * through threed_state.c, which draw.c, pipeline.c and rop.c share. See
+ * threed.h and docs/nv-3d.md.
  *
  * Sources (cited where used): NVIDIA open-gpu-doc classes/3d/clb197.h (method
  * offsets, fields, format codes, report codes); Mesa nvc0_surface.c (how the
@@ -15,25 +17,6 @@
 #include "nv/tables/fields.h"
 #include "threed.h"
 
-nv3d_state *nv3d_state_get(cg_nv_channel *ch)
-{
-    if (!ch->s3d) {
-        ch->s3d = cg__alloc(ch->gpu->dev, sizeof(*ch->s3d));
-        if (ch->s3d)
-            memset(ch->s3d, 0, sizeof(*ch->s3d));
-    }
-    if (ch->s3d)
-        ch->s3d->regs = ch->objs[NV_OBJ_3D].regs;
-    return ch->s3d;
-}
-
-void nv3d_state_free(cg_nv_channel *ch)
-{
-    if (ch->s3d)
-        cg__free(ch->gpu->dev, ch->s3d, sizeof(*ch->s3d));
-    ch->s3d = NULL;
-}
-
 _Static_assert(NV3D_STAGES == 5, "BIND_GROUP_CONSTANT_BUFFER has 5 elements (classes.overlay)");
 
 static inline uint32_t reg(const nv_obj *o, uint32_t m)
@@ -41,92 +24,14 @@ static inline uint32_t reg(const nv_obj *o, uint32_t m)
     return o->regs[m >> 2];
 }
 
-/* ---- render target state ------------------------------------------------- */
-
-void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out)
-{
-    uint32_t b = 64 * (i & 7);
-    uint32_t mem = reg(o, NVB197_SET_COLOR_TARGET_MEMORY + b);
-    memset(out, 0, sizeof(*out));
-    out->addr = nv_addr40(reg(o, NVB197_SET_COLOR_TARGET_A + b),
-                       reg(o, NVB197_SET_COLOR_TARGET_B + b));
-    out->width = NV_VAL(NVB197, SET_COLOR_TARGET_WIDTH, V, reg(o, NVB197_SET_COLOR_TARGET_WIDTH + b));
-    out->height = NV_VAL(NVB197, SET_COLOR_TARGET_HEIGHT, V,
-                         reg(o, NVB197_SET_COLOR_TARGET_HEIGHT + b));
-    out->format = NV_VAL(NVB197, SET_COLOR_TARGET_FORMAT, V,
-                         reg(o, NVB197_SET_COLOR_TARGET_FORMAT + b));
-    out->memory = mem;
-    out->pitch = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, LAYOUT, mem);
-    out->block_w = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_WIDTH, mem);
-    out->block_h = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_HEIGHT, mem);
-    out->block_d = NV_VAL(NVB197, SET_COLOR_TARGET_MEMORY, BLOCK_DEPTH, mem);
-}
-
-void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled)
-{
-    uint32_t bs = reg(o, NVB197_SET_ZT_BLOCK_SIZE);
-    memset(out, 0, sizeof(*out));
-    out->addr = nv_addr40(reg(o, NVB197_SET_ZT_A), reg(o, NVB197_SET_ZT_B));
-    out->width = NV_VAL(NVB197, SET_ZT_SIZE_A, WIDTH, reg(o, NVB197_SET_ZT_SIZE_A));
-    out->height = NV_VAL(NVB197, SET_ZT_SIZE_B, HEIGHT, reg(o, NVB197_SET_ZT_SIZE_B));
-    out->format = NV_VAL(NVB197, SET_ZT_FORMAT, V, reg(o, NVB197_SET_ZT_FORMAT));
-    out->memory = bs;
-    out->pitch = false; /* SET_ZT_BLOCK_SIZE has no layout field: zeta is block linear */
-    out->block_w = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, WIDTH, bs);
-    out->block_h = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, HEIGHT, bs);
-    out->block_d = NV_VAL(NVB197, SET_ZT_BLOCK_SIZE, DEPTH, bs);
-    if (enabled)
-        *enabled = NV_VAL(NVB197, SET_ZT_SELECT, TARGET_COUNT, reg(o, NVB197_SET_ZT_SELECT));
-}
-
 /* ---- report counters ----------------------------------------------------- */
 
-/* SET_REPORT_SEMAPHORE_D REPORT codes this model counts (clb197.h). */
+/* SET_REPORT_SEMAPHORE_D REPORT codes the report semaphore treats apart
+ * (clb197.h); the draw counters are in threed_state.c. */
 enum {
     REP_NONE = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_NONE,
-    REP_DA_VERTICES = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_DA_VERTICES_GENERATED,
     REP_ZPASS_PIXEL_CNT = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_ZPASS_PIXEL_CNT,
-    REP_DA_PRIMITIVES = NVB197_SET_REPORT_SEMAPHORE_D_REPORT_DA_PRIMITIVES_GENERATED
 };
-
-/* Primitives the input assembler makes of n vertices of BEGIN topology t
- * (GL/D3D counting rules for each topology; incomplete primitives are
- * dropped). PATCH uses SET_PATCH SIZE. */
-#define OP(t) NVB197_BEGIN_OP_##t
-static uint64_t prims_of(unsigned t, uint64_t n, unsigned patch)
-{
-    switch (t) {
-    case OP(POINTS): return n;
-    case OP(LINES): return n / 2;
-    case OP(LINE_LOOP): return n >= 2 ? n : 0;
-    case OP(LINE_STRIP): return n >= 2 ? n - 1 : 0;
-    case OP(TRIANGLES): return n / 3;
-    case OP(TRIANGLE_STRIP):
-    case OP(TRIANGLE_FAN): return n >= 3 ? n - 2 : 0;
-    case OP(QUADS): return n / 4;
-    case OP(QUAD_STRIP): return n >= 4 ? (n - 2) / 2 : 0;
-    case OP(POLYGON): return n >= 3 ? 1 : 0;
-    case OP(LINELIST_ADJCY): return n / 4;
-    case OP(LINESTRIP_ADJCY): return n >= 4 ? n - 3 : 0;
-    case OP(TRIANGLELIST_ADJCY): return n / 6;
-    case OP(TRIANGLESTRIP_ADJCY): return n >= 6 ? (n - 4) / 2 : 0;
-    case OP(PATCH): return patch ? n / patch : 0;
-    default: return 0;
-    }
-}
-#undef OP
-
-void nv3d_count_draw(nv3d_state *s, unsigned topology, uint64_t vertices, uint32_t instances)
-{
-    if (!s || !s->regs)
-        return;
-    uint32_t en = s->regs[NVB197_SET_STATISTICS_COUNTER >> 2];
-    unsigned patch = NV_VAL(NVB197, SET_PATCH, SIZE, s->regs[NVB197_SET_PATCH >> 2]);
-    if (NV_VAL(NVB197, SET_STATISTICS_COUNTER, DA_VERTICES_GENERATED_ENABLE, en))
-        s->counters[REP_DA_VERTICES] += vertices * instances;
-    if (NV_VAL(NVB197, SET_STATISTICS_COUNTER, DA_PRIMITIVES_GENERATED_ENABLE, en))
-        s->counters[REP_DA_PRIMITIVES] += prims_of(topology, vertices, patch) * instances;
-}
 
 /* CLEAR_REPORT_VALUE TYPE uses its own numbering (clb197.h): each type and
  * the REPORT codes it resets. ZCULL_STATS resets the four ZCULL_STATSn,
@@ -219,7 +124,7 @@ static int cb_bind(cg_nv_channel *ch, nv_obj *o, nv3d_state *s, uint32_t m, uint
 /* ---- report semaphores ---------------------------------------------------- */
 
 /* SET_REPORT_SEMAPHORE_D REDUCTION_OP goes to nv_reduce through
- * nv_red_op_to_host (host.c). */
+ * nv_red_op_to_host (reduce.c). */
 
 static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_t n,
                         const cg_agent *ag)
@@ -228,6 +133,102 @@ static int report_write(cg_nv_channel *ch, uint64_t va, const uint32_t *w, size_
     if (rc != 0)
         ch->state = CG_NV_CH_FAULTED;
     return rc;
+}
+
+/* RELEASE: write the payload (one word), or the four-word structure of
+ * payload, 0 and the timestamp; with REDUCTION_ENABLE the payload is
+ * reduced into the 32-bit word there instead (REDUCTION_OP in the I2M's
+ * numbering, REDUCTION_FORMAT unsigned or signed). */
+static int report_release(cg_nv_channel *ch, uint64_t va, uint32_t payload, uint32_t v,
+                          uint64_t ts, const cg_agent *ag)
+{
+    unsigned format = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_FORMAT, v);
+    bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    if (NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_ENABLE, v)) {
+        if (!one_word)
+            return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
+                            "SET_REPORT_SEMAPHORE_D: reduction with the four-word "
+                            "structure not supported yet");
+        if (format > NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32)
+            return nv_fault(ch, ag, CG_FAULT_BAD_STATE, va,
+                            "SET_REPORT_SEMAPHORE_D: REDUCTION_FORMAT %u is not defined "
+                            "(UNSIGNED_32 0, SIGNED_32 1)", format);
+        uint32_t old;
+        if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
+            ch->state = CG_NV_CH_FAULTED;
+            return CG_ERR_FAULT;
+        }
+        uint32_t nv = nv_reduce(old, payload,
+                                nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
+                                                         REDUCTION_OP, v)],
+                                format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
+        if (report_write(ch, va, &nv, 1, ag) != 0)
+            return CG_ERR_FAULT;
+        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, nv, va, 4,
+                       "report semaphore reduction");
+        return 0;
+    }
+    uint32_t rec[4] = {payload, 0, (uint32_t)ts, (uint32_t)(ts >> 32)};
+    if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
+        return CG_ERR_FAULT;
+    nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, payload, va,
+                   one_word ? 4 : 16, "report semaphore release");
+    return 0;
+}
+
+/* ACQUIRE: the channel waits like a host SEMAPHORED acquire, for the word
+ * to equal the payload or (COMPARISON GE) reach it. */
+static void report_acquire(cg_nv_channel *ch, uint64_t va, uint32_t payload, uint32_t v,
+                           const cg_agent *ag)
+{
+    ch->wait = NV_WAIT_SEM;
+    ch->wait_addr = va;
+    ch->wait_value = payload;
+    ch->wait_op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, COMPARISON, v) ==
+                          NVB197_SET_REPORT_SEMAPHORE_D_COMPARISON_GE
+                      ? NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ
+                      : NVB06F_SEMAPHORED_OPERATION_ACQUIRE;
+    ch->wait_hdr_addr = ag->stream_addr;
+    ch->wait_unit = ag->unit; /* "3d" or "compute": names the unit in a watchdog hang */
+    ch->wait_words[0] = ag->words[0];
+    ch->wait_words[1] = ag->words[1];
+    ch->wait_runs = 0;
+}
+
+/* REPORT_ONLY: write counter REPORT (3D only; threed_state.c counts). */
+static int report_counter(cg_nv_channel *ch, const nv_obj *o, uint64_t va, uint32_t payload,
+                          uint32_t v, uint64_t ts, const cg_agent *ag)
+{
+    unsigned report = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REPORT, v);
+    bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
+    if (o->class_id != CG_NV_CLASS_3D)
+        return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
+                        "SET_REPORT_SEMAPHORE_D: MAXWELL_COMPUTE_B report counters not "
+                        "supported yet");
+    nv3d_state *s = nv3d_state_get(ch);
+    if (!s)
+        return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, va, "no host memory for 3D state");
+    uint64_t c = s->counters[report];
+    uint32_t rec[4];
+    /* Layouts, Mesa nvc0_query_hw.c: the pixel count is "u32 sequence,
+     * u32 count, u64 time", the other statistics "u64 count, u64 time";
+     * REPORT NONE (Mesa's timestamp query) has the release layout */
+    if (report == REP_NONE || report == REP_ZPASS_PIXEL_CNT) {
+        rec[0] = payload;
+        rec[1] = (uint32_t)c;
+    } else {
+        rec[0] = (uint32_t)c;
+        rec[1] = (uint32_t)(c >> 32);
+    }
+    rec[2] = (uint32_t)ts;
+    rec[3] = (uint32_t)(ts >> 32);
+    if (one_word)
+        rec[0] = (uint32_t)c;
+    if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
+        return CG_ERR_FAULT;
+    nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, c, va,
+                   one_word ? 4 : 16, "report counter");
+    return 0;
 }
 
 /* SET_REPORT_SEMAPHORE_D (B197 0x1B0C; B1C0 has the same A..D at the same
@@ -243,10 +244,7 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
                          reg(o, NVB197_SET_REPORT_SEMAPHORE_B));
     uint32_t payload = reg(o, NVB197_SET_REPORT_SEMAPHORE_C);
     unsigned op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, OPERATION, v);
-    unsigned report = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REPORT, v);
-    unsigned format = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_FORMAT, v);
     bool one_word = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, STRUCTURE_SIZE, v);
-    bool reduce = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, REDUCTION_ENABLE, v);
     uint64_t ts = ch->gpu->time;
     /* one word is a 32-bit semaphore; the four-word structure holds a 64-bit
      * timestamp: the model asks for natural alignment of each */
@@ -259,83 +257,13 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
         nv_trace_event(ch, CG_TRACE_INTERRUPT, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, v, va, 0,
                        "report semaphore awaken");
     switch (op) {
-    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_RELEASE: {
-        if (reduce) {
-            if (!one_word)
-                return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
-                                "SET_REPORT_SEMAPHORE_D: reduction with the four-word "
-                                "structure not supported yet");
-            if (format > NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32)
-                return nv_fault(ch, ag, CG_FAULT_BAD_STATE, va,
-                                "SET_REPORT_SEMAPHORE_D: REDUCTION_FORMAT %u is not defined "
-                                "(UNSIGNED_32 0, SIGNED_32 1)", format);
-            uint32_t old;
-            if (cg_vas_read32(ch->vas, va, &old, ag) != 0) {
-                ch->state = CG_NV_CH_FAULTED;
-                return CG_ERR_FAULT;
-            }
-            uint32_t nv = nv_reduce(old, payload,
-                                    nv_red_op_to_host[NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D,
-                                                       REDUCTION_OP, v)],
-                                    format == NVB197_SET_REPORT_SEMAPHORE_D_REDUCTION_FORMAT_SIGNED_32);
-            if (report_write(ch, va, &nv, 1, ag) != 0)
-                return CG_ERR_FAULT;
-            nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, nv, va, 4,
-                           "report semaphore reduction");
-            return 0;
-        }
-        uint32_t rec[4] = {payload, 0, (uint32_t)ts, (uint32_t)(ts >> 32)};
-        if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
-            return CG_ERR_FAULT;
-        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, payload, va,
-                       one_word ? 4 : 16, "report semaphore release");
-        return 0;
-    }
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_RELEASE:
+        return report_release(ch, va, payload, v, ts, ag);
     case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_ACQUIRE:
-        /* the channel waits like a host SEMAPHORED acquire */
-        ch->wait = NV_WAIT_SEM;
-        ch->wait_addr = va;
-        ch->wait_value = payload;
-        ch->wait_op = NV_VAL(NVB197, SET_REPORT_SEMAPHORE_D, COMPARISON, v) ==
-                              NVB197_SET_REPORT_SEMAPHORE_D_COMPARISON_GE
-                          ? NVB06F_SEMAPHORED_OPERATION_ACQ_GEQ
-                          : NVB06F_SEMAPHORED_OPERATION_ACQUIRE;
-        ch->wait_hdr_addr = ag->stream_addr;
-        ch->wait_unit = ag->unit; /* "3d" or "compute": names the unit in a watchdog hang */
-        ch->wait_words[0] = ag->words[0];
-        ch->wait_words[1] = ag->words[1];
-        ch->wait_runs = 0;
+        report_acquire(ch, va, payload, v, ag);
         return 0;
-    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_REPORT_ONLY: {
-        if (o->class_id != CG_NV_CLASS_3D)
-            return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, va,
-                            "SET_REPORT_SEMAPHORE_D: MAXWELL_COMPUTE_B report counters not "
-                            "supported yet");
-        nv3d_state *s = nv3d_state_get(ch);
-        if (!s)
-            return nv_fault(ch, ag, CG_FAULT_OUT_OF_MEMORY, va, "no host memory for 3D state");
-        uint64_t c = s->counters[report];
-        uint32_t rec[4];
-        /* Layouts, Mesa nvc0_query_hw.c: the pixel count is "u32 sequence,
-         * u32 count, u64 time", the other statistics "u64 count, u64 time";
-         * REPORT NONE (Mesa's timestamp query) has the release layout */
-        if (report == REP_NONE || report == REP_ZPASS_PIXEL_CNT) {
-            rec[0] = payload;
-            rec[1] = (uint32_t)c;
-        } else {
-            rec[0] = (uint32_t)c;
-            rec[1] = (uint32_t)(c >> 32);
-        }
-        rec[2] = (uint32_t)ts;
-        rec[3] = (uint32_t)(ts >> 32);
-        if (one_word)
-            rec[0] = (uint32_t)c;
-        if (report_write(ch, va, rec, one_word ? 1 : 4, ag) != 0)
-            return CG_ERR_FAULT;
-        nv_trace_event(ch, CG_TRACE_FENCE, ag->unit, NVB197_SET_REPORT_SEMAPHORE_D, c, va,
-                       one_word ? 4 : 16, "report counter");
-        return 0;
-    }
+    case NVB197_SET_REPORT_SEMAPHORE_D_OPERATION_REPORT_ONLY:
+        return report_counter(ch, o, va, payload, v, ts, ag);
     default:
         return nv_fault(ch, ag, CG_FAULT_TRAP, va,
                         "SET_REPORT_SEMAPHORE_D: OPERATION TRAP (payload 0x%08x)", payload);
@@ -365,123 +293,6 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
  * exclusive. SET_CT_WRITE masks do not apply ("COLOR_MASK doesn't affect
  * CLEAR_BUFFERS", Mesa nvc0_clear). */
 
-enum { CH_NONE = NV3D_CH_NONE, CH_UNORM = NV3D_CH_UNORM, CH_FLOAT = NV3D_CH_FLOAT };
-
-/* Colour target formats (clb197.h SET_COLOR_TARGET_FORMAT), MSB-first names:
- * X(code, name, bytes, type, R bit offset, R bits, G.., B.., A..) with the
- * offsets in the little-endian pixel. */
-#define NV3D_CT_FORMATS(X)                                                     \
-    X(0xC0, RF32_GF32_BF32_AF32, 16, CH_FLOAT, 0, 32, 32, 32, 64, 32, 96, 32) \
-    X(0xCA, RF16_GF16_BF16_AF16, 8, CH_FLOAT, 0, 16, 16, 16, 32, 16, 48, 16)  \
-    X(0xCB, RF32_GF32, 8, CH_FLOAT, 0, 32, 32, 32, 0, 0, 0, 0)                \
-    X(0xCF, A8R8G8B8, 4, CH_UNORM, 16, 8, 8, 8, 0, 8, 24, 8)                  \
-    X(0xD1, A2B10G10R10, 4, CH_UNORM, 0, 10, 10, 10, 20, 10, 30, 2)           \
-    X(0xD5, A8B8G8R8, 4, CH_UNORM, 0, 8, 8, 8, 16, 8, 24, 8)                  \
-    X(0xDA, R16_G16, 4, CH_UNORM, 0, 16, 16, 16, 0, 0, 0, 0)                  \
-    X(0xDE, RF16_GF16, 4, CH_FLOAT, 0, 16, 16, 16, 0, 0, 0, 0)                \
-    X(0xE5, RF32, 4, CH_FLOAT, 0, 32, 0, 0, 0, 0, 0, 0)                       \
-    X(0xE8, R5G6B5, 2, CH_UNORM, 11, 5, 5, 6, 0, 5, 0, 0)                     \
-    X(0xE9, A1R5G5B5, 2, CH_UNORM, 10, 5, 5, 5, 0, 5, 15, 1)                  \
-    X(0xEA, G8R8, 2, CH_UNORM, 0, 8, 8, 8, 0, 0, 0, 0)                        \
-    X(0xEE, R16, 2, CH_UNORM, 0, 16, 0, 0, 0, 0, 0, 0)                        \
-    X(0xF2, RF16, 2, CH_FLOAT, 0, 16, 0, 0, 0, 0, 0, 0)                       \
-    X(0xF3, R8, 1, CH_UNORM, 0, 8, 0, 0, 0, 0, 0, 0)
-
-typedef nv3d_ct_format ct_format;
-
-static const ct_format ct_formats[] = {
-#define X(code, name, bytes, type, ro, rb, go, gb, bo, bb, ao, ab) \
-    {code, #name, bytes, type, {ro, go, bo, ao}, {rb, gb, bb, ab}},
-    NV3D_CT_FORMATS(X)
-#undef X
-};
-
-/* Zeta formats (clb197.h SET_ZT_FORMAT), MSB-first names: Z24S8 keeps Z in
- * bits 31:8 and S in 7:0, S8Z24 S in 31:24 and Z in 23:0. ZF32_X24S8 is the
- * memory of the texture format X24U8F32: the float depth in the first word,
- * stencil in the low byte of the second. Second source: Ryujinx
- * GalZetaFormat names the same codes LSB first (0x14 S8Z24Unorm, 0x15
- * Z24X8Unorm, 0x16 Z24S8Unorm, 0x19 Z32S8X24Float), which gives the same
- * bit positions. */
-#define NV3D_ZT_FORMATS(X)                              \
-    X(0x0A, ZF32, 4, CH_FLOAT, 0, 32, 0, 0)             \
-    X(0x13, Z16, 2, CH_UNORM, 0, 16, 0, 0)              \
-    X(0x14, Z24S8, 4, CH_UNORM, 8, 24, 0, 8)            \
-    X(0x15, X8Z24, 4, CH_UNORM, 0, 24, 0, 0)            \
-    X(0x16, S8Z24, 4, CH_UNORM, 0, 24, 24, 8)           \
-    X(0x17, S8, 1, CH_NONE, 0, 0, 0, 8)                 \
-    X(0x19, ZF32_X24S8, 8, CH_FLOAT, 0, 32, 32, 8)
-
-typedef nv3d_zt_format zt_format;
-
-static const zt_format zt_formats[] = {
-#define X(code, name, bytes, type, zo, zb, so, sb) {code, #name, bytes, type, zo, zb, so, sb},
-    NV3D_ZT_FORMATS(X)
-#undef X
-};
-
-static const ct_format *ct_find(uint32_t code)
-{
-    for (size_t i = 0; i < sizeof(ct_formats) / sizeof(ct_formats[0]); i++)
-        if (ct_formats[i].code == code)
-            return &ct_formats[i];
-    return NULL;
-}
-
-static const zt_format *zt_find(uint32_t code)
-{
-    for (size_t i = 0; i < sizeof(zt_formats) / sizeof(zt_formats[0]); i++)
-        if (zt_formats[i].code == code)
-            return &zt_formats[i];
-    return NULL;
-}
-
-/* Float to UNORM n: NaN and values below 0 give 0, values from 1 up the
- * maximum, else round to nearest of f * (2^n - 1) (OpenGL 4.6 section
- * 2.3.5.1 equation 2.3 with clamping; the D3D11.3 functional spec 3.2.3.6
- * FLOAT -> UNORM rule: NaN -> 0, clamp, scale, round to nearest). The
- * product is taken in double, so f * max is exact and .5 rounds up. */
-static uint32_t to_unorm(uint32_t fbits, unsigned n)
-{
-    float f;
-    memcpy(&f, &fbits, 4);
-    uint32_t max = n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
-    if (!(f > 0))
-        return 0;
-    if (f >= 1)
-        return max;
-    return (uint32_t)((double)f * max + 0.5);
-}
-
-/* IEEE binary32 bits to binary16, round to nearest even; overflow gives
- * infinity, NaN a quiet NaN. */
-static uint16_t to_half(uint32_t x)
-{
-    uint32_t sign = (x >> 16) & 0x8000, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
-    if (e == 0xFF)
-        return (uint16_t)(sign | (m ? 0x7E00 : 0x7C00));
-    int32_t he = (int32_t)e - 112; /* rebias 127 -> 15 */
-    if (he >= 31)
-        return (uint16_t)(sign | 0x7C00);
-    uint32_t h, rem, halfway;
-    if (he <= 0) { /* a subnormal half: h = (1.m) * 2^(he - 1) / 2^-24 */
-        if (he < -10)
-            return (uint16_t)sign;
-        unsigned shift = (unsigned)(14 - he);
-        m |= 0x800000;
-        h = m >> shift;
-        rem = m & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-    } else {
-        h = (uint32_t)he << 10 | m >> 13;
-        rem = m & 0x1FFF;
-        halfway = 0x1000;
-    }
-    if (rem > halfway || (rem == halfway && (h & 1)))
-        h++; /* a carry into the exponent is still the right value */
-    return (uint16_t)(sign | h);
-}
-
 static void put_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
 {
     for (unsigned i = 0; i < bits; i++) {
@@ -491,29 +302,6 @@ static void put_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
         else
             p[b / 8] &= (uint8_t)~(1u << (b % 8));
     }
-}
-
-/* A channel's value in its type; fbits is a float's bit pattern. */
-static uint64_t chan_value(unsigned type, unsigned bits, uint32_t fbits)
-{
-    if (type == CH_UNORM)
-        return to_unorm(fbits, bits);
-    return bits == 16 ? to_half(fbits) : fbits;
-}
-
-const nv3d_ct_format *nv3d_ct_format_find(uint32_t code)
-{
-    return ct_find(code);
-}
-
-const nv3d_zt_format *nv3d_zt_format_find(uint32_t code)
-{
-    return zt_find(code);
-}
-
-uint64_t nv3d_chan_value(unsigned type, unsigned bits, uint32_t fbits)
-{
-    return chan_value(type, bits, fbits);
 }
 
 /* One surface layer being cleared. */
@@ -742,7 +530,7 @@ static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent 
                        "clear: colour target disabled (FORMAT 0), nothing written");
         return 0;
     }
-    const ct_format *f = ct_find(rt.format);
+    const nv3d_ct_format *f = nv3d_ct_format_find(rt.format);
     if (!f)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, rt.addr,
                         "CLEAR_SURFACE: %s format 0x%02x not supported yet", what, rt.format);
@@ -777,7 +565,7 @@ static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent 
     for (unsigned c = 0; c < 4; c++) {
         if (!f->bits[c] || !NV_VAL(NVB197, CLEAR_SURFACE, R_ENABLE, v >> c))
             continue;
-        put_bits(s.val, f->off[c], f->bits[c], chan_value(f->type, f->bits[c], cc[c]));
+        put_bits(s.val, f->off[c], f->bits[c], nv3d_chan_value(f->type, f->bits[c], cc[c]));
         put_bits(s.mask, f->off[c], f->bits[c], ~0ull);
     }
     s.full = true;
@@ -797,7 +585,7 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
                        "clear: zeta disabled (SET_ZT_SELECT 0), nothing written");
         return 0;
     }
-    const zt_format *f = zt_find(zt.format);
+    const nv3d_zt_format *f = nv3d_zt_format_find(zt.format);
     if (!f)
         return nv_fault(ch, ag, CG_FAULT_UNSUPPORTED, zt.addr,
                         "CLEAR_SURFACE: zeta format 0x%02x not supported yet", zt.format);
@@ -832,7 +620,7 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
         return CG_ERR_FAULT;
     if (z && f->zbits) {
         uint32_t d = reg(o, NVB197_SET_Z_CLEAR_VALUE);
-        put_bits(s.val, f->zoff, f->zbits, chan_value(f->ztype, f->zbits, d));
+        put_bits(s.val, f->zoff, f->zbits, nv3d_chan_value(f->ztype, f->zbits, d));
         put_bits(s.mask, f->zoff, f->zbits, ~0ull);
     }
     if (st && f->sbits) {

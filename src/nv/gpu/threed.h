@@ -2,8 +2,11 @@
  *
  * The channel keeps every B197 method in its register file (nv_obj.regs);
  * the methods with an effect reach nv_3d_method() from pfifo.c's
- * engine_method after the store. Three sources share the work:
+ * engine_method after the store. Four sources share the work:
  *   threed.c  - dispatch, CB_BIND, report semaphores, clears (CLEAR_SURFACE)
+ *   threed_state.c - the register file read as state (render targets,
+ *               formats, draw counters) and the per-channel state: a leaf
+ *               the others call, so none of them calls back into threed.c
  *   draw.c    - BEGIN/END, the draw methods, vertex and index fetch, draw
  *               records (include/cmdgpu/nv3d.h)
  *   texture.c - TIC/TSC decode and texture reads (include/cmdgpu/nv3d.h)
@@ -30,7 +33,7 @@ typedef struct nv3d_cb {
 /* Per-channel 3D state beyond the register file, allocated at the first
  * 3D action method (nv3d_state_get). */
 typedef struct nv3d_state {
-    /* threed.c (fields may be added here) */
+    /* threed.c, threed_state.c (fields may be added here) */
     nv3d_cb cb[NV3D_STAGES][NV3D_CB_SLOTS];  /* CB_BIND snapshots */
     uint64_t counters[32];   /* report counters by REPORT code (threed.c) */
     const uint32_t *regs;    /* the channel's B197 register file (nv3d_state_get) */
@@ -54,7 +57,7 @@ void nv3d_state_free(cg_nv_channel *ch);
 int nv3d_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t mthd, uint32_t v,
                 const cg_agent *ag);
 
-/* threed.c: render target i (0..7) and the zeta buffer as the registers
+/* threed_state.c: render target i (0..7) and the zeta buffer as the registers
  * describe them now (for draw records). Colour: SET_COLOR_TARGET_A..MEMORY
  * (0x800 + 64 i); width is the WIDTH register as written, which for a pitch
  * target is the pitch in bytes (Mesa nvc0_surface.c). Zeta: SET_ZT_A/B,
@@ -63,7 +66,7 @@ int nv3d_method(cg_nv_channel *ch, nv_obj *o, nv_mact act, uint32_t mthd, uint32
 void nv3d_rt_state(const nv_obj *o, unsigned i, cg_nv_rt_state *out);
 void nv3d_zeta_state(const nv_obj *o, cg_nv_rt_state *out, bool *enabled);
 
-/* threed.c: a draw reached the input assembler: `vertices` vertices (after
+/* threed_state.c: a draw reached the input assembler: `vertices` vertices (after
  * the index buffer, per instance) of BEGIN topology `topology` (OP, 0..14),
  * `instances` times (>= 1). Counts DA_VERTICES_GENERATED and
  * DA_PRIMITIVES_GENERATED, each only while its SET_STATISTICS_COUNTER enable
@@ -87,7 +90,7 @@ int nv3d_draw_begin_end(cg_nv_channel *ch, nv_obj *o, uint32_t mthd, uint32_t v,
  * whether it draws the next instance (SUBSEQUENT) or the first. */
 void nv3d_begin_end_kind(uint32_t mthd, unsigned *index_size, bool *subsequent);
 
-/* threed.c: the colour and zeta formats clears write (NV3D_CT_FORMATS,
+/* threed_state.c: the colour and zeta formats clears write (NV3D_CT_FORMATS,
  * NV3D_ZT_FORMATS there), shared with the ROP (rop.c). type: NV3D_CH_*. */
 enum { NV3D_CH_NONE, NV3D_CH_UNORM, NV3D_CH_FLOAT };
 typedef struct nv3d_ct_format {

@@ -4,9 +4,25 @@
 #include <string.h>
 
 const nv_sass_form nv_sass_forms[NV_SASS_COUNT] = {
-#define NV_SASS(id, mn, value, mask, spec) {mn, value, mask, spec},
+#define NV_SASS(id, mn, handler, value, mask, spec) {mn, value, mask, spec},
 #include "sass.def"
 };
+
+/* The modifier field names, NV_SASS_M_* order. */
+static const char *const mod_names[NV_SASS_M_COUNT] = {
+#define NV_SASS_MOD_(name) #name,
+    NV_SASS_MODS(NV_SASS_MOD_)
+#undef NV_SASS_MOD_
+};
+
+/* The field named by [s, s + n): its NV_SASS_M_* number, or -1. */
+static int mod_of(const char *s, size_t n)
+{
+    for (int i = 0; i < NV_SASS_M_COUNT; i++)
+        if (strlen(mod_names[i]) == n && memcmp(mod_names[i], s, n) == 0)
+            return i;
+    return -1;
+}
 
 uint64_t nv_sass_get(uint64_t w, const nv_sass_bits *b)
 {
@@ -86,10 +102,16 @@ static int compile_field(const char *s, const char *end, nv_sass_field *f)
 {
     memset(f, 0, sizeof *f);
     f->neg = f->abs = f->inv = f->pnot = -1;
-    if (*s == '.') { /* modifier */
-        const char *at = memchr(s, '@', (size_t)(end - s));
+    f->mod = NV_SASS_M_NONE;
+    const char *dot = memchr(s, '.', (size_t)(end - s));
+    if (dot) { /* modifier: FIELD.A/B@bits, .NAME@bit or .NAME */
+        const char *field = s;
+        size_t nfield = (size_t)(dot - s);
+        const char *at = memchr(dot, '@', (size_t)(end - dot));
         const char *ne = at ? at : end;
-        s++;
+        s = dot + 1;
+        if (*s == '/') /* an X-macro list spells itself "/A/B/C" */
+            s++;
         while (s <= ne) {
             const char *q = s;
             while (q < ne && *q != '/')
@@ -101,6 +123,12 @@ static int compile_field(const char *s, const char *end, nv_sass_field *f)
                 memcpy(n, s, (size_t)(q - s));
             s = q + 1;
         }
+        /* a flag or a fixed suffix is the field of its name; an
+         * enumeration names its field before the dot */
+        int m = nfield ? mod_of(field, nfield) : mod_of(f->names[0], strlen(f->names[0]));
+        if (m < 0 || (nfield && f->nnames == 1) || (!nfield && f->nnames != 1))
+            return -1;
+        f->mod = (uint8_t)m;
         if (!at) {
             f->kind = NV_SASS_K_FIXED;
             return f->nnames == 1 && f->names[0][0] ? 0 : -1;
@@ -197,6 +225,9 @@ int nv_sass_layout_of(int op, nv_sass_layout *out)
             if (out->nfields == NV_SASS_MAX_FIELDS ||
                 compile_field(s, e, &out->f[out->nfields]))
                 return -1;
+            for (int i = 0; i < out->nfields; i++) /* a field appears once */
+                if (out->f[i].mod != NV_SASS_M_NONE && out->f[i].mod == out->f[out->nfields].mod)
+                    return -1;
             out->nfields++;
         }
         s = e;

@@ -1,6 +1,8 @@
 /* Maxwell shader instructions (SM50/SM52): decoder over the one table
- * src/nv/tables/sass.def, shared by the disassembler/assembler (sass_text.c) and
- * the interpreter to come. Syntax and sources: docs/nv-sass.md. */
+ * src/nv/tables/sass.def, shared by the disassembler/assembler (sass_text.c)
+ * and the interpreter (src/nv/gpu/sass_exec*.c, which also takes its
+ * dispatch and modifier fields from the table). Syntax and sources:
+ * docs/nv-sass.md. */
 #ifndef CMDGPU_NV_SASS_INTERNAL_H
 #define CMDGPU_NV_SASS_INTERNAL_H
 
@@ -10,11 +12,29 @@
 
 /* Form ids: NV_SASS_<ID> in table order; NV_SASS_COUNT forms. */
 enum nv_sass_op {
-#define NV_SASS(id, mn, value, mask, spec) NV_SASS_##id,
+#define NV_SASS(id, mn, handler, value, mask, spec) NV_SASS_##id,
 #include "sass.def"
     NV_SASS_COUNT,
     NV_SASS_RAW = -1 /* no form, or reserved bits: the word has no text */
 };
+
+/* Modifier fields (sass.def NV_SASS_MODS): NV_SASS_M_RND, NV_SASS_M_SAT, ...
+ * Every modifier of a form is one of them; nv_sass_field.mod says which. */
+enum nv_sass_mod {
+#define NV_SASS_MOD_(name) NV_SASS_M_##name,
+    NV_SASS_MODS(NV_SASS_MOD_)
+#undef NV_SASS_MOD_
+    NV_SASS_M_COUNT,
+    NV_SASS_M_NONE = 0xff /* an operand */
+};
+
+/* Values of the enumerations the interpreter reads (sass.def SASS_E_*):
+ * NV_SASS_<ID> is the value of suffix ID in its list, e.g. NV_SASS_RND_RZ. */
+#define NV_SASS_VALUE_(id, sfx) NV_SASS_##id,
+#define NV_SASS_ENUM_(list) enum { list(NV_SASS_VALUE_) };
+NV_SASS_ENUMS(NV_SASS_ENUM_)
+#undef NV_SASS_ENUM_
+#undef NV_SASS_VALUE_
 
 typedef struct nv_sass_form {
     const char *mnemonic;
@@ -45,6 +65,7 @@ typedef struct nv_sass_bits {
 
 typedef struct nv_sass_field {
     uint8_t kind;          /* enum nv_sass_kind */
+    uint8_t mod;           /* FLAG/ENUM/FIXED: enum nv_sass_mod; operands NONE */
     bool operand;
     nv_sass_bits bits;     /* the value (for C/X: the offset) */
     nv_sass_bits bank;     /* C/X: the bank */
