@@ -435,9 +435,92 @@ static void test_opcodes(void)
     env_fini(&e);
 }
 
+/* Software methods (cg_nv_gpu_set_sw_method): with a kernel, subchannels
+ * 5-7 are its; its handler sees SET_OBJECT and engine methods there, while
+ * host methods on them still run; a method it refuses faults the channel. */
+typedef struct sw_log {
+    int n;
+    int channel[8];
+    unsigned subch[8];
+    uint32_t m[8], v[8];
+} sw_log;
+
+static bool sw_take(void *user, int channel, unsigned subch, uint32_t m, uint32_t v)
+{
+    sw_log *l = user;
+    if (l->n < 8) {
+        l->channel[l->n] = channel, l->subch[l->n] = subch, l->m[l->n] = m, l->v[l->n] = v;
+        l->n++;
+    }
+    return m != 0x0600; /* the one this test's kernel refuses */
+}
+
+static void test_software_methods(void)
+{
+    nv_env e;
+    env_init(&e);
+    sw_log log = {0};
+    cg_nv_gpu_set_sw_method(e.gpu, sw_take, &log);
+    uint64_t s = e.data_va;
+    uint32_t w[32];
+    size_t n = 0;
+    w[n++] = H_INC(7, 0, 1);
+    w[n++] = 0x906e;                  /* Mesa's nvc0: the software object on subchannel 7 */
+    w[n++] = H_IMMD(7, 0x0500, 1);    /* nvsw's non-stall event */
+    n += rel4(w + n, s, 0x5e5e);      /* host methods on subchannel 0 run on */
+    w[n++] = H_INC(7, NVB06F_SEMAPHOREA, 4); /* and on subchannel 7 too: host's */
+    w[n++] = (uint32_t)(s >> 32);
+    w[n++] = (uint32_t)s + 4;
+    w[n++] = 0x77;
+    w[n++] = SEM_REL4;
+    env_submit(&e, 0, w, n);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 0);
+    CHECK_EQ(env_rd32(&e, s), 0x5e5eu);
+    CHECK_EQ(env_rd32(&e, s + 4), 0x77u);
+    CHECK_EQ(log.n, 2);
+    CHECK_EQ(log.channel[0], cg_nv_channel_id(e.ch[0]));
+    CHECK_EQ(log.subch[0], 7u);
+    CHECK_EQ(log.m[0], 0u);
+    CHECK_EQ(log.v[0], 0x906eu);
+    CHECK_EQ(log.m[1], 0x0500u);
+    CHECK_EQ(log.v[1], 1u);
+    cg_nv_channel_info ci;
+    CHECK_EQ(cg_nv_channel_info_get(e.ch[0], &ci), 0);
+    CHECK_EQ(ci.bound[7], 0x906eu); /* named for listings; no engine object */
+    CHECK_EQ(env_state(&e, 0), CG_NV_CH_IDLE);
+
+    /* a method the kernel does not take: the PBDMA stalls, a fault */
+    w[0] = H_IMMD(7, 0x0600, 3);
+    uint64_t at = env_submit(&e, 0, w, 1);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(log.n, 3);
+    expect_fault(&e, CG_FAULT_INVALID_METHOD, "host", at, w[0], 3,
+                 "software method 0x0600 = 0x00000003 on subchannel 7: the kernel did not "
+                 "take it (PBDMA DEVICE interrupt)");
+    check_other_channel(&e, 1, s + 8, 0xAB);
+
+    /* the handler gone, an object bound while it was set takes no methods */
+    w[0] = H_INC(6, 0, 1);
+    w[1] = 0x906e;
+    env_submit(&e, 1, w, 2);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 1);
+    cg_nv_gpu_set_sw_method(e.gpu, NULL, NULL);
+    w[0] = H_IMMD(6, 0x0500, 1);
+    env_submit(&e, 1, w, 1);
+    cg_nv_gpu_run(e.gpu);
+    CHECK_EQ(cg_fault_count(e.dev), 2);
+    CHECK_EQ(env_last_fault(&e)->kind, CG_FAULT_INVALID_METHOD);
+    CHECK_STR(env_last_fault(&e)->message, "method 0x0500 on subchannel 6: class 906E is the "
+              "kernel's software class, and no kernel takes its methods");
+    env_fini(&e);
+}
+
 int main(void)
 {
     test_release_and_reductions();
+    test_software_methods();
     test_acquire();
     test_syncpoints();
     test_faults();

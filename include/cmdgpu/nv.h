@@ -265,6 +265,19 @@ CG_API void cg_nv_gpu_set_watchdog(cg_nv_gpu *gpu, unsigned runs);
  * 2D blit or primitive: pixels x 16): more faults as BAD_STATE naming the
  * limit. Default 256 MiB; 0 restores it. Keeps hostile streams cheap. */
 CG_API void cg_nv_gpu_set_op_limit(cg_nv_gpu *gpu, uint64_t bytes);
+/* Software methods. On Kepler and later, subchannels 5-7 are the kernel's:
+ * a method sent to one of them (its SET_OBJECT included; host methods
+ * 0x04-0xFC excepted) is not run by an engine but raises the PBDMA's
+ * DEVICE interrupt, and the kernel handles it (Linux nouveau gk104_fifo
+ * pbdma interrupt bit 0x00800000 -> nvkm_sw_mthd; Mesa's nvc0 binds its
+ * software object 0x906e on subchannel 7). With a handler set, every such
+ * method goes to fn (channel: cg_nv_channel_id); true lets the channel go
+ * on, false faults it (INVALID_METHOD: the interrupt nobody clears stalls
+ * the PBDMA). Without one (the default: a bare-metal scene has no kernel),
+ * subchannels 5-7 take hardware classes like 0-4. */
+typedef bool (*cg_nv_sw_method_fn)(void *user, int channel, unsigned subch, uint32_t method,
+                                   uint32_t data);
+CG_API void cg_nv_gpu_set_sw_method(cg_nv_gpu *gpu, cg_nv_sw_method_fn fn, void *user);
 /* The GPU clock used for 16-byte semaphore timestamps: one tick per method
  * executed, so output is deterministic. */
 CG_API uint64_t cg_nv_gpu_time(const cg_nv_gpu *gpu);

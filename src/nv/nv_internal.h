@@ -168,6 +168,8 @@ struct cg_nv_gpu {
     uint64_t mme_budget;  /* budget nv.macro-insns: instructions per macro call */
     void (*draw_fn)(void *user, const struct cg_nv_draw *d); /* cg_nv_gpu_set_draw_callback */
     void *draw_user;
+    cg_nv_sw_method_fn sw_fn; /* cg_nv_gpu_set_sw_method: the kernel's subchannels 5-7 */
+    void *sw_user;
 };
 
 /* Agent for memory accesses of a unit on a channel at a stream address. */

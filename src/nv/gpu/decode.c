@@ -27,6 +27,8 @@ static inline int exec_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uin
     ch->gpu->time++;
     if (ch->tracing)
         nv_trace_method(ch, subch, ch->bound[subch], m, v, addr);
+    if (subch >= NV_SW_SUBCH && ch->gpu->sw_fn && (m == 0 || m >= 0x100))
+        return nv_sw_method(ch, subch, m, v, addr);
     if (m < 0x100)
         return nv_host_method(ch, subch, m, v, addr);
     return nv_engine_method(ch, subch, m, v, addr);

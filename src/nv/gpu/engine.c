@@ -206,6 +206,10 @@ int nv_engine_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, 
         return nv_ch_fault(ch, "pfifo", CG_FAULT_UNBOUND_SUBCHANNEL, addr, 0, v,
                         "method 0x%04x on subchannel %u, which has no object bound", m, subch);
     int oi = nv_obj_index(cls);
+    if (oi < 0) /* a software subchannel's object, its handler since removed */
+        return nv_ch_fault(ch, "pfifo", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                           "method 0x%04x on subchannel %u: class %04X is the kernel's "
+                           "software class, and no kernel takes its methods", m, subch, cls);
     nv_obj *o = &ch->objs[oi];
     uint32_t idx = m >> 2;
     bool known = idx < NV_NREGS && (ch->gpu->valid[oi][idx / 32] & (1u << (idx % 32)));

@@ -262,6 +262,22 @@ _Static_assert(KEPT_U32(sem_hi) && KEPT_U32(sem_lo) && KEPT_U32(sem_payload) &&
 _Static_assert(sizeof(((cg_nv_gpu *)0)->host_valid) * 8 == HOST_NMETHODS,
                "host_valid has one bit per host method");
 
+/* The DEVICE interrupt: the kernel takes the method. Its SET_OBJECT names
+ * the subchannel's class for listings and hang reports; no engine object
+ * is bound (bound_oi stays -1, so no fast path sees the subchannel). */
+int nv_sw_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
+{
+    if (!ch->gpu->sw_fn(ch->gpu->sw_user, ch->id, subch, m, v))
+        return nv_ch_fault(ch, "host", CG_FAULT_INVALID_METHOD, addr, 0, v,
+                           "software method 0x%04x = 0x%08x on subchannel %u: the kernel "
+                           "did not take it (PBDMA DEVICE interrupt)", m, v, subch);
+    if (m == 0) {
+        ch->bound[subch] = NV_VAL(NVB06F, SET_OBJECT, NVCLASS, v);
+        ch->bound_oi[subch] = -1;
+    }
+    return 0;
+}
+
 int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr)
 {
     if (m >= 4 * HOST_NMETHODS || !(ch->gpu->host_valid[m >> 7] & (1u << ((m >> 2) & 31))))

@@ -86,6 +86,14 @@ void cg_nv_gpu_set_op_limit(cg_nv_gpu *gpu, uint64_t bytes)
         gpu->op_limit = bytes ? bytes : cg_device_budget(gpu->dev, CG_BUDGET_NV_OP_BYTES);
 }
 
+void cg_nv_gpu_set_sw_method(cg_nv_gpu *gpu, cg_nv_sw_method_fn fn, void *user)
+{
+    if (gpu) {
+        gpu->sw_fn = fn;
+        gpu->sw_user = user;
+    }
+}
+
 uint64_t cg_nv_gpu_time(const cg_nv_gpu *gpu)
 {
     return gpu ? gpu->time : 0;

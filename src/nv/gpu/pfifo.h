@@ -32,6 +32,10 @@ static inline bool nv_syncpt_reached(uint32_t cur, uint32_t want)
  * wait: 1 = still waiting, 0 = satisfied, < 0 a fault. */
 int nv_host_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr);
 int nv_wait_check(cg_nv_channel *ch);
+/* A software method (cg_nv_gpu_set_sw_method): SET_OBJECT or an engine
+ * method on subchannel NV_SW_SUBCH..7 while a handler is set. */
+enum { NV_SW_SUBCH = 5 };
+int nv_sw_method(cg_nv_channel *ch, unsigned subch, uint32_t m, uint32_t v, uint64_t addr);
 /* The name of a semaphore acquire operation (SEMAPHORED OPERATION). */
 const char *nv_sem_op_name(uint32_t op);
 
