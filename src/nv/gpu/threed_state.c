@@ -7,6 +7,7 @@
  * Sources as in threed.c (clb197.h; Mesa nvc0_surface.c; Ryujinx
  * GalZetaFormat), cited where used. */
 #include <string.h>
+#include "core/half.h"
 #include "nv/tables/fields.h"
 #include "threed.h"
 
@@ -208,36 +209,11 @@ static uint32_t to_unorm(uint32_t fbits, unsigned n)
         return 0;
     if (f >= 1)
         return max;
-    return (uint32_t)((double)f * max + 0.5);
-}
-
-/* IEEE binary32 bits to binary16, round to nearest even; overflow gives
- * infinity, NaN a quiet NaN. */
-static uint16_t to_half(uint32_t x)
-{
-    uint32_t sign = (x >> 16) & 0x8000, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
-    if (e == 0xFF)
-        return (uint16_t)(sign | (m ? 0x7E00 : 0x7C00));
-    int32_t he = (int32_t)e - 112; /* rebias 127 -> 15 */
-    if (he >= 31)
-        return (uint16_t)(sign | 0x7C00);
-    uint32_t h, rem, halfway;
-    if (he <= 0) { /* a subnormal half: h = (1.m) * 2^(he - 1) / 2^-24 */
-        if (he < -10)
-            return (uint16_t)sign;
-        unsigned shift = (unsigned)(14 - he);
-        m |= 0x800000;
-        h = m >> shift;
-        rem = m & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-    } else {
-        h = (uint32_t)he << 10 | m >> 13;
-        rem = m & 0x1FFF;
-        halfway = 0x1000;
+    if (n <= 16) {
+        float c = f * (float)max;
+        return (uint32_t)(c + 0.5f);
     }
-    if (rem > halfway || (rem == halfway && (h & 1)))
-        h++; /* a carry into the exponent is still the right value */
-    return (uint16_t)(sign | h);
+    return (uint32_t)((double)f * max + 0.5);
 }
 
 /* A channel's value in its type; fbits is a float's bit pattern. */
@@ -245,5 +221,5 @@ uint64_t nv3d_chan_value(unsigned type, unsigned bits, uint32_t fbits)
 {
     if (type == CH_UNORM)
         return to_unorm(fbits, bits);
-    return bits == 16 ? to_half(fbits) : fbits;
+    return bits == 16 ? cg__float_bits_to_half(fbits) : fbits;
 }

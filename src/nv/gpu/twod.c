@@ -59,28 +59,6 @@ static unsigned fmt_bpp(uint32_t fmt)
     }
 }
 
-static uint16_t float_to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-    float a = fabsf(f);
-    if (a != a)
-        return (uint16_t)(sign | 0x7E00);
-    if (a >= 65520.0f)
-        return (uint16_t)(sign | 0x7C00);
-    if (a < ldexpf(1, -14)) /* subnormal: round to nearest */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * ldexpf(1, 24)));
-    int e;
-    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    uint32_t mant = (uint32_t)lrintf((m * 2 - 1) * 1024);
-    if (mant == 1024) {
-        mant = 0;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | mant);
-}
-
 static float unorm(uint32_t v, unsigned bits) { return (float)v / (float)((1u << bits) - 1); }
 
 static uint32_t to_unorm(float f, unsigned bits)
@@ -134,7 +112,7 @@ static void encode(uint32_t fmt, const float c[4], uint8_t *p)
     case 0xF3: p[0] = (uint8_t)to_unorm(c[0], 8); break;
     case 0xCA:
         for (int i = 0; i < 4; i++) {
-            uint16_t h = float_to_half(c[i]);
+            uint16_t h = cg__float_to_half(c[i]);
             p[2 * i] = (uint8_t)h, p[2 * i + 1] = (uint8_t)(h >> 8);
         }
         break;

@@ -247,34 +247,6 @@ uint32_t vc4_tmu_unit_offset(const vc4_tmu_level *lv, unsigned bpp, uint32_t x, 
     return unit_offset(lv, bpp, log2u(uw), log2u(uh), x, y, bit);
 }
 
-/* ---- half floats ------------------------------------------------------- */
-
-/* round to nearest even */
-static uint16_t float_to_half(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
-    uint32_t a = u & 0x7fffffff;
-    if (a > 0x7f800000)
-        return sign | 0x7e00;
-    if (a >= 0x477ff000) /* rounds to >= 65520: infinity */
-        return sign | 0x7c00;
-    if (a < 0x38800000) { /* subnormal half or zero */
-        float af;
-        memcpy(&af, &a, 4);
-        float q = af * 16777216.0f; /* in units of 2^-24: exact */
-        float r = nearbyintf(q);
-        return sign | (uint16_t)r;
-    }
-    uint32_t e = (a >> 23) - 127 + 15, m = a & 0x7fffff;
-    uint32_t h = (e << 10) | (m >> 13);
-    uint32_t rem = m & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-        h++;
-    return sign | (uint16_t)h;
-}
-
 /* ---- the sampler ------------------------------------------------------- */
 
 enum { WRAP_REPEAT, WRAP_CLAMP, WRAP_MIRROR, WRAP_BORDER };
@@ -594,7 +566,7 @@ static uint32_t blend_halves(const texel *c, const unsigned *wgt, unsigned n, bo
             acc += cg__half_to_float(h) * (float)wgt[i];
             total += (float)wgt[i];
         }
-        r |= (uint32_t)float_to_half(total > 0 ? acc / total : 0) << (16 * k);
+        r |= (uint32_t)cg__float_to_half(total > 0 ? acc / total : 0) << (16 * k);
     }
     return r;
 }
