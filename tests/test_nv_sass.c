@@ -152,8 +152,12 @@ static const struct {
     {0xefd87f800707ff00ull, "ALD R0, a[0x70], RZ;"},
     {0xeff07f800707ff00ull, "AST a[0x70], R0, RZ;"},
     {0xe003ff87cff7ff00ull, "IPA.PASS R0, a[0x7c], RZ, RZ, PT;"},
-    {0xd050000ff0270100ull, "TEXS.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
-    {0xd250000ff0270100ull, "TLDS.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
+    /* bit 59 set: 32-bit results, as Mesa's nvc0 emits them (0xd8.., 0xda..);
+     * clear: .F16 (envydis gm107.c ZNV(59, f16), yuzu's fp32_flag) */
+    {0xd850000ff0270100ull, "TEXS.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
+    {0xda50000ff0270100ull, "TLDS.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
+    {0xd050000ff0270100ull, "TEXS.F16.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
+    {0xd250000ff0270100ull, "TLDS.F16.2D_LZ RZ, R0, R1, R2, 0x0, 0x4;"},
     {0xc03800000ff70100ull, "TEX.1D R0, R1, RZ, 0x0, 0x0;"},
     {0xdc3800000ff70100ull, "TLD.LZ.1D R0, R1, RZ, 0x0, 0x0;"},
     {0xc83800000ff70100ull, "TLD4.R.1D R0, R1, RZ, 0x0, 0x0;"},

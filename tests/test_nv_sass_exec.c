@@ -631,6 +631,21 @@ static void test_texture(void)
     CHECK_EQ(W.r[4][0], 0x3f800000); /* border (1, 0, 0, 0.5) */
     CHECK_EQ(W.r[5][0], 0);
     CHECK_EQ(W.r[7][0], 0x3f000000);
+    /* .F16: the same sample as binary16 pairs, R|G<<16 into Rd, B|A<<16
+     * into Rd2; with Rd2 = RZ and two components, one register */
+    env_default(&env);
+    tex_setup(&env, 0xdb, 0x51, TEX_VA);
+    CHECK_EQ(run_env("MOV32I R1, 0x3fc00000;\n"
+                     "MOV32I R2, 0x3e800000;\n"
+                     "TEXS.F16.2D_LZ R6, R4, R1, R2, 0x2, 0x4;\n"
+                     "TEXS.F16.2D_LZ RZ, R8, R1, R2, 0x2, 0x5;\n" /* R, A */
+                     "EXIT;\n",
+                     &W, &env, 0x1, &F),
+             0);
+    CHECK_EQ(W.r[4][0], 0x00003c00u); /* R 1.0, G 0 */
+    CHECK_EQ(W.r[6][0], 0x38000000u); /* B 0, A 0.5 */
+    CHECK_EQ(W.r[5][0], 0u);          /* untouched */
+    CHECK_EQ(W.r[8][0], 0x38003c00u); /* R 1.0, A 0.5 */
 
     /* unmapped texture memory */
     env_default(&env);

@@ -845,7 +845,11 @@ static const uint32_t *reg(const nv_sass_warp *w, unsigned r)
 
 /* TEXS/TLDS component selection (yuzu TEXS decoding): with Rd2 = RZ one
  * or two components into Rd, Rd+1; otherwise three or four, the first two
- * into Rd, Rd+1 and the rest into Rd2, Rd2+1. */
+ * into Rd, Rd+1 and the rest into Rd2, Rd2+1. With .F16 the selected
+ * components are binary16, packed two to a register as the half-float
+ * instructions pack them (the first in bits 15:0): the first pair into Rd,
+ * the second into Rd2 (yuzu WriteTexsInstructionHalfFloat); a missing
+ * second half is 0. */
 static const uint8_t texs_one[8] = {0x1, 0x2, 0x4, 0x8, 0x3, 0x9, 0xa, 0xc};
 static const uint8_t texs_two[5] = {0x7, 0xb, 0xd, 0xe, 0xf};
 
@@ -858,14 +862,27 @@ static int write_texs(xctx *c, unsigned rd, unsigned rd2, unsigned code, uint32_
         mask = texs_two[code];
     else
         return nv_xunsupported(c);
+    uint32_t *sel[4];
     unsigned n = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        if (!(mask >> k & 1))
-            continue;
-        unsigned r = n < 2 ? (rd == 255 ? 255 : rd + n) : (rd2 == 255 ? 255 : rd2 + n - 2);
-        nv_xwrite(c->w, r, c->m, res[k]);
-        n++;
+    for (unsigned k = 0; k < 4; k++)
+        if (mask >> k & 1)
+            sel[n++] = res[k];
+    if (XMOD(c->in, PREC) != NV_SASS_PREC_F16) {
+        for (unsigned i = 0; i < n; i++)
+            nv_xwrite(c->w, i < 2 ? (rd == 255 ? 255 : rd + i) : (rd2 == 255 ? 255 : rd2 + i - 2),
+                      c->m, sel[i]);
+        return 0;
     }
+    uint32_t packed[2][NV_WARP];
+    for (unsigned p = 0; p < 2; p++)
+        LANES {
+            uint32_t lo = 2 * p < n ? cg__float_bits_to_half(sel[2 * p][l]) : 0;
+            uint32_t hi = 2 * p + 1 < n ? cg__float_bits_to_half(sel[2 * p + 1][l]) : 0;
+            packed[p][l] = lo | hi << 16;
+        }
+    nv_xwrite(c->w, rd, c->m, packed[0]);
+    if (n > 2)
+        nv_xwrite(c->w, rd2, c->m, packed[1]);
     return 0;
 }
 
@@ -883,16 +900,15 @@ static void write_mask(xctx *c, unsigned rd, unsigned mask, uint32_t res[4][NV_W
 /* TEXS and TLDS (the short forms): operands Rd2, Rd, Ra, Rb, the texture
  * index and the component code. The 4-bit target field names the target
  * and the LOD mode together; the coordinates are Ra (x), then Rb or Ra+1
- * (y) and, for the LL targets, the level in Rb. F16 results are not
- * modelled. */
-static int texs_coords(xctx *c, const uint32_t **A, const uint32_t **A1, const uint32_t **B)
+ * (y) and, for the LL targets, the level in Rb; .F16 packs the results
+ * (write_texs). */
+static void texs_coords(xctx *c, const uint32_t **A, const uint32_t **A1, const uint32_t **B)
 {
     const xopnd *o = c->in->o;
     unsigned ra = o[2].reg, rb = o[3].reg;
     *A = reg(c->w, ra);
     *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
     *B = reg(c->w, rb);
-    return XMOD(c->in, F16) ? nv_xunsupported(c) : 0;
 }
 
 /* TEXS: a filtered sample; targets 1D_LZ, 2D (implicit LOD), 2D_LZ, 2D_LL. */
@@ -904,8 +920,7 @@ int nv_x_TEXS(xctx *c)
     tsampler s;
     const uint32_t *A, *A1, *B;
     memset(res, 0, sizeof res);
-    if (texs_coords(c, &A, &A1, &B))
-        return CG_ERR_FAULT;
+    texs_coords(c, &A, &A1, &B);
     unsigned tg = XMOD(c->in, TEXS);
     if (tg > NV_SASS_TEXS_2D_LL)
         return nv_xunsupported(c);
@@ -935,8 +950,7 @@ int nv_x_TLDS(xctx *c)
     tsampler s;
     const uint32_t *A, *A1, *B;
     memset(res, 0, sizeof res);
-    if (texs_coords(c, &A, &A1, &B))
-        return CG_ERR_FAULT;
+    texs_coords(c, &A, &A1, &B);
     unsigned tg = XMOD(c->in, TEXS);
     if (tg != NV_SASS_TLDS_1D_LZ && tg != NV_SASS_TLDS_2D_LZ && tg != NV_SASS_TLDS_2D_LL)
         return nv_xunsupported(c);
