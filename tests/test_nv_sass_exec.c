@@ -559,6 +559,36 @@ static void tex_setup(nv_sass_env *env, uint32_t tsc0, uint32_t tsc1, uint64_t t
     env->tex.handle_bank = 1;
 }
 
+/* A texture view's levels (TIC word 7: RES_VIEW_MIN_MIP 3:0, MAX 7:4):
+ * LOD 0 of a view whose first level is 1 is the resource's level 1, as
+ * Mesa's nvc0 samples level N - 1 to render level N of glGenerateMipmap.
+ * The 4x4 texture of tex_setup gets a 2x2 level 1 one GOB (512 bytes) on. */
+static void test_texture_view(void)
+{
+    nv_sass_env env;
+    env_default(&env);
+    tex_setup(&env, 0x00, 0x51, TEX_VA); /* NEAREST */
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++) {
+            uint32_t t = 0xA0u + 16 * y + x;
+            CHECK_EQ(cg_vas_cpu_write(E.vas, TEX_VA + 512 + (y % 2) * 16 + x * 4, &t, 4), 0);
+        }
+    uint32_t w3 = 1u << 28, w7 = 1u << 4 | 1u; /* two levels; the view: level 1 only */
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 12, &w3, 4), 0);
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 28, &w7, 4), 0);
+    CHECK_EQ(run_env("S2R R0, SR_LANEID;\n"
+                     "TLDS.2D_LZ RZ, R4, R0, R0, 0x2, 0x0;\n"  /* R of texel (lane, lane) */
+                     "TXQ R12, RZ, 0x1, 0x2, 0xb;\n"           /* width, height, levels */
+                     "EXIT;\n",
+                     &W, &env, 0x3, &F),
+             0);
+    CHECK_EQ(W.r[4][0], fbits(160.0f * (float)(1.0 / 255.0))); /* 0xA0 */
+    CHECK_EQ(W.r[4][1], fbits(177.0f * (float)(1.0 / 255.0))); /* 0xB1 */
+    CHECK_EQ(W.r[12][0], 2);                                     /* its level 0: 2x2 */
+    CHECK_EQ(W.r[13][0], 2);
+    CHECK_EQ(W.r[14][0], 1);                                     /* the view's levels */
+}
+
 static void test_texture(void)
 {
     nv_sass_env env;
@@ -898,6 +928,7 @@ int main(void)
     test_memory();
     test_attributes();
     test_texture();
+    test_texture_view();
     test_tex_cache();
     test_faults();
     test_build_info();

@@ -56,12 +56,13 @@ typedef struct tsampler {
     uint32_t off[4];          /* component bit offsets */
     float scale[4];           /* UNORM/SNORM: 1 / max */
     bool bl;                  /* block linear */
-    uint32_t w, h;            /* level 0 */
-    unsigned levels;          /* mip levels present */
+    uint32_t w, h;            /* level 0 of the resource */
+    unsigned first;           /* the view's first level: its LOD 0 (RES_VIEW_MIN_MIP) */
+    unsigned levels;          /* the view's levels, first to RES_VIEW_MAX_MIP */
     float border[4];
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
     bool ident;               /* swizzle R G B A */
-    tlevel lv0;               /* level 0 geometry */
+    tlevel lv0;               /* the view's level 0 geometry */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
 } tsampler;
@@ -287,7 +288,19 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
     s->w = s->tic.width ? s->tic.width : 1;
     s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
-    s->levels = s->bl ? s->tic.max_mip_level + 1 : 1;
+    /* The view's levels (Mesa's nvc0 writes them: nvc0_tex.c tic[7] =
+     * last_level << 4 | first_level; yuzu makes the view from the same
+     * fields): LOD 0 is level RES_VIEW_MIN_MIP of the resource, the last is
+     * RES_VIEW_MAX_MIP, within the resource's MAX_MIP_LEVEL. Pitch
+     * textures have one level. */
+    s->first = 0;
+    s->levels = 1;
+    if (s->bl) {
+        unsigned last = s->tic.res_view_max_mip < s->tic.max_mip_level ? s->tic.res_view_max_mip
+                                                                       : s->tic.max_mip_level;
+        s->first = s->tic.res_view_min_mip <= last ? s->tic.res_view_min_mip : last;
+        s->levels = last - s->first + 1;
+    }
     for (unsigned k = 0; k < 4; k++)
         s->border[k] = s->tsc.border_color[k];
     if (s->tsc.wrap_u > 4 || s->tsc.wrap_v > 4)
@@ -319,12 +332,14 @@ void nv_sass_tex_cache_free(nv_sass_tex_cache *tc)
     free(tc);
 }
 
+/* Level lv of the view (level first + lv of the resource). */
 static void level_of(const tsampler *s, unsigned lv, tlevel *out)
 {
     if (lv == 0 && s->lv0.w) {
         *out = s->lv0;
         return;
     }
+    lv += s->first;
     uint64_t base = s->tic.address;
     uint32_t w = s->w, h = s->h;
     unsigned bh = s->tic.block_h;
@@ -1083,8 +1098,9 @@ int nv_x_TLD4(xctx *c)
     return 0;
 }
 
-/* TXQ: query 1 (dimensions) gives width and height of the level in Ra,
- * depth 1 and the number of levels; the other queries are not modelled. */
+/* TXQ: query 1 (dimensions) gives width and height of the view's level in
+ * Ra (level 0 is the view's first), depth 1 and the view's number of
+ * levels; the other queries are not modelled. */
 int nv_x_TXQ(xctx *c)
 {
     const xopnd *o = c->in->o;
@@ -1097,7 +1113,7 @@ int nv_x_TXQ(xctx *c)
         return CG_ERR_FAULT;
     const uint32_t *A = reg(c->w, o[1].reg);
     for (unsigned l = 0; l < NV_WARP; l++) {
-        uint32_t lv = A[l];
+        uint32_t lv = A[l] < 32 ? A[l] + s.first : 32; /* the view's level */
         uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
         res[0][l] = ww ? ww : 1;
         res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
