@@ -365,6 +365,42 @@ static void test_scissor(const char *text)
     free(t);
 }
 
+/* The viewport transform off (SET_VIEWPORT_SCALE_OFFSET 0): positions are
+ * window coordinates, neither clipped nor divided by w, as Mesa's nvc0
+ * blits send them (w 0). Quad C becomes the window rectangle [8, 40) x
+ * [16, 48) at depth 0.5 with w = 0: exactly those pixels are blue. */
+static void test_window_space(const char *text)
+{
+    static uint8_t rt[0x4000];
+    char *a = scene_with(text, "    mthd 0, SET_VIEWPORT_SCALE_OFFSET, 1",
+                         "    mthd 0, SET_VIEWPORT_SCALE_OFFSET, 0", plain_tail);
+    char *b = a ? replace(a, "    .float -1.0,  -1.0,  0.5, 1.0,   0.0, 0.0, 1.0, 1.0\n"
+                             "    .float  1.0,  -1.0,  0.5, 1.0,   0.0, 0.0, 1.0, 1.0\n"
+                             "    .float -1.0,   1.0,  0.5, 1.0,   0.0, 0.0, 1.0, 1.0\n"
+                             "    .float  1.0,   1.0,  0.5, 1.0,   0.0, 0.0, 1.0, 1.0\n",
+                          "    .float 8.0, 16.0, 0.5, 0.0,   0.0, 0.0, 1.0, 1.0\n"
+                          "    .float 40.0, 16.0, 0.5, 0.0,   0.0, 0.0, 1.0, 1.0\n"
+                          "    .float 8.0, 48.0, 0.5, 0.0,   0.0, 0.0, 1.0, 1.0\n"
+                          "    .float 40.0, 48.0, 0.5, 0.0,   0.0, 0.0, 1.0, 1.0\n")
+                : NULL;
+    CHECK(b != NULL);
+    if (b) {
+        CHECK_EQ(run(b, rt, NULL, NULL), 0);
+        unsigned inside = 0, outside = 0;
+        for (int y = 0; y < 64; y++)
+            for (int x = 0; x < 64; x++) {
+                bool in = x >= 8 && x < 40 && y >= 16 && y < 48;
+                bool blue = rt[(64 * y + x) * 4 + 2] == 0xff && rt[(64 * y + x) * 4 + 0] == 0;
+                inside += in && blue;
+                outside += !in && blue;
+            }
+        CHECK_EQ(inside, 32 * 32);
+        CHECK_EQ(outside, 0);
+    }
+    free(a);
+    free(b);
+}
+
 /* examples/nv/textured_square.s with the TIC pointing at unmapped memory:
  * the pixel shader's TEXS faults (through the interpreter), the channel
  * stops before the fence. */
@@ -453,6 +489,7 @@ int main(void)
         test_faults(text);
         test_cull(text);
         test_scissor(text);
+        test_window_space(text);
     }
     free(text);
     return check_report("test_nv_pipeline");

@@ -11,7 +11,13 @@
  * clipped in clip space (w, near, far and a guard band of 64 viewports),
  * divided, transformed by viewport 0, culled, scissored and rasterised
  * (raster.c); fragment warps run the pixel program and the ROP writes the
- * results (rop.c).
+ * results (rop.c). With the viewport transform off
+ * (SET_VIEWPORT_SCALE_OFFSET 0), the position is already in window
+ * coordinates: no clipping, no division, no transform, and attributes
+ * interpolate linearly on the screen. Mesa's nvc0 blits that way
+ * (nvc0_surface.c nvc0_blit_3d: VIEWPORT_TRANSFORM_EN 0, a triangle
+ * (0,0) (32768,0) (0,32768) whose vertex program writes x and y only, so
+ * w is 0: dividing by it, or clipping at w > 0, would lose the blit).
  *
  * Sources: NVIDIA open-gpu-doc classes/3d/clb197.h (methods and fields),
  * Mesa nvc0 (nvc0_program.c / nvc0_state_validate.c: which methods a driver
@@ -762,9 +768,12 @@ static void lerp_cvert(const pl_ctx *c, const cvert *a, const cvert *b, float t,
         out->a[k] = a->a[k] + t * (b->a[k] - a->a[k]);
 }
 
-/* Sutherland-Hodgman against every plane; returns the vertex count. */
+/* Sutherland-Hodgman against every plane; returns the vertex count.
+ * Window-space positions (the viewport transform off) are not clipped. */
 static unsigned clip_poly(const pl_ctx *c, cvert *buf, cvert *tmp, unsigned n)
 {
+    if (!c->vp_enable)
+        return n;
     for (unsigned pl = 0; pl < PL_PLANES && n; pl++) {
         bool all_in = true;
         for (unsigned i = 0; i < n; i++)
@@ -792,9 +801,10 @@ static unsigned clip_poly(const pl_ctx *c, cvert *buf, cvert *tmp, unsigned n)
 
 static void to_window(const pl_ctx *c, const cvert *v, nv_rv *r)
 {
-    float iw = 1.0f / v->p[3];
-    float x = v->p[0] * iw, y = v->p[1] * iw, z = v->p[2] * iw;
+    float iw = 1.0f, x = v->p[0], y = v->p[1], z = v->p[2];
     if (c->vp_enable) {
+        iw = 1.0f / v->p[3];
+        x *= iw, y *= iw, z *= iw;
         x = c->vsx * x + c->vox;
         y = c->vsy * y + c->voy;
         z = c->vsz * z + c->voz;
@@ -919,7 +929,7 @@ static int emit_point(pl_ctx *c, uint32_t i0)
 {
     cvert v;
     make_cvert(c, i0, &v);
-    for (unsigned pl = 0; pl < 3; pl++)
+    for (unsigned pl = 0; pl < 3 && c->vp_enable; pl++)
         if (!(plane_dist(c, pl, v.p) >= 0))
             return 0;
     nv_rv r;
