@@ -1129,8 +1129,26 @@ static void test_clear_faults_and_trace(void)
     env_fini(&e);
 }
 
+/* Float to UNORM as Direct3D spells it, in single precision: the product
+ * f * 255 rounded to a float, + 0.5f, the fraction dropped. 0x3f010101
+ * (0.50392157f) times 255 is 128.49999994 exactly but 128.5f as a float:
+ * 129, where exact arithmetic gives 128. Halves round up; 24-bit depth
+ * stays exact. */
+static void test_unorm_rounding(void)
+{
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0x3f010101u), 129u);
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0x3e99999au), 77u);  /* 0.3f: 76.5f */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0x3f000000u), 128u); /* 0.5: 127.5 up */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0x7fc00000u), 0u);   /* NaN */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0xbf800000u), 0u);   /* -1 */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 8, 0x40000000u), 255u); /* 2 */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 5, 0x3f000000u), 16u);  /* 15.5 up */
+    CHECK_EQ(nv3d_chan_value(NV3D_CH_UNORM, 24, 0x3f000000u), 8388608u); /* exact 8388607.5 up */
+}
+
 int main(void)
 {
+    test_unorm_rounding();
     test_rt_state();
     test_cb_bind();
     test_release();

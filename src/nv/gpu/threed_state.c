@@ -195,11 +195,16 @@ const nv3d_zt_format *nv3d_zt_format_find(uint32_t code)
     return NULL;
 }
 
-/* Float to UNORM n: NaN and values below 0 give 0, values from 1 up the
- * maximum, else round to nearest of f * (2^n - 1) (OpenGL 4.6 section
- * 2.3.5.1 equation 2.3 with clamping; the D3D11.3 functional spec 3.2.3.6
- * FLOAT -> UNORM rule: NaN -> 0, clamp, scale, round to nearest). The
- * product is taken in double, so f * max is exact and .5 rounds up. */
+/* Float to UNORM n, Direct3D's rule step by step (the data conversion
+ * rules, FLOAT -> UNORM: NaN -> 0, clamp to [0, 1], c = c * (2^n - 1) and
+ * c = c + 0.5f in single precision, then the fraction dropped; OpenGL 4.6
+ * section 2.3.5.2 leaves the rounding of halves open). Single precision
+ * matters: 0.3f * 255 is 76.50000304 exactly but 76.5f as a float, so 77,
+ * and a blend result a hair under x.5 in double can be x.5 in single.
+ * llvmpipe rounds those halves to even (76): the GL tests' 1-step
+ * tolerance (docs/drm.md). Wider channels (24-bit depth, 32 bits) take the
+ * same steps in double: a single-precision f * (2^24 - 1) is not exact, and
+ * depth is compared against such values. */
 static uint32_t to_unorm(uint32_t fbits, unsigned n)
 {
     float f;
