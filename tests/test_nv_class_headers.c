@@ -17,7 +17,7 @@ int nv_format_fields(uint32_t cls, uint32_t mthd, uint32_t v, char *buf, size_t 
  * "extra" lines) */
 static const struct { uint32_t cls; const char *name; } not_listed[] = {
     {0xB06F, "SYNCPOINTA"}, {0xB06F, "SYNCPOINTB"},
-    {0xB197, "SET_TILED_CACHE_TILE_SIZE"}, {0xB197, "SET_DEPTH_CLAMP"},
+    {0xB197, "SET_TILED_CACHE_TILE_SIZE"}, {0xB197, "SET_DEPTH_CLAMP"}, {0xB197, "CSAA_ENABLE"},
 };
 
 static void check_header_list(void)
