@@ -67,6 +67,20 @@ case "$got" in
 *) echo "the command built against the installed library says '$got'"; exit 1 ;;
 esac
 
+# libcmdgpu-drm: the installed command finds it in the prefix; a program it
+# runs sees the render node (its stat: a character device 226:128) and the
+# sysfs entries of the GPU, and no host node.
+[ -f "$libdir/libcmdgpu-drm.so" ] || { echo "libcmdgpu-drm.so not installed"; exit 1; }
+got=$("$tmp/prefix/bin/cmdgpu" exec --gpu gm204 -- sh -c \
+    'stat -c "%F %t:%T" /dev/dri/renderD128; ls /dev/dri;
+     cat /sys/dev/char/226:128/device/vendor /sys/dev/char/226:128/device/device')
+want="character special file e2:80
+renderD128
+0x10de
+0x13c0"
+[ "$got" = "$want" ] || { echo "drm: got '$got', want '$want'"; exit 1; }
+echo "drm: ok"
+
 # libcmdgpu-vcio: a program written for the Pi's mailbox.h builds against
 # the installed library through pkg-config and behaves as on a Pi 1.
 [ -f "$libdir/pkgconfig/cmdgpu-vcio.pc" ] || { echo "no cmdgpu-vcio.pc installed"; exit 1; }

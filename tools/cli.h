@@ -77,6 +77,10 @@ typedef struct cli_opts {
     const char *uniforms; /* --uniforms LIST (run of a program) */
     const char *capture;  /* --capture FILE (run): write a CMDGPUCAP capture of the run */
     const struct cg_capfile *replay; /* run: play this capture instead of a scene (capture_cli.c) */
+    const char *gpu;      /* --gpu NAME (exec) */
+    const char *log;      /* --log FILE (exec) */
+    const char *ioctls;   /* --ioctls FILE (exec) */
+    bool reference;       /* --reference (exec): llvmpipe renders */
 } cli_opts;
 
 /* A subcommand. */
@@ -85,6 +89,7 @@ typedef struct cli_command {
     const char *summary;
     const char *usage; /* full --help text */
     int (*run)(const cli_opts *o);
+    bool program;      /* the first argument is a program: what follows is its own */
 } cli_command;
 
 /* "raw, nv, ..." from the registry's formats (a static buffer). */
@@ -173,6 +178,7 @@ int cmd_check(const cli_opts *o);
 int cmd_bench(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_report(const cli_opts *o); /* tools/report_cli.c */
+int cmd_exec(const cli_opts *o);   /* tools/cmd_exec.c */
 /* cmd_report with its one-line summary (text, or JSON with o->json) written
  * to `summary` (NULL: none); the demo writes its pages through it. */
 int report_page(const cli_opts *o, FILE *summary);

@@ -31,20 +31,20 @@ static const cli_command commands[] = {
      "one object per trace event (--trace) and fault (nv), then the result.\n"
      "Numbers in options are decimal or 0x hex; a leading 0 before a digit is\n"
      "refused (not octal).\n",
-     cmd_run},
+     cmd_run, false},
     {"disasm", "decode a command stream to readable text",
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
      "Prints each word with its offset and meaning; the text is valid input to\n"
      "`cmdgpu asm` for the same family (asm(disasm(x)) == x). Inputs over\n"
      "4 MiB are refused (exit 3).\n",
-     cmd_disasm},
+     cmd_disasm, false},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"
      "Assembles FILE; writes the bytes of one section (the first, or NAME) to\n"
      "OUT (default stdout). --json prints the sections (name, base, size) instead.\n"
      "Errors are printed as file:line:column: message; exit 3. Sources over\n"
      "256 MiB are refused (exit 3).\n",
-     cmd_asm},
+     cmd_asm, false},
     {"check", "validate a stream as a kernel would before running it",
      "usage: cmdgpu check -f FAMILY [--json] [--gen GEN] [--section NAME] FILE|-\n"
      "Reports every rule the stream breaks, as a kernel's command-stream checker\n"
@@ -52,17 +52,17 @@ static const cli_command commands[] = {
      ".bo declarations (docs/radeon-check.md), vc4 a submit (docs/vc4-check.md), nv\n"
      "a scene (docs/nv-check.md). The vc4 and radeon example scenes are bare-metal\n"
      "and driver-level programs, not kernel submissions: they fail on purpose (README).\n",
-     cmd_check},
+     cmd_check, false},
     {"bench", "measure the model's speed on this machine",
      "usage: cmdgpu bench [--json] [mem]\n"
      "mem: GPU-side read and copy throughput through an address space, as a\n"
      "ratio to memcpy in the same run. The bench/ programs give fuller figures.\n",
-     cmd_bench},
+     cmd_bench, false},
     {"demo", "run the built-in demonstration and write its output",
      "usage: cmdgpu demo [--out DIR] [--json]\n"
      "Runs every built-in demo scene and writes images and dumps under DIR\n"
      "(default: out), then prints a summary (--json: one object).\n",
-     cmd_demo},
+     cmd_demo, false},
     {"report", "run a scene or capture and write one self-contained HTML page about it",
      "usage: cmdgpu report [-f FAMILY] [--json] [--budget N=V] -o REPORT.html SCENE|CAPTURE\n"
      "Runs the scene, or replays the capture (a cmdgpu capture, a radeon ring\n"
@@ -72,12 +72,22 @@ static const cli_command commands[] = {
      "submission, a timeline of submissions, fences and faults, and every image\n"
      "the run wrote. --json prints a summary.\n"
      "At most 20000 packets are shown (docs/report.md). Exit 1 if the run failed.\n",
-     cmd_report},
+     cmd_report, false},
+    {"exec", "run a program whose GPU driver then drives the model (Mesa's nouveau)",
+     "usage: cmdgpu exec [--gpu NAME] [--log FILE] [--ioctls FILE] [--draws FILE] [--reference]\n"
+     "                   [--] PROGRAM [ARGS]\n"
+     "Runs PROGRAM with libcmdgpu-drm preloaded: it sees a render node\n"
+     "(/dev/dri/renderD128) and the sysfs entries of the GPU, and its driver's\n"
+     "ioctls run on the model (docs/drm.md). Options stop at PROGRAM. The exit\n"
+     "status is PROGRAM's; 127 if it is not found, 126 if it cannot be run.\n"
+     "GPU faults do not end the program: they go to the log with the hang\n"
+     "report, and the channel's later submissions fail as the kernel's would.\n",
+     cmd_exec, true},
     {"version", "print the version",
-     "usage: cmdgpu version [--json]\n", cmd_version},
+     "usage: cmdgpu version [--json]\n", cmd_version, false},
     {"help", "list subcommands, families and exit codes",
      "usage: cmdgpu help [SUBCOMMAND|faults|budgets]\n"
-     "`cmdgpu help faults` lists every fault kind a stream can raise.\n", cmd_help},
+     "`cmdgpu help faults` lists every fault kind a stream can raise.\n", cmd_help, false},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -307,6 +317,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         const char *a = argv[i];
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
             o->args[o->nargs++] = argv[i];
+            only_args |= cmd->program;
             continue;
         }
         if (strcmp(a, "--") == 0) {
@@ -380,6 +391,10 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_QPUS: o->qpus = val; break;
         case CLI_OPT_UNIFORMS: o->uniforms = val; break;
         case CLI_OPT_CAPTURE: o->capture = val; break;
+        case CLI_OPT_GPU: o->gpu = val; break;
+        case CLI_OPT_LOG: o->log = val; break;
+        case CLI_OPT_IOCTLS: o->ioctls = val; break;
+        case CLI_OPT_REFERENCE: o->reference = true; break;
         }
     }
     /* An option the chosen format does not take is refused, not ignored. */

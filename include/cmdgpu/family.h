@@ -212,6 +212,67 @@ typedef struct cg_report_ops {
     bool frame;
 } cg_report_ops;
 
+/* ---- the kernel interface (libcmdgpu-drm, cmdgpu exec; docs/drm.md) ------ */
+
+/* A GPU the kernel interface can present (`cmdgpu exec --gpu NAME`): what
+ * sysfs shows the loader and what the driver's ioctls answer. */
+typedef struct cg_gpu_id {
+    const char *name;        /* "gm20b" */
+    const char *description;
+    uint16_t pci_vendor, pci_device;
+    uint16_t subsystem_vendor, subsystem_device;
+    uint8_t revision;
+    uint32_t chip;           /* the family's chip id (nv: chipset 0x12b) */
+} cg_gpu_id;
+
+/* How an ioctl handler reaches the calling program's memory: the pointers
+ * inside an ioctl's argument are the program's, and may be garbage. Both
+ * return 0, or -EFAULT where the program has no such memory (the kernel's
+ * copy_from_user / copy_to_user). */
+typedef struct cg_user_io {
+    int (*read)(void *dst, uint64_t uaddr, size_t n);
+    int (*write)(uint64_t uaddr, const void *src, size_t n);
+} cg_user_io;
+
+/* What the interface reports to the program's world: faults and hang
+ * reports go to log (stderr or a file the user named). */
+typedef struct cg_kernel_env {
+    FILE *log;
+    const cg_user_io *user;
+    FILE *draws;             /* every draw record, as `cmdgpu run --draws` writes them (NULL: none) */
+} cg_kernel_env;
+
+/* One of the driver's ioctls (DRM_COMMAND_BASE + nr). arg is the kernel's
+ * copy: the program's bytes, zero-extended to size as Linux's drm_ioctl
+ * does; what the handler leaves there goes back for a read/write ioctl.
+ * Returns 0 or a negative errno, as the kernel's handler would. */
+typedef struct cg_kernel_ioctl {
+    unsigned nr;
+    const char *name;        /* "NOUVEAU_GEM_PUSHBUF" */
+    size_t size;             /* the kernel's struct */
+    int (*handler)(void *client, void *arg);
+} cg_kernel_ioctl;
+
+/* The family's Linux DRM kernel interface, in user space: one client, the
+ * process's file of the render node. */
+typedef struct cg_kernel_ops {
+    const char *driver;      /* DRM_IOCTL_VERSION's name: "nouveau" */
+    int version[3];          /* major, minor, patch level */
+    const char *date, *desc;
+    const cg_gpu_id *gpus;   /* [0] the default */
+    size_t ngpus;
+    const cg_kernel_ioctl *ioctls;
+    size_t nioctls;
+    /* A client on dev for gpu: 0 or a negative errno. */
+    int (*open)(const cg_gpu_id *gpu, cg_device *dev, const cg_kernel_env *env, void **client);
+    /* GEM_CLOSE (a DRM core ioctl the driver's objects answer). */
+    int (*gem_close)(void *client, uint32_t handle);
+    /* mmap of the node at offset for len bytes: the file and its offset
+     * whose pages back it (a buffer's map_handle). 0 or -EINVAL. */
+    int (*mmap)(void *client, uint64_t offset, uint64_t len, int *fd, uint64_t *fd_offset);
+    void (*close)(void *client);
+} cg_kernel_ops;
+
 struct cg_family_desc {
     cg_family id;
     const char *name;        /* "nv" */
@@ -223,6 +284,7 @@ struct cg_family_desc {
     size_t ncaptures;
     const cg_hang_ops *hang;
     const cg_report_ops *report;
+    const cg_kernel_ops *kernel; /* the DRM kernel interface (NULL: none yet) */
     /* Validate a source as the kernel would before running it (`cmdgpu
      * check`): violations into r. 0, or: CG_ERR_SYNTAX (the errors went to
      * errors), CG_ERR_NOENT / CG_ERR_UNSUPPORTED / another cg_err with msg

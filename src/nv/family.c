@@ -277,6 +277,7 @@ const cg_family_desc cg_nv_family = {
     .captures = captures,
     .ncaptures = CG_ARRAY_SIZE(captures),
     .hang = &hang,
+    .kernel = &nv_kernel_ops,
     .check = check,
     .check_opts = check_opts,
     .demos = nv_demos,

@@ -48,6 +48,7 @@ extern const cg_family_desc cg_nv_family;
 extern const cg_scene_ops nv_scene_ops;
 extern const cg_capture_desc nv_push_raw_capture; /* capture.c */
 extern const cg_demo nv_demos[5];                 /* demo.c */
+extern const cg_kernel_ops nv_kernel_ops;         /* driver/kernel.c */
 
 /* text/asm.c: a scene assembler (the cg_nv_asm owned by the cg_asm). */
 int nv_scene_assembler(const cg_text_opts *o, cg_scene *sc, cg_asm **out);
