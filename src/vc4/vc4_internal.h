@@ -15,6 +15,29 @@ enum { VC4_FT_U = 0, VC4_FT_S, VC4_FT_A, VC4_FT_F, VC4_FT_B, VC4_FT_X };
  * record in a bin CL (KBIN) or not (KNONE) */
 enum { VC4_POL_KNONE = 0, VC4_POL_KBIN = 1 };
 
+/* What a record is for: cl.def's role column (its header lists them). The
+ * control-list interpreter (cl.c), the tile pool and the disassembler
+ * dispatch on it; VC4_RL_NONE: no record has the opcode. */
+enum vc4_role {
+    VC4_RL_NONE = 0,
+    /* the thread's own records (cl.c) */
+    VC4_RL_NOP, VC4_RL_HALT, VC4_RL_SEM_INC, VC4_RL_SEM_WAIT, VC4_RL_BRANCH, VC4_RL_CALL,
+    VC4_RL_RETURN,
+    /* the binner's */
+    VC4_RL_BINNING, VC4_RL_PRIMS, VC4_RL_FLUSH,
+    /* state: kept by an engine; latched by both (vc4_latch_state) */
+    VC4_RL_STATE, VC4_RL_LATCH,
+    /* the renderer's */
+    VC4_RL_LOAD, VC4_RL_TILE, VC4_RL_DRAW, VC4_RL_STORE,
+    VC4_RL_VG, /* the OpenVG path: not modelled */
+    VC4_RL_COUNT
+};
+/* A set of roles (a mask), and whether opcode op's role is in it. */
+#define VC4_RM(role) (1u << VC4_RL_##role)
+#define VC4_ROLE_IN(op, mask) (((1u << vc4_cl_role[(op)]) & (mask)) != 0)
+/* Each opcode's role (cl.def), by opcode. */
+extern const uint8_t vc4_cl_role[256];
+
 typedef struct vc4_field {
     const char *name;
     const char *alias; /* the seed's name, or "" */
@@ -29,7 +52,7 @@ typedef struct vc4_record {
     const char *name;  /* the reference's name (v3d_packet_v21.xml, Reference Guide) */
     const char *alias; /* the seed's name, also accepted by the assembler, or NULL */
     const char *desc;
-    uint8_t opcode, size, where, policy;
+    uint8_t opcode, size, where, policy, role;
     const vc4_field *fields;
     uint8_t nfields;
     const vc4_slot *slots; /* macro operand slots; NULL: one per field */
@@ -91,7 +114,7 @@ static inline uint32_t vc4_u32f(float f)
  * VC4_SIZE_<record>, VC4_FB_<record>_<field> (first bit of the payload) and
  * VC4_FW_<record>_<field> (width). */
 enum {
-#define R(name, op, size, where, policy, alias, desc) VC4_OP_##name = op, VC4_SIZE_##name = size,
+#define R(name, op, size, where, policy, role, alias, desc) VC4_OP_##name = op, VC4_SIZE_##name = size,
 #define F(rec, name, bit, width, type, alias) VC4_FB_##rec##_##name = bit, VC4_FW_##rec##_##name = width,
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -396,8 +419,6 @@ void vc4_pool_destroy(cg_vc4 *v);
  * go: a staging buffer, each run copied to the host page later; NULL: not
  * possible (the store then faults, so the segment has no result). */
 void vc4_pool_self(cg_vc4 *v, const uint8_t *rec);
-/* cl.c: the four tile-buffer store records, by opcode */
-extern const bool vc4_store_op[256];
 void vc4_pool_retract(cg_vc4 *v);
 bool vc4_pool_es_begin(cg_vc4 *v);
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n);

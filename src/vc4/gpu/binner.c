@@ -1398,8 +1398,7 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
         return bin_handlers[rec[0]](v, t, addr, rec);
     vc4_record r;
     vc4_record_get(rec[0], &r);
-    if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
-        rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
+    if (r.where == VC4_REND && r.role != VC4_RL_DRAW)
         return copy_to_lists(v, t, addr, rec, r.size);
     return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                      "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);

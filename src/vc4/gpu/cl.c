@@ -116,43 +116,23 @@ static int t_engine(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_
                   : vc4_render_record(v, &v->th[t], addr, rec, next);
 }
 
-static const vc4_thread_fn thread_handlers[256] = {
-    [VC4_OP_Halt] = t_halt,
-    [VC4_OP_NOP] = t_nop,
-    [VC4_OP_Marker] = t_nop,
-    [VC4_OP_Reset_Marker_Count] = t_nop,
-    [VC4_OP_Gem_Relocations] = t_nop,
-    [VC4_OP_Increment_Semaphore] = t_inc_sem,
-    [VC4_OP_Wait_on_Semaphore] = t_wait_sem,
-    [VC4_OP_Branch] = t_branch,
-    [VC4_OP_Branch_to_sub_list] = t_branch_sub,
-    [VC4_OP_Return_from_sub_list] = t_return,
+/* The thread's own records by role (cl.def's role column); records of
+ * other roles go to the binner (thread 0) or the renderer (thread 1). */
+static const vc4_thread_fn thread_handlers[VC4_RL_COUNT] = {
+    [VC4_RL_HALT] = t_halt,
+    [VC4_RL_NOP] = t_nop,
+    [VC4_RL_SEM_INC] = t_inc_sem,
+    [VC4_RL_SEM_WAIT] = t_wait_sem,
+    [VC4_RL_BRANCH] = t_branch,
+    [VC4_RL_CALL] = t_branch_sub,
+    [VC4_RL_RETURN] = t_return,
 };
 
 /* The records that end a tile segment of the pool (pool.c): a worker's
  * copy of the render thread stops before them (the render thread runs them
  * itself): the next tile, stores, and anything that involves the other
  * thread or stops this one. */
-static const bool seg_end[256] = {
-    [VC4_OP_Tile_Coordinates] = true,
-    [VC4_OP_Store_Tile_Buffer_General] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
-    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
-    [VC4_OP_Halt] = true,
-    [VC4_OP_Increment_Semaphore] = true,
-    [VC4_OP_Wait_on_Semaphore] = true,
-};
-
-/* The stores among them: a pool worker may run the one that ends its
- * segment (pool.c "early stores"); the pool's pre-pass cuts segments at
- * them. */
-const bool vc4_store_op[256] = {
-    [VC4_OP_Store_Tile_Buffer_General] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
-    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
-};
+#define SEG_END (VC4_RM(TILE) | VC4_RM(STORE) | VC4_RM(HALT) | VC4_RM(SEM_INC) | VC4_RM(SEM_WAIT))
 
 /* Run one thread until it ends, blocks or faults. Returns the number of
  * records executed, or CG_ERR_NOMEM. */
@@ -218,8 +198,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
         uint8_t op = rec[0];
-        if (v->seg && n > 0 && seg_end[op] &&
-            !(v->seg_es && vc4_store_op[op] && vc4_pool_es_begin(v))) {
+        if (v->seg && n > 0 && VC4_ROLE_IN(op, SEG_END) &&
+            !(v->seg_es && vc4_cl_role[op] == VC4_RL_STORE && vc4_pool_es_begin(v))) {
             v->seg_stopped = true; /* the render thread runs this record */
             break;
         }
@@ -255,10 +235,12 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             if (v->rend->fill_pending)
                 vc4_tile_settle(v->rend); /* what the pool left to fill */
             vc4_pool_self(v, rec);
-            if (seg_end[op])
+            if (VC4_ROLE_IN(op, SEG_END))
                 vc4_pool_store(v, rec);
         }
-        vc4_thread_fn fn = thread_handlers[op] ? thread_handlers[op] : t_engine;
+        vc4_thread_fn fn = thread_handlers[vc4_cl_role[op]];
+        if (!fn)
+            fn = t_engine;
         int rc = fn(v, t, addr, rec, &next);
         if (rc == STEP_STAY)
             continue;

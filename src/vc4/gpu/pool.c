@@ -762,8 +762,9 @@ static pool_seg *seg_new(struct vc4_pool *p)
     return s;
 }
 
-/* Each opcode's record size (cl.def), 0: unknown; filled once. */
-static uint8_t rec_sizes[256];
+/* Each opcode's record size (cl.def), 0: unknown, and its list (where);
+ * filled once. */
+static uint8_t rec_sizes[256], rec_where[256];
 static pthread_once_t rec_sizes_once = PTHREAD_ONCE_INIT;
 
 static void rec_sizes_init(void)
@@ -771,6 +772,7 @@ static void rec_sizes_init(void)
     for (unsigned op = 0; op < 256; op++) {
         vc4_record rr;
         rec_sizes[op] = vc4_record_get((uint8_t)op, &rr) ? (uint8_t)rr.size : 0;
+        rec_where[op] = rec_sizes[op] ? rr.where : VC4_ANY;
     }
     /* compressed primitive list items by their first byte (render.c
      * compressed_list): escapes 0x80 (end) and 0x82 (branch) in every
@@ -827,42 +829,40 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             break;
         uint8_t op = rec[0];
         uint32_t next = addr + size;
-        bool ends = op == VC4_OP_Tile_Coordinates || vc4_store_op[op];
+        uint8_t role = vc4_cl_role[op];
+        bool ends = role == VC4_RL_TILE || role == VC4_RL_STORE;
         pool_seg *ended = NULL; /* the segment this record ends */
         if (ends && cur) {
             cur->spec = draws && cur->spec;
             ended = cur;
             cur = NULL;
         }
-        switch (op) {
-        case VC4_OP_Halt:
+        switch (role) {
+        case VC4_RL_HALT:
             goto out;
-        case VC4_OP_Increment_Semaphore:
+        case VC4_RL_SEM_INC:
             break; /* counts for the binning thread, which does not run meanwhile */
-        case VC4_OP_Wait_on_Semaphore:
+        case VC4_RL_SEM_WAIT:
             if (th->sem == 0)
                 goto out; /* the render thread blocks here */
             th->sem--;
             break;
-        case VC4_OP_NOP:
-        case VC4_OP_Marker:
-        case VC4_OP_Reset_Marker_Count:
-        case VC4_OP_Gem_Relocations:
+        case VC4_RL_NOP:
             break;
-        case VC4_OP_Branch:
+        case VC4_RL_BRANCH:
             next = VC4_ADDR(rec + 1, Branch, Address);
             break;
-        case VC4_OP_Branch_to_sub_list:
+        case VC4_RL_CALL:
             if (th->depth >= 2)
                 goto out;
             th->ret[th->depth++] = next;
             next = VC4_ADDR(rec + 1, Branch_to_sub_list, Address);
             break;
-        case VC4_OP_Return_from_sub_list:
+        case VC4_RL_RETURN:
             if (th->depth)
                 next = th->ret[--th->depth];
             break;
-        case VC4_OP_Tile_Coordinates: {
+        case VC4_RL_TILE: {
             unsigned x = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Column_Number);
             unsigned y = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Row_Number);
             if (!r->configured || x * VC4_TILE >= r->width || y * VC4_TILE >= r->height)
@@ -883,10 +883,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             }
             break;
         }
-        case VC4_OP_Store_Tile_Buffer_General:
-        case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
-        case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
-        case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
+        case VC4_RL_STORE: {
             if (!r->configured || r->tile_x < 0)
                 goto out; /* it faults */
             uint64_t rg[2][2];
@@ -931,8 +928,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             }
             break;
         }
-        case VC4_OP_Compressed_Primitive_List:
-        case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+        case VC4_RL_DRAW:
             if (!r->configured || r->tile_x < 0)
                 goto out; /* it faults */
             draws = true;
@@ -941,14 +937,7 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
                                &work, limit))
                 goto out;
             break;
-        case VC4_OP_Primitive_List_Format:
-        case VC4_OP_NV_Shader_State:
-        case VC4_OP_GL_Shader_State:
-        case VC4_OP_Viewport_Offset:
-        case VC4_OP_Clip_Window:
-        case VC4_OP_Flat_Shade_Flags:
-        case VC4_OP_Depth_Offset:
-        case VC4_OP_Z_min_and_max_clipping_planes: {
+        case VC4_RL_LATCH: {
             /* render.c h_latch: vc4_latch_state sets fields of the bin
              * state from the record's bytes alone, and no other record
              * sets them (NV and GL shader state share theirs): the same
@@ -965,15 +954,12 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
             memcpy(p->latch_rec[g], rec + 1, size - 1);
             break;
         }
-        case VC4_OP_Tile_Rendering_Mode_Configuration:
-        case VC4_OP_Clear_Colors:
-        case VC4_OP_Re_load_Full_Resolution_Tile_Buffer:
-        case VC4_OP_Load_Tile_Buffer_General:
-        case VC4_OP_Configuration_Bits:
-        case VC4_OP_Point_size:
-        case VC4_OP_Line_width:
-        case VC4_OP_RHT_X_boundary:
-            /* state only: the renderer's own handler on the copy */
+        case VC4_RL_STATE:
+        case VC4_RL_LOAD:
+            /* state only: the renderer's own handler on the copy (not
+             * the binner's state records: they fault there) */
+            if (rec_where[op] == VC4_BIN)
+                goto out;
             if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
                 goto out;
             break;
@@ -1283,18 +1269,14 @@ void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
         return;
     es_group key;
     int tg;
-    switch (rec[0]) {
-    case VC4_OP_Tile_Coordinates:
+    switch (vc4_cl_role[rec[0]]) {
+    case VC4_RL_TILE:
         if (v->rend->load_pending)
             break; /* a load reads memory */
         return;
-    case VC4_OP_Compressed_Primitive_List:
-    case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+    case VC4_RL_DRAW:
         break; /* draws read memory */
-    case VC4_OP_Store_Tile_Buffer_General:
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
-    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
+    case VC4_RL_STORE:
         /* a store the pre-pass saw writes bytes no early store writes; it
          * must not fault (a fault callback could look at memory) */
         tg = store_target(v->rend, rec, &key);
