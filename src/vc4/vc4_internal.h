@@ -279,6 +279,42 @@ static inline uint32_t vc4_clear_zs_word(const vc4_render *r)
 /* n words of val from p */
 void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
+/* A tile-buffer store record (role STORE) decoded with the renderer in
+ * its state: the one decoder of the four store records, for the renderer
+ * (which runs them) and the tile pool (which predicts what they write and
+ * leave). Record fields from cl.def; the multi-sample stores take the
+ * frame buffer, its format and tiling from Tile_Rendering_Mode_Configuration
+ * (render.c). */
+enum {
+    VC4_STORE_OK = 0,
+    VC4_STORE_DECIMATE, /* general: decimate mode (multisample): unsupported */
+    VC4_STORE_TILING,   /* tiling 3: reserved */
+    VC4_STORE_DITHER,   /* BGR565 dithered: unsupported */
+    VC4_STORE_FORMAT,   /* colour format 3: reserved */
+    VC4_STORE_VG,       /* general: buffer 4 or 5 (VG mask, full dump): unsupported */
+    VC4_STORE_BUFFER,   /* general: buffer 6 or 7: reserved */
+    VC4_STORE_RAW_BOTH  /* full resolution: colour and Z/S to one address: unsupported */
+};
+typedef struct vc4_store {
+    uint32_t addr;     /* the surface's or the raw dump's bus address */
+    uint8_t buffer;    /* general: Buffer_to_Store; the others: 1 */
+    uint8_t mode;      /* general: its decimate mode */
+    uint8_t tiling;    /* 0 linear, 1 T, 2 LT, 3 reserved */
+    uint8_t fmt;       /* colour, the general store's numbering: 0 RGBA8888,
+                        * 1 BGR565 dithered, 2 BGR565, 3 reserved */
+    bool color, zs;    /* it writes the colour / Z-stencil buffer */
+    bool raw;          /* a full-resolution dump: 64 x 64 words at addr */
+    bool keep_color, keep_zs; /* the buffer is not cleared after */
+    bool eof;          /* it ends the frame */
+    bool counts;       /* it counts as a rendered tile (statistics) */
+    uint8_t bad;       /* VC4_STORE_*: it faults before writing (once a tile is set) */
+} vc4_store;
+/* render.c: decode store record rec (its role is STORE) with renderer r */
+void vc4_store_decode(const vc4_render *r, const uint8_t *rec, vc4_store *s);
+/* Bytes of a surface of w x h pixels (bpp 2 or 4) in a tiling, rounded up
+ * to whole 4 KiB tiles in T and LT (render.c pix_off) */
+uint64_t vc4_surface_bytes(unsigned tiling, uint32_t w, uint32_t h, unsigned bpp);
+
 typedef struct vc4_fw_alloc {
     uint32_t handle, addr, size, flags;
     bool locked;

@@ -348,128 +348,55 @@ static void region_map(struct vc4_pool *p, unsigned nwk, unsigned nslots, unsign
 
 /* ---- the pages stores may write ---- */
 
-/* Bytes of a surface of w x h pixels (bpp 2 or 4) in a tiling, rounded up:
- * linear rows; T and LT (render.c pix_off) fit in whole 4 KiB tiles of 8 x 8
- * micro-tiles, rows of them a whole number of tiles wide. */
-static uint64_t surface_bytes(unsigned tiling, uint32_t w, uint32_t h, unsigned bpp)
-{
-    if (tiling == 0)
-        return (uint64_t)w * h * bpp;
-    uint64_t uw = bpp == 4 ? 4 : 8;
-    uint64_t wut = (w + uw - 1) / uw, uht = (h + 3) / 4;
-    return 4096 * ((wut + 7) / 8) * ((uht + 7) / 8);
-}
-
 /* The bus ranges a store record may write with the renderer in state r:
- * up to two [addr, addr + len). */
+ * up to two [addr, addr + len). A raw dump's range counts even when it
+ * writes neither buffer. */
 static unsigned store_ranges(const vc4_render *r, const uint8_t *rec, uint64_t out[2][2])
 {
-    unsigned n = 0;
     if (!r->configured || r->tile_x < 0)
         return 0; /* it faults before writing */
-    switch (rec[0]) {
-    case VC4_OP_Store_Tile_Buffer_General: {
-#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
-        uint64_t a = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
-                              Memory_base_address_of_frame_tile_dump_buffer);
-        unsigned buffer = (unsigned)STG(Buffer_to_Store), tiling = (unsigned)STG(Format);
-        unsigned fmt = (unsigned)STG(Pixel_Color_Format);
-        bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
-#undef STG
-        if (buffer == 1 && !no_color)
-            out[n][0] = a, out[n++][1] = surface_bytes(tiling, r->width, r->height,
-                                                       fmt == 2 ? 2 : 4);
-        else if ((buffer == 2 || buffer == 3) && !no_zs)
-            out[n][0] = a, out[n++][1] = surface_bytes(tiling, r->width, r->height, 4);
-        break;
-    }
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
-        unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
-        out[n][0] = r->fb_addr;
-        out[n++][1] = surface_bytes(tiling, r->width, r->height, fmt == 2 ? 2 : 4);
-        break;
-    }
-    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
-        out[n][0] = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
-        out[n++][1] = VC4_TILE * VC4_TILE * 4;
-        break;
-    default:
-        break;
-    }
-    return n;
+    vc4_store s;
+    vc4_store_decode(r, rec, &s);
+    out[0][0] = s.addr;
+    if (s.raw)
+        out[0][1] = VC4_TILE * VC4_TILE * 4;
+    else if (s.color)
+        out[0][1] = vc4_surface_bytes(s.tiling, r->width, r->height, s.fmt == 2 ? 2 : 4);
+    else if (s.zs)
+        out[0][1] = vc4_surface_bytes(s.tiling, r->width, r->height, 4);
+    else
+        return 0;
+    return 1;
 }
 
 /* What a store record writes with the renderer in state r, as render.c
- * store_general, h_store_ms and h_store_full would: -1 it may fault before
- * writing (need_tile, check_tiling, unsupported modes), 0 nothing, 1 the
- * bytes of r's tile in the surface key (base, width, tiling, bpp or raw,
- * and its bus range lo, hi) when every access is mapped and writable. */
+ * store_tile would: -1 it may fault before writing (need_tile, the
+ * decoder's bad cases), 0 nothing, 1 the bytes of r's tile in the surface
+ * key (base, width, tiling, bpp or raw, and its bus range lo, hi) when
+ * every access is mapped and writable. */
 static int store_target(const vc4_render *r, const uint8_t *rec, es_group *key)
 {
     if (!r->configured || r->tile_x < 0)
         return -1;
     memset(key, 0, offsetof(es_group, tiles));
-    unsigned tiling, bpp;
-    switch (rec[0]) {
-    case VC4_OP_Store_Tile_Buffer_General: {
-#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
-        unsigned buffer = (unsigned)STG(Buffer_to_Store), fmt = (unsigned)STG(Pixel_Color_Format);
-        tiling = (unsigned)STG(Format);
-        bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
-        if (buffer != 0 && STG(Mode) != 0)
-            return -1;
-#undef STG
-        if (buffer > 3)
-            return -1;
-        if (buffer == 1 && !no_color) {
-            if (tiling == 3 || fmt == 1 || fmt == 3)
-                return -1;
-            bpp = fmt == 2 ? 2 : 4;
-        } else if ((buffer == 2 || buffer == 3) && !no_zs) {
-            if (tiling == 3)
-                return -1;
-            bpp = 4;
-        } else {
-            return 0;
-        }
-        key->base = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
-                             Memory_base_address_of_frame_tile_dump_buffer);
-        break;
-    }
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
-        unsigned fmt = (r->flags >> 2) & 3;
-        tiling = (r->flags >> 6) & 3;
-        if (fmt == 0 || fmt == 3 || tiling == 3)
-            return -1; /* dithered, reserved */
-        bpp = fmt == 2 ? 2 : 4;
-        key->base = r->fb_addr;
-        break;
-    }
-    case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
-        bool no_color = VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer,
-                                Disable_Color_Buffer_write);
-        bool no_zs = VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer,
-                             Disable_Z_Stencil_Buffer_write);
-        if (!no_color && !no_zs)
-            return -1;
-        if (no_color && no_zs)
-            return 0;
-        key->base = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
+    vc4_store s;
+    vc4_store_decode(r, rec, &s);
+    if (s.bad)
+        return -1;
+    if (!s.color && !s.zs)
+        return 0;
+    key->base = s.addr;
+    key->lo = key->base;
+    if (s.raw) {
         key->raw = 1;
-        key->lo = key->base;
         key->hi = key->lo + VC4_TILE * VC4_TILE * 4;
         return 1;
     }
-    default:
-        return -1;
-    }
+    unsigned bpp = s.color && s.fmt == 2 ? 2 : 4;
     key->width = r->width;
-    key->tiling = (uint8_t)tiling;
+    key->tiling = s.tiling;
     key->bpp = (uint8_t)bpp;
-    key->lo = key->base;
-    key->hi = key->lo + surface_bytes(tiling, r->width, r->height, bpp);
+    key->hi = key->lo + vc4_surface_bytes(s.tiling, r->width, r->height, bpp);
     return 1;
 }
 
@@ -908,16 +835,9 @@ static void pre_pass(cg_vc4 *v, struct vc4_pool *p)
                 ended->es_ok = (tg == 0 || (tg == 1 && !key.raw)) && ended->spec;
                 ended->es_group = (int8_t)gi;
             }
-            bool keep_c = false, keep_z = false;
-            if (op == VC4_OP_Store_Tile_Buffer_General) {
-                keep_c = VC4_GET(rec + 1, Store_Tile_Buffer_General,
-                                 Disable_Color_buffer_clear_on_store_dump);
-                keep_z = VC4_GET(rec + 1, Store_Tile_Buffer_General,
-                                 Disable_Z_Stencil_buffer_clear_on_store_dump);
-            } else if (op == VC4_OP_Store_Full_Resolution_Tile_Buffer) {
-                keep_c = keep_z =
-                    VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, Disable_Clear_on_Write);
-            }
+            vc4_store st;
+            vc4_store_decode(r, rec, &st);
+            bool keep_c = st.keep_color, keep_z = st.keep_zs;
             if (!keep_c)
                 ck = true, cval = r->clear_color[0];
             if (!keep_z)
@@ -1840,27 +1760,18 @@ void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
     if (!p || !p->active)
         return;
     const vc4_render *r = v->rend;
-    switch (rec[0]) {
-    case VC4_OP_Store_Tile_Buffer_General:
-        if (VC4_GET(rec + 1, Store_Tile_Buffer_General, Disable_Color_buffer_clear_on_store_dump) ||
-            VC4_GET(rec + 1, Store_Tile_Buffer_General,
-                    Disable_Z_Stencil_buffer_clear_on_store_dump)) {
+    switch (vc4_cl_role[rec[0]]) {
+    case VC4_RL_STORE: {
+        vc4_store s;
+        vc4_store_decode(r, rec, &s);
+        if (s.keep_color || s.keep_zs) {
             p->fill_ok = false;
             return;
         }
         break;
-    case VC4_OP_Store_Full_Resolution_Tile_Buffer:
-        if (VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, Disable_Clear_on_Write)) {
-            p->fill_ok = false;
-            return;
-        }
-        break;
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
-    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF:
-        break;
-    case VC4_OP_Tile_Coordinates: /* a load */
-    case VC4_OP_Compressed_Primitive_List:
-    case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List:
+    }
+    case VC4_RL_TILE: /* a load */
+    case VC4_RL_DRAW:
         p->fill_ok = false;
         return;
     default:

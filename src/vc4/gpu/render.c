@@ -76,6 +76,17 @@ static uint64_t pix_off(unsigned tiling, uint32_t width, unsigned bpp, uint32_t 
            ((uy & 3) * 4 + (ux & 3)) * 64 + in_utile;
 }
 
+/* Bytes of a surface: linear rows; T and LT (pix_off) fit in whole 4 KiB tiles of 8 x 8
+ * micro-tiles, rows of them a whole number of tiles wide. */
+uint64_t vc4_surface_bytes(unsigned tiling, uint32_t w, uint32_t h, unsigned bpp)
+{
+    if (tiling == 0)
+        return (uint64_t)w * h * bpp;
+    uint64_t uw = bpp == 4 ? 4 : 8;
+    uint64_t wut = (w + uw - 1) / uw, uht = (h + 3) / 4;
+    return 4096 * ((wut + 7) / 8) * ((uht + 7) / 8);
+}
+
 static int check_tiling(cg_vc4 *v, vc4_thread *t, uint32_t addr, unsigned tiling, unsigned fmt,
                         bool is_color)
 {
@@ -427,47 +438,125 @@ static int do_load(cg_vc4 *v, vc4_thread *t)
                      "yet", buffer);
 }
 
-static int store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
+void vc4_store_decode(const vc4_render *r, const uint8_t *rec, vc4_store *s)
+{
+    memset(s, 0, sizeof *s);
+    s->buffer = 1;
+    s->counts = true;
+    switch (rec[0]) {
+    case VC4_OP_Store_Tile_Buffer_General: {
+#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
+        s->addr = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
+                           Memory_base_address_of_frame_tile_dump_buffer);
+        s->buffer = (uint8_t)STG(Buffer_to_Store);
+        s->tiling = (uint8_t)STG(Format);
+        s->mode = (uint8_t)STG(Mode);
+        s->fmt = (uint8_t)STG(Pixel_Color_Format);
+        s->color = s->buffer == 1 && !STG(Disable_Color_buffer_dump);
+        s->zs = (s->buffer == 2 || s->buffer == 3) && !STG(Disable_Z_Stencil_buffer_dump);
+        s->keep_color = STG(Disable_Color_buffer_clear_on_store_dump);
+        s->keep_zs = STG(Disable_Z_Stencil_buffer_clear_on_store_dump);
+        s->eof = STG(Last_Tile_of_Frame);
+#undef STG
+        s->counts = s->buffer != 0;
+        if (s->buffer != 0 && s->mode != 0)
+            s->bad = VC4_STORE_DECIMATE;
+        else if (s->buffer >= 4)
+            s->bad = s->buffer <= 5 ? VC4_STORE_VG : VC4_STORE_BUFFER;
+        break;
+    }
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer:
+    case VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF: {
+        /* the rendering mode's format numbering: 0 BGR565 dithered,
+         * 1 RGBA8888, 2 BGR565 */
+        unsigned fmt = (r->flags >> 2) & 3;
+        s->addr = r->fb_addr;
+        s->tiling = (uint8_t)((r->flags >> 6) & 3);
+        s->fmt = (uint8_t)(fmt == 1 ? 0 : fmt == 0 ? 1 : fmt);
+        s->color = true;
+        s->eof = rec[0] == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF;
+        break;
+    }
+    case VC4_OP_Store_Full_Resolution_Tile_Buffer: {
+#define SFR(field) VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, field)
+        s->addr = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
+        s->raw = true;
+        s->color = !SFR(Disable_Color_Buffer_write);
+        s->zs = !SFR(Disable_Z_Stencil_Buffer_write);
+        s->keep_color = s->keep_zs = SFR(Disable_Clear_on_Write);
+        s->eof = SFR(Last_Tile);
+#undef SFR
+        if (s->color && s->zs)
+            s->bad = VC4_STORE_RAW_BOTH;
+        return;
+    }
+    default:
+        return;
+    }
+    /* check_tiling's cases, for the buffer it writes */
+    if (s->bad || !(s->color || s->zs))
+        return;
+    if (s->tiling == 3)
+        s->bad = VC4_STORE_TILING;
+    else if (s->color && s->fmt == 1)
+        s->bad = VC4_STORE_DITHER;
+    else if (s->color && s->fmt == 3)
+        s->bad = VC4_STORE_FORMAT;
+}
+
+/* The fault of a store the decoder found bad (vc4_store.bad). */
+static int store_fault(cg_vc4 *v, vc4_thread *t, uint32_t addr, const char *name,
+                       const vc4_store *s)
+{
+    switch (s->bad) {
+    case VC4_STORE_DECIMATE:
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "%s decimate mode %u (multisample): not supported yet", name, s->mode);
+    case VC4_STORE_VG:
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
+                         "%s buffer %u (VG mask, full dump): not supported yet", name, s->buffer);
+    case VC4_STORE_BUFFER:
+        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "store buffer %u is reserved", s->buffer);
+    case VC4_STORE_RAW_BOTH:
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, s->addr,
+                         "%s of colour and Z/S to one address: not supported yet (give one "
+                         "record per buffer)", name);
+    default: /* tiling, dither, format */
+        return check_tiling(v, t, addr, s->tiling, s->color ? s->fmt : 0, s->color);
+    }
+}
+
+/* The four store records (role STORE): write the buffer they name to
+ * memory, clear what they do not keep, count the tile, end the frame. */
+static int store_tile(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
+                      const char *name)
 {
     vc4_render *r = v->rend;
-#define STG(field) VC4_GET(rec + 1, Store_Tile_Buffer_General, field)
-    uint32_t a = VC4_ADDR(rec + 1, Store_Tile_Buffer_General,
-                          Memory_base_address_of_frame_tile_dump_buffer);
-    unsigned buffer = (unsigned)STG(Buffer_to_Store), tiling = (unsigned)STG(Format);
-    unsigned mode = (unsigned)STG(Mode), fmt = (unsigned)STG(Pixel_Color_Format);
-    bool no_color = STG(Disable_Color_buffer_dump), no_zs = STG(Disable_Z_Stencil_buffer_dump);
-    bool keep_color = STG(Disable_Color_buffer_clear_on_store_dump);
-    bool keep_zs = STG(Disable_Z_Stencil_buffer_clear_on_store_dump);
-    bool eof = STG(Last_Tile_of_Frame);
-#undef STG
-    int rc = need_tile(v, t, addr, "Store_Tile_Buffer_General");
+    vc4_store s;
+    vc4_store_decode(r, rec, &s);
+    int rc = need_tile(v, t, addr, name);
     if (rc)
         return rc;
-    if (buffer != 0 && mode != 0)
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "Store_Tile_Buffer_General decimate mode %u (multisample): not "
-                         "supported yet", mode);
-    if (buffer == 1 && !no_color) {
-        if ((rc = check_tiling(v, t, addr, tiling, fmt, true)) ||
-            (rc = xfer_surface(v, t, true, false, a, tiling, fmt)))
+    if (s.bad)
+        return store_fault(v, t, addr, name, &s);
+    if (s.raw) {
+        if (s.color && (rc = xfer_raw(v, t, true, false, s.addr)))
             return rc;
-    } else if ((buffer == 2 || buffer == 3) && !no_zs) {
-        if ((rc = check_tiling(v, t, addr, tiling, 0, false)) ||
-            (rc = xfer_surface(v, t, true, true, a, tiling, 0)))
+        if (s.zs && (rc = xfer_raw(v, t, true, true, s.addr)))
             return rc;
-    } else if (buffer >= 4 && buffer <= 5) {
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
-                         "Store_Tile_Buffer_General buffer %u (VG mask, full dump): not "
-                         "supported yet", buffer);
-    } else if (buffer > 5) {
-        return vc4_fault(v, t, CG_FAULT_BAD_STATE, addr, "store buffer %u is reserved", buffer);
+    } else if (s.color) {
+        if ((rc = xfer_surface(v, t, true, false, s.addr, s.tiling, s.fmt)))
+            return rc;
+    } else if (s.zs) {
+        if ((rc = xfer_surface(v, t, true, true, s.addr, s.tiling, 0)))
+            return rc;
     }
-    if (!keep_color)
+    if (!s.keep_color)
         clear_color(r);
-    if (!keep_zs)
+    if (!s.keep_zs)
         clear_zs(r);
-    v->stats.tiles_rendered += buffer != 0;
-    if (eof)
+    v->stats.tiles_rendered += s.counts;
+    if (s.eof)
         vc4_end_of_frame(v);
     return 0;
 }
@@ -1577,7 +1666,7 @@ static int h_store_general(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_
                            uint32_t *next)
 {
     (void)next;
-    return store_general(v, t, addr, rec);
+    return store_tile(v, t, addr, rec, "Store_Tile_Buffer_General");
 }
 
 /* Store multi-sample resolved tile colour buffer (and EOF) */
@@ -1585,53 +1674,14 @@ static int h_store_ms(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *re
                       uint32_t *next)
 {
     (void)next;
-    vc4_render *r = v->rend;
-    int rc;
-    if ((rc = need_tile(v, t, addr, "Store_Multi_Sample")))
-        return rc;
-    unsigned fmt = (r->flags >> 2) & 3, tiling = (r->flags >> 6) & 3;
-    /* rendering-mode numbering: 0 BGR565 dithered, 1 RGBA8888, 2 BGR565 */
-    unsigned gfmt = fmt == 1 ? 0 : fmt == 0 ? 1 : fmt;
-    if ((rc = check_tiling(v, t, addr, tiling, gfmt, true)) ||
-        (rc = xfer_surface(v, t, true, false, r->fb_addr, tiling, gfmt)))
-        return rc;
-    clear_color(r);
-    clear_zs(r);
-    v->stats.tiles_rendered++;
-    if (rec[0] == VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF)
-        vc4_end_of_frame(v);
-    return 0;
+    return store_tile(v, t, addr, rec, "Store_Multi_Sample");
 }
 
 static int h_store_full(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
                         uint32_t *next)
 {
     (void)next;
-    vc4_render *r = v->rend;
-    int rc;
-    if ((rc = need_tile(v, t, addr, "Store_Full_Resolution")))
-        return rc;
-#define SFR(field) VC4_GET(rec + 1, Store_Full_Resolution_Tile_Buffer, field)
-    uint32_t a = VC4_ADDR(rec + 1, Store_Full_Resolution_Tile_Buffer, Address);
-    bool no_color = SFR(Disable_Color_Buffer_write), no_zs = SFR(Disable_Z_Stencil_Buffer_write);
-    bool keep = SFR(Disable_Clear_on_Write), eof = SFR(Last_Tile);
-#undef SFR
-    if (!no_color && !no_zs)
-        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, a,
-                         "Store_Full_Resolution of colour and Z/S to one address: not "
-                         "supported yet (give one record per buffer)");
-    if (!no_color && (rc = xfer_raw(v, t, true, false, a)))
-        return rc;
-    if (!no_zs && (rc = xfer_raw(v, t, true, true, a)))
-        return rc;
-    if (!keep) {
-        clear_color(r);
-        clear_zs(r);
-    }
-    v->stats.tiles_rendered++;
-    if (eof)
-        vc4_end_of_frame(v);
-    return 0;
+    return store_tile(v, t, addr, rec, "Store_Full_Resolution");
 }
 
 static int h_config_bits(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec,
