@@ -1,5 +1,6 @@
-/* vc4 family: the device (bus memory with its aliases, the ARM's view), the
- * V3D register block and the mailbox property interface.
+/* vc4 family: the device (bus memory with its aliases; the ARM's view of it
+ * is driver/arm.c), the V3D register block and the mailbox property
+ * interface.
  *
  * Registers: research/vc4.md section 2 (torvalds/linux vc4_regs.h, widths
  * from brcm_usrlib_dag v3d.h). Mailbox: research/vc4.md section 5 (Linux
@@ -122,55 +123,6 @@ void cg_vc4_destroy(cg_vc4 *v)
 cg_device *cg_vc4_device(const cg_vc4 *v) { return v ? v->dev : NULL; }
 cg_vas *cg_vc4_bus(const cg_vc4 *v) { return v ? v->bus : NULL; }
 cg_mem *cg_vc4_sdram(const cg_vc4 *v) { return v ? v->sdram : NULL; }
-
-static int arm_range(const cg_vc4 *v, uint32_t addr, size_t n, uint32_t *phys)
-{
-    if (!v)
-        return CG_ERR_INVAL;
-    uint32_t p = addr & 0x3FFFFFFFu;
-    if ((uint64_t)p + n > v->cfg.sdram_size)
-        return CG_ERR_RANGE;
-    *phys = p;
-    return 0;
-}
-
-int cg_vc4_cpu_write(cg_vc4 *v, uint32_t addr, const void *src, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_write(v->arm, p, src, n);
-}
-int cg_vc4_cpu_read(cg_vc4 *v, uint32_t addr, void *dst, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_read(v->arm, p, dst, n);
-}
-int cg_vc4_cpu_write32(cg_vc4 *v, uint32_t addr, uint32_t val)
-{
-    uint8_t b[4] = {(uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24)};
-    return cg_vc4_cpu_write(v, addr, b, 4);
-}
-int cg_vc4_cpu_read32(cg_vc4 *v, uint32_t addr, uint32_t *val)
-{
-    uint8_t b[4];
-    int rc = cg_vc4_cpu_read(v, addr, b, 4);
-    if (rc == 0)
-        *val = vc4_le32(b);
-    return rc;
-}
-int cg_vc4_cpu_flush(cg_vc4 *v, uint32_t addr, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_flush(v->arm, p, n);
-}
-int cg_vc4_cpu_invalidate(cg_vc4 *v, uint32_t addr, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_invalidate(v->arm, p, n);
-}
 
 /* ---- registers ---- */
 
