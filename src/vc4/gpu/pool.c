@@ -291,6 +291,14 @@ struct vc4_pool {
     size_t region_bytes, region_used;
 };
 
+/* A monotonic clock, nanoseconds. */
+static inline uint64_t vc4_pool_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ---- the pool's buffers ----
  *
  * Tile buffers (the slots', own's and each thread's), stagings and trace
@@ -1081,16 +1089,6 @@ static void es_flush(struct vc4_pool *p)
     }
 }
 
-bool vc4_pool_es_begin(cg_vc4 *d)
-{
-    /* staging writes only es: whether the store is kept is settled when
-     * the segment is over (es_end, under the lock) */
-    struct vc4_es_seg *es = d->seg_es;
-    es->began = true; /* (empty: es_get) */
-    d->es = es;
-    return true;
-}
-
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n)
 {
     const struct vc4_pool *p = es->p;
@@ -1163,7 +1161,7 @@ static void es_end(struct vc4_pool *p, pool_slot *sl)
         sl->stored = sl->ok = false; /* its copy ran the store: no result without it */
 }
 
-void vc4_pool_retract(cg_vc4 *v)
+static void vc4_pool_retract(cg_vc4 *v)
 {
     struct vc4_pool *p = v->pool;
     if (!p || !p->es_on)
@@ -1179,7 +1177,7 @@ void vc4_pool_retract(cg_vc4 *v)
     pthread_mutex_unlock(&p->mu);
 }
 
-void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
+static void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
     if (!p)
@@ -1218,6 +1216,67 @@ void vc4_pool_self(cg_vc4 *v, const uint8_t *rec)
     }
     vc4_pool_retract(v);
 }
+
+/* ---- a worker's copy of the render thread: the pool's watch on its step ----
+ *
+ * A worker runs one tile segment through the interpreter (cl.c) on its copy
+ * of the device. It stops before the record that ends the segment (the
+ * render thread runs that one itself), or right after the segment's store
+ * when it stages it (early stores), and keeps the records it ran for the
+ * trace instead of emitting events. */
+
+/* The records that end a tile segment: the next tile, stores, and anything
+ * that involves the other thread or stops this one (roles, cl.def). */
+#define SEG_END (VC4_RM(TILE) | VC4_RM(STORE) | VC4_RM(HALT) | VC4_RM(SEM_INC) | VC4_RM(SEM_WAIT))
+
+static int64_t worker_turn(cg_vc4 *d, uint64_t *budget, int64_t n)
+{
+    (void)budget, (void)n;
+    if (d->es) {
+        d->seg_stopped = true; /* its early store ran: the segment is over */
+        return VC4_CL_STOP;
+    }
+    return 0;
+}
+
+/* The worker's copy d is at the store that ends its segment, which it may
+ * stage: from here until the segment is over (es_end, under the lock)
+ * the store writes its staging only (vc4_es_dst). */
+static bool es_begin(cg_vc4 *d)
+{
+    struct vc4_es_seg *es = d->seg_es;
+    es->began = true; /* (empty: es_get) */
+    d->es = es;
+    return true;
+}
+
+/* While the device is traced: the record a segment runs, for the render
+ * thread to emit as vc4_trace_record would have when it takes the result. */
+static void seg_log(cg_vc4 *d, uint32_t addr, const uint8_t *rec, unsigned size)
+{
+    struct vc4_trace_log *l = d->tlog;
+    if (l->over || l->n == TRACE_MAX_RECS || size > sizeof l->rec[0].bytes) {
+        l->over = true;
+        return;
+    }
+    trace_rec *e = &l->rec[l->n++];
+    e->addr = addr;
+    memcpy(e->bytes, rec, size);
+}
+
+static int worker_record(cg_vc4 *d, uint32_t addr, const uint8_t *rec, unsigned size, int64_t n)
+{
+    uint8_t role = vc4_cl_role[rec[0]];
+    if (n > 0 && ((1u << role) & SEG_END) && !(d->seg_es && role == VC4_RL_STORE && es_begin(d))) {
+        d->seg_stopped = true; /* the render thread runs this record */
+        return VC4_CL_STOP;
+    }
+    if (d->tlog)
+        seg_log(d, addr, rec, size); /* emitted when taken */
+    return VC4_CL_TRACED;
+}
+
+static const vc4_cl_watch worker_watch = {worker_turn, worker_record};
 
 /* ---- rendering a segment ---- */
 
@@ -1265,7 +1324,7 @@ static void render_seg(struct vc4_pool *p, pool_worker *w, unsigned k, pool_slot
     }
     cg__fault_capture cap = {0};
     cg__fault_capture_set(&cap);
-    int64_t n = vc4_step_segment(d);
+    int64_t n = vc4_cl_step(d, 1, &d->budget[1], &worker_watch);
     cg__fault_capture_set(NULL);
     d->seg_es = d->es = NULL;
     bool logged = !d->tlog || !d->tlog->over;
@@ -1323,12 +1382,6 @@ static void pool_wake(struct vc4_pool *p, bool sleepers)
         pthread_cond_broadcast(&p->work);
 }
 
-uint64_t vc4_pool_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void run_claimed(struct vc4_pool *p, pool_worker *w, unsigned k)
 {
@@ -1554,6 +1607,8 @@ void vc4_pool_destroy(cg_vc4 *v)
     v->pool = NULL;
 }
 
+static void vc4_pool_fence(void *dev);
+
 static struct vc4_pool *pool_create(cg_vc4 *v)
 {
     struct vc4_pool *p = calloc(1, sizeof *p);
@@ -1593,6 +1648,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     pthread_cond_init(&p->done, &ca);
     pthread_condattr_destroy(&ca);
     v->pool = p;
+    v->pool_fence = vc4_pool_fence;
     if (!ok) {
         vc4_pool_destroy(v);
         return NULL;
@@ -1615,7 +1671,7 @@ static struct vc4_pool *pool_create(cg_vc4 *v)
     return p;
 }
 
-void vc4_pool_begin(cg_vc4 *v)
+static void vc4_pool_begin(cg_vc4 *v)
 {
     /* Not with CPU-cached lines in SDRAM (reads may raise coherency
      * warnings): that runs on the render thread alone. */
@@ -1700,7 +1756,7 @@ static void pool_stop(struct vc4_pool *p)
     p->active = false;
 }
 
-void vc4_pool_end(cg_vc4 *v)
+static void vc4_pool_end(cg_vc4 *v)
 {
     struct vc4_pool *p = v->pool;
     vc4_tile_settle(v->rend);
@@ -1726,7 +1782,7 @@ static void pool_halt(cg_vc4 *v)
     vc4_pool_retract(v);
 }
 
-void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
+static void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
     if (!p || !p->active)
@@ -1740,7 +1796,7 @@ void vc4_pool_store(cg_vc4 *v, const uint8_t *rec)
         }
 }
 
-void vc4_pool_fence(void *dev)
+static void vc4_pool_fence(void *dev)
 {
     cg_vc4 *v = dev;
     if (v->pool && v->pool->active)
@@ -1754,7 +1810,7 @@ uint64_t vc4_pool_taken_total(void)
     return __atomic_load_n(&taken_total, __ATOMIC_RELAXED);
 }
 
-void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
+static void vc4_pool_after(cg_vc4 *v, const uint8_t *rec)
 {
     struct vc4_pool *p = v->pool;
     if (!p || !p->active)
@@ -1908,7 +1964,7 @@ static int64_t take_result(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot 
     return got;
 }
 
-int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
+static int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget)
 {
     struct vc4_pool *p = v->pool;
     vc4_thread *th = &v->th[1];
@@ -2008,14 +2064,68 @@ void vc4_pool_get_counts(const cg_vc4 *v, vc4_pool_counts *out)
     pthread_mutex_unlock(&p->mu);
 }
 
-void vc4_pool_log(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size)
+/* ---- the render thread: the pool's watch on its step ---- */
+
+/* Before the record at CA: the pool begins once the thread has worked alone
+ * long enough (checked every 256 records, as at a step's start), and takes
+ * the result of the segment that starts at CA where it can. */
+static int64_t render_turn(cg_vc4 *v, uint64_t *budget, int64_t n)
 {
-    struct vc4_trace_log *l = v->tlog;
-    if (l->over || l->n == TRACE_MAX_RECS || size > sizeof l->rec[0].bytes) {
-        l->over = true;
-        return;
+    if (v->alone_since && (n & 255) == 255) {
+        uint64_t now = vc4_pool_clock();
+        v->alone_ns += now - v->alone_since;
+        v->alone_since = now;
+        if (v->alone_ns >= v->pool_after_ns) {
+            v->alone_since = 0;
+            vc4_pool_begin(v);
+        }
     }
-    trace_rec *e = &l->rec[l->n++];
-    e->addr = addr;
-    memcpy(e->bytes, rec, size);
+    if (v->th[1].ca == v->th[1].ea)
+        return 0; /* the thread ends here */
+    int64_t k = vc4_pool_take(v, budget);
+    if (k > 0)
+        return k;
+    if (*budget == 0)
+        vc4_pool_retract(v); /* memory as one thread left it before the budget fault */
+    return 0;
+}
+
+/* The render thread runs rec itself: what the pool left in the tile buffer
+ * is written first; a record that may read memory or fault takes the
+ * early stores back (vc4_pool_self), a store outside the pages set aside
+ * stops the workers (vc4_pool_store), and what the record leaves in the
+ * tile buffer is noted (vc4_pool_after: if the record faults instead, the
+ * thread stops and nothing reads it before the next run). */
+static int render_record(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size, int64_t n)
+{
+    (void)addr, (void)size, (void)n;
+    if (v->rend->fill_pending)
+        vc4_tile_settle(v->rend);
+    vc4_pool_self(v, rec);
+    if (vc4_cl_role[rec[0]] == VC4_RL_STORE)
+        vc4_pool_store(v, rec);
+    vc4_pool_after(v, rec);
+    return VC4_CL_RUN;
+}
+
+static const vc4_cl_watch render_watch = {render_turn, render_record};
+
+const vc4_cl_watch *vc4_pool_enter(cg_vc4 *v)
+{
+    if (v->seg || v->render_threads <= 1)
+        return NULL;
+    if (v->pool || v->alone_ns >= v->pool_after_ns)
+        vc4_pool_begin(v);
+    else
+        v->alone_since = vc4_pool_clock();
+    return &render_watch;
+}
+
+void vc4_pool_rest(cg_vc4 *v)
+{
+    if (v->alone_since) {
+        v->alone_ns += vc4_pool_clock() - v->alone_since;
+        v->alone_since = 0;
+    }
+    vc4_pool_end(v);
 }
