@@ -465,6 +465,71 @@ static bool seg_match(const cg_vc4 *v, const struct vc4_pool *p, unsigned k)
                        : buf_all(r->color, s->color) && buf_all(r->zs, s->zs));
 }
 
+/* Under the lock: take the result of segment k from slot sl: the budget,
+ * statistics, the thread's place, the latched state and the tile buffer
+ * become what the records would have left; *eofs: the ends of frame its
+ * store raised. */
+static void take_copy(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot *sl,
+                      uint64_t *budget, unsigned *eofs)
+{
+    pool_seg *s = &p->segs[k];
+    vc4_thread *th = &v->th[1];
+    vc4_render *r = v->rend;
+    *budget -= sl->units;
+    v->stats.records[1] += sl->stats.records[1];
+    v->stats.batches += sl->stats.batches;
+    v->stats.fragments += sl->stats.fragments;
+    v->stats.tiles_rendered += sl->stats.tiles_rendered;
+    th->ca = sl->th.ca;
+    th->depth = sl->th.depth;
+    memcpy(th->ret, sl->th.ret, sizeof th->ret);
+    th->running = sl->th.running;
+    th->lc += sl->th.lc;
+    th->agent = sl->th.agent;
+    if (sl->end_next) {
+        memcpy((uint8_t *)r + VC4_RSTATE_OFF, p->segs[k + 1].state, VC4_RSTATE_LEN);
+        p->state_seg = k + 1;
+    } else {
+        memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
+               VC4_RSTATE_LEN);
+        p->state_seg = ~0u;
+    }
+    if (sl->priv) {
+        /* the tile buffer: the store's clear values, written when a
+         * record the render thread runs reads them (cl.c); until then
+         * fill_ok holds them (set below), so the next take compares
+         * values, not words */
+        r->fill_pending = 3;
+        r->pend_c = s->end_c, r->pend_z = s->end_z;
+    } else {
+        /* the tile buffer: the worker's, and the slot gets the old one */
+        uint32_t *c = r->color, *z = r->zs;
+        r->color = sl->r->color, r->zs = sl->r->zs;
+        sl->r->color = c, sl->r->zs = z;
+        sl->buf_known = p->fill_ok && !r->fill_pending;
+        sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
+        r->fill_pending = 0;
+    }
+    p->fill_ok = false;
+    if (sl->stored) {
+        /* what the store left in the tile buffer (its end of frame
+         * below, once it is in memory) */
+        *eofs = sl->eofs;
+        p->fill_ok = s->end_fill;
+        p->fill_c = s->end_c, p->fill_z = s->end_z;
+    }
+    if (p->trace) {
+        /* the records' events, as the thread would have emitted them
+         * (its ends of frame follow, vc4_pool_take) */
+        for (unsigned i = 0; i < sl->log.n; i++) {
+            const trace_rec *e = &sl->log.rec[i];
+            vc4_record rd;
+            vc4_record_get(e->bytes[0], &rd); /* (known: the worker ran it) */
+            vc4_trace_record(v, th, e->addr, e->bytes, rd.size, rd.name);
+        }
+    }
+}
+
 /* Under the lock: the render thread meets segment k, whose result is in sl
  * (own: rendered here into p->own), match: its state matched. Takes the
  * result where it can (else drops its staged store: the render thread runs
@@ -474,8 +539,6 @@ static int64_t take_result(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot 
                            bool match, uint64_t *budget, unsigned *eofs)
 {
     pool_seg *s = &p->segs[k];
-    vc4_thread *th = &v->th[1];
-    vc4_render *r = v->rend;
     /* a store written early: only while it is not undone (match: the
      * result is there, own or done) */
     bool stored_ok = match && (!sl->stored || s->es_state == ES_STAGED);
@@ -484,60 +547,8 @@ static int64_t take_result(cg_vc4 *v, struct vc4_pool *p, unsigned k, pool_slot 
     int64_t got = 0;
     *eofs = 0;
     if (match && sl->ok && stored_ok && sl->units <= *budget) {
-        *budget -= sl->units;
-        v->stats.records[1] += sl->stats.records[1];
-        v->stats.batches += sl->stats.batches;
-        v->stats.fragments += sl->stats.fragments;
-        v->stats.tiles_rendered += sl->stats.tiles_rendered;
-        th->ca = sl->th.ca;
-        th->depth = sl->th.depth;
-        memcpy(th->ret, sl->th.ret, sizeof th->ret);
-        th->running = sl->th.running;
-        th->lc += sl->th.lc;
-        th->agent = sl->th.agent;
-        if (sl->end_next) {
-            memcpy((uint8_t *)r + VC4_RSTATE_OFF, p->segs[k + 1].state, VC4_RSTATE_LEN);
-            p->state_seg = k + 1;
-        } else {
-            memcpy((uint8_t *)r + VC4_RSTATE_OFF, (const uint8_t *)sl->r + VC4_RSTATE_OFF,
-                   VC4_RSTATE_LEN);
-            p->state_seg = ~0u;
-        }
-        if (sl->priv) {
-            /* the tile buffer: the store's clear values, written when a
-             * record the render thread runs reads them (cl.c); until then
-             * fill_ok holds them (set below), so the next take compares
-             * values, not words */
-            r->fill_pending = 3;
-            r->pend_c = s->end_c, r->pend_z = s->end_z;
-        } else {
-            /* the tile buffer: the worker's, and the slot gets the old one */
-            uint32_t *c = r->color, *z = r->zs;
-            r->color = sl->r->color, r->zs = sl->r->zs;
-            sl->r->color = c, sl->r->zs = z;
-            sl->buf_known = p->fill_ok && !r->fill_pending;
-            sl->buf_c = p->fill_c, sl->buf_z = p->fill_z;
-            r->fill_pending = 0;
-        }
-        p->fill_ok = false;
-        if (sl->stored) {
-            /* what the store left in the tile buffer (its end of frame
-             * below, once it is in memory) */
-            *eofs = sl->eofs;
-            p->fill_ok = s->end_fill;
-            p->fill_c = s->end_c, p->fill_z = s->end_z;
-        }
+        take_copy(v, p, k, sl, budget, eofs);
         got = sl->records;
-        if (p->trace) {
-            /* the records' events, as the thread would have emitted them
-             * (its ends of frame follow, vc4_pool_take) */
-            for (unsigned i = 0; i < sl->log.n; i++) {
-                const trace_rec *e = &sl->log.rec[i];
-                vc4_record rd;
-                vc4_record_get(e->bytes[0], &rd); /* (known: the worker ran it) */
-                vc4_trace_record(v, th, e->addr, e->bytes, rd.size, rd.name);
-            }
-        }
     }
     if (!got) {
         p->state_seg = ~0u; /* the render thread runs the segment itself */

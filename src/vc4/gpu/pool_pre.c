@@ -162,32 +162,216 @@ static void rec_sizes_init(void)
     }
 }
 
-/* Follow the render list from CA (see the top of the file); fills segs and
+/* The pre-pass's walk: the device and renderer copies it latches state
+ * into, the tile buffer as far as it is known (ck, zk: each buffer holds
+ * cval, zval in every word), the segment open (cur) and whether it draws. */
+typedef struct pre_walk {
+    cg_vc4 *v, *d;
+    struct vc4_pool *p;
+    vc4_render *r;
+    vc4_thread *th;
+    bool ck, zk;
+    uint32_t cval, zval;
+    pool_seg *cur;
+    bool draws;
+    uint64_t work, limit; /* records and items followed, and the most */
+    cg__fault_capture cap;
+} pre_walk;
+
+/* The thread's own records (roles HALT to RETURN), as cl.c runs them;
+ * false: the render thread stops here (or would fault). */
+static bool pre_flow(pre_walk *w, uint8_t role, const uint8_t *rec, uint32_t *next)
+{
+    vc4_thread *th = w->th;
+    switch (role) {
+    case VC4_RL_SEM_INC:
+    case VC4_RL_NOP:
+        return true; /* (a render increment counts for the binning thread, which
+                      * does not run meanwhile) */
+    case VC4_RL_SEM_WAIT:
+        if (th->sem == 0)
+            return false; /* the render thread blocks here */
+        th->sem--;
+        return true;
+    case VC4_RL_BRANCH:
+        *next = VC4_ADDR(rec + 1, Branch, Address);
+        return true;
+    case VC4_RL_CALL:
+        if (th->depth >= 2)
+            return false;
+        th->ret[th->depth++] = *next;
+        *next = VC4_ADDR(rec + 1, Branch_to_sub_list, Address);
+        return true;
+    case VC4_RL_RETURN:
+        if (th->depth)
+            *next = th->ret[--th->depth];
+        return true;
+    default: /* HALT */
+        return false;
+    }
+}
+
+/* Tile_Coordinates at addr: a segment starts here. */
+static bool pre_tile(pre_walk *w, uint32_t addr, const uint8_t *rec)
+{
+    vc4_render *r = w->r;
+    unsigned x = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Column_Number);
+    unsigned y = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Row_Number);
+    if (!r->configured || x * VC4_TILE >= r->width || y * VC4_TILE >= r->height)
+        return false; /* it faults */
+    pool_seg *cur = w->cur = seg_new(w->p);
+    if (!cur)
+        return false;
+    cur->addr = addr;
+    cur->depth = w->th->depth;
+    memcpy(cur->ret, w->th->ret, sizeof cur->ret);
+    cur->color = w->cval, cur->zs = w->zval;
+    cur->spec = w->ck && w->zk;
+    memcpy(cur->state, (const uint8_t *)r + VC4_RSTATE_OFF, VC4_RSTATE_LEN);
+    w->draws = false;
+    r->tile_x = (int)x, r->tile_y = (int)y;
+    if (r->load_pending) {
+        r->load_pending = false;
+        w->ck = w->zk = false; /* what a load leaves is not known here */
+    }
+    return true;
+}
+
+/* A store, which ends segment `ended` (NULL: none): the pages it may write
+ * are set aside; early stores: what it writes (every store of the frame
+ * writes bytes no other store writes, or none is early); what it leaves in
+ * the tile buffer. */
+static bool pre_store(pre_walk *w, const uint8_t *rec, pool_seg *ended)
+{
+    struct vc4_pool *p = w->p;
+    vc4_render *r = w->r;
+    if (!r->configured || r->tile_x < 0)
+        return false; /* it faults */
+    uint64_t rg[2][2];
+    unsigned nr = store_ranges(r, rec, rg);
+    for (unsigned i = 0; i < nr; i++)
+        for_sdram(p, w->v->cfg.sdram_size, rg[i][0], rg[i][1], hole_add);
+    es_group key;
+    int tg = p->frame_es ? store_target(r, rec, &key) : -1, gi = -1;
+    if (tg == 1) {
+        gi = group_of(p, &key);
+        unsigned bit = (unsigned)r->tile_y * 64 + (unsigned)r->tile_x;
+        if (key.raw)
+            bit = 0; /* one dump per address */
+        if (gi < 0 || (p->groups[gi].tiles[bit >> 3] >> (bit & 7) & 1))
+            p->frame_es = false;
+        else
+            p->groups[gi].tiles[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+    }
+    if (ended) {
+        ended->es_ok = (tg == 0 || (tg == 1 && !key.raw)) && ended->spec;
+        ended->es_group = (int8_t)gi;
+    }
+    vc4_store st;
+    vc4_store_decode(r, rec, &st);
+    if (!st.keep_color)
+        w->ck = true, w->cval = r->clear_color[0];
+    if (!st.keep_zs)
+        w->zk = true, w->zval = vc4_clear_zs_word(r);
+    if (ended) {
+        ended->end_fill = !st.keep_color && !st.keep_zs;
+        ended->end_c = w->cval, ended->end_z = w->zval;
+    }
+    return true;
+}
+
+/* A state record (roles LATCH, STATE, LOAD): the renderer's own handler on
+ * the copy. */
+static bool pre_state(pre_walk *w, uint8_t role, uint32_t addr, const uint8_t *rec,
+                      unsigned size, uint32_t *next)
+{
+    struct vc4_pool *p = w->p;
+    uint8_t op = rec[0];
+    if (role != VC4_RL_LATCH) {
+        /* (not the binner's state records: they fault there) */
+        return rec_where[op] != VC4_BIN &&
+               vc4_render_record(w->d, w->th, addr, rec, next) == 0 && !w->cap.count &&
+               !w->th->faulted;
+    }
+    /* render.c h_latch: vc4_latch_state sets fields of the bin state from
+     * the record's bytes alone, and no other record sets them (NV and GL
+     * shader state share theirs): the same bytes as the last such record
+     * latched change nothing (each tile list repeats its state records) */
+    unsigned g = op == VC4_OP_GL_Shader_State ? VC4_OP_NV_Shader_State : op;
+    if (p->latch_gen[g] == p->touch_gen && p->latch_op[g] == op &&
+        memcmp(p->latch_rec[g], rec + 1, size - 1) == 0)
+        return true;
+    if (vc4_render_record(w->d, w->th, addr, rec, next) != 0 || w->cap.count || w->th->faulted)
+        return false;
+    p->latch_gen[g] = p->touch_gen;
+    p->latch_op[g] = op;
+    memcpy(p->latch_rec[g], rec + 1, size - 1);
+    return true;
+}
+
+/* One record at addr (size bytes); false: the pre-pass ends before it. */
+static bool pre_record(pre_walk *w, uint32_t addr, const uint8_t *rec, unsigned size,
+                       uint32_t *next)
+{
+    uint8_t role = vc4_cl_role[rec[0]];
+    pool_seg *ended = NULL; /* the segment this record ends */
+    if ((role == VC4_RL_TILE || role == VC4_RL_STORE) && w->cur) {
+        w->cur->spec = w->draws && w->cur->spec;
+        ended = w->cur;
+        w->cur = NULL;
+    }
+    switch (role) {
+    case VC4_RL_HALT:
+    case VC4_RL_NOP:
+    case VC4_RL_SEM_INC:
+    case VC4_RL_SEM_WAIT:
+    case VC4_RL_BRANCH:
+    case VC4_RL_CALL:
+    case VC4_RL_RETURN:
+        return pre_flow(w, role, rec, next);
+    case VC4_RL_TILE:
+        return pre_tile(w, addr, rec);
+    case VC4_RL_STORE:
+        return pre_store(w, rec, ended);
+    case VC4_RL_DRAW:
+        if (!w->r->configured || w->r->tile_x < 0)
+            return false; /* it faults */
+        w->draws = true;
+        return pre_skip_list(w->p, w->v->bus, w->r->st.prim_format,
+                             addr + (rec[0] == VC4_OP_Compressed_Primitive_List ? 1 : 5), next,
+                             &w->work, w->limit);
+    case VC4_RL_LATCH:
+    case VC4_RL_STATE:
+    case VC4_RL_LOAD:
+        return pre_state(w, role, addr, rec, size, next);
+    default:
+        return false; /* it faults */
+    }
+}
+
+/* Follow the render list from CA (pool.c's header comment); fills segs and
  * holes. */
 void pre_pass(cg_vc4 *v, struct vc4_pool *p)
 {
-    cg_vc4 *d = &p->pre;
+    pre_walk w = {.v = v, .d = &p->pre, .p = p, .r = p->pre_r};
+    cg_vc4 *d = w.d;
     *d = *v;
     d->rend = p->pre_r;
     d->seg = true;
     d->pool = NULL;
     memcpy((uint8_t *)p->pre_r + VC4_RSTATE_OFF, (const uint8_t *)v->rend + VC4_RSTATE_OFF,
            VC4_RSTATE_LEN);
-    vc4_render *r = p->pre_r;
-    vc4_thread *th = &d->th[1];
+    vc4_thread *th = w.th = &d->th[1];
     /* the tile buffer: each buffer's one value, when it holds one */
-    bool ck = buf_all(v->rend->color, v->rend->color[0]);
-    bool zk = buf_all(v->rend->zs, v->rend->zs[0]);
-    uint32_t cval = v->rend->color[0], zval = v->rend->zs[0];
-    pool_seg *cur = NULL;
-    bool draws = false;
+    w.ck = buf_all(v->rend->color, v->rend->color[0]);
+    w.zk = buf_all(v->rend->zs, v->rend->zs[0]);
+    w.cval = v->rend->color[0], w.zval = v->rend->zs[0];
     /* records and items followed: no more than the thread could run (each
      * costs it a unit of its budget), so hostile loops end here as soon */
-    uint64_t work = 0, limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
-    cg__fault_capture cap = {0};
-    cg__fault_capture_set(&cap); /* a state record that would fault ends the pre-pass */
+    w.limit = v->budget[1] < PRE_MAX_WORK ? v->budget[1] : PRE_MAX_WORK;
+    cg__fault_capture_set(&w.cap); /* a state record that would fault ends the pre-pass */
     pthread_once(&rec_sizes_once, rec_sizes_init);
-    while (++work < limit) {
+    while (++w.work < w.limit) {
         if (th->ca == th->ea)
             break;
         uint32_t addr = th->ca;
@@ -198,142 +382,12 @@ void pre_pass(cg_vc4 *v, struct vc4_pool *p)
         unsigned size = rec_sizes[rec[0]];
         if (size == 0 || size > sizeof buf || !(rec = pre_ptr(p, v->bus, addr, size, buf)))
             break;
-        uint8_t op = rec[0];
         uint32_t next = addr + size;
-        uint8_t role = vc4_cl_role[op];
-        bool ends = role == VC4_RL_TILE || role == VC4_RL_STORE;
-        pool_seg *ended = NULL; /* the segment this record ends */
-        if (ends && cur) {
-            cur->spec = draws && cur->spec;
-            ended = cur;
-            cur = NULL;
-        }
-        switch (role) {
-        case VC4_RL_HALT:
-            goto out;
-        case VC4_RL_SEM_INC:
-            break; /* counts for the binning thread, which does not run meanwhile */
-        case VC4_RL_SEM_WAIT:
-            if (th->sem == 0)
-                goto out; /* the render thread blocks here */
-            th->sem--;
+        if (!pre_record(&w, addr, rec, size, &next))
             break;
-        case VC4_RL_NOP:
-            break;
-        case VC4_RL_BRANCH:
-            next = VC4_ADDR(rec + 1, Branch, Address);
-            break;
-        case VC4_RL_CALL:
-            if (th->depth >= 2)
-                goto out;
-            th->ret[th->depth++] = next;
-            next = VC4_ADDR(rec + 1, Branch_to_sub_list, Address);
-            break;
-        case VC4_RL_RETURN:
-            if (th->depth)
-                next = th->ret[--th->depth];
-            break;
-        case VC4_RL_TILE: {
-            unsigned x = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Column_Number);
-            unsigned y = (unsigned)VC4_GET(rec + 1, Tile_Coordinates, Tile_Row_Number);
-            if (!r->configured || x * VC4_TILE >= r->width || y * VC4_TILE >= r->height)
-                goto out; /* it faults */
-            if (!(cur = seg_new(p)))
-                goto out;
-            cur->addr = addr;
-            cur->depth = th->depth;
-            memcpy(cur->ret, th->ret, sizeof cur->ret);
-            cur->color = cval, cur->zs = zval;
-            cur->spec = ck && zk;
-            memcpy(cur->state, (const uint8_t *)r + VC4_RSTATE_OFF, VC4_RSTATE_LEN);
-            draws = false;
-            r->tile_x = (int)x, r->tile_y = (int)y;
-            if (r->load_pending) {
-                r->load_pending = false;
-                ck = zk = false; /* what a load leaves is not known here */
-            }
-            break;
-        }
-        case VC4_RL_STORE: {
-            if (!r->configured || r->tile_x < 0)
-                goto out; /* it faults */
-            uint64_t rg[2][2];
-            unsigned nr = store_ranges(r, rec, rg);
-            for (unsigned i = 0; i < nr; i++)
-                for_sdram(p, v->cfg.sdram_size, rg[i][0], rg[i][1], hole_add);
-            /* early stores: what it writes (every store of the frame
-             * writes bytes no other store writes, or none is early) */
-            es_group key;
-            int tg = p->frame_es ? store_target(r, rec, &key) : -1, gi = -1;
-            if (tg == 1) {
-                gi = group_of(p, &key);
-                unsigned bit = (unsigned)r->tile_y * 64 + (unsigned)r->tile_x;
-                if (key.raw)
-                    bit = 0; /* one dump per address */
-                if (gi < 0 || (p->groups[gi].tiles[bit >> 3] >> (bit & 7) & 1))
-                    p->frame_es = false;
-                else
-                    p->groups[gi].tiles[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-            }
-            if (ended) {
-                ended->es_ok = (tg == 0 || (tg == 1 && !key.raw)) && ended->spec;
-                ended->es_group = (int8_t)gi;
-            }
-            vc4_store st;
-            vc4_store_decode(r, rec, &st);
-            bool keep_c = st.keep_color, keep_z = st.keep_zs;
-            if (!keep_c)
-                ck = true, cval = r->clear_color[0];
-            if (!keep_z)
-                zk = true, zval = vc4_clear_zs_word(r);
-            if (ended) {
-                ended->end_fill = !keep_c && !keep_z;
-                ended->end_c = cval, ended->end_z = zval;
-            }
-            break;
-        }
-        case VC4_RL_DRAW:
-            if (!r->configured || r->tile_x < 0)
-                goto out; /* it faults */
-            draws = true;
-            if (!pre_skip_list(p, v->bus, r->st.prim_format,
-                               addr + (op == VC4_OP_Compressed_Primitive_List ? 1 : 5), &next,
-                               &work, limit))
-                goto out;
-            break;
-        case VC4_RL_LATCH: {
-            /* render.c h_latch: vc4_latch_state sets fields of the bin
-             * state from the record's bytes alone, and no other record
-             * sets them (NV and GL shader state share theirs): the same
-             * bytes as the last such record latched change nothing (each
-             * tile list repeats its state records) */
-            unsigned g = op == VC4_OP_GL_Shader_State ? VC4_OP_NV_Shader_State : op;
-            if (p->latch_gen[g] == p->touch_gen && p->latch_op[g] == op &&
-                memcmp(p->latch_rec[g], rec + 1, size - 1) == 0)
-                break;
-            if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
-                goto out;
-            p->latch_gen[g] = p->touch_gen;
-            p->latch_op[g] = op;
-            memcpy(p->latch_rec[g], rec + 1, size - 1);
-            break;
-        }
-        case VC4_RL_STATE:
-        case VC4_RL_LOAD:
-            /* state only: the renderer's own handler on the copy (not
-             * the binner's state records: they fault there) */
-            if (rec_where[op] == VC4_BIN)
-                goto out;
-            if (vc4_render_record(d, th, addr, rec, &next) != 0 || cap.count || th->faulted)
-                goto out;
-            break;
-        default:
-            goto out; /* it faults */
-        }
         th->ca = next;
     }
-out:
-    if (cur)
-        cur->spec = draws && cur->spec;
+    if (w.cur)
+        w.cur->spec = w.draws && w.cur->spec;
     cg__fault_capture_set(NULL);
 }
