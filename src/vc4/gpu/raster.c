@@ -81,6 +81,103 @@ static inline void quad_load(uint32_t dst[4], const uint32_t *p)
 
 /* qi[j]: quad j's top-left word in the tile buffers (quads start on even
  * pixels, so a quad never crosses the tile's right or bottom edge). */
+/* The tile buffer's words the batch's lanes see: the colour the fragment
+ * shader may read (tlb_color_in) and, with early Z, the depth test and
+ * write before shading. The lanes of a quad are pixels (x, y), (x+1, y),
+ * (x, y+1), (x+1, y+1) of the tile; the lanes of unused quads are pixel
+ * 0, 0 (the tile's Z/S words are read by the depth tests, straight from the
+ * tile buffer). Returns the lanes still live. */
+static inline uint16_t batch_tlb_in(vc4_render *r, vc4_frag_batch *b, unsigned nquads,
+                                    const uint32_t qi[4], bool early, unsigned func)
+{
+    const uint8_t *cfg = r->st.config;
+    unsigned lanes = nquads * 4;
+    uint16_t live = b->mask;
+    if (!early) {
+        const uint32_t *color = r->color;
+        for (unsigned j = 0; j < nquads; j++)
+            quad_load(&b->tlb_color_in[4 * j], color + qi[j]);
+        uint32_t c0 = color[0];
+        for (unsigned l = lanes; l < 16; l++)
+            b->tlb_color_in[l] = c0;
+        return live;
+    }
+    /* in lane order: an unused lane reads pixel 0 after a live lane's
+     * early Z write to it */
+    for (unsigned l = 0; l < 16; l++) {
+        unsigned j = l >> 2;
+        uint32_t i = j < nquads ? qi[j] + (l & 1) + (l & 2) / 2 * VC4_TILE : 0;
+        b->tlb_color_in[l] = r->color[i];
+        if (live >> l & 1) {
+            uint32_t z = b->frag_z[l];
+            if (!depth_pass(func, z, r->zs[i] >> 8))
+                live &= (uint16_t)~(1u << l);
+            else if (cfg[2] & 2)
+                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+        }
+    }
+    return live;
+}
+
+/* The shaded batch's colour writes (lanes cm) to the tile buffer, without
+ * Z: a quad's four words in two 8-byte stores when all four are written,
+ * else each row in one 8-byte merge (an unwritten word is stored back as
+ * it was). */
+static inline void batch_colour_out(vc4_render *r, const vc4_frag_batch *b, unsigned nquads,
+                                    const uint32_t qi[4], uint16_t cm)
+{
+    static const uint64_t keep[4] = {~0ull, ~0xFFFFFFFFull, 0xFFFFFFFFull, 0};
+    uint32_t *color = r->color;
+    for (unsigned j = 0; j < nquads; j++) {
+        unsigned m = cm >> (4 * j) & 15;
+        uint32_t *c = color + qi[j];
+        if (m == 15) {
+            memcpy(c, &b->color[4 * j], 8);
+            memcpy(c + VC4_TILE, &b->color[4 * j + 2], 8);
+            continue;
+        }
+        uint64_t s01, s23, c01, c23;
+        memcpy(&s01, &b->color[4 * j], 8);
+        memcpy(&s23, &b->color[4 * j + 2], 8);
+        memcpy(&c01, c, 8);
+        memcpy(&c23, c + VC4_TILE, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        c01 = (c01 & keep[m & 3]) | (s01 & ~keep[m & 3]);
+        c23 = (c23 & keep[m >> 2]) | (s23 & ~keep[m >> 2]);
+#else
+        c01 = (c01 & keep[(m & 1) << 1 | (m >> 1 & 1)]) |
+              (s01 & ~keep[(m & 1) << 1 | (m >> 1 & 1)]);
+        c23 = (c23 & keep[(m >> 2 & 1) << 1 | (m >> 3)]) |
+              (s23 & ~keep[(m >> 2 & 1) << 1 | (m >> 3)]);
+#endif
+        memcpy(c, &c01, 8);
+        memcpy(c + VC4_TILE, &c23, 8);
+    }
+}
+
+/* The shaded batch's Z (lanes zm: the depth test, then the write when Z
+ * updates are on) and colour (lanes cm) to the tile buffer, lane by lane. */
+static inline void batch_out(vc4_render *r, const vc4_frag_batch *b, unsigned lanes,
+                             const uint32_t qi[4], uint16_t live, uint16_t zm, uint16_t cm,
+                             unsigned func)
+{
+    const uint8_t *cfg = r->st.config;
+    for (unsigned l = 0; l < lanes; l++) {
+        if (!(live >> l & 1))
+            continue;
+        uint32_t i = qi[l >> 2] + (l & 1) + (l & 2) / 2 * VC4_TILE;
+        if (zm >> l & 1) {
+            uint32_t z = b->z_out[l] & 0xFFFFFF;
+            if (!depth_pass(func, z, r->zs[i] >> 8))
+                continue;
+            if (cfg[1] & 0x80)
+                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
+        }
+        if (cm >> l & 1)
+            r->color[i] = b->color[l];
+    }
+}
+
 static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, unsigned nquads,
                      const uint32_t qi[4])
 {
@@ -89,36 +186,9 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     unsigned lanes = nquads * 4;
     for (unsigned l = lanes; l < 16; l++)
         b->x[l] = b->y[l] = 0;
-    uint16_t live = b->mask;
     unsigned func = (cfg[1] >> 4) & 7;
     bool early = (cfg[2] & 1) && !(r->flags & (1u << 11));
-    /* the lanes of a quad are pixels (x, y), (x+1, y), (x, y+1), (x+1,
-     * y+1) of the tile; the lanes of unused quads are pixel 0, 0 (the
-     * tile's Z/S words are read by the depth tests below, straight from
-     * the tile buffer) */
-    if (!early) {
-        const uint32_t *color = r->color;
-        for (unsigned j = 0; j < nquads; j++)
-            quad_load(&b->tlb_color_in[4 * j], color + qi[j]);
-        uint32_t c0 = color[0];
-        for (unsigned l = lanes; l < 16; l++)
-            b->tlb_color_in[l] = c0;
-    } else {
-        /* in lane order: an unused lane reads pixel 0 after a live lane's
-         * early Z write to it */
-        for (unsigned l = 0; l < 16; l++) {
-            unsigned j = l >> 2;
-            uint32_t i = j < nquads ? qi[j] + (l & 1) + (l & 2) / 2 * VC4_TILE : 0;
-            b->tlb_color_in[l] = r->color[i];
-            if (live >> l & 1) {
-                uint32_t z = b->frag_z[l];
-                if (!depth_pass(func, z, r->zs[i] >> 8))
-                    live &= (uint16_t)~(1u << l);
-                else if (cfg[2] & 2)
-                    r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
-            }
-        }
-    }
+    uint16_t live = batch_tlb_in(r, b, nquads, qi, early, func);
     if (!live)
         return 0;
     b->mask = live;
@@ -146,53 +216,10 @@ static int run_batch(cg_vc4 *v, vc4_thread *t, raster *rs, vc4_frag_batch *b, un
     }
     v->stats.fragments += lane_count(live);
     uint16_t zm = b->z_mask & live, cm = b->color_mask & live;
-    if (!zm) {
-        /* colour only: a quad's four words in two 8-byte stores when all
-         * four are written, else each row in one 8-byte merge (an unwritten
-         * word is stored back as it was) */
-        static const uint64_t keep[4] = {~0ull, ~0xFFFFFFFFull, 0xFFFFFFFFull, 0};
-        uint32_t *color = r->color;
-        for (unsigned j = 0; j < nquads; j++) {
-            unsigned m = cm >> (4 * j) & 15;
-            uint32_t *c = color + qi[j];
-            if (m == 15) {
-                memcpy(c, &b->color[4 * j], 8);
-                memcpy(c + VC4_TILE, &b->color[4 * j + 2], 8);
-                continue;
-            }
-            uint64_t s01, s23, c01, c23;
-            memcpy(&s01, &b->color[4 * j], 8);
-            memcpy(&s23, &b->color[4 * j + 2], 8);
-            memcpy(&c01, c, 8);
-            memcpy(&c23, c + VC4_TILE, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            c01 = (c01 & keep[m & 3]) | (s01 & ~keep[m & 3]);
-            c23 = (c23 & keep[m >> 2]) | (s23 & ~keep[m >> 2]);
-#else
-            c01 = (c01 & keep[(m & 1) << 1 | (m >> 1 & 1)]) |
-                  (s01 & ~keep[(m & 1) << 1 | (m >> 1 & 1)]);
-            c23 = (c23 & keep[(m >> 2 & 1) << 1 | (m >> 3)]) |
-                  (s23 & ~keep[(m >> 2 & 1) << 1 | (m >> 3)]);
-#endif
-            memcpy(c, &c01, 8);
-            memcpy(c + VC4_TILE, &c23, 8);
-        }
-        return 0;
-    }
-    for (unsigned l = 0; l < lanes; l++) {
-        if (!(live >> l & 1))
-            continue;
-        uint32_t i = qi[l >> 2] + (l & 1) + (l & 2) / 2 * VC4_TILE;
-        if (zm >> l & 1) {
-            uint32_t z = b->z_out[l] & 0xFFFFFF;
-            if (!depth_pass(func, z, r->zs[i] >> 8))
-                continue;
-            if (cfg[1] & 0x80)
-                r->zs[i] = z << 8 | (r->zs[i] & 0xFF);
-        }
-        if (cm >> l & 1)
-            r->color[i] = b->color[l];
-    }
+    if (!zm)
+        batch_colour_out(r, b, nquads, qi, cm);
+    else
+        batch_out(r, b, lanes, qi, live, zm, cm, func);
     return 0;
 }
 
@@ -749,6 +776,80 @@ static int draw_line(cg_vc4 *v, vc4_thread *t, raster *rs, const vc4_vertex e[2]
     return draw_quad(v, t, &rl, q);
 }
 
+/* What the fragment shader reads of its payload (W, Z), and so what the
+ * batches must supply: the shader's code cannot change while this
+ * primitive's batches run (nothing writes memory meanwhile), so the answer
+ * holds (and holds for the list, lc). */
+static inline void raster_payload(cg_vc4 *v, raster *rs)
+{
+    vc4_render *r = v->rend;
+    bool uw, uz;
+    vc4_list_cache *lc = r->lc;
+    if (lc && lc->pu_ok && lc->code == rs->nv.code) {
+        uw = lc->use_w, uz = lc->use_z;
+    } else {
+        vc4_qpu_cache_payload_use(r->qcache, v->bus, rs->nv.code, &uw, &uz);
+        if (lc)
+            lc->code = rs->nv.code, lc->use_w = uw, lc->use_z = uz, lc->pu_ok = true;
+    }
+    bool early = (r->st.config[2] & 1) && !(r->flags & (1u << 11));
+    rs->need_w = uw || rs->nvary > 0;
+    rs->need_z = uz || early;
+}
+
+/* The edge functions: edge i runs from vertex i+1 to vertex i+2 (opposite
+ * vertex i). */
+static inline void raster_edges(raster *rs)
+{
+    const int64_t px[3] = {rs->vx[0].x, rs->vx[1].x, rs->vx[2].x};
+    const int64_t py[3] = {rs->vx[0].y, rs->vx[1].y, rs->vx[2].y};
+#define RS_EDGE(i, ia, ic)                                                                       \
+    do {                                                                                         \
+        int64_t dx = px[ic] - px[ia], dy = py[ic] - py[ia];                                      \
+        rs->ex[i] = dx;  /* * py */                                                              \
+        rs->ey[i] = -dy; /* * px */                                                              \
+        rs->eb[i] = -dx * py[ia] + dy * px[ia];                                                  \
+        rs->incl[i] = dy < 0 || (dy == 0 && dx > 0);                                             \
+    } while (0)
+    RS_EDGE(0, 1, 2);
+    RS_EDGE(1, 2, 0);
+    RS_EDGE(2, 0, 1);
+#undef RS_EDGE
+}
+
+/* The pixel range [x0, x1) x [y0, y1) a triangle may cover: the tile, the
+ * frame, the clip window, the bounding box; false: empty. */
+static inline bool tri_pixels(const vc4_render *r, const vc4_vertex in[3], int64_t *px0,
+                              int64_t *py0, int64_t *px1, int64_t *py1)
+{
+    int64_t x0 = (int64_t)r->tile_x * VC4_TILE, y0 = (int64_t)r->tile_y * VC4_TILE;
+    int64_t x1 = x0 + VC4_TILE, y1 = y0 + VC4_TILE;
+    if (x1 > r->width) x1 = r->width;
+    if (y1 > r->height) y1 = r->height;
+    if (r->st.clip_valid) {
+        int64_t l = r->st.clip[0], bt = r->st.clip[1];
+        if (x0 < l) x0 = l;
+        if (y0 < bt) y0 = bt;
+        if (x1 > l + r->st.clip[2]) x1 = l + r->st.clip[2];
+        if (y1 > bt + r->st.clip[3]) y1 = bt + r->st.clip[3];
+    }
+    int64_t mnx = in[0].x, mxx = in[0].x, mny = in[0].y, mxy = in[0].y;
+    for (int j = 1; j < 3; j++) {
+        if (in[j].x < mnx) mnx = in[j].x;
+        if (in[j].x > mxx) mxx = in[j].x;
+        if (in[j].y < mny) mny = in[j].y;
+        if (in[j].y > mxy) mxy = in[j].y;
+    }
+    int64_t bx0 = (mnx - 8 + 15) >> 4, bx1 = ((mxx - 8) >> 4) + 1;
+    int64_t by0 = (mny - 8 + 15) >> 4, by1 = ((mxy - 8) >> 4) + 1;
+    if (x0 < bx0) x0 = bx0;
+    if (y0 < by0) y0 = by0;
+    if (x1 > bx1) x1 = bx1;
+    if (y1 > by1) y1 = by1;
+    *px0 = x0, *py0 = y0, *px1 = x1, *py1 = y1;
+    return x0 < x1 && y0 < y1;
+}
+
 static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_vertex in[3],
                          bool cull)
 {
@@ -783,65 +884,10 @@ static int draw_triangle(cg_vc4 *v, vc4_thread *t, raster *rsp_in, const vc4_ver
     vc4_depth_setup(&r->st, r->st.gl && (rs.nv.flags & 4), cull, rs.vx, rs.inv_area, rs.z, &zc);
     if (!r->qcache && !(r->qcache = vc4_qpu_cache_create()))
         return CG_ERR_NOMEM;
-    {
-        /* the shader's code cannot change while this primitive's batches
-         * run (nothing writes memory meanwhile), so the answer holds */
-        bool uw, uz;
-        vc4_list_cache *lc = r->lc;
-        if (lc && lc->pu_ok && lc->code == rs.nv.code) {
-            uw = lc->use_w, uz = lc->use_z;
-        } else {
-            vc4_qpu_cache_payload_use(r->qcache, v->bus, rs.nv.code, &uw, &uz);
-            if (lc)
-                lc->code = rs.nv.code, lc->use_w = uw, lc->use_z = uz, lc->pu_ok = true;
-        }
-        bool early = (r->st.config[2] & 1) && !(r->flags & (1u << 11));
-        rs.need_w = uw || rs.nvary > 0;
-        rs.need_z = uz || early;
-    }
-    /* edge i runs from vertex i+1 to vertex i+2 (opposite vertex i) */
-    {
-        const int64_t px[3] = {rs.vx[0].x, rs.vx[1].x, rs.vx[2].x};
-        const int64_t py[3] = {rs.vx[0].y, rs.vx[1].y, rs.vx[2].y};
-#define RS_EDGE(i, ia, ic)                                                                       \
-    do {                                                                                         \
-        int64_t dx = px[ic] - px[ia], dy = py[ic] - py[ia];                                      \
-        rs.ex[i] = dx;  /* * py */                                                               \
-        rs.ey[i] = -dy; /* * px */                                                               \
-        rs.eb[i] = -dx * py[ia] + dy * px[ia];                                                   \
-        rs.incl[i] = dy < 0 || (dy == 0 && dx > 0);                                              \
-    } while (0)
-        RS_EDGE(0, 1, 2);
-        RS_EDGE(1, 2, 0);
-        RS_EDGE(2, 0, 1);
-#undef RS_EDGE
-    }
-    /* pixel range: the tile, the frame, the clip window, the bounding box */
-    int64_t x0 = (int64_t)r->tile_x * VC4_TILE, y0 = (int64_t)r->tile_y * VC4_TILE;
-    int64_t x1 = x0 + VC4_TILE, y1 = y0 + VC4_TILE;
-    if (x1 > r->width) x1 = r->width;
-    if (y1 > r->height) y1 = r->height;
-    if (r->st.clip_valid) {
-        int64_t l = r->st.clip[0], bt = r->st.clip[1];
-        if (x0 < l) x0 = l;
-        if (y0 < bt) y0 = bt;
-        if (x1 > l + r->st.clip[2]) x1 = l + r->st.clip[2];
-        if (y1 > bt + r->st.clip[3]) y1 = bt + r->st.clip[3];
-    }
-    int64_t mnx = in[0].x, mxx = in[0].x, mny = in[0].y, mxy = in[0].y;
-    for (int j = 1; j < 3; j++) {
-        if (in[j].x < mnx) mnx = in[j].x;
-        if (in[j].x > mxx) mxx = in[j].x;
-        if (in[j].y < mny) mny = in[j].y;
-        if (in[j].y > mxy) mxy = in[j].y;
-    }
-    int64_t bx0 = (mnx - 8 + 15) >> 4, bx1 = ((mxx - 8) >> 4) + 1;
-    int64_t by0 = (mny - 8 + 15) >> 4, by1 = ((mxy - 8) >> 4) + 1;
-    if (x0 < bx0) x0 = bx0;
-    if (y0 < by0) y0 = by0;
-    if (x1 > bx1) x1 = bx1;
-    if (y1 > by1) y1 = by1;
-    if (x0 >= x1 || y0 >= y1)
+    raster_payload(v, &rs);
+    raster_edges(&rs);
+    int64_t x0, y0, x1, y1;
+    if (!tri_pixels(r, in, &x0, &y0, &x1, &y1))
         return 0;
     /* quads are aligned to even pixels; pixels outside [x0, x1) x [y0, y1)
      * stay uncovered (the clip window may start on an odd pixel) */

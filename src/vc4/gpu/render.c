@@ -66,14 +66,118 @@ static void list_page(cg_vc4 *v, vc4_page_cache *lpc, uint32_t p)
         lpc->page = pp;
 }
 
+/* A compressed list being walked: the item's address p, the last
+ * triangle's indices (relative codings), the page caches of the vertex
+ * bytes and of the list's (within one list nothing writes memory: the QPU
+ * model writes none, the tile buffer is not memory, and the CPU cannot
+ * act). */
+typedef struct list_walk {
+    uint32_t p;
+    uint32_t prev[3];
+    vc4_page_cache vpc, lpc;
+} list_walk;
+enum { ITEM_NEXT = 0, ITEM_END = 1 }; /* an item's outcome (else a cg_err) */
+
+/* The list's bytes [p + 1, p + n) after the item's first, and the item
+ * in the agent as little-endian words (what a fault names). */
+static inline int item_rest(cg_vc4 *v, vc4_thread *t, list_walk *w, uint8_t *it, unsigned n)
+{
+    if (n > 1 && !list_bytes(&w->lpc, w->p + 1, it + 1, n - 1) &&
+        vc4_bus_read(v->bus, w->p + 1, it + 1, n - 1, &t->agent) != 0)
+        return CG_ERR_FAULT;
+    t->agent.words[0] = vc4_le32(it);
+    t->agent.words[1] = vc4_le32(it + 4);
+    t->agent.nwords = n > 4 ? 2 : 1;
+    return 0;
+}
+
+/* An item's unit of the render thread's budget. */
+static inline int item_budget(cg_vc4 *v, vc4_thread *t, uint32_t p, const char *why)
+{
+    if (v->budget[1] == 0)
+        return vc4_fault(v, t, CG_FAULT_HANG, p,
+                         "budget %s ran out in a compressed primitive list%s",
+                         cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS), why);
+    v->budget[1]--;
+    return 0;
+}
+
+/* A point or line item (format 0x10, 0x11; 16-bit indices): escape,
+ * relative branch, and the absolute coding 0x81 + u16 per vertex
+ * (Broadcom's control-list debugger, docs/vc4.md "Points and lines"). */
+static int pl_item(cg_vc4 *v, vc4_thread *t, list_walk *w, uint8_t *it, uint32_t *next)
+{
+    bool line = v->rend->st.prim_format == 0x11;
+    unsigned psz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : line ? 5 : 3;
+    if (it[0] != 0x80 && it[0] != 0x81 && it[0] != 0x82)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, w->p,
+                         "%s item 0x%02x (only the absolute coding 0x81 is known): not "
+                         "supported yet", line ? "line" : "point", it[0]);
+    int rc = item_rest(v, t, w, it, psz);
+    if (rc)
+        return rc;
+    if (it[0] == 0x80) {
+        *next = w->p + 1;
+        return ITEM_END;
+    }
+    if ((rc = item_budget(v, t, w->p, "")))
+        return rc;
+    if (it[0] == 0x82) {
+        w->p = (w->p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
+        return ITEM_NEXT;
+    }
+    uint32_t pi[2] = {vc4_le16(it + 1), vc4_le16(it + 3)};
+    rc = vc4_need_tile(v, t, w->p, "a primitive");
+    if (rc == 0)
+        rc = line ? vc4_render_line(v, t, pi, &w->vpc) : vc4_render_point(v, t, pi[0], &w->vpc);
+    if (rc)
+        return rc;
+    w->p += psz;
+    return ITEM_NEXT;
+}
+
+/* A triangle item (format 0x12; cl_defs.c codings), or an escape or a
+ * relative branch in any other format. */
+static int tri_item(cg_vc4 *v, vc4_thread *t, list_walk *w, uint8_t *it, uint32_t *next)
+{
+    vc4_render *r = v->rend;
+    unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
+                  : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
+    int rc = item_rest(v, t, w, it, sz);
+    if (rc)
+        return rc;
+    cg_vc4_prim_item item;
+    cg_vc4_prim_decode(it, sz, w->prev, &item);
+    if (item.kind == 4) {
+        *next = w->p + 1;
+        return ITEM_END;
+    }
+    if (item.kind == 5) {
+        if ((rc = item_budget(v, t, w->p, " (a relative-branch loop?)")))
+            return rc;
+        w->p = (w->p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
+        return ITEM_NEXT;
+    }
+    if (r->st.prim_format != 0x12)
+        return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, w->p,
+                         "compressed primitive list item in format 0x%02x (only 16-bit "
+                         "index triangles, 0x12): not supported yet", r->st.prim_format);
+    memcpy(w->prev, item.tri, sizeof w->prev);
+    if ((rc = item_budget(v, t, w->p, "")))
+        return rc;
+    rc = vc4_need_tile(v, t, w->p, "a primitive");
+    if (rc == 0)
+        rc = vc4_render_triangle(v, t, item.tri, &w->vpc);
+    if (rc)
+        return rc;
+    w->p += sz;
+    return ITEM_NEXT;
+}
+
 static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next)
 {
     vc4_render *r = v->rend;
-    uint32_t prev[3] = {0, 0, 0};
-    /* vertex bytes: within one list nothing writes memory (the QPU model
-     * writes none, the tile buffer is not memory) and the CPU cannot act */
-    vc4_page_cache vpc = {NULL, 0};
-    vc4_page_cache lpc = {NULL, 0}; /* the list's bytes, for the same reason */
+    list_walk w = {p, {0, 0, 0}, {NULL, 0}, {NULL, 0}};
     /* GL mode: shaded vertices are kept for the list, for the same reason */
     if (r->glc && vc4_gl_cache_reset(&r->glc) != 0)
         return CG_ERR_NOMEM;
@@ -81,95 +185,25 @@ static int compressed_items(cg_vc4 *v, vc4_thread *t, uint32_t p, uint32_t *next
         uint8_t it[8] = {0};
         /* a fault here names the item: its address, and its bytes as
          * little-endian words (what could be read of them) */
-        t->agent.stream_addr = p;
+        t->agent.stream_addr = w.p;
         t->agent.nwords = 0;
-        if (!list_bytes(&lpc, p, it, 1)) {
-            if (vc4_bus_read(v->bus, p, it, 1, &t->agent) != 0)
+        if (!list_bytes(&w.lpc, w.p, it, 1)) {
+            if (vc4_bus_read(v->bus, w.p, it, 1, &t->agent) != 0)
                 return CG_ERR_FAULT;
-            list_page(v, &lpc, p);
+            list_page(v, &w.lpc, w.p);
         }
         t->agent.words[0] = it[0];
         t->agent.nwords = 1;
-        if (r->st.prim_format == 0x10 || r->st.prim_format == 0x11) {
-            /* points / lines, 16-bit indices: escape, relative branch, and
-             * the absolute coding 0x81 + u16 per vertex (Broadcom's
-             * control-list debugger, docs/vc4.md "Points and lines") */
-            bool line = r->st.prim_format == 0x11;
-            unsigned psz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : line ? 5 : 3;
-            if (it[0] != 0x80 && it[0] != 0x81 && it[0] != 0x82)
-                return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
-                                 "%s item 0x%02x (only the absolute coding 0x81 is known): not "
-                                 "supported yet", line ? "line" : "point", it[0]);
-            if (psz > 1 && !list_bytes(&lpc, p + 1, it + 1, psz - 1) &&
-                vc4_bus_read(v->bus, p + 1, it + 1, psz - 1, &t->agent) != 0)
-                return CG_ERR_FAULT;
-            t->agent.words[0] = vc4_le32(it);
-            t->agent.words[1] = vc4_le32(it + 4);
-            t->agent.nwords = psz > 4 ? 2 : 1;
-            if (it[0] == 0x80) {
-                *next = p + 1;
-                return 0;
-            }
-            if (v->budget[1] == 0)
-                return vc4_fault(v, t, CG_FAULT_HANG, p,
-                                 "budget %s ran out in a compressed primitive list",
-                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-            v->budget[1]--;
-            if (it[0] == 0x82) {
-                p = (p & ~31u) + 32 + (uint32_t)((int32_t)(int16_t)vc4_le16(it + 1) * 32);
-                continue;
-            }
-            uint32_t pi[2] = {vc4_le16(it + 1), vc4_le16(it + 3)};
-            int rc = vc4_need_tile(v, t, p, "a primitive");
-            if (rc == 0)
-                rc = line ? vc4_render_line(v, t, pi, &vpc) : vc4_render_point(v, t, pi[0], &vpc);
-            if (rc)
-                return rc;
-            p += psz;
-            continue;
-        }
-        unsigned sz = it[0] == 0x80 ? 1 : it[0] == 0x82 ? 3 : it[0] == 0x81 ? 7
-                      : (it[0] & 0xF) == 0xF ? 4 : (it[0] & 3) == 3 ? 2 : 1;
-        if (sz > 1 && !list_bytes(&lpc, p + 1, it + 1, sz - 1) &&
-            vc4_bus_read(v->bus, p + 1, it + 1, sz - 1, &t->agent) != 0)
-            return CG_ERR_FAULT;
-        t->agent.words[0] = vc4_le32(it);
-        t->agent.words[1] = vc4_le32(it + 4);
-        t->agent.nwords = sz > 4 ? 2 : 1;
-        cg_vc4_prim_item item;
-        cg_vc4_prim_decode(it, sz, prev, &item);
-        if (item.kind == 4) {
-            *next = p + 1;
+        int rc = r->st.prim_format == 0x10 || r->st.prim_format == 0x11
+                     ? pl_item(v, t, &w, it, next)
+                     : tri_item(v, t, &w, it, next);
+        if (rc == ITEM_END)
             return 0;
-        }
-        if (item.kind == 5) {
-            if (v->budget[1] == 0)
-                return vc4_fault(v, t, CG_FAULT_HANG, p,
-                                 "budget %s ran out in a compressed primitive list "
-                                 "(a relative-branch loop?)",
-                                 cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-            v->budget[1]--;
-            p = (p & ~31u) + 32 + (uint32_t)((int32_t)item.branch * 32);
-            continue;
-        }
-        if (r->st.prim_format != 0x12)
-            return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, p,
-                             "compressed primitive list item in format 0x%02x (only 16-bit "
-                             "index triangles, 0x12): not supported yet", r->st.prim_format);
-        memcpy(prev, item.tri, sizeof prev);
-        if (v->budget[1] == 0)
-            return vc4_fault(v, t, CG_FAULT_HANG, p,
-                             "budget %s ran out in a compressed primitive list",
-                             cg_budget_name(CG_BUDGET_VC4_THREAD_UNITS));
-        v->budget[1]--;
-        int rc = vc4_need_tile(v, t, p, "a primitive");
-        if (rc == 0)
-            rc = vc4_render_triangle(v, t, item.tri, &vpc);
         if (rc)
             return rc;
-        p += sz;
     }
-    return vc4_fault(v, t, CG_FAULT_HANG, p, "compressed primitive list never ends (branch loop?)");
+    return vc4_fault(v, t, CG_FAULT_HANG, w.p,
+                     "compressed primitive list never ends (branch loop?)");
 }
 
 /* Hand-written positions: r->flags keeps the Tile_Rendering_Mode_
