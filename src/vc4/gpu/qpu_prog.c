@@ -160,12 +160,10 @@ static bool fast_writes(vc4_qpu_dins *d, int fa, int fm, bool *plain)
     return fastw;
 }
 
-static void decode(uint64_t ins, vc4_qpu_dins *d)
+/* The ALU instruction word's fields (the load immediate and branch words
+ * share some of their positions: decode_ldi and decode_branch read theirs). */
+static void decode_fields(uint64_t ins, uint32_t sig, vc4_qpu_dins *d)
 {
-    memset(d, 0, sizeof *d);
-    d->ins = ins;
-    d->kind = classify(ins);
-    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
     d->sig = (uint8_t)sig;
     d->cond_add = (uint8_t)VC4_QPU_GET(ins, ALU, cond_add);
     d->cond_mul = (uint8_t)VC4_QPU_GET(ins, ALU, cond_mul);
@@ -184,11 +182,13 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     d->mux[1] = (uint8_t)VC4_QPU_GET(ins, ALU, add_b);
     d->mux[2] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_a);
     d->mux[3] = (uint8_t)VC4_QPU_GET(ins, ALU, mul_b);
-    int fa = d->ws ? 1 : 0, fm = d->ws ? 0 : 1; /* files of the add and mul writes */
-    uint32_t f = 0;
-    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
-    bool ldi = d->kind == K_LDI, br = d->kind == K_BRANCH;
+}
 
+/* What the signal does (D_SIGFX, D_END), and the rules of the last three
+ * instructions (see the step): uniform and varying reads, VPM access. */
+static uint32_t decode_rules(const vc4_qpu_dins *d, uint32_t sig, bool simm, bool ldi, bool br)
+{
+    uint32_t f = 0;
     switch (sig) {
     case VC4_QPU_SIG_SOFTWARE_BREAKPOINT:
     case VC4_QPU_SIG_ALPHA_MASK_LOAD:
@@ -206,7 +206,6 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     default:
         break;
     }
-    /* the rules of the last three instructions (see the step) */
     if (!ldi && !br) {
         uint32_t ra = d->raddr_a, rb = d->raddr_b;
         if (ra == VC4_QPU_R_UNIFORM_READ || ra == VC4_QPU_R_VARYING_READ ||
@@ -225,6 +224,149 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
         if (vpm)
             f |= D_VPMRULE;
     }
+    return f;
+}
+
+/* A load immediate: its value per element, semaphores; fa, fm: the files of
+ * the add and mul writes; f: the flags so far. */
+static uint32_t decode_ldi(uint64_t ins, vc4_qpu_dins *d, int fa, int fm, uint32_t f)
+{
+    d->imm = VC4_QPU_GET(ins, LDI, imm);
+    d->ldi_mode = (uint8_t)VC4_QPU_GET(ins, LDI, unpack);
+    if (d->ldi_mode == VC4_QPU_LDI_SEMAPHORE) {
+        f |= D_SEM | D_SHARED;
+        if (d->imm & 16)
+            f |= D_BLOCK;
+    }
+    if (d->pack)
+        f |= D_PACK;
+    if (d->ldi_mode != VC4_QPU_LDI_SEMAPHORE && vc4_qpu_ldis[d->ldi_mode].name) {
+        /* the value per element (exec_ldi's and SH_LDI's) */
+        for (int i = 0; i < LANES; i++) {
+            uint32_t x = d->imm;
+            if (d->ldi_mode != VC4_QPU_LDI_LOAD_32) {
+                /* element i: LSB from bit i, MSB from bit 16+i (vc4asm
+                 * Disassembler.cpp) */
+                x = ((d->imm >> i) & 1) | (((d->imm >> (16 + i)) & 1) << 1);
+                if (d->ldi_mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2))
+                    x |= 0xfffffffcu;
+            }
+            d->immv[i] = x;
+        }
+        bool plain = !d->pack;
+        if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
+            f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
+            d->shape = SH_LDI;
+            if (d->cond_add == VC4_QPU_COND_ALWAYS && d->wrow[0] == 0xff && d->tlb[0] &&
+                ((d->wrow[1] == 0xff && !d->tlb[1]) || d->cond_mul == VC4_QPU_COND_NEVER))
+                d->shape = SH_LDI_TLB;
+        }
+    }
+    return f;
+}
+
+/* A branch: its fields; the branches the slice loop runs itself (D_FASTBR). */
+static uint32_t decode_branch(uint64_t ins, vc4_qpu_dins *d, uint32_t f)
+{
+    d->imm = VC4_QPU_GET(ins, BRANCH, imm);
+    d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
+    d->brel = (uint8_t)VC4_QPU_GET(ins, BRANCH, rel);
+    d->breg = (uint8_t)VC4_QPU_GET(ins, BRANCH, reg);
+    d->braddr = (uint8_t)VC4_QPU_GET(ins, BRANCH, raddr_a);
+    d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
+    if (!vc4_qpu_bconds[d->bcond].name)
+        f |= D_BAD;
+    else if (d->waddr_add == VC4_QPU_W_NOP && d->waddr_mul == VC4_QPU_W_NOP &&
+             !d->breg && !(d->braddr & 1) && !(f & (D_SIGFX | D_SHARED)))
+        f |= D_FASTBR;
+    return f;
+}
+
+/* An ALU instruction: its reads, what makes it slow or bad, and whether it
+ * is of the common shape (D_FAST: its operand rows, decode_shape). */
+static uint32_t decode_alu(vc4_qpu_dins *d, uint32_t sig, bool simm, int fa, int fm, uint32_t f)
+{
+    uint32_t op_add = d->op_add, op_mul = d->op_mul;
+    if (simm) {
+        f |= D_SIMM;
+        d->imm = vc4_qpu_smallimm_bits[d->raddr_b];
+    }
+    if (d->raddr_a < 32)
+        d->rd_a = 1u << d->raddr_a;
+    else if (vc4_qpu_raddrs[d->raddr_a].kind[0] == VC4_QPU_IO_NOP)
+        f |= D_ZA;
+    else if (io_kind_is(vc4_qpu_raddrs[d->raddr_a].kind[0], false))
+        f |= D_SHARED;
+    if (!simm && d->raddr_b < 32)
+        d->rd_b = 1u << d->raddr_b;
+    else if (!simm && vc4_qpu_raddrs[d->raddr_b].kind[1] == VC4_QPU_IO_NOP)
+        f |= D_ZB;
+    else if (!simm && io_kind_is(vc4_qpu_raddrs[d->raddr_b].kind[1], false))
+        f |= D_SHARED;
+    if (d->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE ||
+        (!simm && d->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
+        f |= D_MUTEXRD | D_BLOCK;
+    d->add_fl = is_float_add(op_add);
+    d->add_rfl = (d->add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF;
+    d->mul_fl = op_mul == VC4_QPU_M_FMUL;
+    for (int k = 0; k < 4; k++) {
+        bool used = k < 2 ? op_add != 0 : op_mul != 0;
+        if (used && d->mux[k] == 4)
+            f |= D_R4;
+        if (used && d->unpack &&
+            ((d->mux[k] == 4 && d->pm) || (d->mux[k] == 6 && !d->pm)))
+            f |= D_SLOW;
+    }
+    if (simm && d->raddr_b >= 48 && op_mul)
+        f |= D_SLOW;
+    if ((op_add && !vc4_qpu_add_ops[op_add].name) ||
+        (d->pm && d->pack && !vc4_qpu_packm[d->pack].name))
+        f |= D_BAD;
+    if (d->pack)
+        f |= D_PACK;
+    bool plain = !(f & D_PACK);
+    bool fastw = fast_writes(d, fa, fm, &plain);
+    if (plain)
+        f |= D_PLAINW;
+    d->rd = (uint64_t)d->rd_b << 32 | d->rd_a;
+    bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
+                (simm || d->raddr_b < 32 || (f & D_ZB));
+    /* program end (thrend) has nothing of its own at the end of the
+     * instruction; the slice loop keeps the end's count */
+    bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
+    if (fastw && rows && sigok &&
+        !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
+               D_MUTEXRD))) {
+        f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
+        for (int k = 0; k < 4; k++) {
+            uint32_t m = d->mux[k];
+            if (m < 6)
+                d->src[k] = (uint8_t)(64 + m);
+            else if (m == 6)
+                d->src[k] = d->raddr_a < 32 ? d->raddr_a : SRC_ZERO;
+            else
+                d->src[k] = simm ? SRC_IMM : d->raddr_b < 32 ? (uint8_t)(32 + d->raddr_b)
+                                                             : SRC_ZERO;
+        }
+        if (simm)
+            for (int i = 0; i < LANES; i++)
+                d->immv[i] = d->imm;
+        decode_shape(d);
+    }
+    return f;
+}
+
+static void decode(uint64_t ins, vc4_qpu_dins *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ins = ins;
+    d->kind = classify(ins);
+    uint32_t sig = VC4_QPU_GET(ins, ALU, sig);
+    decode_fields(ins, sig, d);
+    int fa = d->ws ? 1 : 0, fm = d->ws ? 0 : 1; /* files of the add and mul writes */
+    bool simm = sig == VC4_QPU_SIG_SMALL_IMMEDIATE;
+    bool ldi = d->kind == K_LDI, br = d->kind == K_BRANCH;
+    uint32_t f = decode_rules(d, sig, simm, ldi, br);
     /* writes: physical registers, shared units */
     write_bits(d->waddr_add, fa, &d->pa[0], &d->pb[0], &d->acc[0]);
     write_bits(d->waddr_mul, fm, &d->pa[1], &d->pb[1], &d->acc[1]);
@@ -233,120 +375,12 @@ static void decode(uint64_t ins, vc4_qpu_dins *d)
     if ((d->waddr_add >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_add].kind[fa], true)) ||
         (d->waddr_mul >= 32 && io_kind_is(vc4_qpu_waddrs[d->waddr_mul].kind[fm], true)))
         f |= D_SHARED;
-
-    if (ldi) {
-        d->imm = VC4_QPU_GET(ins, LDI, imm);
-        d->ldi_mode = (uint8_t)VC4_QPU_GET(ins, LDI, unpack);
-        if (d->ldi_mode == VC4_QPU_LDI_SEMAPHORE) {
-            f |= D_SEM | D_SHARED;
-            if (d->imm & 16)
-                f |= D_BLOCK;
-        }
-        if (d->pack)
-            f |= D_PACK;
-        if (d->ldi_mode != VC4_QPU_LDI_SEMAPHORE && vc4_qpu_ldis[d->ldi_mode].name) {
-            /* the value per element (exec_ldi's and SH_LDI's) */
-            for (int i = 0; i < LANES; i++) {
-                uint32_t x = d->imm;
-                if (d->ldi_mode != VC4_QPU_LDI_LOAD_32) {
-                    /* element i: LSB from bit i, MSB from bit 16+i (vc4asm
-                     * Disassembler.cpp) */
-                    x = ((d->imm >> i) & 1) | (((d->imm >> (16 + i)) & 1) << 1);
-                    if (d->ldi_mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED && (x & 2))
-                        x |= 0xfffffffcu;
-                }
-                d->immv[i] = x;
-            }
-            bool plain = !d->pack;
-            if (fast_writes(d, fa, fm, &plain) && !d->pack && !d->sf) {
-                f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
-                d->shape = SH_LDI;
-                if (d->cond_add == VC4_QPU_COND_ALWAYS && d->wrow[0] == 0xff && d->tlb[0] &&
-                    ((d->wrow[1] == 0xff && !d->tlb[1]) || d->cond_mul == VC4_QPU_COND_NEVER))
-                    d->shape = SH_LDI_TLB;
-            }
-        }
-    } else if (br) {
-        d->imm = VC4_QPU_GET(ins, BRANCH, imm);
-        d->bcond = (uint8_t)VC4_QPU_GET(ins, BRANCH, cond_br);
-        d->brel = (uint8_t)VC4_QPU_GET(ins, BRANCH, rel);
-        d->breg = (uint8_t)VC4_QPU_GET(ins, BRANCH, reg);
-        d->braddr = (uint8_t)VC4_QPU_GET(ins, BRANCH, raddr_a);
-        d->ws = (uint8_t)VC4_QPU_GET(ins, BRANCH, ws);
-        if (!vc4_qpu_bconds[d->bcond].name)
-            f |= D_BAD;
-        else if (d->waddr_add == VC4_QPU_W_NOP && d->waddr_mul == VC4_QPU_W_NOP &&
-                 !d->breg && !(d->braddr & 1) && !(f & (D_SIGFX | D_SHARED)))
-            f |= D_FASTBR;
-    } else if (d->kind == K_ALU) {
-        uint32_t op_add = d->op_add, op_mul = d->op_mul;
-        if (simm) {
-            f |= D_SIMM;
-            d->imm = vc4_qpu_smallimm_bits[d->raddr_b];
-        }
-        if (d->raddr_a < 32)
-            d->rd_a = 1u << d->raddr_a;
-        else if (vc4_qpu_raddrs[d->raddr_a].kind[0] == VC4_QPU_IO_NOP)
-            f |= D_ZA;
-        else if (io_kind_is(vc4_qpu_raddrs[d->raddr_a].kind[0], false))
-            f |= D_SHARED;
-        if (!simm && d->raddr_b < 32)
-            d->rd_b = 1u << d->raddr_b;
-        else if (!simm && vc4_qpu_raddrs[d->raddr_b].kind[1] == VC4_QPU_IO_NOP)
-            f |= D_ZB;
-        else if (!simm && io_kind_is(vc4_qpu_raddrs[d->raddr_b].kind[1], false))
-            f |= D_SHARED;
-        if (d->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE ||
-            (!simm && d->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
-            f |= D_MUTEXRD | D_BLOCK;
-        d->add_fl = is_float_add(op_add);
-        d->add_rfl = (d->add_fl && op_add != VC4_QPU_A_FTOI) || op_add == VC4_QPU_A_ITOF;
-        d->mul_fl = op_mul == VC4_QPU_M_FMUL;
-        for (int k = 0; k < 4; k++) {
-            bool used = k < 2 ? op_add != 0 : op_mul != 0;
-            if (used && d->mux[k] == 4)
-                f |= D_R4;
-            if (used && d->unpack &&
-                ((d->mux[k] == 4 && d->pm) || (d->mux[k] == 6 && !d->pm)))
-                f |= D_SLOW;
-        }
-        if (simm && d->raddr_b >= 48 && op_mul)
-            f |= D_SLOW;
-        if ((op_add && !vc4_qpu_add_ops[op_add].name) ||
-            (d->pm && d->pack && !vc4_qpu_packm[d->pack].name))
-            f |= D_BAD;
-        if (d->pack)
-            f |= D_PACK;
-        bool plain = !(f & D_PACK);
-        bool fastw = fast_writes(d, fa, fm, &plain);
-        if (plain)
-            f |= D_PLAINW;
-        d->rd = (uint64_t)d->rd_b << 32 | d->rd_a;
-        bool rows = (d->raddr_a < 32 || (f & D_ZA)) &&
-                    (simm || d->raddr_b < 32 || (f & D_ZB));
-        /* program end (thrend) has nothing of its own at the end of the
-         * instruction; the slice loop keeps the end's count */
-        bool sigok = !(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END;
-        if (fastw && rows && sigok &&
-            !(f & (D_BAD | D_SLOW | D_PACK | D_BLOCK | D_SHARED | D_UVREAD | D_VPMRULE |
-                   D_MUTEXRD))) {
-            f |= D_FAST | (d->tlb[0] | d->tlb[1] ? D_TLBW : 0);
-            for (int k = 0; k < 4; k++) {
-                uint32_t m = d->mux[k];
-                if (m < 6)
-                    d->src[k] = (uint8_t)(64 + m);
-                else if (m == 6)
-                    d->src[k] = d->raddr_a < 32 ? d->raddr_a : SRC_ZERO;
-                else
-                    d->src[k] = simm ? SRC_IMM : d->raddr_b < 32 ? (uint8_t)(32 + d->raddr_b)
-                                                                 : SRC_ZERO;
-            }
-            if (simm)
-                for (int i = 0; i < LANES; i++)
-                    d->immv[i] = d->imm;
-            decode_shape(d);
-        }
-    }
+    if (ldi)
+        f = decode_ldi(ins, d, fa, fm, f);
+    else if (br)
+        f = decode_branch(ins, d, f);
+    else if (d->kind == K_ALU)
+        f = decode_alu(d, sig, simm, fa, fm, f);
     if (d->kind == K_SIGNAL && !(f & (D_BLOCK | D_SHARED)) &&
         (!(f & D_SIGFX) || sig == VC4_QPU_SIG_PROGRAM_END))
         f |= D_FAST; /* nothing but the step itself (both ops nop: no write):

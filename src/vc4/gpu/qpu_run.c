@@ -143,6 +143,31 @@ static inline __attribute__((always_inline)) void tlb_write(vc4_frag_batch *fb, 
     *written |= lanes;
 }
 
+/* A write to the SFU (recip, recipsqrt, exp, log): its result lands in r4
+ * after the next two instructions. */
+static int sfu_write(vc4_qpu_state *s, const wr *w, bool *sfu_started)
+{
+    if (*sfu_started) {
+        int rc = diag(s, "both ALUs write the SFU in one instruction");
+        if (rc)
+            return rc;
+    }
+    *sfu_started = true;
+    for (int i = 0; i < LANES; i++) {
+        float x = fin(w->v[i]);
+        float r;
+        switch (w->waddr) {
+        case VC4_QPU_W_SFU_RECIP: r = 1.0f / x; break;
+        case VC4_QPU_W_SFU_RECIPSQRT: r = 1.0f / sqrtf(x); break;
+        case VC4_QPU_W_SFU_EXP: r = exp2f(x); break;
+        default: r = log2f(x); break;
+        }
+        s->sfu_result[i] = fres(r);
+    }
+    s->sfu_wait = 3; /* lands in r4 after the next two instructions */
+    return 0;
+}
+
 static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
 {
     uint32_t n = w->waddr;
@@ -211,27 +236,8 @@ static int write_reg(vc4_qpu_state *s, const wr *w, bool *sfu_started)
         if (s->units && s->units->mutex_owner == (int)s->qpu_num)
             s->units->mutex_owner = -1;
         return 0;
-    case VC4_QPU_IO_SFU: {
-        if (*sfu_started) {
-            int rc = diag(s, "both ALUs write the SFU in one instruction");
-            if (rc)
-                return rc;
-        }
-        *sfu_started = true;
-        for (int i = 0; i < LANES; i++) {
-            float x = fin(w->v[i]);
-            float r;
-            switch (n) {
-            case VC4_QPU_W_SFU_RECIP: r = 1.0f / x; break;
-            case VC4_QPU_W_SFU_RECIPSQRT: r = 1.0f / sqrtf(x); break;
-            case VC4_QPU_W_SFU_EXP: r = exp2f(x); break;
-            default: r = log2f(x); break;
-            }
-            s->sfu_result[i] = fres(r);
-        }
-        s->sfu_wait = 3; /* lands in r4 after the next two instructions */
-        return 0;
-    }
+    case VC4_QPU_IO_SFU:
+        return sfu_write(s, w, sfu_started);
     case VC4_QPU_IO_QUAD:
     case VC4_QPU_IO_REVFLAG:
         return fault(s, CG_FAULT_UNSUPPORTED, "not supported yet: write to %s at 0x%08x",
