@@ -345,23 +345,15 @@ static void pack_writes(vc4_qpu_state *s, const vc4_qpu_dins *d, wr *w, uint32_t
     }
 }
 
-static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
-                    uint32_t *phys_b, uint8_t *accw, rd *r)
+/* The register-file ports: read whenever raddr names something, used by
+ * a mux or not (the kernel validator counts uniforms this way). Plain rows
+ * are used in place (*pva, *pvb), others read into bufa, bufb; the
+ * back-to-back and SFU rules are checked here. */
+static inline int alu_reads(vc4_qpu_state *s, const vc4_qpu_dins *d, rd *r,
+                            uint32_t bufa[LANES], uint32_t bufb[LANES], const uint32_t **pva,
+                            const uint32_t **pvb)
 {
-    uint32_t op_add = d->op_add, op_mul = d->op_mul;
     int rc;
-
-    if (d->flags & D_BAD) {
-        if (op_add && !vc4_qpu_add_ops[op_add].name)
-            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved add op %u", op_add);
-        if (d->pm && d->pack && !vc4_qpu_packm[d->pack].name)
-            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", d->pack);
-    }
-
-    /* The register-file ports read whenever raddr names something, used by
-     * a mux or not (the kernel validator counts uniforms this way). Plain
-     * rows are used in place. */
-    uint32_t bufa[LANES], bufb[LANES];
     const uint32_t *va = bufa, *vb = bufb;
     if (d->raddr_a < 32) {
         if ((s->prev_phys & d->rd_a) &&
@@ -389,6 +381,71 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
     if ((d->flags & D_R4) && s->sfu_wait > 0 &&
         (rc = diag(s, "reads r4 within two instructions of an SFU write")))
         return rc;
+    *pva = va, *pvb = vb;
+    return 0;
+}
+
+/* D_SLOW operands: unpacked lane by lane (float or int by the consumer),
+ * and the mul inputs rotated (small immediates 48-63), into slow[]. */
+static int alu_slow_inputs(vc4_qpu_state *s, const vc4_qpu_dins *d, const uint32_t *in[4],
+                           uint32_t slow[4][LANES])
+{
+    uint32_t op_add = d->op_add, op_mul = d->op_mul;
+    int rc;
+    /* unpack (float or int by the consumer) */
+    for (int k = 0; k < 4; k++) {
+        if (!(k < 2 ? op_add : op_mul))
+            continue;
+        bool fl = k < 2 ? d->add_fl : d->mul_fl;
+        uint32_t m = d->mux[k];
+        if ((m == 4 && d->unpack && d->pm) || (m == 6 && d->unpack && !d->pm)) {
+            for (int i = 0; i < LANES; i++)
+                slow[k][i] = unpack(d->unpack, in[k][i], fl);
+            in[k] = slow[k];
+        }
+    }
+    /* vector rotation of the mul inputs (small immediates 48-63) */
+    if ((d->flags & D_SIMM) && d->raddr_b >= 48 && op_mul) {
+        uint32_t n = d->raddr_b == 48 ? (s->acc[5][0] & 15) : d->raddr_b - 48u;
+        if (d->raddr_b == 48 && (s->prev_acc & (1u << 5)))
+            if ((rc = diag(s, "rotates by r5 right after an instruction that writes r5")))
+                return rc;
+        for (int k = 2; k < 4; k++)
+            if (d->mux[k] < 4 && (s->prev_acc & (1u << d->mux[k])))
+                if ((rc = diag(s, "rotates r%u right after an instruction that writes it",
+                               d->mux[k])))
+                    return rc;
+        bool full = d->mux[2] < 4 && d->mux[3] < 4;
+        for (int k = 2; k < 4; k++) {
+            uint32_t t[LANES];
+            for (int i = 0; i < LANES; i++) {
+                int from = full ? (int)((i - (int)n) & 15) : ((i & ~3) | ((i - (int)n) & 3));
+                t[i] = in[k][from];
+            }
+            memcpy(slow[k], t, sizeof t);
+            in[k] = slow[k];
+        }
+    }
+    return 0;
+}
+
+static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
+                    uint32_t *phys_b, uint8_t *accw, rd *r)
+{
+    uint32_t op_add = d->op_add, op_mul = d->op_mul;
+    int rc;
+
+    if (d->flags & D_BAD) {
+        if (op_add && !vc4_qpu_add_ops[op_add].name)
+            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved add op %u", op_add);
+        if (d->pm && d->pack && !vc4_qpu_packm[d->pack].name)
+            return fault(s, CG_FAULT_INVALID_OPCODE, "reserved mul pack %u", d->pack);
+    }
+
+    uint32_t bufa[LANES], bufb[LANES];
+    const uint32_t *va, *vb;
+    if ((rc = alu_reads(s, d, r, bufa, bufb, &va, &vb)))
+        return rc;
 
     /* Operands per consumer; inactive sides (nop) compute nothing. */
     const uint32_t *in[4];
@@ -398,42 +455,8 @@ static int exec_alu(vc4_qpu_state *s, const vc4_qpu_dins *d, uint32_t *phys_a,
               : m < 6 ? s->acc[m] : m == 6 ? va : vb;
     }
     uint32_t slow[4][LANES];
-    if (d->flags & D_SLOW) {
-        /* unpack (float or int by the consumer) */
-        for (int k = 0; k < 4; k++) {
-            if (!(k < 2 ? op_add : op_mul))
-                continue;
-            bool fl = k < 2 ? d->add_fl : d->mul_fl;
-            uint32_t m = d->mux[k];
-            if ((m == 4 && d->unpack && d->pm) || (m == 6 && d->unpack && !d->pm)) {
-                for (int i = 0; i < LANES; i++)
-                    slow[k][i] = unpack(d->unpack, in[k][i], fl);
-                in[k] = slow[k];
-            }
-        }
-        /* vector rotation of the mul inputs (small immediates 48-63) */
-        if ((d->flags & D_SIMM) && d->raddr_b >= 48 && op_mul) {
-            uint32_t n = d->raddr_b == 48 ? (s->acc[5][0] & 15) : d->raddr_b - 48u;
-            if (d->raddr_b == 48 && (s->prev_acc & (1u << 5)))
-                if ((rc = diag(s, "rotates by r5 right after an instruction that writes r5")))
-                    return rc;
-            for (int k = 2; k < 4; k++)
-                if (d->mux[k] < 4 && (s->prev_acc & (1u << d->mux[k])))
-                    if ((rc = diag(s, "rotates r%u right after an instruction that writes it",
-                                   d->mux[k])))
-                        return rc;
-            bool full = d->mux[2] < 4 && d->mux[3] < 4;
-            for (int k = 2; k < 4; k++) {
-                uint32_t t[LANES];
-                for (int i = 0; i < LANES; i++) {
-                    int from = full ? (int)((i - (int)n) & 15) : ((i & ~3) | ((i - (int)n) & 3));
-                    t[i] = in[k][from];
-                }
-                memcpy(slow[k], t, sizeof t);
-                in[k] = slow[k];
-            }
-        }
-    }
+    if ((d->flags & D_SLOW) && (rc = alu_slow_inputs(s, d, in, slow)))
+        return rc;
 
     row a0 = vsplat(0), a1 = a0, m0 = a0, m1 = a0, res_a = a0, res_m = a0;
     if (op_add) {
@@ -964,7 +987,18 @@ static int fast_rules(vc4_qpu_state *s, const vc4_qpu_dins *d)
     return 0;
 }
 
-/* Run up to max instructions (vc4_qpu_run_slice), this level's build. */
+/* Run up to max instructions (vc4_qpu_run_slice), this level's build.
+ *
+ * Kept as one function of more than 100 lines, against the rule for
+ * src/vc4/gpu: it is the interpreter's hot loop, its locals (pc, the counts,
+ * prev_phys, land, end_wait, quiet, last) live in registers across its
+ * three fast paths and the slow step, and every split tried cost
+ * instructions. Issue 28 split it into always-inline paths over a struct of
+ * those locals (slice_straight, slice_fast_one, slice_branch, slice_slow):
+ * bench_vc4_qpu_compute then ran 1.221 G host instructions under callgrind
+ * instead of 1.138 G (GCC 12 stopped inlining row_special); with
+ * row_special forced inline, 1.149 G, and with the straight run left here,
+ * 1.149 G still. */
 int SLICE_FN(vc4_qpu_state *s, uint64_t max, uint64_t *insns)
 {
     uint64_t n = 0;
