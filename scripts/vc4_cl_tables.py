@@ -51,17 +51,27 @@ def parse_def(path):
     recs, order = {}, []
     cur = None
     for line in open(path):
-        m = re.match(r'R\((\w+), (\d+), (\d+), (\w+), (\w+), "([^"]*)", "([^"]*)"\)', line)
+        m = re.match(r'R\((\w+), (\d+), (\d+), (\w+), (\w+), (\w+), "([^"]*)", "([^"]*)"\)',
+                     line)
         if m:
             cur = dict(name=m[1], op=int(m[2]), size=int(m[3]), where=m[4], policy=m[5],
-                       alias=m[6], desc=m[7], fields=[], slots=[], values=[], src="guide")
+                       role=m[6], alias=m[7], desc=m[8], fields=[], slots=[], values=[],
+                       src="guide")
+            recs[cur["op"]] = cur
+            order.append(cur["op"])
+            continue
+        m = re.match(r'R\((\w+), (\d+), (\d+), (\w+), (\w+), "([^"]*)", "([^"]*)"\)', line)
+        if m:  # the format before the role column: roles must then be added by hand
+            cur = dict(name=m[1], op=int(m[2]), size=int(m[3]), where=m[4], policy=m[5],
+                       role="NONE", alias=m[6], desc=m[7], fields=[], slots=[], values=[],
+                       src="guide")
             recs[cur["op"]] = cur
             order.append(cur["op"])
             continue
         m = re.match(r'R\((\w+), (\d+), (\d+), (\w+), "([^"]*)"\)', line)  # the old format
         if m:
             cur = dict(name=m[1], op=int(m[2]), size=int(m[3]), where=m[4], policy="KNONE",
-                       alias="", desc=m[5], fields=[], slots=[], values=[], src="guide")
+                       role="NONE", alias="", desc=m[5], fields=[], slots=[], values=[], src="guide")
             recs[cur["op"]] = cur
             order.append(cur["op"])
             continue
@@ -112,6 +122,9 @@ def merge(recs, order, pkts):
         if code not in recs:
             errors.append("XML packet %d (%s) has no cl.def length" % (code, pkts[code]["xname"]))
     for op in order:
+        if recs[op]["role"] == "NONE":
+            errors.append("record %d (%s) has no role in cl.def" % (op, recs[op]["name"]))
+    for op in order:
         r = recs[op]
         p = pkts.get(op)
         if not p:
@@ -155,7 +168,7 @@ HEADER = """/* VideoCore IV control-list records: the one table (research/style.
  * src/broadcom/cle/v3d_packet_v21.xml (docs/vc4-tables.md says which commit
  * and how to regenerate); columns the XML lacks are kept from this file.
  *
- * R(NAME, opcode, bytes, where, policy, "alias", "description")
+ * R(NAME, opcode, bytes, where, policy, role, "alias", "description")
  *   NAME: the XML's packet name made an identifier (spaces and punctuation
  *   become _), or the Reference Guide's title for records the XML omits;
  *   "alias": the seed's / PeterLemon CONTROL_LIST.INC name, also accepted by
@@ -163,7 +176,15 @@ HEADER = """/* VideoCore IV control-list records: the one table (research/style.
  *   vc4_packet.h, research/vc4.md section 1); where: ANY, BIN (binning list
  *   only) or REND (render list / tile lists only), from the XML's cl=;
  *   policy: KBIN if Linux vc4_validate.c cmd_info[] accepts it in a bin CL,
- *   else KNONE.
+ *   else KNONE; role: what the record is for (VC4_RL_<role>,
+ *   vc4_internal.h): the thread's own records HALT, NOP, SEM_INC, SEM_WAIT,
+ *   BRANCH, CALL, RETURN; the binner's BINNING (its set-up and start),
+ *   PRIMS (primitives to bin), FLUSH (the end of binning); state STATE (an
+ *   engine keeps it) and LATCH (both engines latch it, vc4_latch_state;
+ *   the binner copies it into tile lists); the renderer's LOAD, TILE,
+ *   DRAW (tile-list primitives), STORE; VG (the OpenVG path, not modelled).
+ *   Reference Guide section 1 and research/vc4.md section 1 describe them;
+ *   the XML has no such column: it is kept from this file.
  * F(RECORD, FIELD, bit, width, type, "alias")
  *   a payload field: bits [bit, bit+width) of the little-endian payload
  *   (bit 0 = bit 0 of the byte after the opcode). type: U unsigned, S
@@ -186,8 +207,9 @@ def emit_def(recs, order):
     out = [HEADER]
     for op in order:
         r = recs[op]
-        out.append('R(%s, %d, %d, %s, %s, "%s", "%s")\n' %
-                   (r["name"], op, r["size"], r["where"], r["policy"], r["alias"], r["desc"]))
+        out.append('R(%s, %d, %d, %s, %s, %s, "%s", "%s")\n' %
+                   (r["name"], op, r["size"], r["where"], r["policy"], r["role"], r["alias"],
+                    r["desc"]))
         for f in r["fields"]:
             out.append('F(%s, %s, %d, %d, %s, "%s")\n' %
                        (r["name"], f["name"], f["bit"], f["width"], f["type"], f["alias"]))

@@ -15,6 +15,29 @@ enum { VC4_FT_U = 0, VC4_FT_S, VC4_FT_A, VC4_FT_F, VC4_FT_B, VC4_FT_X };
  * record in a bin CL (KBIN) or not (KNONE) */
 enum { VC4_POL_KNONE = 0, VC4_POL_KBIN = 1 };
 
+/* What a record is for: cl.def's role column (its header lists them). The
+ * control-list interpreter (cl.c), the tile pool and the disassembler
+ * dispatch on it; VC4_RL_NONE: no record has the opcode. */
+enum vc4_role {
+    VC4_RL_NONE = 0,
+    /* the thread's own records (cl.c) */
+    VC4_RL_NOP, VC4_RL_HALT, VC4_RL_SEM_INC, VC4_RL_SEM_WAIT, VC4_RL_BRANCH, VC4_RL_CALL,
+    VC4_RL_RETURN,
+    /* the binner's */
+    VC4_RL_BINNING, VC4_RL_PRIMS, VC4_RL_FLUSH,
+    /* state: kept by an engine; latched by both (vc4_latch_state) */
+    VC4_RL_STATE, VC4_RL_LATCH,
+    /* the renderer's */
+    VC4_RL_LOAD, VC4_RL_TILE, VC4_RL_DRAW, VC4_RL_STORE,
+    VC4_RL_VG, /* the OpenVG path: not modelled */
+    VC4_RL_COUNT
+};
+/* A set of roles (a mask), and whether opcode op's role is in it. */
+#define VC4_RM(role) (1u << VC4_RL_##role)
+#define VC4_ROLE_IN(op, mask) (((1u << vc4_cl_role[(op)]) & (mask)) != 0)
+/* Each opcode's role (cl.def), by opcode. */
+extern const uint8_t vc4_cl_role[256];
+
 typedef struct vc4_field {
     const char *name;
     const char *alias; /* the seed's name, or "" */
@@ -29,7 +52,7 @@ typedef struct vc4_record {
     const char *name;  /* the reference's name (v3d_packet_v21.xml, Reference Guide) */
     const char *alias; /* the seed's name, also accepted by the assembler, or NULL */
     const char *desc;
-    uint8_t opcode, size, where, policy;
+    uint8_t opcode, size, where, policy, role;
     const vc4_field *fields;
     uint8_t nfields;
     const vc4_slot *slots; /* macro operand slots; NULL: one per field */
@@ -91,7 +114,7 @@ static inline uint32_t vc4_u32f(float f)
  * VC4_SIZE_<record>, VC4_FB_<record>_<field> (first bit of the payload) and
  * VC4_FW_<record>_<field> (width). */
 enum {
-#define R(name, op, size, where, policy, alias, desc) VC4_OP_##name = op, VC4_SIZE_##name = size,
+#define R(name, op, size, where, policy, role, alias, desc) VC4_OP_##name = op, VC4_SIZE_##name = size,
 #define F(rec, name, bit, width, type, alias) VC4_FB_##rec##_##name = bit, VC4_FW_##rec##_##name = width,
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -256,6 +279,42 @@ static inline uint32_t vc4_clear_zs_word(const vc4_render *r)
 /* n words of val from p */
 void vc4_fill32(uint32_t *p, uint32_t val, size_t n);
 
+/* A tile-buffer store record (role STORE) decoded with the renderer in
+ * its state: the one decoder of the four store records, for the renderer
+ * (which runs them) and the tile pool (which predicts what they write and
+ * leave). Record fields from cl.def; the multi-sample stores take the
+ * frame buffer, its format and tiling from Tile_Rendering_Mode_Configuration
+ * (render.c). */
+enum {
+    VC4_STORE_OK = 0,
+    VC4_STORE_DECIMATE, /* general: decimate mode (multisample): unsupported */
+    VC4_STORE_TILING,   /* tiling 3: reserved */
+    VC4_STORE_DITHER,   /* BGR565 dithered: unsupported */
+    VC4_STORE_FORMAT,   /* colour format 3: reserved */
+    VC4_STORE_VG,       /* general: buffer 4 or 5 (VG mask, full dump): unsupported */
+    VC4_STORE_BUFFER,   /* general: buffer 6 or 7: reserved */
+    VC4_STORE_RAW_BOTH  /* full resolution: colour and Z/S to one address: unsupported */
+};
+typedef struct vc4_store {
+    uint32_t addr;     /* the surface's or the raw dump's bus address */
+    uint8_t buffer;    /* general: Buffer_to_Store; the others: 1 */
+    uint8_t mode;      /* general: its decimate mode */
+    uint8_t tiling;    /* 0 linear, 1 T, 2 LT, 3 reserved */
+    uint8_t fmt;       /* colour, the general store's numbering: 0 RGBA8888,
+                        * 1 BGR565 dithered, 2 BGR565, 3 reserved */
+    bool color, zs;    /* it writes the colour / Z-stencil buffer */
+    bool raw;          /* a full-resolution dump: 64 x 64 words at addr */
+    bool keep_color, keep_zs; /* the buffer is not cleared after */
+    bool eof;          /* it ends the frame */
+    bool counts;       /* it counts as a rendered tile (statistics) */
+    uint8_t bad;       /* VC4_STORE_*: it faults before writing (once a tile is set) */
+} vc4_store;
+/* render.c: decode store record rec (its role is STORE) with renderer r */
+void vc4_store_decode(const vc4_render *r, const uint8_t *rec, vc4_store *s);
+/* Bytes of a surface of w x h pixels (bpp 2 or 4) in a tiling, rounded up
+ * to whole 4 KiB tiles in T and LT (render.c pix_off) */
+uint64_t vc4_surface_bytes(unsigned tiling, uint32_t w, uint32_t h, unsigned bpp);
+
 typedef struct vc4_fw_alloc {
     uint32_t handle, addr, size, flags;
     bool locked;
@@ -290,20 +349,24 @@ struct cg_vc4 {
     vc4_render *rend;
     cg_vc4_stats stats;
     struct vc4_gpgpu *gp; /* user programs (gpgpu.c), allocated on first use */
-    /* the tile pool (pool.c): threads that render tiles (1: none), the
+    /* the tile pool (pool.h): threads that render tiles (1: none), the
      * pool (NULL until first used); seg: this is a pool worker's copy of
-     * the device, running one tile segment (cl.c stops it before the
-     * record that ends the segment and sets seg_stopped) */
+     * the device, running one tile segment (the pool's watch stops it
+     * before the record that ends the segment and sets seg_stopped) */
     unsigned render_threads;
     struct vc4_pool *pool;
     /* the render thread works alone until alone_ns (its stepping time
-     * without a pool, wall clock) reaches pool_after_ns (cl.c step) */
+     * without a pool, wall clock) reaches pool_after_ns (pool.c) */
     uint64_t pool_after_ns, alone_ns;
+    uint64_t alone_since; /* when the current stretch alone began, 0: not alone */
+    /* the render thread's GL shaders call it before a VDW write once the
+     * pool exists (gl.c; the pool sets it: vc4_pool_fence) */
+    void (*pool_fence)(void *v);
     bool seg, seg_stopped;
     bool pool_timing; /* time the pool's segments (bench) */
     /* a pool worker's copy: its segment's store may be written early
-     * (pool.c "early stores"); es: set while that store record runs (the
-     * stores write through vc4_es_dst; cl.c stops after it) */
+     * (pool.h "early stores"); es: set while that store record runs (the
+     * stores write through vc4_es_dst; the pool's watch stops after it) */
     struct vc4_es_seg *seg_es;
     struct vc4_es_seg *es;
     /* a pool worker's copy while the device is traced: the records its
@@ -343,26 +406,34 @@ typedef struct vc4_page_cache {
     const uint8_t *page;
     uint64_t va;
 } vc4_page_cache;
-/* threads (cl.c) */
+/* threads.c: the two control-list threads */
 int vc4_thread_kick(cg_vc4 *v, int t);
 int vc4_run_threads(cg_vc4 *v);
-/* Run a pool worker's copy of the render thread (v->seg set) from its CA
- * until the record that ends its segment, its end, or a fault: the records
- * run; CG_ERR_NOMEM. */
-int64_t vc4_step_segment(cg_vc4 *v);
-/* pool.c: the tile pool of the render thread (docs/vc4.md "Tiles on a pool
- * of threads"). vc4_pool_begin: at the start of the render thread's
- * stepping, pre-pass the list from CA and start workers on its tile
- * segments (nothing when the pool cannot be used). vc4_pool_take: CA is
- * about to run the record at CA: if a worker rendered the segment starting
- * there from exactly the state the thread has, take its results (CA moves
- * to the segment's end, *budget and the statistics are spent as the thread
- * would have) and return the records it ran; 0: run the record here.
- * vc4_pool_store: the record at CA (rec) is about to run here; a store
- * outside the memory the pre-pass set aside stops the workers first.
- * vc4_pool_fence (a cg_vc4 *): the render thread's own shader is about to
- * write memory (a VDW): the same, for the rest of the run.
- * vc4_pool_end: at the end of the stepping: stop and drain the workers. */
+/* cl.c: the interpreter. Who watches a thread's step (the render thread's
+ * tile pool, pool.h) does so at two named points:
+ * turn: before the record at CA (n: records the step ran so far); it
+ *   returns how many records it ran for the thread (CA, the budget and the
+ *   statistics moved as those records would have), 0: the thread fetches
+ *   the record itself, or VC4_CL_STOP: the step ends here;
+ * record: the thread fetched the record rec (size bytes at addr) and runs
+ *   it itself (n records into the step); it returns VC4_CL_RUN, VC4_CL_TRACED
+ *   (run it; the watcher keeps its trace event) or VC4_CL_STOP (the step
+ *   ends before it, CA on it). */
+enum { VC4_CL_STOP = -1, VC4_CL_RUN = 0, VC4_CL_TRACED = 1 };
+typedef struct vc4_cl_watch {
+    int64_t (*turn)(cg_vc4 *v, uint64_t *budget, int64_t n);
+    int (*record)(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size, int64_t n);
+} vc4_cl_watch;
+/* Run thread t until it ends, blocks or faults, w watching (or NULL): the
+ * records run, or CG_ERR_NOMEM. */
+int64_t vc4_cl_step(cg_vc4 *v, int t, uint64_t *budget, const vc4_cl_watch *w);
+/* pool.c: the tile pool of the render thread (pool.h, docs/vc4.md "Tiles
+ * on a pool of threads"), as the threads see it: vc4_pool_enter, before
+ * the render thread's turn: the pool's watch on its step (NULL: it steps
+ * alone); vc4_pool_rest, after it: the pool's run ends (workers stopped,
+ * every taken store in memory, the tile buffer settled). */
+const vc4_cl_watch *vc4_pool_enter(cg_vc4 *v);
+void vc4_pool_rest(cg_vc4 *v);
 struct vc4_pool;
 /* The render thread's time alone before the pool starts, by default: about
  * what the pool's set-up (its thread, buffers and their first touch) costs
@@ -370,36 +441,13 @@ struct vc4_pool;
  * "When the pool starts"); alone that long, the thread has lost at most as
  * much as starting at once could have. */
 #define VC4_POOL_AFTER_NS 2000000u
-/* A monotonic clock, nanoseconds. */
-uint64_t vc4_pool_clock(void);
-void vc4_pool_begin(cg_vc4 *v);
-int64_t vc4_pool_take(cg_vc4 *v, uint64_t *budget);
-void vc4_pool_store(cg_vc4 *v, const uint8_t *rec);
-void vc4_pool_fence(void *v);
-/* vc4_pool_after: the record rec ran here without a fault. */
-void vc4_pool_after(cg_vc4 *v, const uint8_t *rec);
-/* vc4_pool_log: a worker's copy (v->tlog set: the device is traced) runs
- * the record rec of size bytes at addr; the render thread emits it as
- * vc4_trace_record would have when it takes the segment's result. */
-struct vc4_trace_log;
-void vc4_pool_log(cg_vc4 *v, uint32_t addr, const uint8_t *rec, unsigned size);
-void vc4_pool_end(cg_vc4 *v);
 void vc4_pool_destroy(cg_vc4 *v);
-/* Early stores (pool.c): vc4_pool_self: the render thread is about to run
- * the record rec itself; before one that may read memory or fault, every
- * store it took is written to memory, those it did not take are dropped,
- * and no more are staged in this run. vc4_pool_retract: the same now
- * (before a budget fault, at the run's end). vc4_pool_es_begin: a
- * worker's copy (v->seg) is at the store that ends its segment: true if it
- * stages it (then v->es is set: cl.c runs that record and stops after
- * it). vc4_es_dst: where the store's bytes for [a, a + n) (in one page)
- * go: a staging buffer, each run copied to the host page later; NULL: not
- * possible (the store then faults, so the segment has no result). */
-void vc4_pool_self(cg_vc4 *v, const uint8_t *rec);
-/* cl.c: the four tile-buffer store records, by opcode */
-extern const bool vc4_store_op[256];
-void vc4_pool_retract(cg_vc4 *v);
-bool vc4_pool_es_begin(cg_vc4 *v);
+struct vc4_trace_log;
+/* Early stores (pool.h): a pool worker's copy stages its segment's store;
+ * the renderer writes it through these. vc4_es_dst: where the store's bytes
+ * for [a, a + n) (in one page) go: a staging buffer, each run copied to the
+ * host page later; NULL: not possible (the store then faults, so the
+ * segment has no result). */
 uint8_t *vc4_es_dst(struct vc4_es_seg *es, uint64_t a, uint32_t n);
 /* vc4_es_take_rows: stage a whole linear 32-bit tile transfer (th rows of
  * tw words, VC4_TILE words apart in *buf, row y to bus address a + y *

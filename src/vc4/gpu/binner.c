@@ -1045,6 +1045,107 @@ static int bin_nv_tris(cg_vc4 *v, vc4_thread *t, const bin_run *R, const vc4_nv_
     return 0;
 }
 
+/* The shader state the primitives of the record at addr are shaded with:
+ * GL mode: the GL record (*glr), every selected attribute array checked to
+ * hold the vertices the primitives can name (vc4_validate.c); else the NV
+ * shader record (*nvr). */
+static int prims_shader(cg_vc4 *v, vc4_thread *t, uint32_t addr, bool indexed, uint32_t count,
+                        uint32_t first, uint32_t maxi, vc4_nv_record *nvr,
+                        const vc4_gl_record **glr)
+{
+    vc4_binner *b = &v->bin;
+    if (b->st.gl) {
+        if (vc4_gl_cache_reset(&b->glc) != 0)
+            return CG_ERR_NOMEM;
+        if (vc4_gl_cached_record(v, t, b->glc, b->st.nv_record, glr) != 0)
+            return CG_ERR_FAULT;
+        uint64_t last = indexed ? maxi : (uint64_t)first + count - 1;
+        if (count && last > 0xFFFFFFFFu)
+            return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, addr,
+                             "vertex index %llu does not fit 32 bits", (unsigned long long)last);
+        if (count && vc4_gl_check_attrs(v, t, *glr, (uint32_t)last, addr) != 0)
+            return CG_ERR_FAULT;
+        if (!indexed && count) {
+            /* a vertex array: batches run ahead over its next vertices */
+            b->glc->ahead = true;
+            b->glc->ahead_lo = first;
+            b->glc->ahead_hi = (uint32_t)last;
+        }
+    } else if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, nvr) != 0) {
+        return CG_ERR_FAULT;
+    }
+    return 0;
+}
+
+/* The primitives k0.. of ntri (from tile entry tile0 of the first) of a
+ * record with the GL shader state glr (any primitive) or NV points and
+ * lines (nvr): each one's screen coordinates (the coordinate shader's, or
+ * the shaded vertex's), then its tiles. */
+static int bin_shaded(cg_vc4 *v, vc4_thread *t, const bin_run *R, unsigned mode, uint32_t count,
+                      const vc4_gl_record *glr, const vc4_nv_record *nvr, const uint8_t *cfg,
+                      uint32_t k0, uint32_t ntri, uint32_t tile0)
+{
+    vc4_binner *b = &v->bin;
+    uint32_t addr = R->addr;
+    bool ptl = mode < 4; /* points or lines */
+    int64_t cx0 = R->kx0, cy0 = R->ky0, cx1 = R->kx1, cy1 = R->ky1;
+    vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
+    for (uint32_t k = k0; k < ntri; k++) {
+        uint32_t vn[3], idx[3];
+        if (ptl)
+            pl_of(mode, k, count, vn);
+        else
+            tri_of(mode, k, vn);
+        int rc = bin_indices(v, t, R, vn, idx);
+        if (rc)
+            return rc;
+        t->pc++;
+        if (bin_budget_spent(v))
+            return bin_budget_fault(v, t, addr);
+        xy32 vx[3];
+        int clip = 0;
+        vc4_gl_coord gc[3];
+        if (glr) {
+            /* the coordinate shader's Xs, Ys; the clipper's decision */
+            rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
+            if (rc)
+                return rc;
+            for (int j = 0; j < 3; j++)
+                vx[j].x = gc[j].x, vx[j].y = gc[j].y;
+            b->pl_psize = gc[0].psize;
+            if (glr->flags & 4)
+                clip = vc4_clip_classify(gc);
+            if (clip == 2 && mode == 0)
+                clip = 1; /* a point outside the near or far plane (or at Wc
+                           * <= 0) is discarded (GL ES 2.0 section 2.13) */
+        }
+        for (int j = 0; j < 3 && !glr; j++) {
+            uint8_t xy[4];
+            rc = vc4_vertex_bytes(v, &t->agent, nvr, idx[j], (nvr->flags & 8) ? 16 : 0, xy, 4,
+                                  &vpc);
+            if (rc)
+                return rc;
+            vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
+            vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
+        }
+        if (tile0 == 0)
+            v->stats.prims_binned++;
+        rc = 0;
+        if (clip == 2)
+            rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0, ptl);
+        else if (ptl)
+            rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, nvr, &vpc, cx0, cy0, cx1, cy1, clip,
+                        tile0);
+        else if (clip != 1)
+            rc = bin_tri(v, t, R, k, idx, vx[0].x, vx[0].y, vx[1].x, vx[1].y, vx[2].x, vx[2].y,
+                         tile0);
+        if (rc)
+            return rc;
+        tile0 = 0;
+    }
+    return 0;
+}
+
 static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
 {
     vc4_binner *b = &v->bin;
@@ -1085,28 +1186,9 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                          itype);
     vc4_nv_record nvr = {0};
     const vc4_gl_record *glr = NULL;
-    if (b->st.gl) {
-        /* GL mode: the record, then every selected attribute array must
-         * hold the vertices the primitives can name (vc4_validate.c) */
-        if (vc4_gl_cache_reset(&b->glc) != 0)
-            return CG_ERR_NOMEM;
-        if (vc4_gl_cached_record(v, t, b->glc, b->st.nv_record, &glr) != 0)
-            return CG_ERR_FAULT;
-        uint64_t last = indexed ? maxi : (uint64_t)first + count - 1;
-        if (count && last > 0xFFFFFFFFu)
-            return vc4_fault(v, t, CG_FAULT_ADDR_RANGE, addr,
-                             "vertex index %llu does not fit 32 bits", (unsigned long long)last);
-        if (count && vc4_gl_check_attrs(v, t, glr, (uint32_t)last, addr) != 0)
-            return CG_ERR_FAULT;
-        if (!indexed && count) {
-            /* a vertex array: batches run ahead over its next vertices */
-            b->glc->ahead = true;
-            b->glc->ahead_lo = first;
-            b->glc->ahead_hi = (uint32_t)last;
-        }
-    } else if (vc4_read_nv_record(v, &t->agent, b->st.nv_record, &nvr) != 0) {
-        return CG_ERR_FAULT;
-    }
+    int rc = prims_shader(v, t, addr, indexed, count, first, maxi, &nvr, &glr);
+    if (rc)
+        return rc;
     if (!glr && (nvr.flags & 4))
         return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, b->st.nv_record,
                          "NV shader record with clipping enabled (flag bit 2): not supported yet");
@@ -1134,62 +1216,7 @@ static int bin_prims(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec
                  (int32_t)cy0, (int32_t)cx1, (int32_t)cy1, indexed, itype, iaddr, maxi, first};
     if (!glr && !ptl)
         return bin_nv_tris(v, t, &R, &nvr, mode, k0, ntri, tile0);
-    /* GL shader state (any primitive), NV points and lines */
-    vc4_page_cache vpc = {NULL, 0}; /* host page of the last vertex read */
-    for (uint32_t k = k0; k < ntri; k++) {
-        uint32_t vn[3], idx[3];
-        if (ptl)
-            pl_of(mode, k, count, vn);
-        else
-            tri_of(mode, k, vn);
-        int rc = bin_indices(v, t, &R, vn, idx);
-        if (rc)
-            return rc;
-        t->pc++;
-        if (bin_budget_spent(v))
-            return bin_budget_fault(v, t, addr);
-        xy32 vx[3];
-        int clip = 0;
-        vc4_gl_coord gc[3];
-        if (glr) {
-            /* the coordinate shader's Xs, Ys; the clipper's decision */
-            rc = vc4_gl_coords(v, t, glr, idx, b->st.vp_x, b->st.vp_y, b->glc, gc);
-            if (rc)
-                return rc;
-            for (int j = 0; j < 3; j++)
-                vx[j].x = gc[j].x, vx[j].y = gc[j].y;
-            b->pl_psize = gc[0].psize;
-            if (glr->flags & 4)
-                clip = vc4_clip_classify(gc);
-            if (clip == 2 && mode == 0)
-                clip = 1; /* a point outside the near or far plane (or at Wc
-                           * <= 0) is discarded (GL ES 2.0 section 2.13) */
-        }
-        for (int j = 0; j < 3 && !glr; j++) {
-            uint8_t xy[4];
-            rc = vc4_vertex_bytes(v, &t->agent, &nvr, idx[j], (nvr.flags & 8) ? 16 : 0, xy, 4,
-                                  &vpc);
-            if (rc)
-                return rc;
-            vx[j].x = (int16_t)vc4_le16(xy) + b->st.vp_x;
-            vx[j].y = (int16_t)vc4_le16(xy + 2) + b->st.vp_y;
-        }
-        if (tile0 == 0)
-            v->stats.prims_binned++;
-        rc = 0;
-        if (clip == 2)
-            rc = bin_clipped(v, t, addr, k, idx, gc, cfg, cx0, cy0, cx1, cy1, tile0, ptl);
-        else if (ptl)
-            rc = bin_pl(v, t, addr, mode, k, idx, vx, glr, &nvr, &vpc, cx0, cy0, cx1, cy1, clip,
-                        tile0);
-        else if (clip != 1)
-            rc = bin_tri(v, t, &R, k, idx, vx[0].x, vx[0].y, vx[1].x, vx[1].y, vx[2].x, vx[2].y,
-                         tile0);
-        if (rc)
-            return rc;
-        tile0 = 0;
-    }
-    return 0;
+    return bin_shaded(v, t, &R, mode, count, glr, &nvr, cfg, k0, ntri, tile0);
 }
 
 /* A render-only record in the binning list goes into every tile list
@@ -1398,8 +1425,7 @@ int vc4_bin_record(cg_vc4 *v, vc4_thread *t, uint32_t addr, const uint8_t *rec)
         return bin_handlers[rec[0]](v, t, addr, rec);
     vc4_record r;
     vc4_record_get(rec[0], &r);
-    if (r.where == VC4_REND && rec[0] != VC4_OP_Compressed_Primitive_List &&
-        rec[0] != VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List)
+    if (r.where == VC4_REND && r.role != VC4_RL_DRAW)
         return copy_to_lists(v, t, addr, rec, r.size);
     return vc4_fault(v, t, CG_FAULT_UNSUPPORTED, addr,
                      "%s (opcode %u) in the binning list: not supported yet", r.name, rec[0]);

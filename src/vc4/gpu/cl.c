@@ -1,37 +1,27 @@
-/* vc4 family: the two control-list threads (CT0 binning, CT1 rendering).
+/* vc4 family: the control-list interpreter: one thread's records.
  *
- * A thread runs while CTnCA != CTnEA (the seed: "execution continues as long
- * as the start address and end address are not equal"); writing CTnEA
- * starts it (research/vc4.md section 2). Records are fetched through the bus
- * address space, so a list running into unmapped memory faults with the bus
- * address; an opcode the table (cl.def) does not know faults with the
- * opcode. Branch to Sub-list nests at most two levels (vc4_packet.h);
- * Return with an empty stack does nothing. Increment Semaphore in the
- * binning thread is queued until the next Flush ("That semaphore only
- * increments when binning is done and everything is flushed", seed 003;
- * research/vc4.md: Flush "fires the queued semaphore"); in the render
- * thread it counts at once. Wait on Semaphore blocks until the other thread
- * has incremented. Each kick may run cfg.record_budget records, after which
- * the thread ends with a HANG fault (branch loops). */
+ * A thread fetches the record at CA through the bus address space (a list
+ * running into unmapped memory faults with the bus address; an opcode the
+ * table, cl.def, does not know faults with the opcode) and runs it by its
+ * role (cl.def's role column): the thread's own records here (halt, no-op,
+ * semaphores, branches, sub-lists), every other record in its engine: the
+ * binner (binner.c) for the binning thread CT0, the renderer (render.c,
+ * which runs fragment shaders on the QPU model and writes the tile buffer)
+ * for the render thread CT1. Branch to Sub-list nests at most two levels
+ * (vc4_packet.h); Return with an empty stack does nothing. Increment
+ * Semaphore in the binning thread is queued until the next Flush ("That
+ * semaphore only increments when binning is done and everything is
+ * flushed", seed 003; research/vc4.md: Flush "fires the queued semaphore");
+ * in the render thread it counts at once. Wait on Semaphore blocks until
+ * the other thread has incremented. Each kick may run cfg.record_budget
+ * records, after which the thread ends with a HANG fault (branch loops).
+ *
+ * The render thread's tile pool (pool.h) watches a step at two named
+ * points (vc4_cl_watch): before the record at CA (it may take the results
+ * of tiles its workers rendered ahead) and before a record the thread runs
+ * itself. threads.c schedules the two threads. */
 #include <stdio.h>
 #include "vc4/vc4_internal.h"
-
-int vc4_thread_kick(cg_vc4 *v, int t)
-{
-    vc4_thread *th = &v->th[t];
-    if (!th->running) {
-        th->faulted = false;
-        th->cs &= ~CG_VC4_CS_ERR;
-        th->depth = 0;
-        th->waiting_sem = false;
-        th->lc = th->pc = 0;
-        if (t == 0)
-            v->bin.oom = false;
-    }
-    th->running = th->ca != th->ea;
-    v->budget[t] = v->cfg.record_budget;
-    return vc4_run_threads(v);
-}
 
 /* ---- the thread's own records: an opcode-indexed handler table ---------
  * (as Linux vc4_validate.c cmd_info[]). A handler returns 0 (go on at
@@ -116,88 +106,42 @@ static int t_engine(cg_vc4 *v, int t, uint32_t addr, const uint8_t *rec, uint32_
                   : vc4_render_record(v, &v->th[t], addr, rec, next);
 }
 
-static const vc4_thread_fn thread_handlers[256] = {
-    [VC4_OP_Halt] = t_halt,
-    [VC4_OP_NOP] = t_nop,
-    [VC4_OP_Marker] = t_nop,
-    [VC4_OP_Reset_Marker_Count] = t_nop,
-    [VC4_OP_Gem_Relocations] = t_nop,
-    [VC4_OP_Increment_Semaphore] = t_inc_sem,
-    [VC4_OP_Wait_on_Semaphore] = t_wait_sem,
-    [VC4_OP_Branch] = t_branch,
-    [VC4_OP_Branch_to_sub_list] = t_branch_sub,
-    [VC4_OP_Return_from_sub_list] = t_return,
+/* The thread's own records by role (cl.def's role column); records of
+ * other roles go to the binner (thread 0) or the renderer (thread 1). */
+static const vc4_thread_fn thread_handlers[VC4_RL_COUNT] = {
+    [VC4_RL_HALT] = t_halt,
+    [VC4_RL_NOP] = t_nop,
+    [VC4_RL_SEM_INC] = t_inc_sem,
+    [VC4_RL_SEM_WAIT] = t_wait_sem,
+    [VC4_RL_BRANCH] = t_branch,
+    [VC4_RL_CALL] = t_branch_sub,
+    [VC4_RL_RETURN] = t_return,
 };
 
-/* The records that end a tile segment of the pool (pool.c): a worker's
- * copy of the render thread stops before them (the render thread runs them
- * itself): the next tile, stores, and anything that involves the other
- * thread or stops this one. */
-static const bool seg_end[256] = {
-    [VC4_OP_Tile_Coordinates] = true,
-    [VC4_OP_Store_Tile_Buffer_General] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
-    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
-    [VC4_OP_Halt] = true,
-    [VC4_OP_Increment_Semaphore] = true,
-    [VC4_OP_Wait_on_Semaphore] = true,
-};
-
-/* The stores among them: a pool worker may run the one that ends its
- * segment (pool.c "early stores"); the pool's pre-pass cuts segments at
- * them. */
-const bool vc4_store_op[256] = {
-    [VC4_OP_Store_Tile_Buffer_General] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer] = true,
-    [VC4_OP_Store_Multi_sample_Resolved_Tile_Color_Buffer_and_EOF] = true,
-    [VC4_OP_Store_Full_Resolution_Tile_Buffer] = true,
-};
-
-/* Run one thread until it ends, blocks or faults. Returns the number of
- * records executed, or CG_ERR_NOMEM. */
-static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
+/* Run thread t until it ends, blocks or faults; w: who watches it (the
+ * tile pool, pool.h), or NULL. Returns the number of records executed, or
+ * CG_ERR_NOMEM. */
+int64_t vc4_cl_step(cg_vc4 *v, int t, uint64_t *budget, const vc4_cl_watch *w)
 {
     /* render.c and binner.c also spend this budget per primitive */
     vc4_thread *th = &v->th[t];
     int64_t n = 0;
-    /* the render thread may hand tile segments to the pool (pool.c) */
-    bool pool = t == 1 && !v->seg && v->render_threads > 1;
-    /* ... once it has worked alone long enough (pool_after_ns): alone is
-     * when the current stretch alone began, 0: not alone */
-    uint64_t alone = 0;
-    if (pool) {
-        if (v->pool || v->alone_ns >= v->pool_after_ns)
-            vc4_pool_begin(v);
-        else
-            alone = vc4_pool_clock();
-    }
     while (th->running && !th->waiting_sem) {
-        if (alone && (n & 255) == 255) {
-            /* every 256 records: the pool may begin here, from CA, as it
-             * would at a step's start */
-            uint64_t now = vc4_pool_clock();
-            v->alone_ns += now - alone;
-            alone = now;
-            if (v->alone_ns >= v->pool_after_ns) {
-                alone = 0;
-                vc4_pool_begin(v);
+        if (w) {
+            /* the first named point: CA is about to run */
+            int64_t k = w->turn(v, budget, n);
+            if (k == VC4_CL_STOP)
+                break;
+            if (k > 0) {
+                n += k; /* records the watcher ran for the thread */
+                continue;
             }
         }
         if (th->ca == th->ea) {
             th->running = false;
             break;
         }
-        if (pool) {
-            int64_t k = vc4_pool_take(v, budget);
-            if (k > 0) {
-                n += k;
-                continue;
-            }
-        }
         if (*budget == 0) {
-            if (pool)
-                vc4_pool_retract(v); /* memory as one thread left it, first */
             /* the thread stops before fetching the record at CA: no word */
             th->agent.stream_addr = th->ca;
             th->agent.nwords = 0;
@@ -218,11 +162,6 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             break;
         }
         uint8_t op = rec[0];
-        if (v->seg && n > 0 && seg_end[op] &&
-            !(v->seg_es && vc4_store_op[op] && vc4_pool_es_begin(v))) {
-            v->seg_stopped = true; /* the render thread runs this record */
-            break;
-        }
         th->agent.words[0] = op;
         th->agent.nwords = 1;
         vc4_record r;
@@ -241,24 +180,19 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->agent.words[1] = vc4_le32(rec + 1);
             th->agent.nwords = 2;
         }
-        if (v->seg) {
-            if (v->tlog)
-                vc4_pool_log(v, addr, rec, r.size); /* emitted when taken */
-        } else if (cg_trace_enabled(v->dev)) {
+        /* the second named point: the thread runs this record itself */
+        int seen = w ? w->record(v, addr, rec, r.size, n) : VC4_CL_RUN;
+        if (seen == VC4_CL_STOP)
+            break;
+        if (seen != VC4_CL_TRACED && cg_trace_enabled(v->dev))
             vc4_trace_record(v, th, addr, rec, r.size, r.name);
-        }
         (*budget)--;
         n++;
         v->stats.records[t]++;
         uint32_t next = addr + r.size;
-        if (pool) {
-            if (v->rend->fill_pending)
-                vc4_tile_settle(v->rend); /* what the pool left to fill */
-            vc4_pool_self(v, rec);
-            if (seg_end[op])
-                vc4_pool_store(v, rec);
-        }
-        vc4_thread_fn fn = thread_handlers[op] ? thread_handlers[op] : t_engine;
+        vc4_thread_fn fn = thread_handlers[r.role];
+        if (!fn)
+            fn = t_engine;
         int rc = fn(v, t, addr, rec, &next);
         if (rc == STEP_STAY)
             continue;
@@ -279,55 +213,8 @@ static int64_t step(cg_vc4 *v, int t, uint64_t *budget)
             th->cs |= CG_VC4_CS_ERR;
             continue;
         }
-        if (pool)
-            vc4_pool_after(v, rec);
         th->ca = next;
         th->lc++;
-        if (v->es) {
-            v->seg_stopped = true; /* a worker's early store ends its segment */
-            break;
-        }
     }
-    if (alone)
-        v->alone_ns += vc4_pool_clock() - alone;
-    if (pool)
-        vc4_pool_end(v);
     return n;
-}
-
-int64_t vc4_step_segment(cg_vc4 *v)
-{
-    return step(v, 1, &v->budget[1]);
-}
-
-int vc4_run_threads(cg_vc4 *v)
-{
-    if (v->in_run)
-        return 0;
-    v->in_run = true;
-    uint64_t *budget = v->budget;
-    bool progress = true;
-    int rc = 0;
-    while (progress) {
-        progress = false;
-        for (int t = 0; t < 2; t++) {
-            vc4_thread *th = &v->th[t];
-            if (th->waiting_sem && th->sem > 0)
-                th->waiting_sem = false;
-            if (t == 0 && v->bin.oom && v->bpos == 0)
-                continue; /* still out of memory */
-            if (!th->running || th->waiting_sem)
-                continue;
-            int64_t n = step(v, t, &budget[t]);
-            if (n < 0) {
-                rc = (int)n;
-                progress = false;
-                break;
-            }
-            if (n > 0)
-                progress = true;
-        }
-    }
-    v->in_run = false;
-    return rc;
 }

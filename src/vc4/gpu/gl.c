@@ -198,7 +198,7 @@ static int gl_run(cg_vc4 *v, vc4_thread *t, vc4_gl_cache *c, uint32_t code, uint
     if (v->pool) {
         /* the render thread's own draw: a VDW may write memory the pool's
          * workers read (a worker's bus is read-only: it faults there) */
-        c->qs.before_write = vc4_pool_fence;
+        c->qs.before_write = v->pool_fence;
         c->qs.before_write_ctx = v;
     }
     /* decoded once, as fragment shaders are (docs/vc4-qpu.md) */

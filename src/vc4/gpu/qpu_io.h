@@ -1,6 +1,7 @@
 /* Internal: the QPU interpreter's I/O units (src/vc4/gpu/vpm.c: VPM general
  * access and VCD DMA; src/vc4/gpu/tmu_fifo.c: TMU request FIFO) and the helpers
- * of qpu_run.c they use. Not installed. */
+ * of qpu_fault.c they use (a leaf: the kernels in qpu_run.c call the units,
+ * the units call only qpu_fault.c). Not installed. */
 #ifndef CMDGPU_VC4_QPU_IO_H
 #define CMDGPU_VC4_QPU_IO_H
 

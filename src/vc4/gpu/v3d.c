@@ -1,5 +1,6 @@
-/* vc4 family: the device (bus memory with its aliases, the ARM's view), the
- * V3D register block and the mailbox property interface.
+/* vc4 family: the device (bus memory with its aliases; the ARM's view of it
+ * is driver/arm.c), the V3D register block and the mailbox property
+ * interface.
  *
  * Registers: research/vc4.md section 2 (torvalds/linux vc4_regs.h, widths
  * from brcm_usrlib_dag v3d.h). Mailbox: research/vc4.md section 5 (Linux
@@ -122,55 +123,6 @@ void cg_vc4_destroy(cg_vc4 *v)
 cg_device *cg_vc4_device(const cg_vc4 *v) { return v ? v->dev : NULL; }
 cg_vas *cg_vc4_bus(const cg_vc4 *v) { return v ? v->bus : NULL; }
 cg_mem *cg_vc4_sdram(const cg_vc4 *v) { return v ? v->sdram : NULL; }
-
-static int arm_range(const cg_vc4 *v, uint32_t addr, size_t n, uint32_t *phys)
-{
-    if (!v)
-        return CG_ERR_INVAL;
-    uint32_t p = addr & 0x3FFFFFFFu;
-    if ((uint64_t)p + n > v->cfg.sdram_size)
-        return CG_ERR_RANGE;
-    *phys = p;
-    return 0;
-}
-
-int cg_vc4_cpu_write(cg_vc4 *v, uint32_t addr, const void *src, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_write(v->arm, p, src, n);
-}
-int cg_vc4_cpu_read(cg_vc4 *v, uint32_t addr, void *dst, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_read(v->arm, p, dst, n);
-}
-int cg_vc4_cpu_write32(cg_vc4 *v, uint32_t addr, uint32_t val)
-{
-    uint8_t b[4] = {(uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24)};
-    return cg_vc4_cpu_write(v, addr, b, 4);
-}
-int cg_vc4_cpu_read32(cg_vc4 *v, uint32_t addr, uint32_t *val)
-{
-    uint8_t b[4];
-    int rc = cg_vc4_cpu_read(v, addr, b, 4);
-    if (rc == 0)
-        *val = vc4_le32(b);
-    return rc;
-}
-int cg_vc4_cpu_flush(cg_vc4 *v, uint32_t addr, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_flush(v->arm, p, n);
-}
-int cg_vc4_cpu_invalidate(cg_vc4 *v, uint32_t addr, size_t n)
-{
-    uint32_t p;
-    int rc = arm_range(v, addr, n, &p);
-    return rc ? rc : cg_vas_cpu_invalidate(v->arm, p, n);
-}
 
 /* ---- registers ---- */
 
@@ -377,6 +329,64 @@ static uint32_t fw_alloc(cg_vc4 *v, uint32_t size, uint32_t align)
 
 /* One tag: val points at its value buffer (cap bytes). Returns the response
  * length, or -1 for an unknown tag (left untouched, as the firmware does). */
+/* Allocate framebuffer (in[0]: alignment) -> bus address, size. */
+static void mbox_alloc_fb(cg_vc4 *v, const uint32_t in[4], uint32_t outv[4])
+{
+    /* sizes the firmware could not scan out allocate nothing */
+    uint32_t size = v->virt_w && v->virt_h && v->virt_w <= 8192 && v->virt_h <= 8192
+                        ? v->virt_w * v->virt_h * (v->depth / 8) : 0;
+    if (!v->fb_valid || v->fb_size != size) {
+        uint32_t a = size ? fw_alloc(v, size, in[0] ? in[0] : 4096) : 0;
+        v->fb_addr = a;
+        v->fb_size = a ? size : 0;
+        v->fb_valid = a != 0;
+    }
+    /* a bus address in the uncached 0xC... alias (research/vc4.md 5) */
+    outv[0] = v->fb_valid ? (0xC0000000u | v->fb_addr) : 0;
+    outv[1] = v->fb_size;
+}
+
+/* The GPU memory tags: allocate (size, alignment, flags -> handle, 0 on
+ * failure), lock (handle -> bus address), unlock and release (handle ->
+ * status, nonzero = error). */
+static uint32_t mbox_mem(cg_vc4 *v, uint32_t id, const uint32_t in[4])
+{
+    if (id == TAG_ALLOC_MEM) {
+        if (v->nallocs < CG_ARRAY_SIZE(v->allocs)) {
+            uint32_t a = fw_alloc(v, in[0], in[1]);
+            if (a) {
+                vc4_fw_alloc *al = &v->allocs[v->nallocs++];
+                al->handle = v->nallocs;
+                al->addr = a, al->size = in[0], al->flags = in[2];
+                return al->handle;
+            }
+        }
+        return 0;
+    }
+    uint32_t out = id == TAG_LOCK_MEM ? 0 : 1;
+    for (unsigned i = 0; i < v->nallocs; i++)
+        if (v->allocs[i].handle == in[0] && v->allocs[i].size) {
+            vc4_fw_alloc *al = &v->allocs[i];
+            if (id == TAG_LOCK_MEM) {
+                /* firmware wiki, MEM_FLAG_*: bits 3:2 pick the alias:
+                 * 0 NORMAL (0x0), 1 DIRECT (0xC, uncached), 2 COHERENT
+                 * (0x8, L2 non-allocating), 3 L1_NONALLOCATING (0x4) */
+                static const uint32_t alias_of[4] = {0x00000000u, 0xC0000000u, 0x80000000u,
+                                                     0x40000000u};
+                uint32_t alias = alias_of[(al->flags >> 2) & 3];
+                al->locked = true;
+                out = alias | al->addr;
+            } else if (id == TAG_UNLOCK_MEM) {
+                al->locked = false;
+                out = 0;
+            } else {
+                al->size = 0;
+                out = 0;
+            }
+        }
+    return out;
+}
+
 static int mbox_tag(cg_vc4 *v, uint32_t id, uint32_t *val, uint32_t cap_words)
 {
     uint32_t in[4] = {0};
@@ -401,22 +411,7 @@ static int mbox_tag(cg_vc4 *v, uint32_t id, uint32_t *val, uint32_t cap_words)
     case TAG_SET_VOFF: v->virt_x = in[0], v->virt_y = in[1]; /* fall through */
     case TAG_GET_VOFF: outv[0] = v->virt_x, outv[1] = v->virt_y; len = 8; break;
     case TAG_GET_PITCH: outv[0] = v->virt_w * (v->depth / 8); len = 4; break;
-    case TAG_ALLOC_FB: {
-        /* sizes the firmware could not scan out allocate nothing */
-        uint32_t size = v->virt_w && v->virt_h && v->virt_w <= 8192 && v->virt_h <= 8192
-                            ? v->virt_w * v->virt_h * (v->depth / 8) : 0;
-        if (!v->fb_valid || v->fb_size != size) {
-            uint32_t a = size ? fw_alloc(v, size, in[0] ? in[0] : 4096) : 0;
-            v->fb_addr = a;
-            v->fb_size = a ? size : 0;
-            v->fb_valid = a != 0;
-        }
-        /* a bus address in the uncached 0xC... alias (research/vc4.md 5) */
-        outv[0] = v->fb_valid ? (0xC0000000u | v->fb_addr) : 0;
-        outv[1] = v->fb_size;
-        len = 8;
-        break;
-    }
+    case TAG_ALLOC_FB: mbox_alloc_fb(v, in, outv); len = 8; break;
     case TAG_RELEASE_FB: v->fb_valid = false; len = 0; break;
     case TAG_SET_CLOCK:
         if (in[0] == 5) /* V3D clock id (research/vc4.md section 5) */
@@ -429,48 +424,10 @@ static int mbox_tag(cg_vc4 *v, uint32_t id, uint32_t *val, uint32_t cap_words)
         len = 8;
         break;
     case TAG_ENABLE_QPU: v->qpu_enabled = in[0] != 0; outv[0] = 0; len = 4; break;
-    case TAG_ALLOC_MEM: {
-        /* size, alignment, flags -> handle (0 on failure) */
-        outv[0] = 0;
-        if (v->nallocs < CG_ARRAY_SIZE(v->allocs)) {
-            uint32_t a = fw_alloc(v, in[0], in[1]);
-            if (a) {
-                vc4_fw_alloc *al = &v->allocs[v->nallocs++];
-                al->handle = v->nallocs;
-                al->addr = a, al->size = in[0], al->flags = in[2];
-                outv[0] = al->handle;
-            }
-        }
-        len = 4;
-        break;
-    }
+    case TAG_ALLOC_MEM:
     case TAG_LOCK_MEM:
     case TAG_UNLOCK_MEM:
-    case TAG_RELEASE_MEM: {
-        outv[0] = id == TAG_LOCK_MEM ? 0 : 1; /* unlock/release: status, nonzero = error */
-        for (unsigned i = 0; i < v->nallocs; i++)
-            if (v->allocs[i].handle == in[0] && v->allocs[i].size) {
-                vc4_fw_alloc *al = &v->allocs[i];
-                if (id == TAG_LOCK_MEM) {
-                    /* firmware wiki, MEM_FLAG_*: bits 3:2 pick the alias:
-                     * 0 NORMAL (0x0), 1 DIRECT (0xC, uncached), 2 COHERENT
-                     * (0x8, L2 non-allocating), 3 L1_NONALLOCATING (0x4) */
-                    static const uint32_t alias_of[4] = {0x00000000u, 0xC0000000u,
-                                                         0x80000000u, 0x40000000u};
-                    uint32_t alias = alias_of[(al->flags >> 2) & 3];
-                    al->locked = true;
-                    outv[0] = alias | al->addr;
-                } else if (id == TAG_UNLOCK_MEM) {
-                    al->locked = false;
-                    outv[0] = 0;
-                } else {
-                    al->size = 0;
-                    outv[0] = 0;
-                }
-            }
-        len = 4;
-        break;
-    }
+    case TAG_RELEASE_MEM: outv[0] = mbox_mem(v, id, in); len = 4; break;
     case TAG_EXEC_QPU:
         /* num_qpus, control, noflush, timeout (ms) -> 0 or 0x80000000 */
         outv[0] = vc4_gpgpu_exec_qpu(v, in[0], in[1], in[2], in[3]);

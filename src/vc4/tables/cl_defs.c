@@ -7,7 +7,7 @@
 /* Pass 1: one flat array of fields, and one of macro slots, in .def order;
  * enumerators give each record's first field and slot. */
 enum {
-#define R(name, op, size, where, policy, alias, desc) VC4_FS_##name, VC4_FX_##name = VC4_FS_##name - 1,
+#define R(name, op, size, where, policy, role, alias, desc) VC4_FS_##name, VC4_FX_##name = VC4_FS_##name - 1,
 #define F(rec, name, bit, width, type, alias) VC4_F_##rec##_##name,
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -21,7 +21,7 @@ enum {
 /* Slots have no names: each record opens a parenthesis its A lines add to. */
 enum {
     VC4_S_BEGIN_ = -1 + (0
-#define R(name, op, size, where, policy, alias, desc) ), VC4_SS_##name, VC4_SX_##name = VC4_SS_##name - 1 + (0
+#define R(name, op, size, where, policy, role, alias, desc) ), VC4_SS_##name, VC4_SX_##name = VC4_SS_##name - 1 + (0
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname)
 #define A(rec, bit, width) +1
@@ -34,7 +34,7 @@ enum {
 };
 
 static const vc4_field vc4_fields[VC4_NFIELDS + 1] = {
-#define R(name, op, size, where, policy, alias, desc)
+#define R(name, op, size, where, policy, role, alias, desc)
 #define F(rec, name, bit, width, type, alias) {#name, alias, bit, width, VC4_FT_##type},
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -46,7 +46,7 @@ static const vc4_field vc4_fields[VC4_NFIELDS + 1] = {
     {NULL, NULL, 0, 0, 0}};
 
 static const vc4_slot vc4_slots[VC4_NSLOTS + 1] = {
-#define R(name, op, size, where, policy, alias, desc)
+#define R(name, op, size, where, policy, role, alias, desc)
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname)
 #define A(rec, bit, width) {bit, width},
@@ -64,7 +64,7 @@ static const struct {
     uint8_t value;
     const char *name;
 } vc4_values[] = {
-#define R(name, op, size, where, policy, alias, desc)
+#define R(name, op, size, where, policy, role, alias, desc)
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname) {VC4_F_##rec##_##field, value, #vname},
 #define A(rec, bit, width)
@@ -99,12 +99,12 @@ bool vc4_field_enum_value(const vc4_field *f, const char *name, uint64_t *value)
  * record's first entry, fixed up by the accessors below. */
 typedef struct vc4_rec_src {
     const char *name, *alias, *desc;
-    uint8_t op, size, where, policy;
+    uint8_t op, size, where, policy, role;
     uint16_t f0, s0;
 } vc4_rec_src;
 
 static const vc4_rec_src vc4_rec_src_tab[] = {
-#define R(name, op, size, where, policy, alias, desc) {#name, alias, desc, op, size, VC4_##where, VC4_POL_##policy, VC4_FS_##name, VC4_SS_##name},
+#define R(name, op, size, where, policy, role, alias, desc) {#name, alias, desc, op, size, VC4_##where, VC4_POL_##policy, VC4_RL_##role, VC4_FS_##name, VC4_SS_##name},
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -117,7 +117,7 @@ static const vc4_rec_src vc4_rec_src_tab[] = {
 #define VC4_NRECS (sizeof(vc4_rec_src_tab) / sizeof(vc4_rec_src_tab[0]))
 
 enum {
-#define R(name, op, size, where, policy, alias, desc) VC4_RI_##name,
+#define R(name, op, size, where, policy, role, alias, desc) VC4_RI_##name,
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -130,7 +130,7 @@ enum {
 };
 
 static const int16_t vc4_by_op[256] = {
-#define R(name, op, size, where, policy, alias, desc) [op] = 1 + VC4_RI_##name,
+#define R(name, op, size, where, policy, role, alias, desc) [op] = 1 + VC4_RI_##name,
 #define F(rec, name, bit, width, type, alias)
 #define V(rec, field, value, vname)
 #define A(rec, bit, width)
@@ -142,6 +142,18 @@ static const int16_t vc4_by_op[256] = {
 };
 
 _Static_assert(VC4_NRECS_E == VC4_NRECS, "record count");
+
+const uint8_t vc4_cl_role[256] = {
+#define R(name, op, size, where, policy, role, alias, desc) [op] = VC4_RL_##role,
+#define F(rec, name, bit, width, type, alias)
+#define V(rec, field, value, vname)
+#define A(rec, bit, width)
+#include "cl.def"
+#undef R
+#undef F
+#undef A
+#undef V
+};
 
 /* Record i: its fields run to the next record's first field (the field
  * enumeration is dense: VC4_FS_name equals the index of its first field). */
@@ -159,6 +171,7 @@ static bool vc4_rec_build(size_t i, vc4_record *r)
     r->opcode = s->op;
     r->size = s->size;
     r->where = s->where;
+    r->role = s->role;
     r->fields = &vc4_fields[s->f0];
     r->nfields = (uint8_t)(f1 - s->f0);
     r->slots = s1 > s->s0 ? &vc4_slots[s->s0] : NULL;

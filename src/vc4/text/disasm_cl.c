@@ -365,26 +365,22 @@ static uint32_t walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
         else
             print_raw(d, addr, rec, r.size, r.name);
         uint32_t next = addr + r.size;
-        switch (rec[0]) {
-        case VC4_OP_Halt:
+        if (rec[0] == VC4_OP_Primitive_List_Format)
+            d->prim_format = rec[1]; /* how the compressed lists that follow read */
+        switch (r.role) {
+        case VC4_RL_HALT:
+        case VC4_RL_RETURN:
             if (o->follow)
                 return next;
             break;
-        case VC4_OP_Primitive_List_Format:
-            d->prim_format = rec[1];
-            break;
-        case VC4_OP_Return_from_sub_list:
-            if (o->follow)
-                return next;
-            break;
-        case VC4_OP_Branch:
+        case VC4_RL_BRANCH:
             if (o->follow) {
                 addr = vc4_le32(rec + 1);
                 start = addr;
                 continue;
             }
             break;
-        case VC4_OP_Branch_to_sub_list:
+        case VC4_RL_CALL:
             if (o->follow) {
                 if (depth >= 2) {
                     if (!d->json)
@@ -396,8 +392,7 @@ static uint32_t walk(dis *d, uint32_t addr, uint32_t limit, unsigned depth)
                 }
             }
             break;
-        case VC4_OP_Compressed_Primitive_List:
-        case VC4_OP_Clipped_Primitive_With_Compressed_Primitive_List: {
+        case VC4_RL_DRAW: {
             bool ok, branched;
             next = dis_compressed(d, next, &ok, &branched);
             if (!ok)
