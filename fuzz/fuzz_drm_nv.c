@@ -18,38 +18,8 @@
 #include <sys/mman.h>
 #include "drm/drm.h"
 
-/* The nouveau ioctls' arguments (Linux include/uapi/drm/nouveau_drm.h). */
-typedef struct { uint64_t param, value; } getparam;
-typedef struct {
-    uint32_t fb, tt;
-    int32_t channel;
-    uint32_t domains, notifier;
-    uint32_t subchan[16];
-    uint32_t nr_subchan;
-} channel_alloc;
-typedef struct { int32_t channel; uint32_t handle; int32_t oclass; } grobj_alloc;
-typedef struct { int32_t channel; uint32_t handle; } gpuobj_free;
-typedef struct {
-    uint32_t handle, domain;
-    uint64_t size, offset, map_handle;
-    uint32_t tile_mode, tile_flags;
-} gem_info;
-typedef struct { gem_info info; uint32_t channel_hint, align; } gem_new;
-typedef struct {
-    uint64_t user_priv;
-    uint32_t handle, read_domains, write_domains, valid_domains, presumed_valid, presumed_domain;
-    uint64_t presumed_offset;
-} pushbuf_bo;
-typedef struct { uint32_t bo_index, pad; uint64_t offset, length; } pushbuf_push;
-typedef struct {
-    uint32_t channel, nr_buffers;
-    uint64_t buffers;
-    uint32_t nr_relocs, nr_push;
-    uint64_t relocs, push;
-    uint32_t suffix0, suffix1;
-    uint64_t vram_available, gart_available;
-} pushbuf;
-typedef struct { uint32_t handle, flags; } cpu_prep;
+#include "nv/driver/nouveau_abi.h"
+
 typedef struct {
     int major, minor, patch;
     size_t name_len;
@@ -60,8 +30,8 @@ typedef struct {
     char *desc;
 } version;
 
-#define IOWR(nr, T) _IOWR('d', 0x40 + (nr), T)
-#define IOW(nr, T) _IOW('d', 0x40 + (nr), T)
+#define IOWR NOUVEAU_IOWR
+#define IOW NOUVEAU_IOW
 #define BAD_POINTER ((uint64_t)0x10) /* never mapped */
 
 typedef struct {
@@ -86,13 +56,13 @@ static uint32_t take(input *in, int bytes)
 /* Write words into a buffer through its mmap, as a program does. */
 static void write_words(drm_file *f, uint32_t handle, input *in)
 {
-    gem_info info = {.handle = handle};
+    k_gem_info info = {.handle = handle};
     uint32_t off = take(in, 2) * 4;
     uint32_t count = take(in, 1);
     uint32_t words[255];
     for (uint32_t i = 0; i < count; i++)
         words[i] = take(in, 4);
-    if (drm_file_ioctl(f, IOWR(0x44, gem_info), &info) != 0)
+    if (drm_file_ioctl(f, IOWR(0x44, k_gem_info), &info) != 0)
         return;
     int fd;
     uint64_t fd_off;
@@ -108,12 +78,12 @@ static void write_words(drm_file *f, uint32_t handle, input *in)
 
 static void do_pushbuf(drm_file *f, input *in)
 {
-    pushbuf_bo bos[16];
-    pushbuf_push push[16];
-    pushbuf r = {.channel = take(in, 1)};
+    k_pushbuf_bo bos[16];
+    k_pushbuf_push push[16];
+    k_pushbuf r = {.channel = take(in, 1)};
     r.nr_buffers = take(in, 1) % 17;
     for (uint32_t i = 0; i < r.nr_buffers; i++)
-        bos[i] = (pushbuf_bo){.handle = take(in, 1), .presumed_valid = 1};
+        bos[i] = (k_pushbuf_bo){.handle = take(in, 1), .presumed_valid = 1};
     r.nr_push = take(in, 1) % 17;
     for (uint32_t i = 0; i < r.nr_push; i++) {
         push[i].bo_index = take(in, 1);
@@ -131,7 +101,7 @@ static void do_pushbuf(drm_file *f, input *in)
         r.buffers = BAD_POINTER;
     if (flags & 8)
         r.nr_relocs = 1, r.relocs = BAD_POINTER;
-    drm_file_ioctl(f, IOWR(0x41, pushbuf), &r);
+    drm_file_ioctl(f, IOWR(0x41, k_pushbuf), &r);
 }
 
 static void do_raw(drm_file *f, input *in)
@@ -175,13 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int ops = 0; in.n && ops < 256; ops++) {
         switch (take(&in, 1) % 14) {
         case 0: {
-            getparam r = {.param = take(&in, 1)};
-            drm_file_ioctl(f, IOWR(0x00, getparam), &r);
+            k_getparam r = {.param = take(&in, 1)};
+            drm_file_ioctl(f, IOWR(0x00, k_getparam), &r);
             break;
         }
         case 1: {
-            channel_alloc r = {.fb = take(&in, 4), .tt = take(&in, 4)};
-            drm_file_ioctl(f, IOWR(0x02, channel_alloc), &r);
+            k_channel_alloc r = {.fb_ctxdma_handle = take(&in, 4),
+                                 .tt_ctxdma_handle = take(&in, 4)};
+            drm_file_ioctl(f, IOWR(0x02, k_channel_alloc), &r);
             break;
         }
         case 2: {
@@ -190,39 +161,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case 3: {
-            grobj_alloc r = {(int32_t)take(&in, 1), take(&in, 4), (int32_t)take(&in, 2)};
-            drm_file_ioctl(f, IOW(0x04, grobj_alloc), &r);
+            k_grobj_alloc r = {(int32_t)take(&in, 1), take(&in, 4), (int32_t)take(&in, 2)};
+            drm_file_ioctl(f, IOW(0x04, k_grobj_alloc), &r);
             break;
         }
         case 4: {
-            gpuobj_free r = {(int32_t)take(&in, 1), take(&in, 4)};
-            drm_file_ioctl(f, IOW(0x06, gpuobj_free), &r);
+            k_gpuobj_free r = {(int32_t)take(&in, 1), take(&in, 4)};
+            drm_file_ioctl(f, IOW(0x06, k_gpuobj_free), &r);
             break;
         }
         case 5: {
-            gem_new r = {0};
+            k_gem_new r = {0};
             r.info.size = take(&in, 3); /* up to 16 MiB */
             r.align = take(&in, 4);
             r.info.domain = take(&in, 1);
             r.info.tile_flags = take(&in, 4);
-            drm_file_ioctl(f, IOWR(0x40, gem_new), &r);
+            drm_file_ioctl(f, IOWR(0x40, k_gem_new), &r);
             break;
         }
         case 6: {
-            gem_info r = {.handle = take(&in, 1)};
-            drm_file_ioctl(f, IOWR(0x44, gem_info), &r);
+            k_gem_info r = {.handle = take(&in, 1)};
+            drm_file_ioctl(f, IOWR(0x44, k_gem_info), &r);
             break;
         }
         case 7: write_words(f, take(&in, 1), &in); break;
         case 8: do_pushbuf(f, &in); break;
         case 9: {
-            cpu_prep r = {take(&in, 1), take(&in, 1)};
-            drm_file_ioctl(f, IOW(0x42, cpu_prep), &r);
+            k_cpu_prep r = {take(&in, 1), take(&in, 1)};
+            drm_file_ioctl(f, IOW(0x42, k_cpu_prep), &r);
             break;
         }
         case 10: {
             uint32_t c[2] = {take(&in, 1), 0};
-            drm_file_ioctl(f, _IOW('d', 0x09, c), c);
+            drm_file_ioctl(f, DRM_IOCTL_GEM_CLOSE_, c);
             break;
         }
         case 11: do_raw(f, &in); break;

@@ -19,46 +19,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* include/uapi/drm/nouveau_drm.h and drm.h, written from the ABI */
-typedef struct { uint64_t param, value; } getparam;
-typedef struct {
-    uint32_t fb, tt;
-    int32_t channel;
-    uint32_t domains, notifier;
-    uint32_t subchan[16];
-    uint32_t nr_subchan;
-} channel_alloc;
-typedef struct {
-    uint32_t handle, domain;
-    uint64_t size, offset, map_handle;
-    uint32_t tile_mode, tile_flags;
-} gem_info;
-typedef struct { gem_info info; uint32_t channel_hint, align; } gem_new;
-typedef struct {
-    uint64_t user_priv;
-    uint32_t handle, read_domains, write_domains, valid_domains, presumed_valid, presumed_domain;
-    uint64_t presumed_offset;
-} pushbuf_bo;
-typedef struct { uint32_t bo_index, pad; uint64_t offset, length; } pushbuf_push;
-typedef struct {
-    uint32_t channel, nr_buffers;
-    uint64_t buffers;
-    uint32_t nr_relocs, nr_push;
-    uint64_t relocs, push;
-    uint32_t suffix0, suffix1;
-    uint64_t vram_available, gart_available;
-} pushbuf;
-typedef struct { uint32_t handle, flags; } cpu_prep;
-typedef struct { uint32_t handle, pad; } gem_close;
+#include "nv/driver/nouveau_abi.h" /* the ABI's structs and numbers */
 
-#define NV(nr, T) _IOWR('d', 0x40 + (nr), T)
-#define GETPARAM NV(0x00, getparam)
-#define CHANNEL_ALLOC NV(0x02, channel_alloc)
-#define GEM_NEW NV(0x40, gem_new)
-#define GEM_PUSHBUF NV(0x41, pushbuf)
-#define GEM_CPU_PREP _IOW('d', 0x42 + 0x40, cpu_prep)
-#define GEM_INFO NV(0x44, gem_info)
-#define GEM_CLOSE _IOW('d', 0x09, gem_close)
+#define GETPARAM NOUVEAU_IOWR(NR_GETPARAM, k_getparam)
+#define CHANNEL_ALLOC NOUVEAU_IOWR(NR_CHANNEL_ALLOC, k_channel_alloc)
+#define GEM_NEW NOUVEAU_IOWR(NR_GEM_NEW, k_gem_new)
+#define GEM_PUSHBUF NOUVEAU_IOWR(NR_GEM_PUSHBUF, k_pushbuf)
+#define GEM_CPU_PREP NOUVEAU_IOW(NR_GEM_CPU_PREP, k_cpu_prep)
+#define GEM_INFO NOUVEAU_IOWR(NR_GEM_INFO, k_gem_info)
+#define GEM_CLOSE DRM_IOCTL_GEM_CLOSE_
+typedef struct { uint32_t handle, pad; } gem_close;
 
 static int failures;
 
@@ -90,7 +60,7 @@ static int node(void)
 
 static uint32_t new_bo(int fd, uint64_t size, uint64_t *va, uint64_t *map)
 {
-    gem_new r = {.info = {.size = size, .domain = 4}};
+    k_gem_new r = {.info = {.size = size, .domain = 4}};
     EXPECT(call(fd, GEM_NEW, &r) == 0, "GEM_NEW %llu", (unsigned long long)size);
     if (va)
         *va = r.info.offset;
@@ -109,7 +79,7 @@ static void test_node(void)
     int fd = node();
     EXPECT(fstat(fd, &st) == 0 && S_ISCHR(st.st_mode), "fstat of the node");
     int d = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-    getparam p = {.param = 11}; /* CHIPSET_ID through a dup */
+    k_getparam p = {.param = 11}; /* CHIPSET_ID through a dup */
     EXPECT(d >= 10 && call(d, GETPARAM, &p) == 0 && p.value == 0x12b, "a dup is the node");
     close(d);
     EXPECT(call(fd, GETPARAM, &p) == 0, "the node after its dup closed");
@@ -119,38 +89,38 @@ static void test_node(void)
 static void test_garbage(void)
 {
     int fd = node();
-    getparam p = {.param = 999};
+    k_getparam p = {.param = 999};
     EXPECT(call(fd, GETPARAM, &p) == EINVAL, "unknown GETPARAM");
     EXPECT(call(fd, GETPARAM, (void *)16) == EFAULT, "an unmapped argument");
-    EXPECT(call(fd, _IOWR('d', 0x40 + 0x3f, getparam), &p) == EINVAL, "unknown driver ioctl");
-    EXPECT(call(fd, _IOWR('x', 1, getparam), &p) == ENOTTY, "a non-DRM ioctl");
-    gem_new big = {.info = {.size = 1ull << 40, .domain = 4}};
+    EXPECT(call(fd, NOUVEAU_IOWR(0x3f, k_getparam), &p) == EINVAL, "unknown driver ioctl");
+    EXPECT(call(fd, _IOWR('x', 1, k_getparam), &p) == ENOTTY, "a non-DRM ioctl");
+    k_gem_new big = {.info = {.size = 1ull << 40, .domain = 4}};
     EXPECT(call(fd, GEM_NEW, &big) == ENOMEM, "a 1 TiB buffer");
-    gem_new zero = {.info = {.size = 0, .domain = 4}};
+    k_gem_new zero = {.info = {.size = 0, .domain = 4}};
     EXPECT(call(fd, GEM_NEW, &zero) == EINVAL, "an empty buffer");
-    gem_new odd = {.info = {.size = 4096, .domain = 4}, .align = 0x3000};
+    k_gem_new odd = {.info = {.size = 4096, .domain = 4}, .align = 0x3000};
     EXPECT(call(fd, GEM_NEW, &odd) == 0 && odd.info.offset % 0x4000 == 0,
            "an alignment that is not a power of two: the next one");
-    gem_info i = {.handle = 77};
+    k_gem_info i = {.handle = 77};
     EXPECT(call(fd, GEM_INFO, &i) == ENOENT, "GEM_INFO of no buffer");
     gem_close c = {.handle = 77};
     EXPECT(call(fd, GEM_CLOSE, &c) == EINVAL, "GEM_CLOSE of no buffer");
-    cpu_prep cp = {.handle = 77};
+    k_cpu_prep cp = {.handle = 77};
     EXPECT(call(fd, GEM_CPU_PREP, &cp) == ENOENT, "CPU_PREP of no buffer");
     EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0x7700000000ll) == MAP_FAILED &&
                errno == EINVAL,
            "mmap of no buffer");
 
-    channel_alloc ca = {.fb = ~0u, .tt = 1};
+    k_channel_alloc ca = {.fb_ctxdma_handle = ~0u, .tt_ctxdma_handle = 1};
     EXPECT(call(fd, CHANNEL_ALLOC, &ca) == 0, "CHANNEL_ALLOC (Kepler engine mask: GR)");
     uint64_t va, map;
     uint32_t h = new_bo(fd, 4096, &va, &map);
-    pushbuf_bo bo = {.handle = h, .presumed_valid = 1};
-    pushbuf_push push = {.bo_index = 0, .offset = 0, .length = 8};
-    pushbuf r = {.channel = (uint32_t)ca.channel, .nr_buffers = 1,
+    k_pushbuf_bo bo = {.handle = h, .presumed_valid = 1};
+    k_pushbuf_push push = {.bo_index = 0, .offset = 0, .length = 8};
+    k_pushbuf r = {.channel = (uint32_t)ca.channel, .nr_buffers = 1,
                  .buffers = (uint64_t)(uintptr_t)&bo, .nr_push = 1,
                  .push = (uint64_t)(uintptr_t)&push};
-    pushbuf bad = r;
+    k_pushbuf bad = r;
     bad.channel = 99;
     EXPECT(call(fd, GEM_PUSHBUF, &bad) == ENOENT, "PUSHBUF on no channel");
     bad = r;
@@ -159,14 +129,14 @@ static void test_garbage(void)
     bad = r;
     bad.push = 16;
     EXPECT(call(fd, GEM_PUSHBUF, &bad) == EFAULT, "pushes at an unmapped address");
-    pushbuf_push past = {.bo_index = 1, .length = 8};
+    k_pushbuf_push past = {.bo_index = 1, .length = 8};
     bad = r;
     bad.push = (uint64_t)(uintptr_t)&past;
     EXPECT(call(fd, GEM_PUSHBUF, &bad) == EINVAL, "bo_index past the list");
-    pushbuf_push beyond = {.bo_index = 0, .offset = 4092, .length = 8};
+    k_pushbuf_push beyond = {.bo_index = 0, .offset = 4092, .length = 8};
     bad.push = (uint64_t)(uintptr_t)&beyond;
     EXPECT(call(fd, GEM_PUSHBUF, &bad) == EINVAL, "a push past its buffer");
-    pushbuf_bo nobo = {.handle = 4242, .presumed_valid = 1};
+    k_pushbuf_bo nobo = {.handle = 4242, .presumed_valid = 1};
     bad = r;
     bad.buffers = (uint64_t)(uintptr_t)&nobo;
     EXPECT(call(fd, GEM_PUSHBUF, &bad) == ENOENT, "an unknown buffer in the list");
@@ -188,7 +158,7 @@ static void test_garbage(void)
 static void *worker(void *arg)
 {
     int fd = *(int *)arg;
-    channel_alloc ca = {0};
+    k_channel_alloc ca = {0};
     if (call(fd, CHANNEL_ALLOC, &ca) != 0)
         return (void *)1;
     for (int i = 0; i < 50; i++) {
@@ -201,9 +171,9 @@ static void *worker(void *arg)
         uint32_t w[] = {0x20040004, (uint32_t)((va + 64) >> 32), (uint32_t)(va + 64),
                         (uint32_t)i, 2u | 1u << 24};
         memcpy(p, w, sizeof w);
-        pushbuf_bo bo = {.handle = h, .presumed_valid = 1};
-        pushbuf_push push = {.bo_index = 0, .length = sizeof w};
-        pushbuf r = {.channel = (uint32_t)ca.channel, .nr_buffers = 1,
+        k_pushbuf_bo bo = {.handle = h, .presumed_valid = 1};
+        k_pushbuf_push push = {.bo_index = 0, .length = sizeof w};
+        k_pushbuf r = {.channel = (uint32_t)ca.channel, .nr_buffers = 1,
                      .buffers = (uint64_t)(uintptr_t)&bo, .nr_push = 1,
                      .push = (uint64_t)(uintptr_t)&push};
         if (call(fd, GEM_PUSHBUF, &r) != 0 || p[16] != (uint32_t)i)
@@ -237,17 +207,17 @@ static void test_fork(void)
     uint32_t h = new_bo(fd, 4096, NULL, NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        gem_info i = {.handle = h};
+        k_gem_info i = {.handle = h};
         int ok = call(fd, GEM_INFO, &i) == 0 && i.size == 4096;
         int fd2 = open("/dev/dri/renderD128", O_RDWR);
-        getparam p = {.param = 11};
+        k_getparam p = {.param = 11};
         ok = ok && fd2 >= 0 && call(fd2, GETPARAM, &p) == 0;
         _exit(ok ? 0 : 1);
     }
     int st = 0;
     waitpid(pid, &st, 0);
     EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the forked child (status 0x%x)", st);
-    gem_info i = {.handle = h};
+    k_gem_info i = {.handle = h};
     EXPECT(call(fd, GEM_INFO, &i) == 0, "the parent's buffer after the fork");
     close(fd);
 }
