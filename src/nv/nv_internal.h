@@ -170,7 +170,11 @@ struct cg_nv_gpu {
     void *draw_user;
     cg_nv_sw_method_fn sw_fn; /* cg_nv_gpu_set_sw_method: the kernel's subchannels 5-7 */
     void *sw_user;
+    struct nv_pl_keep *pl_keep; /* the 3D pipeline's buffers kept across draws (pipeline.c) */
 };
+
+/* gpu/pipeline.c: free what the 3D pipeline keeps across draws. */
+void nv_pipeline_release(cg_nv_gpu *gpu);
 
 /* Agent for memory accesses of a unit on a channel at a stream address. */
 /* Raise a fault for `ag` on channel ch and stop the channel (the engines'

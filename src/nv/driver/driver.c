@@ -13,6 +13,7 @@ void cg_nv_gpu_destroy(cg_nv_gpu *gpu)
         return;
     cg_device *dev = gpu->dev;
     nv_gpu_free_channels(gpu);
+    nv_pipeline_release(gpu);
     while (gpu->spaces) {
         cg_nv_as *as = gpu->spaces;
         gpu->spaces = as->next;

@@ -56,8 +56,6 @@ typedef struct pl_ctx {
     cg_device *dev;
     nv_sass_prog *vs, *ps;
     nv_sass_env venv, fenv;
-    uint32_t *cbuf[2][NV_SASS_CB_SLOTS];
-    uint32_t cbuf_bytes[2][NV_SASS_CB_SLOTS];
     uint32_t (*vin)[NV_ATTR_WORDS];    /* [32][256] */
     uint32_t (*vscratch)[NV_ATTR_WORDS]; /* [32][256]: a warp's outputs */
     uint32_t *vout;                    /* [n][vstride]: position, then the used words */
@@ -130,6 +128,46 @@ static int sass_fault(pl_ctx *c, const nv_sass_fault *f)
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* What the pipeline keeps across draws: the host copies of the constant
+ * buffers, one per stage and slot, grown as needed and never cleared (a
+ * draw's copy overwrites all it reads). A real driver binds 64 KiB buffers
+ * to every stage (Mesa's nvc0: c15, the texture handles), and allocating and
+ * clearing them per draw was a quarter of a small draw's time. */
+struct nv_pl_keep {
+    uint32_t *cb[2][NV_SASS_CB_SLOTS];
+    uint32_t cap[2][NV_SASS_CB_SLOTS];
+};
+
+void nv_pipeline_release(cg_nv_gpu *gpu)
+{
+    struct nv_pl_keep *k = gpu->pl_keep;
+    if (!k)
+        return;
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned s = 0; s < NV_SASS_CB_SLOTS; s++)
+            if (k->cb[i][s])
+                cg__free(gpu->dev, k->cb[i][s], k->cap[i][s]);
+    cg__free(gpu->dev, k, sizeof(*k));
+    gpu->pl_keep = NULL;
+}
+
+/* The kept host buffer of stage k's slot, at least size bytes; NULL when out
+ * of memory. */
+static uint32_t *kept_cb(cg_nv_gpu *gpu, unsigned k, unsigned slot, uint32_t size)
+{
+    if (!gpu->pl_keep && !(gpu->pl_keep = cg__alloc(gpu->dev, sizeof(struct nv_pl_keep))))
+        return NULL;
+    struct nv_pl_keep *kp = gpu->pl_keep;
+    if (kp->cap[k][slot] < size) {
+        uint32_t *b = cg__realloc(gpu->dev, kp->cb[k][slot], kp->cap[k][slot], size);
+        if (!b)
+            return NULL;
+        kp->cb[k][slot] = b;
+        kp->cap[k][slot] = size;
+    }
+    return kp->cb[k][slot];
+}
+
 /* Copy the stage's bound constant buffers to the host. A buffer whose
  * memory an engine read would fault is left unbound: a shader read of it
  * then faults in the interpreter (docs/nv-pipeline.md). */
@@ -143,17 +181,14 @@ static int setup_cbs(pl_ctx *c, nv3d_state *s, unsigned st, unsigned k, nv_sass_
         size &= ~3u;
         if (!size || cg_vas_check(c->ch->vas, cb->addr, size, false, NULL) != CG_FAULT_NONE)
             continue;
-        uint32_t *buf = cg__alloc(c->dev, size);
+        uint32_t *buf = kept_cb(c->ch->gpu, k, slot, size);
         if (!buf)
             return nv_fault(c->ch, c->ag, CG_FAULT_OUT_OF_MEMORY, 0,
                             "draw: no host memory for a constant buffer");
         if (nv_mem_rw(c->ch->vas, cb->addr, buf, size, false, c->ag) != 0) {
-            cg__free(c->dev, buf, size);
             c->ch->state = CG_NV_CH_FAULTED;
             return CG_ERR_FAULT;
         }
-        c->cbuf[k][slot] = buf;
-        c->cbuf_bytes[k][slot] = size;
         env->cb[slot] = buf;
         env->cb_size[slot] = size;
     }
@@ -1099,10 +1134,6 @@ static int shade_vertices(pl_ctx *c, const nv_vtx_in *in)
 
 static void ctx_free(pl_ctx *c)
 {
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned s = 0; s < NV_SASS_CB_SLOTS; s++)
-            if (c->cbuf[k][s])
-                cg__free(c->dev, c->cbuf[k][s], c->cbuf_bytes[k][s]);
     if (c->vs)
         nv_sass_prog_free(c->vs);
     if (c->ps)
