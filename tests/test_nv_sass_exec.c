@@ -250,6 +250,33 @@ static void test_conv_round(void)
     CHECK_EQ(W.r[24][0], 0x40000000);
 }
 
+/* F2F between F16 and F32 (GLSL packHalf2x16 / unpackHalf2x16 as Mesa's
+ * nvc0 compiles them): a half result in the low 16 bits, rounded to nearest
+ * even, the rest cleared; an F16 source from the low half, or the high with
+ * .H1. */
+static void test_conv_half(void)
+{
+    CHECK_EQ(run("MOV32I R0, 0x3fc00000;\n"            /* 1.5 */
+                 "F2F.F16.F32 R1, R0;\n"               /* 0x3e00 */
+                 "MOV32I R2, 0x3f800800;\n"            /* 1 + 2^-12: under half a step */
+                 "F2F.F16.F32 R3, -R2;\n"              /* -1.0: 0xbc00 */
+                 "MOV32I R4, 0x477ff000;\n"            /* 65520: rounds past the max */
+                 "F2F.F16.F32 R5, R4;\n"               /* infinity 0x7c00 */
+                 "MOV32I R6, 0xc5003e00;\n"            /* halves: -5.0 high, 1.5 low */
+                 "F2F.F32.F16 R7, R6;\n"               /* 1.5 */
+                 "F2F.F32.F16.H1 R8, R6;\n"            /* -5.0 */
+                 "F2F.F16.F32.SAT R9, R4;\n"           /* 1.0: 0x3c00 */
+                 "EXIT;\n",
+                 &W, &F),
+             0);
+    CHECK_EQ(W.r[1][0], 0x3e00u);
+    CHECK_EQ(W.r[3][0], 0xbc00u);
+    CHECK_EQ(W.r[5][0], 0x7c00u);
+    CHECK_EQ(W.r[7][0], fbits(1.5f));
+    CHECK_EQ(W.r[8][0], fbits(-5.0f));
+    CHECK_EQ(W.r[9][0], 0x3c00u);
+}
+
 static void test_preds(void)
 {
     CHECK_EQ(run("S2R R0, SR_LANEID;\n"
@@ -920,6 +947,7 @@ int main(void)
     test_int();
     test_xmad_carry();
     test_conv_round();
+    test_conv_half();
     test_preds();
     test_lop3_nan();
     test_divergence();

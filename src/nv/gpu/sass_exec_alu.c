@@ -14,6 +14,7 @@
  * precision, ...) docs/nv-sass-exec.md "Semantics chosen" says so. */
 #include <float.h>
 #include <math.h>
+#include "core/half.h"
 #include "sass_exec_internal.h"
 #include "sass_lanes.h"
 
@@ -474,15 +475,30 @@ int nv_x_F2F(xctx *c)
     const xopnd *o = in->o;
     uint32_t r[NV_WARP], ta[NV_WARP];
     bool flush = XMOD(in, FTZ) == NV_SASS_FTZ_FTZ, sat = XMOD(in, SAT);
-    if (XMOD(in, DTYPE) != NV_SASS_FTYPE_F32 || XMOD(in, STYPE) != NV_SASS_FTYPE_F32 ||
-        XMOD(in, CC))
+    unsigned dt = XMOD(in, DTYPE), st = XMOD(in, STYPE), rm = XMOD(in, RND);
+    bool f32 = dt == NV_SASS_FTYPE_F32 && st == NV_SASS_FTYPE_F32;
+    /* F16 <-> F32 (GLSL packHalf2x16 / unpackHalf2x16): the half is the low
+     * 16 bits of the register (the high with .H1); a half result rounds to
+     * nearest even and clears the high bits */
+    bool to_half = dt == NV_SASS_FTYPE_F16 && st == NV_SASS_FTYPE_F32 && rm == NV_SASS_F2FRND_RN;
+    bool from_half = dt == NV_SASS_FTYPE_F32 && st == NV_SASS_FTYPE_F16;
+    if ((!f32 && !to_half && !from_half) || XMOD(in, CC))
         return nv_xunsupported(c);
     SRC(a, 1);
-    unsigned rm = XMOD(in, RND);
     LANES {
-        uint32_t u = fmod_na(a[l], o[1].neg, o[1].abs);
+        uint32_t u = a[l];
+        if (from_half)
+            u = nv_xu(cg__half_to_float(XMOD(in, H1) ? u >> 16 : u & 0xFFFF));
+        u = fmod_na(u, o[1].neg, o[1].abs);
         if (flush)
             u = ftz(u);
+        if (to_half) {
+            float h = fl(u);
+            if (sat)
+                h = h > 1.0f ? 1.0f : !(h > 0.0f) ? 0.0f : h;
+            r[l] = cg__float_bits_to_half(nv_xu(h));
+            continue;
+        }
         float x = fl(u);
         switch (rm) {
         case NV_SASS_F2FRND_ROUND: x = rintf(x); break;
