@@ -81,6 +81,7 @@ typedef struct cli_opts {
     const char *log;      /* --log FILE (exec) */
     const char *ioctls;   /* --ioctls FILE (exec) */
     bool reference;       /* --reference (exec): llvmpipe renders */
+    bool exit_on_fault;   /* --exit-on-fault (exec) */
 } cli_opts;
 
 /* A subcommand. */

@@ -119,6 +119,7 @@ int cmd_exec(const cli_opts *o)
         (o->log && setenv("CMDGPU_DRM_LOG", o->log, 1) != 0) ||
         (o->ioctls && setenv("CMDGPU_DRM_IOCTLS", o->ioctls, 1) != 0) ||
         (o->draws && setenv("CMDGPU_DRM_DRAWS", o->draws, 1) != 0) ||
+        (o->exit_on_fault && setenv("CMDGPU_DRM_EXIT_ON_FAULT", "1", 1) != 0) ||
         (o->reference && setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) != 0))
         return cli_error(EXIT_INPUT, "exec: cannot set the environment: %s", strerror(errno));
     /* Reproducible runs: a shader cache would let one run's compiles skip

@@ -74,12 +74,13 @@ static const cli_command commands[] = {
      "At most 20000 packets are shown (docs/report.md). Exit 1 if the run failed.\n",
      cmd_report, false},
     {"exec", "run a program whose GPU driver then drives the model (Mesa's nouveau)",
-     "usage: cmdgpu exec [--gpu NAME] [--log FILE] [--ioctls FILE] [--draws FILE] [--reference]\n"
-     "                   [--] PROGRAM [ARGS]\n"
+     "usage: cmdgpu exec [--gpu NAME] [--log FILE] [--ioctls FILE] [--draws FILE]\n"
+     "                   [--exit-on-fault] [--reference] [--] PROGRAM [ARGS]\n"
      "Runs PROGRAM with libcmdgpu-drm preloaded: it sees a render node\n"
      "(/dev/dri/renderD128) and the sysfs entries of the GPU, and its driver's\n"
      "ioctls run on the model (docs/drm.md). Options stop at PROGRAM. The exit\n"
-     "status is PROGRAM's; 127 if it is not found, 126 if it cannot be run.\n"
+     "status is PROGRAM's; 127 if it is not found, 126 if it cannot be run,\n"
+     "86 if --exit-on-fault ended it at a GPU fault.\n"
      "GPU faults do not end the program: they go to the log with the hang\n"
      "report, and the channel's later submissions fail as the kernel's would.\n",
      cmd_exec, true},
@@ -395,6 +396,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_LOG: o->log = val; break;
         case CLI_OPT_IOCTLS: o->ioctls = val; break;
         case CLI_OPT_REFERENCE: o->reference = true; break;
+        case CLI_OPT_EXIT_ON_FAULT: o->exit_on_fault = true; break;
         }
     }
     /* An option the chosen format does not take is refused, not ignored. */

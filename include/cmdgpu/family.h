@@ -240,6 +240,7 @@ typedef struct cg_kernel_env {
     FILE *log;
     const cg_user_io *user;
     FILE *draws;             /* every draw record, as `cmdgpu run --draws` writes them (NULL: none) */
+    unsigned long faults;    /* GPU faults the interface has reported (it counts them here) */
 } cg_kernel_env;
 
 /* One of the driver's ioctls (DRM_COMMAND_BASE + nr). arg is the kernel's
@@ -264,7 +265,7 @@ typedef struct cg_kernel_ops {
     const cg_kernel_ioctl *ioctls;
     size_t nioctls;
     /* A client on dev for gpu: 0 or a negative errno. */
-    int (*open)(const cg_gpu_id *gpu, cg_device *dev, const cg_kernel_env *env, void **client);
+    int (*open)(const cg_gpu_id *gpu, cg_device *dev, cg_kernel_env *env, void **client);
     /* GEM_CLOSE (a DRM core ioctl the driver's objects answer). */
     int (*gem_close)(void *client, uint32_t handle);
     /* mmap of the node at offset for len bytes: the file and its offset

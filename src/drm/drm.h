@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "cmdgpu/core.h"
 
+/* The exit status of a program ended at a GPU fault (CMDGPU_DRM_EXIT_ON_FAULT,
+ * `cmdgpu exec --exit-on-fault`). */
+#define DRM_EXIT_FAULT 86
+
 /* The family and GPU a name chooses ("gm20b", ...; NULL: the first family
  * with a kernel interface, its first GPU). 0, or -ENODEV. */
 int drm_node_choose(const char *name, const cg_family_desc **fam, const cg_gpu_id **gpu);

@@ -49,6 +49,7 @@ static struct {
     FILE *log;
     FILE *ioctls;              /* CMDGPU_DRM_IOCTLS: one line per ioctl, or NULL */
     FILE *draws;               /* CMDGPU_DRM_DRAWS: {"draws":[...]}, closed at exit */
+    bool exit_on_fault;        /* CMDGPU_DRM_EXIT_ON_FAULT: end the program at a GPU fault */
     cg_user_io user;
     cg_kernel_env env;
     unsigned notes;            /* one-line notes written (capped) */
@@ -159,6 +160,8 @@ static int node_ready(void)
             atexit(draws_close);
         }
     }
+    const char *eof = getenv("CMDGPU_DRM_EXIT_ON_FAULT");
+    node.exit_on_fault = eof && eof[0] && strcmp(eof, "0") != 0;
     const char *name = getenv("CMDGPU_DRM_GPU");
     if (drm_node_choose(name, &node.fam, &node.gpu) != 0) {
         fprintf(node.log, "libcmdgpu-drm: no GPU '%s' (cmdgpu exec --gpu lists them)\n",
@@ -339,6 +342,14 @@ int drm_file_ioctl(drm_file *f, unsigned long req, void *uarg)
         fprintf(node.ioctls, "%s%s %s\n", drv ? "" : "DRM_", drv ? drv->name : core->name,
                 rc < 0 ? strerrorname_np(-rc) : "0");
         fflush(node.ioctls);
+    }
+    if (node.exit_on_fault && node.env.faults) {
+        /* the fault and its hang report are in the log; a test run ends here
+         * instead of waiting on fences the dead channel never signals */
+        fprintf(node.log, "libcmdgpu-drm: exiting (status %d) at the GPU fault\n",
+                DRM_EXIT_FAULT);
+        fflush(NULL);
+        _exit(DRM_EXIT_FAULT);
     }
     pthread_mutex_unlock(&node.lock);
     /* drm_ioctl copies the struct back whatever the handler returned */

@@ -23,4 +23,12 @@ check 1 "^libcmdgpu-drm: GPU fault: fault #0 invalid-class nv/host .*SET_OBJECT:
 check 1 "^hang report: channel 0 stood at "
 check 1 "GPU fault"
 [ $fail = 0 ] || { cat "$work/log"; exit 1; }
-echo "PASS: drm_hostile, and the log as the kernel would write it"
+# --exit-on-fault: the program ends (86) at the fault it provokes, the log
+# has the fault, its hang report and the reason, and nothing after
+"$build/cmdgpu" exec --exit-on-fault --log "$work/log2" -- "$build/tests/drm_hostile" >/dev/null
+rc=$?
+[ $rc = 86 ] || { echo "FAIL: --exit-on-fault: status $rc, want 86"; exit 1; }
+[ "$(tail -1 "$work/log2")" = "libcmdgpu-drm: exiting (status 86) at the GPU fault" ] &&
+    grep -q "^libcmdgpu-drm: GPU fault: fault #0 invalid-class" "$work/log2" ||
+    { echo "FAIL: --exit-on-fault log:"; cat "$work/log2"; exit 1; }
+echo "PASS: drm_hostile, and the log as the kernel would write it; --exit-on-fault"

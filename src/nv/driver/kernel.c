@@ -35,7 +35,7 @@ typedef struct nv_kgpu {
     cg_device *dev;
     cg_nv_gpu *gpu;
     const cg_gpu_id *id;
-    const cg_kernel_env *env;
+    cg_kernel_env *env;
     void *hang;            /* the hang recorder (the family's) */
     int clients;
     size_t faults_told;    /* fault records already written to the log */
@@ -381,6 +381,7 @@ static void tell_faults(nv_client *c)
         fprintf(g->env->log, "libcmdgpu-drm: GPU fault: %s\n", line);
     }
     g->faults_told = n;
+    g->env->faults = n;
     if (g->hang)
         cg_nv_family.hang->report(g->hang, false, g->env->log);
     fflush(g->env->log);
@@ -544,7 +545,7 @@ static void draw_record(void *user, const cg_nv_draw *d)
 
 /* ---- clients ----------------------------------------------------------------------- */
 
-static int kopen(const cg_gpu_id *id, cg_device *dev, const cg_kernel_env *env, void **out)
+static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void **out)
 {
     nv_kgpu *g = &kgpu;
     if (!g->gpu) {
