@@ -11,7 +11,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test asan asan-clang tsan bench install fuzz clean
+.PHONY: all deps build demo test piglit asan asan-clang tsan bench install fuzz clean
 
 all: build
 
@@ -27,6 +27,14 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+# piglit's GL ES tests (tests/piglit/gles.list) through Mesa's nouveau on the
+# model and through llvmpipe; every result must be the one committed in
+# tests/piglit/expected.tsv. The table: $(BUILD)/piglit/results.md. Skipped
+# (saying why) where piglit is not installed.
+piglit: build
+	bash tests/piglit/run.sh $(BUILD) tests/piglit/gles.list tests/piglit/expected.tsv \
+	  $(BUILD)/piglit $(JOBS) || [ $$? = 77 ]
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over every test and corpus.
 asan: deps
