@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include "core/bits.h"
 #include "core/internal.h"
 #include "core/mem_internal.h"
 #include "cmdgpu/vc4.h"
@@ -97,18 +98,8 @@ static inline uint32_t vc4_le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static inline uint16_t vc4_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline float vc4_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t vc4_u32f(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static inline float vc4_f32(uint32_t u) { return cg__bitsf(u); }
+static inline uint32_t vc4_u32f(float f) { return cg__fbits(f); }
 
 /* Opcodes, byte sizes and field positions, from cl.def: VC4_OP_<record>,
  * VC4_SIZE_<record>, VC4_FB_<record>_<field> (first bit of the payload) and

@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/bits.h"
 #include "core/mem_internal.h"
 #include "nv/tables/fields.h"
 #include "pipeline.h"
@@ -107,19 +108,9 @@ static float regf(const nv_obj *o, uint32_t m)
     return f;
 }
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static uint32_t fbits(float f) { return cg__fbits(f); }
 
-static float bitsf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static float bitsf(uint32_t u) { return cg__bitsf(u); }
 
 static int sass_fault(pl_ctx *c, const nv_sass_fault *f)
 {

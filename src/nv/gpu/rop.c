@@ -12,6 +12,7 @@
  * codes), SET_DEPTH_FUNC (OGL 0x200 + func, D3D 1-based). */
 #include <math.h>
 #include <string.h>
+#include "core/bits.h"
 #include "core/half.h"
 #include "pipeline.h"
 
@@ -137,7 +138,7 @@ static uint64_t get_bits(const uint8_t *p, unsigned off, unsigned bits)
     return v;
 }
 
-static void set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
+void nv_set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
 {
     if (((off | bits) & 7) == 0) {
         for (unsigned i = 0; i < bits / 8; i++)
@@ -153,19 +154,15 @@ static void set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
     }
 }
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static uint32_t fbits(float f) { return cg__fbits(f); }
 
 void nv_color_pack(const nv3d_ct_format *f, const float rgba[4], unsigned mask, uint8_t *px)
 {
     for (unsigned c = 0; c < 4; c++) {
         if (!f->bits[c] || !((mask >> c) & 1))
             continue;
-        set_bits(px, f->off[c], f->bits[c], nv3d_chan_value(f->type, f->bits[c], fbits(rgba[c])));
+        nv_set_bits(px, f->off[c], f->bits[c],
+                    nv3d_chan_value(f->type, f->bits[c], fbits(rgba[c])));
     }
 }
 
@@ -211,5 +208,5 @@ double nv_zeta_quantize(const nv3d_zt_format *f, float z)
 void nv_zeta_write(const nv3d_zt_format *f, double z, uint8_t *px)
 {
     float zf = (float)z;
-    set_bits(px, f->zoff, f->zbits, nv3d_chan_value(f->ztype, f->zbits, fbits(zf)));
+    nv_set_bits(px, f->zoff, f->zbits, nv3d_chan_value(f->ztype, f->zbits, fbits(zf)));
 }

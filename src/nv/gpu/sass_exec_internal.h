@@ -14,6 +14,7 @@
 #define CMDGPU_NV_SASS_EXEC_INTERNAL_H
 
 #include <string.h>
+#include "core/bits.h"
 #include "nv/tables/sass.h"
 #include "sass_exec.h"
 
@@ -140,19 +141,9 @@ static inline void nv_xpred_write(nv_sass_warp *w, unsigned p, uint32_t m, uint3
 }
 
 /* A register word as a float and back. */
-static inline float nv_xf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static inline float nv_xf(uint32_t u) { return cg__bitsf(u); }
 
-static inline uint32_t nv_xu(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static inline uint32_t nv_xu(float f) { return cg__fbits(f); }
 
 /* FTZ: a denormal becomes a zero of its sign. Result formatting of the
  * float unit: a NaN becomes the canonical 0x7fffffff, FTZ flushes a

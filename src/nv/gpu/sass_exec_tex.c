@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/bits.h"
 #include "core/half.h"
 #include "cmdgpu/nv3d.h"
 #include "nv/nv_internal.h"
@@ -77,19 +78,9 @@ struct nv_sass_tex_cache {
     unsigned next;
 };
 
-static inline float fl(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static inline float fl(uint32_t u) { return cg__bitsf(u); }
 
-static inline uint32_t uf(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static inline uint32_t uf(float f) { return cg__fbits(f); }
 
 static uint32_t get_bits(const uint8_t *p, unsigned off, unsigned w)
 {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
+#include "core/bits.h"
 #include "core/simd.h"
 #include "sass_lanes.h"
 
@@ -24,12 +25,7 @@
 
 #define LANES for (unsigned l = 0; l < NV_WARP; l++)
 
-static inline uint32_t uf(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static inline uint32_t uf(float f) { return cg__fbits(f); }
 
 /* bit l: lane l (a shift by the lane index does not vectorise) */
 static const uint32_t lane_bit[NV_WARP] = {

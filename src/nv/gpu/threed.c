@@ -293,17 +293,6 @@ int nv3d_report_semaphore(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_age
  * exclusive. SET_CT_WRITE masks do not apply ("COLOR_MASK doesn't affect
  * CLEAR_BUFFERS", Mesa nvc0_clear). */
 
-static void put_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v)
-{
-    for (unsigned i = 0; i < bits; i++) {
-        unsigned b = off + i;
-        if ((v >> i) & 1)
-            p[b / 8] |= (uint8_t)(1u << (b % 8));
-        else
-            p[b / 8] &= (uint8_t)~(1u << (b % 8));
-    }
-}
-
 /* One surface layer being cleared. */
 typedef struct clr_surf {
     uint64_t base;     /* the layer's first byte (3-D targets: the volume's) */
@@ -565,8 +554,8 @@ static int clear_color(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent 
     for (unsigned c = 0; c < 4; c++) {
         if (!f->bits[c] || !NV_VAL(NVB197, CLEAR_SURFACE, R_ENABLE, v >> c))
             continue;
-        put_bits(s.val, f->off[c], f->bits[c], nv3d_chan_value(f->type, f->bits[c], cc[c]));
-        put_bits(s.mask, f->off[c], f->bits[c], ~0ull);
+        nv_set_bits(s.val, f->off[c], f->bits[c], nv3d_chan_value(f->type, f->bits[c], cc[c]));
+        nv_set_bits(s.mask, f->off[c], f->bits[c], ~0ull);
     }
     s.full = true;
     for (unsigned k = 0; k < s.bpp; k++)
@@ -620,13 +609,13 @@ static int clear_zeta(cg_nv_channel *ch, nv_obj *o, uint32_t v, const cg_agent *
         return CG_ERR_FAULT;
     if (z && f->zbits) {
         uint32_t d = reg(o, NVB197_SET_Z_CLEAR_VALUE);
-        put_bits(s.val, f->zoff, f->zbits, nv3d_chan_value(f->ztype, f->zbits, d));
-        put_bits(s.mask, f->zoff, f->zbits, ~0ull);
+        nv_set_bits(s.val, f->zoff, f->zbits, nv3d_chan_value(f->ztype, f->zbits, d));
+        nv_set_bits(s.mask, f->zoff, f->zbits, ~0ull);
     }
     if (st && f->sbits) {
-        put_bits(s.val, f->soff, f->sbits,
+        nv_set_bits(s.val, f->soff, f->sbits,
                  NV_VAL(NVB197, SET_STENCIL_CLEAR_VALUE, V, reg(o, NVB197_SET_STENCIL_CLEAR_VALUE)));
-        put_bits(s.mask, f->soff, f->sbits, ~0ull);
+        nv_set_bits(s.mask, f->soff, f->sbits, ~0ull);
     }
     s.full = true;
     for (unsigned k = 0; k < s.bpp; k++)

@@ -109,5 +109,8 @@ const nv3d_zt_format *nv3d_zt_format_find(uint32_t code);
 /* A float's bits as a channel of `bits` bits of type NV3D_CH_* (UNORM:
  * clamp and round; FLOAT 16: binary16; FLOAT 32: the bits). */
 uint64_t nv3d_chan_value(unsigned type, unsigned bits, uint32_t fbits);
+/* rop.c: write the low `bits` bits of v at bit offset off of p (little
+ * endian, byte-aligned fields in one go). */
+void nv_set_bits(uint8_t *p, unsigned off, unsigned bits, uint64_t v);
 
 #endif

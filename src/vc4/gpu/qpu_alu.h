@@ -6,20 +6,11 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+#include "core/bits.h"
 #include "qpu_int.h"
 
-static inline float u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static inline float u2f(uint32_t u) { return cg__bitsf(u); }
+static inline uint32_t f2u(float f) { return cg__fbits(f); }
 
 /* Denormals are flushed to zero, keeping the sign (addendum: "no support
  * for denormal numbers. They are just truncated to 0"). NaN results come
