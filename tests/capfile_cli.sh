@@ -69,13 +69,13 @@ grep -q 'pixel hash ab4e631d2f5d14c4' "$tmp/tri.b" && ok || bad "vc4: the frame'
 
 # disasm: the header, the memory, each submission decoded
 expect 0 "disasm a capture" -- "$bin" disasm "$tmp/tri.cap"
-grep -q '^# cmdgpu capture 1.0, family vc4, scene ".*first_triangle.s": 1 memory range(s), 12 action(s), 2 submission(s)$' "$tmp/out" && ok || bad "disasm header"
+grep -q '^# cmdgpu capture 1.1, family vc4, scene ".*first_triangle.s": 1 memory range(s), 12 action(s), 2 submission(s)$' "$tmp/out" && ok || bad "disasm header"
 grep -q '^# submission 0: 52 bytes at 0x103e4$' "$tmp/out" && ok || bad "disasm: the binner list"
 grep -q '^Tile_Binning_Mode_Configuration {' "$tmp/out" && ok || bad "disasm: decoded records"
 expect 0 "disasm -f radeon" -- "$bin" disasm -f radeon "$tmp/ib_chain.cap"
 grep -q '^INDIRECT_BUFFER 0x300000, 0x0, 0x5  # 0x20000c ' "$tmp/out" && ok || bad "disasm: the IB"
 expect 0 "disasm --json" -- "$bin" disasm --json "$tmp/rects.cap"
-grep -q '^{"format":"cmdgpu-capture","version":"1.0","family":"nv",' "$tmp/out" && ok || bad "disasm json"
+grep -q '^{"format":"cmdgpu-capture","version":"1.1","family":"nv",' "$tmp/out" && ok || bad "disasm json"
 grep -q '"record":"submit","kind":2,"name":"NV_ACT_SUBMIT"' "$tmp/out" && ok || bad "disasm json: submit"
 
 # the end record: a replay whose final memory differs is reported (exit 1)
@@ -114,7 +114,7 @@ expect 3 "huge record" -- "$bin" disasm "$tmp/huge.cap"
 grep -q 'at offset 28 (0x1c): record of 2147483647 bytes runs past the end of the file (0 bytes left)' "$tmp/err" && ok || bad "huge message"
 { head -c 10 "$tmp/ib_chain.cap"; printf '\002\000'; tail -c +13 "$tmp/ib_chain.cap"; } > "$tmp/v2.cap"
 expect 3 "newer major version" -- "$bin" run "$tmp/v2.cap"
-grep -q 'at offset 10 (0xa): format version 2.0 is newer than this reader.s 1.0: use a newer cmdgpu' "$tmp/err" && ok || bad "version message"
+grep -q 'at offset 10 (0xa): format version 2.1 is newer than this reader.s 1.1: use a newer cmdgpu' "$tmp/err" && ok || bad "version message"
 
 # progress: nothing on stderr unless it is a terminal
 "$bin" run -f radeon "$tmp/w.s" --budget radeon.wait-polls=5 >/dev/null 2>"$tmp/perr"

@@ -30,6 +30,20 @@ grep -q "SEMAPHORED \[0x001c\] = 0x01000002" "$tmp/out" && ok || bad "trace line
 expect 1 "faults --json" -- "$bin" run -f nv --json --out "$tmp" "$src/examples/nv/faults.s"
 grep -q '"kind":"unbound-subchannel"' "$tmp/out" && ok || bad "fault json"
 
+# the directives a recorded session uses (docs/nv.md)
+expect 0 "session directives" -- "$bin" run -f nv "$src/tests/data/nv_session.s"
+grep -q "^PBDMA0: 00800000 \[DEVICE\] ch 0 subc 7 mthd 0600 data 00000005 (a software method the kernel does not take)$" "$tmp/out" && ok || bad "nvsw line"
+grep -q "^scene .*nv_session.s: ok, 0 fault(s)$" "$tmp/out" && ok || bad "session ok"
+sed 's/0x05b334f6f5410fcb/0x05b334f6f5410fca/' "$src/tests/data/nv_session.s" > "$tmp/badhash.s"
+expect 1 "expect_hash mismatch" -- "$bin" run -f nv "$tmp/badhash.s"
+grep -q "^FAIL expect_hash 0x0100010000 +0x1000: 05b334f6f5410fcb, expected 05b334f6f5410fca$" "$tmp/out" && ok || bad "expect_hash message"
+grep -v '^.nvsw' "$src/tests/data/nv_session.s" > "$tmp/nonvsw.s"
+expect 1 "no .nvsw: subchannel 7 has no object" -- "$bin" run -f nv "$tmp/nonvsw.s"
+grep -q "unbound-subchannel nv/pfifo ch 0 .*method 0x0500 on subchannel 7" "$tmp/out" && ok || bad "no nvsw fault"
+printf '.buffer b, 0x100000000, 0x1000\n.unmap b\n.unmap b\n' > "$tmp/unmap2.s"
+expect 1 "unmap twice" -- "$bin" run -f nv "$tmp/unmap2.s"
+grep -q "action #2 (.unmap: no .buffer at that address) failed" "$tmp/out" && ok || bad "unmap twice message"
+
 # round trips on every example
 for s in "$src"/examples/nv/*.s "$src"/fuzz/corpus/nv_asm/statements.s; do
     name=$(basename "$s" .s)

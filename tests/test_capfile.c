@@ -3,7 +3,9 @@
  * fields, a hand-built radeon capture replayed (the example of
  * docs/capture-format.md "Writing one from another tool"), the end-record
  * check, and hostile input: every truncation, huge declared sizes, a newer
- * major version, actions under the wrong record type. */
+ * major version, actions under the wrong record type; a session as
+ * libcmdgpu-drm records one (data records between the actions, buffers
+ * checked by hash) replayed, listed and refused when tampered with. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -75,12 +77,137 @@ static int run_log(const uint8_t *data, size_t size, char **log, size_t *len)
     return rc;
 }
 
+/* An nv session as libcmdgpu-drm records it: a buffer, the CPU's words in
+ * it as a data record, one GPFIFO entry (a semaphore release of `value`
+ * at +0x100), a run, the buffer's final bytes checked by hash. */
+static uint8_t *session(size_t *size, uint32_t value, uint32_t space)
+{
+    const uint64_t va = 0x100000000ull;
+    uint32_t push[5] = {0x20040004, (uint32_t)(va >> 32), (uint32_t)va + 0x100, value,
+                        2u | 1u << 24};
+    uint8_t final[0x1000] = {0};
+    memcpy(final, push, sizeof push);
+    memcpy(final + 0x100, &value, 4);
+    cg_capfile_writer *w = NULL;
+    CHECK_EQ(cg_capfile_writer_create(CG_FAMILY_NV, &w), 0);
+    cg_capfile_write_config(w, 24, 1); /* nv.nvsw */
+    cg_capfile_action buf = {.type = CG_CAPREC_MAPPING, .kind = 0, .a = (int64_t)va,
+                             .b = 0x1000, .s1 = -1, .s2 = -1, .str1 = "gem1", .str1_len = 4};
+    cg_capfile_write_action(w, &buf);
+    /* the last word, 0x01000002, and a zero word the pushbuffer does not
+     * hold: the listing finds the rest of the entry in the zeroed buffer */
+    cg_capfile_write_data(w, va, space, (const uint8_t *)push, 16);
+    cg_capfile_write_data(w, va + 16, 0, (const uint8_t *)&push[4], 4);
+    cg_capfile_action sub = {.type = CG_CAPREC_SUBMIT, .kind = 2, .a = (int64_t)va,
+                             .b = (int64_t)va + 24, .s1 = -1, .s2 = -1};
+    cg_capfile_action run = {.type = CG_CAPREC_SYNC, .kind = 3, .s1 = -1, .s2 = -1};
+    cg_capfile_action chk = {.type = CG_CAPREC_CHECK, .kind = 12, .a = (int64_t)va, .b = 0x1000,
+                             .c = (int64_t)fnv(final, sizeof final), .s1 = -1, .s2 = -1};
+    cg_capfile_write_action(w, &sub);
+    cg_capfile_write_action(w, &run);
+    cg_capfile_write_action(w, &chk);
+    cg_capfile_end e = {.result = 0, .faults = 0, .fault_hash = cg_capfile_fault_hash(NULL, 0)};
+    cg_capfile_write_end(w, &e);
+    const uint8_t *d;
+    CHECK_EQ(cg_capfile_writer_bytes(w, &d, size), 0);
+    uint8_t *copy = malloc(*size);
+    memcpy(copy, d, *size);
+    cg_capfile_writer_destroy(w);
+    return copy;
+}
+
+/* Replay: 0 ok, 1 a check failed; *log its lines. */
+static int session_run(const uint8_t *d, size_t size, char **log)
+{
+    cg_capfile *c = NULL;
+    cg_capture_error e = {0};
+    int rc = cg_capfile_parse(d, size, &c, &e);
+    if (rc)
+        return rc;
+    cg_device *dev = NULL;
+    CHECK_EQ(cg_capfile_device(c, &dev), 0);
+    size_t len;
+    FILE *f = open_memstream(log, &len);
+    rc = cg_capfile_run(c, dev, &(cg_scene_opts){.log = f});
+    fclose(f);
+    cg_capfile_end got = {.result = rc, .faults = (uint32_t)cg_fault_count(dev),
+                          .fault_hash = cg_capfile_fault_hash(dev, 0)};
+    if (rc >= 0 && cg_capfile_verify(c, &got, NULL, 0) != 0)
+        rc = 100;
+    cg_device_destroy(dev);
+    cg_capfile_free(c);
+    return rc;
+}
+
+static void test_session(void)
+{
+    size_t size;
+    uint8_t *d = session(&size, 0xCAFE, 0);
+    /* the first data record: type 10, 16 + 16 bytes, at 0x100000000, space 0 */
+    size_t at = 24 + 20 + 72;
+    static const uint8_t rec[24] = {10, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+                                    0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_MEM(d + at, rec, 24);
+    CHECK_MEM(d + at + 24, "\x04\x00\x04\x20", 4);
+    cg_capfile *c = NULL;
+    cg_capture_error e = {0};
+    CHECK_EQ(cg_capfile_parse(d, size, &c, &e), 0);
+    if (c) {
+        CHECK_EQ(c->nact, 6);
+        CHECK_EQ(c->act[1].type, CG_CAPREC_DATA);
+        CHECK_EQ((uint64_t)c->act[1].a, 0x100000000ull);
+        CHECK_EQ(c->act[1].data_len, 16);
+        CHECK_EQ(c->end.actions, 6);
+        char *txt = NULL;
+        size_t len;
+        FILE *f = open_memstream(&txt, &len);
+        cg_capfile_disasm_opts o = {0};
+        CHECK_EQ(cg_capfile_disasm(c, &o, f), 0);
+        fclose(f);
+        CHECK(txt && strstr(txt, "# #1 data: 16 bytes at 0x100000000 (record at offset 116)\n"));
+        CHECK(txt && strstr(txt, "# submission 0: 24 bytes at 0x100000000\n"));
+        CHECK(txt && strstr(txt, "0x100000010: 01000002"));
+        CHECK(txt && strstr(txt, "0x100000014: 00000000"));
+        CHECK(txt && !strstr(txt, "not decoded"));
+        free(txt);
+        cg_capfile_free(c);
+    }
+    char *log = NULL;
+    CHECK_EQ(session_run(d, size, &log), 0);
+    CHECK(log && !strstr(log, "FAIL"));
+    free(log);
+    /* the CPU wrote another value: the GPU releases it, the hash differs */
+    uint32_t v = 0xBEEF;
+    memcpy(d + at + 24 + 12, &v, 4);
+    log = NULL;
+    CHECK_EQ(session_run(d, size, &log), 100);
+    CHECK(log && strstr(log, "FAIL expect_hash 0x0100000000 +0x1000: "));
+    free(log);
+    free(d);
+    /* hostile data records: another address space, too short, wrapping */
+    d = session(&size, 0xCAFE, 3);
+    CHECK_EQ(cg_capfile_parse(d, size, &c, &e), CG_ERR_UNSUPPORTED);
+    CHECK_EQ(e.offset, at + 16);
+    d[at + 16] = 0;
+    uint8_t shortrec[24 + 20 + 72 + 8 + 15] = {0};
+    memcpy(shortrec, d, at);
+    shortrec[at] = 10, shortrec[at + 4] = 15;
+    CHECK_EQ(cg_capfile_parse(shortrec, sizeof shortrec, &c, &e), CG_ERR_SYNTAX);
+    CHECK_EQ(e.offset, at + 4);
+    CHECK_STR(e.msg, "data record of 15 bytes, less than 16");
+    memset(d + at + 8, 0xff, 8);
+    CHECK_EQ(cg_capfile_parse(d, size, &c, &e), CG_ERR_RANGE);
+    CHECK_EQ(e.offset, at + 8);
+    free(d);
+}
+
 int main(void)
 {
+    test_session();
     size_t size;
     uint8_t *d = build(&size, true, 0x1234);
     /* header: magic, version 1.0, family radeon (3), header size 24, flags 0 */
-    static const uint8_t hdr[24] = {'C', 'M', 'D', 'G', 'P', 'U', 'C', 'A', 'P', 0, 1, 0, 0, 0, 3, 0,
+    static const uint8_t hdr[24] = {'C', 'M', 'D', 'G', 'P', 'U', 'C', 'A', 'P', 0, 1, 0, 1, 0, 3, 0,
                                     24, 0, 0, 0, 0, 0, 0, 0};
     CHECK_MEM(d, hdr, 24);
     /* the first record: config, 12 bytes, key 1 (radeon.gen) = 0 */
@@ -99,7 +226,7 @@ int main(void)
     CHECK_EQ(cg_capfile_parse(d, size, &c, &e), 0);
     if (c) {
         CHECK_EQ(c->major, 1);
-        CHECK_EQ(c->minor, 0);
+        CHECK_EQ(c->minor, 1);
         CHECK_EQ(c->family, CG_FAMILY_RADEON);
         CHECK_EQ(c->ncfg, 1);
         CHECK_EQ(c->name_len, 6);
@@ -194,7 +321,7 @@ int main(void)
     h[10] = 2; /* major version 2 */
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_UNSUPPORTED);
     CHECK_EQ(e.offset, 10);
-    CHECK_STR(e.msg, "format version 2.0 is newer than this reader's 1.0: use a newer cmdgpu");
+    CHECK_STR(e.msg, "format version 2.1 is newer than this reader's 1.1: use a newer cmdgpu");
     memcpy(h, d, size);
     h[0] = 'X';
     CHECK_EQ(cg_capfile_parse(h, size, &c, &e), CG_ERR_SYNTAX);

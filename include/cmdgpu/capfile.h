@@ -31,7 +31,7 @@ extern "C" {
 
 #define CG_CAPFILE_MAGIC "CMDGPUCAP" /* 9 bytes, then a 0 byte */
 #define CG_CAPFILE_MAJOR 1
-#define CG_CAPFILE_MINOR 0
+#define CG_CAPFILE_MINOR 1
 #define CG_CAPFILE_HEADER 24 /* bytes the version-1 writer puts before the records */
 
 /* Record types: X(enum suffix, code, name, what). docs/capture-format.md
@@ -48,6 +48,7 @@ extern "C" {
     X(CPU, 7, "cpu", "a CPU memory access after the start (write32, copy32, flush)")     \
     X(SYNC, 8, "sync", "run, fence, wait, mailbox call, reset")                          \
     X(CHECK, 9, "check", "what the run printed or checked (expect, dump, png, status)") \
+    X(DATA, 10, "data", "bytes the CPU wrote at this point (a recorded session; 1.1)")    \
     X(END, 15, "end", "the run's results summary")
 
 typedef enum cg_capfile_record_type {
@@ -87,8 +88,9 @@ typedef struct cg_capfile_mem {
     size_t offset;        /* of the record in the file */
 } cg_capfile_mem;
 
-/* One call of the scene's CPU side (records MAPPING .. CHECK): a scene's
- * action; its strings point into the file, offset is the record's. */
+/* One call of the scene's CPU side (records MAPPING .. CHECK, and DATA):
+ * a scene's action; its strings and a DATA record's bytes point into the
+ * file, offset is the record's. */
 typedef cg_scene_action cg_capfile_action;
 
 typedef struct cg_capfile_end {
@@ -135,6 +137,10 @@ CG_API const cg_capfile_mem *cg_capfile_mem_named(const cg_capfile *c, const cha
  * source; cg_asm_add_section), in file order: the form the scene runners
  * take. CG_ERR_SYNTAX (two records of one name: err not set), CG_ERR_NOMEM. */
 CG_API int cg_capfile_asm(const cg_capfile *c, cg_asm **out);
+/* FNV-1a 64 of p[0, n), continuing from h (start with CG_CAPFILE_HASH0):
+ * the hash every check of a capture uses. */
+#define CG_CAPFILE_HASH0 0xcbf29ce484222325ull
+CG_API uint64_t cg_capfile_hash(uint64_t h, const void *p, size_t n);
 /* FNV-1a 64 of the device's fault records from `from` on, each formatted
  * with cg_fault_format and ended by '\n'. */
 CG_API uint64_t cg_capfile_fault_hash(cg_device *dev, size_t from);
@@ -171,7 +177,14 @@ CG_API void cg_capfile_write_config(cg_capfile_writer *w, uint32_t key, uint64_t
 CG_API void cg_capfile_write_name(cg_capfile_writer *w, const char *name);
 CG_API void cg_capfile_write_memory(cg_capfile_writer *w, uint64_t addr, uint32_t space,
                                     const char *name, const uint8_t *data, size_t size);
+/* An action record; a DATA action (type CG_SCENE_DATA) becomes a data
+ * record (cg_capfile_write_data). */
 CG_API void cg_capfile_write_action(cg_capfile_writer *w, const cg_capfile_action *a);
+/* A data record: the CPU wrote data[0, size) at addr at this point of the
+ * run (a session's writes to memory it shares with the GPU). It is an
+ * action: the end record counts it. */
+CG_API void cg_capfile_write_data(cg_capfile_writer *w, uint64_t addr, uint32_t space,
+                                  const uint8_t *data, size_t size);
 /* The end record; its mem_hash is the writer's own (cg_capfile_writer_attach)
  * when attached, else e->mem_hash. */
 CG_API void cg_capfile_write_end(cg_capfile_writer *w, const cg_capfile_end *e);

@@ -15,7 +15,8 @@
  *   2. the MAPPING actions make their mappings (so sections can land there);
  *   3. every section is placed at its base address;
  *   4. the actions run in order, each logging one line or more; the first
- *      that fails stops the scene (checks that fail log and go on);
+ *      that fails stops the scene (checks that fail log and go on); a DATA
+ *      action's bytes are placed as a section is;
  *   5. the family writes its outputs (-o, --dump, draw records), its
  *      closing lines (status, fault lines) and the result;
  *   6. a capture being written or verified hashes the final memory; the
@@ -38,12 +39,14 @@ extern "C" {
 /* What an action is for: X(enum suffix, code, name). The codes are the
  * CMDGPUCAP record types that store the action (include/cmdgpu/capfile.h). */
 #define CG_SCENE_ROLE_TABLE(X)                                                   \
-    X(MAPPING, 4, "mapping")   /* a mapping made before the sections are placed */ \
+    X(MAPPING, 4, "mapping")   /* a mapping made before the sections are placed: \
+                                * a = its address, b = its bytes (zero-filled) */ \
     X(SUBMIT, 5, "submit")     /* a submission: GPFIFO entry, ring write, IB, CL kick */ \
     X(REGISTER, 6, "register") /* an MMIO register write by the CPU */           \
     X(CPU, 7, "cpu")           /* a CPU memory access (write32, copy32, flush) */ \
     X(SYNC, 8, "sync")         /* run, fence, wait, mailbox call, reset */        \
-    X(CHECK, 9, "check")       /* what the run prints or checks */
+    X(CHECK, 9, "check")       /* what the run prints or checks */              \
+    X(DATA, 10, "data")        /* bytes the CPU wrote at this point: the runner places them */
 
 typedef enum cg_scene_role {
 #define CG_X_ENUM(id, code, name) CG_SCENE_##id = code,
@@ -62,6 +65,12 @@ typedef struct cg_scene_action {
     int32_t n, s1, s2;
     const char *str1, *str2;
     size_t str1_len, str2_len;
+    /* A DATA action (any family, kind 0): the CPU wrote data[0, data_len)
+     * at address a at this point of the scene (a recorded session's writes
+     * to memory it shares with the GPU). The runner hands them to the
+     * family's place, as it does the sections before the first action. */
+    const uint8_t *data;
+    size_t data_len;
     size_t offset;        /* a capture's record offset in its file; 0 when assembled */
     uint32_t index;       /* its position in the scene (set when it is added) */
 } cg_scene_action;
@@ -128,8 +137,9 @@ CG_API const cg_scene_kind *cg_scene_kind_of(const struct cg_family_desc *fam, u
 CG_API bool cg_scene_str(const char *s, size_t n, char *buf, size_t cap);
 
 /* For assembler plug-ins (the family's text room): record an action (its
- * strings are copied) or a configuration value in the scene being built.
- * CG_ERR_NOMEM, CG_ERR_INVAL (an action code the family's table lacks). */
+ * strings and a DATA action's bytes are copied) or a configuration value
+ * in the scene being built. CG_ERR_NOMEM, CG_ERR_INVAL (an action code the
+ * family's table lacks; a DATA action of another kind than 0). */
 CG_API int cg_scene_add_action(cg_scene *sc, const cg_scene_action *a);
 CG_API int cg_scene_set_config(cg_scene *sc, uint32_t key, uint64_t value);
 /* Forget every action and value (an assembler's pass starts again). */

@@ -33,6 +33,9 @@ static uint32_t rd32(const uint8_t *p)
 }
 static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
+#define ACTION_FIXED 60 /* kind n a b c d e s1 s2 len1 len2 */
+#define DATA_FIXED 16   /* addr space flags */
+
 /* ---- writer -------------------------------------------------------------- */
 
 struct cg_capfile_writer {
@@ -188,10 +191,32 @@ void cg_capfile_write_memory(cg_capfile_writer *w, uint64_t addr, uint32_t space
     rec_end(w, s);
 }
 
+void cg_capfile_write_data(cg_capfile_writer *w, uint64_t addr, uint32_t space,
+                           const uint8_t *data, size_t size)
+{
+    if (!w)
+        return;
+    if (size > UINT32_MAX - DATA_FIXED) {
+        w->oom = true;
+        return;
+    }
+    size_t s = rec_begin(w, CG_CAPREC_DATA);
+    put64(w, addr);
+    put32(w, space);
+    put32(w, 0); /* flags */
+    put(w, data, size);
+    rec_end(w, s);
+    w->actions++;
+}
+
 void cg_capfile_write_action(cg_capfile_writer *w, const cg_capfile_action *a)
 {
     if (!w || !a)
         return;
+    if (a->type == CG_CAPREC_DATA) {
+        cg_capfile_write_data(w, (uint64_t)a->a, 0, a->data, a->data ? a->data_len : 0);
+        return;
+    }
     if (a->type < CG_CAPREC_MAPPING || a->type > CG_CAPREC_CHECK || a->str1_len > 0xFFFF ||
         a->str2_len > 0xFFFF) {
         w->oom = true;
@@ -290,7 +315,6 @@ cg_family cg_capfile_peek_family(const uint8_t *data, size_t size)
     return f != CG_FAMILY_NONE && cg_family_get((cg_family)f) ? (cg_family)f : CG_FAMILY_NONE;
 }
 
-#define ACTION_FIXED 60 /* kind n a b c d e s1 s2 len1 len2 */
 
 int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capture_error *err)
 {
@@ -326,7 +350,7 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
         uint32_t t = rd32(data + p);
         if (t == CG_CAPREC_MEMORY)
             nmem++;
-        else if (t >= CG_CAPREC_MAPPING && t <= CG_CAPREC_CHECK)
+        else if ((t >= CG_CAPREC_MAPPING && t <= CG_CAPREC_CHECK) || t == CG_CAPREC_DATA)
             nact++;
         p += 8 + (size_t)len;
     }
@@ -446,6 +470,26 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
                 c->submissions++;
             break;
         }
+        case CG_CAPREC_DATA: {
+            if (len < DATA_FIXED) {
+                rc = fail(err, p + 4, CG_ERR_SYNTAX, "data record of %u bytes, less than %d", len,
+                          DATA_FIXED);
+                break;
+            }
+            cg_capfile_action *a = &c->act[c->nact++];
+            a->type = t;
+            a->a = (int64_t)rd64(q);
+            a->data = q + DATA_FIXED;
+            a->data_len = len - DATA_FIXED;
+            a->offset = p;
+            if (rd32(q + 8) != 0)
+                rc = fail(err, p + 16, CG_ERR_UNSUPPORTED, "data for address space %u: only "
+                          "space 0 is defined", rd32(q + 8));
+            else if (a->data_len && (uint64_t)a->a + (a->data_len - 1) < (uint64_t)a->a)
+                rc = fail(err, p + 8, CG_ERR_RANGE, "data at 0x%llx of %zu bytes wraps the "
+                          "64-bit address space", (unsigned long long)a->a, a->data_len);
+            break;
+        }
         case CG_CAPREC_END:
             if (len < 24) {
                 rc = fail(err, p + 4, CG_ERR_SYNTAX, "end record of %u bytes, less than 24", len);
@@ -519,6 +563,14 @@ const cg_capfile_mem *cg_capfile_mem_named(const cg_capfile *c, const char *name
     return NULL;
 }
 
+uint64_t cg_capfile_hash(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
 uint64_t cg_capfile_fault_hash(cg_device *dev, size_t from)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -563,12 +615,15 @@ int cg_capfile_verify(const cg_capfile *c, const cg_capfile_end *got, char *msg,
     if (want == got->result && e->faults == got->faults && e->fault_hash == got->fault_hash &&
         mem_same)
         return 0;
-    if (msg)
-        snprintf(msg, cap, "the replay's results differ from the capture's: result %d (captured %d), "
-                 "%u fault(s) (captured %u), fault hash %016llx (captured %016llx), memory hash "
-                 "%016llx (captured %016llx)", got->result, e->result, got->faults, e->faults,
-                 (unsigned long long)got->fault_hash, (unsigned long long)e->fault_hash,
-                 (unsigned long long)got->mem_hash, (unsigned long long)e->mem_hash);
+    if (msg) {
+        int n = snprintf(msg, cap, "the replay's results differ from the capture's: result %d "
+                         "(captured %d), %u fault(s) (captured %u), fault hash %016llx (captured "
+                         "%016llx)", got->result, e->result, got->faults, e->faults,
+                         (unsigned long long)got->fault_hash, (unsigned long long)e->fault_hash);
+        if (e->mem_hash && n >= 0 && (size_t)n < cap) /* 0: the capture holds no memory hash */
+            snprintf(msg + n, cap - (size_t)n, ", memory hash %016llx (captured %016llx)",
+                     (unsigned long long)got->mem_hash, (unsigned long long)e->mem_hash);
+    }
     return 1;
 }
 

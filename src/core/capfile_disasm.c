@@ -46,16 +46,76 @@ static void json_str(FILE *out, const char *s, size_t n)
     fputc('"', out);
 }
 
-/* The stream an action submits: [addr, addr + size) and where its bytes
- * are (the family's action table says where it is). false when it submits
- * nothing or its bytes are not in the file. */
-static bool stream_of(const cg_capfile *c, const cg_scene_action *a, uint64_t *addr,
-                      const uint8_t **data, size_t *size, const char **why)
+/* The bytes of [lo, hi) as the CPU had written them before action `upto`:
+ * the newest data records first, then the memory records, then zeros
+ * where a mapping holds them. In *buf
+ * (malloc'd) when every byte is found; NULL when one is not, or the range
+ * is larger than any stream (64 MiB) or the search too long (a hostile
+ * file: 65536 data records back at most). */
+enum { GATHER_MAX = 64u << 20, GATHER_BACK = 65536 };
+static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t hi)
 {
+    size_t n = (size_t)(hi - lo);
+    if (hi - lo > GATHER_MAX)
+        return NULL;
+    uint8_t *buf = malloc(n ? n : 1), *have = calloc(n ? n : 1, 1);
+    size_t left = n, back = 0;
+    for (size_t j = upto; buf && have && left && j-- > 0 && back < GATHER_BACK;) {
+        const cg_scene_action *d = &c->act[j];
+        if (d->type != CG_CAPREC_DATA)
+            continue;
+        back++;
+        uint64_t a = (uint64_t)d->a, e = a + d->data_len;
+        for (uint64_t x = a > lo ? a : lo; x < e && x < hi; x++)
+            if (!have[x - lo]) {
+                have[x - lo] = 1, buf[x - lo] = d->data[x - a];
+                left--;
+            }
+    }
+    for (size_t j = 0; buf && have && left && j < c->nmem; j++) {
+        const cg_capfile_mem *m = &c->mem[j];
+        uint64_t e = m->addr + m->size;
+        for (uint64_t x = m->addr > lo ? m->addr : lo; x < e && x < hi; x++)
+            if (!have[x - lo]) {
+                have[x - lo] = 1, buf[x - lo] = m->data[x - m->addr];
+                left--;
+            }
+    }
+    /* bytes nobody wrote inside a mapping made before: zero, as in a
+     * fresh model (a MAPPING action's a and b are its address and size) */
+    for (size_t j = 0; buf && have && left && j < upto; j++) {
+        const cg_scene_action *m = &c->act[j];
+        uint64_t a = (uint64_t)m->a, e = a + (uint64_t)m->b;
+        if (m->type != CG_CAPREC_MAPPING || e < a)
+            continue;
+        for (uint64_t x = a > lo ? a : lo; x < e && x < hi; x++)
+            if (!have[x - lo]) {
+                have[x - lo] = 1, buf[x - lo] = 0;
+                left--;
+            }
+    }
+    bool ok = buf && have && !left;
+    free(have);
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The stream an action (the i-th) submits: [addr, addr + size) and where
+ * its bytes are (the family's action table says where it is; *owned when
+ * they were gathered from data records: free it). false when it submits
+ * nothing or its bytes are not in the file. */
+static bool stream_of(const cg_capfile *c, size_t i, uint64_t *addr, const uint8_t **data,
+                      size_t *size, uint8_t **owned, const char **why)
+{
+    const cg_scene_action *a = &c->act[i];
     const cg_scene_kind *k = cg_scene_kind_of(cg_family_get(c->family), a->kind);
     const cg_capfile_mem *m = NULL;
     uint64_t lo = 0, hi = 0;
     *why = NULL;
+    *owned = NULL;
     if (a->type != CG_CAPREC_SUBMIT)
         return false;
     cg_scene_stream where = k ? k->stream : CG_STREAM_NONE;
@@ -73,11 +133,11 @@ static bool stream_of(const cg_capfile *c, const cg_scene_action *a, uint64_t *a
         lo = (uint64_t)a->a, hi = (uint64_t)a->b;
     else if (where == CG_STREAM_B_C)
         lo = (uint32_t)a->b, hi = (uint32_t)a->c;
-    if (where == CG_STREAM_NONE || hi < lo || !(m = cg_capfile_mem_at(c, lo, hi - lo))) {
+    if (where == CG_STREAM_NONE || hi < lo || !(*owned = gather(c, i, lo, hi))) {
         *why = "the stream is not in the captured memory (the GPU or a later CPU write made it)";
         return false;
     }
-    *addr = lo, *data = m->data + (lo - m->addr), *size = (size_t)(hi - lo);
+    *addr = lo, *data = *owned, *size = (size_t)(hi - lo);
     return true;
 }
 
@@ -142,7 +202,17 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
         const uint8_t *data = NULL;
         size_t size = 0;
         const char *why;
-        bool has = stream_of(c, a, &addr, &data, &size, &why);
+        uint8_t *owned = NULL;
+        bool has = stream_of(c, i, &addr, &data, &size, &owned, &why);
+        if (a->type == CG_CAPREC_DATA) {
+            if (o->json)
+                fprintf(out, "%s{\"offset\":%zu,\"record\":\"data\",\"addr\":\"0x%" PRIx64
+                        "\",\"size\":%zu}", i ? "," : "", a->offset, (uint64_t)a->a, a->data_len);
+            else
+                fprintf(out, "%s# #%zu data: %zu bytes at 0x%" PRIx64 " (record at offset %zu)%s\n",
+                        cc, i, a->data_len, (uint64_t)a->a, a->offset, cr);
+            continue;
+        }
         if (o->json) {
             fprintf(out, "%s{\"offset\":%zu,\"record\":\"%s\",\"kind\":%u,\"name\":\"%s\",\"a\":%" PRId64
                     ",\"b\":%" PRId64 ",\"c\":%" PRId64 ",\"d\":%" PRId64 ",\"e\":%" PRId64
@@ -170,6 +240,7 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
                     fprintf(out, "%s# submission %zu: %zu bytes at 0x%" PRIx64 "%s\n", cc, done, size,
                             addr, cr);
                 int r = decode(c, o, addr, data, size, out);
+                free(owned);
                 if (r < 0)
                     return r;
                 bad += r;

@@ -62,6 +62,10 @@ int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out)
     }
     for (size_t i = 0; rc == 0 && i < c->nact; i++) {
         const cg_scene_action *x = &c->act[i];
+        if (x->type == CG_SCENE_DATA) {
+            rc = cg_scene_add_action(sc, x);
+            continue;
+        }
         const cg_scene_kind *k = cg_scene_kind_of(fam, x->kind);
         if (!k || (uint32_t)k->role != x->type || x->str1_len > k->str1_max ||
             x->str2_len > k->str2_max || (k->sane && !k->sane(x)))

@@ -171,7 +171,10 @@ static const char *keep_str(cg_scene *sc, const char *s, size_t n)
 
 int cg_scene_add_action(cg_scene *sc, const cg_scene_action *a)
 {
-    if (!sc || !a || !cg_scene_kind_of(sc->fam, a->kind))
+    if (!sc || !a)
+        return CG_ERR_INVAL;
+    if (a->type == CG_SCENE_DATA ? a->kind != 0 || a->str1_len || a->str2_len
+                                 : !cg_scene_kind_of(sc->fam, a->kind))
         return CG_ERR_INVAL;
     if (sc->nacts == sc->capacts) {
         size_t cap = sc->capacts ? 2 * sc->capacts : 16;
@@ -186,7 +189,9 @@ int cg_scene_add_action(cg_scene *sc, const cg_scene_action *a)
     x.str2 = keep_str(sc, a->str2, a->str2 ? a->str2_len : 0);
     x.str1_len = a->str1 ? a->str1_len : 0;
     x.str2_len = a->str2 ? a->str2_len : 0;
-    if (!x.str1 || !x.str2)
+    x.data_len = a->data ? a->data_len : 0;
+    x.data = x.data_len ? (const uint8_t *)keep_str(sc, (const char *)a->data, x.data_len) : NULL;
+    if (!x.str1 || !x.str2 || (x.data_len && !x.data))
         return CG_ERR_NOMEM;
     x.index = (uint32_t)sc->nacts;
     sc->acts[sc->nacts++] = x;
@@ -272,8 +277,13 @@ int cg_scene_run(const cg_scene *sc, cg_device *dev, const cg_scene_opts *o)
         failed |= r > 0;
     }
     /* 3. the actions, until one fails */
-    for (size_t i = 0; rc == 0 && !failed && i < sc->nacts; i++)
-        rc = ops->act(run, &sc->acts[i]);
+    for (size_t i = 0; rc == 0 && !failed && i < sc->nacts; i++) {
+        const cg_scene_action *x = &sc->acts[i];
+        if (x->type == CG_SCENE_DATA)
+            rc = x->data_len ? ops->place(run, "cpu data", (uint64_t)x->a, x->data, x->data_len) : 0;
+        else
+            rc = ops->act(run, x);
+    }
     if (rc == 0 && failed)
         rc = 1;
     int result = ops->finish(run, rc);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmdgpu/capfile.h"
 #include "cmdgpu/image.h"
 #include "core/image_internal.h"
 #include "core/internal.h"
@@ -22,6 +23,8 @@ typedef struct nv_run {
     cg_nv_as *as;
     cg_nv_channel *ch[8];
     cg_nv_channel *cur;
+    struct nv_buf { uint64_t va, size; uint32_t h; } *bufs; /* .buffers, for UNMAP */
+    size_t nbufs, capbufs;
     cg_nv_fence fences[NV_SCENE_FENCES];
     bool fence_set[NV_SCENE_FENCES];
     bool failed;          /* a check failed */
@@ -138,9 +141,16 @@ static int select_channel(nv_run *r, unsigned n)
     return 0;
 }
 
+/* nv.nvsw: subchannels 5-7 go to the kernel's software object, as in the
+ * session that was recorded; its lines go to the log. */
+static bool on_sw_method(void *user, int channel, unsigned subch, uint32_t m, uint32_t v)
+{
+    nv_run *r = user;
+    return nv_nvsw_method(r->log, "", channel, subch, m, v);
+}
+
 static int nv_open(const cg_scene *sc, cg_device *dev, const cg_scene_opts *o, void **out)
 {
-    (void)sc;
     nv_run *r = calloc(1, sizeof *r);
     if (!r)
         return CG_ERR_NOMEM;
@@ -149,6 +159,9 @@ static int nv_open(const cg_scene *sc, cg_device *dev, const cg_scene_opts *o, v
     int rc = cg_nv_gpu_create(dev, &r->gpu);
     if (!rc && (o->draws || o->textures_dir || o->draw_fn))
         cg_nv_gpu_set_draw_callback(r->gpu, on_draw, r);
+    uint64_t nvsw = 0;
+    if (!rc && cg_scene_config(sc, NV_CFG_NVSW, &nvsw) == 0 && nvsw)
+        cg_nv_gpu_set_sw_method(r->gpu, on_sw_method, r);
     if (!rc)
         rc = cg_nv_as_create(r->gpu, 0, &r->as);
     if (!rc)
@@ -184,8 +197,17 @@ static int nv_map(void *run, const cg_scene_action *x)
     if (!rc)
         rc = cg_nv_as_map_buffer_ex(r->as, CG_NV_AS_FIXED | (x->d ? CG_NV_AS_CACHEABLE : 0),
                                     (int32_t)x->c, h, 0x1000, 0, size, &va);
+    if (!rc && r->nbufs == r->capbufs) {
+        size_t cap = r->capbufs ? 2 * r->capbufs : 16;
+        struct nv_buf *n = realloc(r->bufs, cap * sizeof *n);
+        if (!n)
+            rc = CG_ERR_NOMEM;
+        else
+            r->bufs = n, r->capbufs = cap;
+    }
     if (rc)
         return act_fail(r, x, rc, ".buffer");
+    r->bufs[r->nbufs++] = (struct nv_buf){va, size, h};
     logf_(r, "buffer %.*s: 0x%010llx, 0x%llx bytes\n", (int)x->str1_len, x->str1,
           (unsigned long long)va, (unsigned long long)size);
     return 0;
@@ -307,6 +329,60 @@ static int act_file(nv_run *r, const cg_scene_action *x)
     return 0;
 }
 
+/* .unmap VA: the .buffer at VA is unmapped and its memory freed (a
+ * session's GEM_CLOSE). */
+static int act_unmap(nv_run *r, const cg_scene_action *x)
+{
+    for (size_t i = 0; i < r->nbufs; i++)
+        if (r->bufs[i].va == (uint64_t)x->a) {
+            struct nv_buf b = r->bufs[i];
+            r->bufs[i] = r->bufs[--r->nbufs];
+            int rc = cg_nv_as_unmap(r->as, b.va);
+            if (!rc)
+                rc = cg_nv_as_free_space(r->as, b.va, (uint32_t)(b.size >> 12), 0x1000);
+            if (!rc)
+                rc = cg_nv_nvmap_free(r->gpu, b.h);
+            return rc ? act_fail(r, x, rc, ".unmap") : 0;
+        }
+    return act_fail(r, x, CG_ERR_NOENT, ".unmap: no .buffer at that address");
+}
+
+/* .close_channel N: the channel is closed (a session's CHANNEL_FREE). */
+static int act_close_channel(nv_run *r, const cg_scene_action *x)
+{
+    cg_nv_channel *ch = r->ch[x->a];
+    if (!ch)
+        return act_fail(r, x, CG_ERR_NOENT, ".close_channel: the channel is not open");
+    if (r->cur == ch)
+        r->cur = NULL;
+    cg_nv_channel_close(ch);
+    r->ch[x->a] = NULL;
+    return 0;
+}
+
+/* .expect_hash VA, SIZE, HASH: FNV-1a 64 of the bytes as the CPU reads
+ * them (a session records one for each buffer it frees). */
+static int act_expect_hash(nv_run *r, const cg_scene_action *x)
+{
+    uint8_t buf[4096];
+    uint64_t h = CG_CAPFILE_HASH0, va = (uint64_t)x->a, left = (uint64_t)x->b;
+    while (left) {
+        size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+        int rc = cg_vas_cpu_read(cg_nv_as_vas(r->as), va, buf, n);
+        if (rc)
+            return act_fail(r, x, rc, ".expect_hash");
+        h = cg_capfile_hash(h, buf, n);
+        va += n, left -= n;
+    }
+    if (h != (uint64_t)x->c) {
+        logf_(r, "FAIL expect_hash 0x%010llx +0x%llx: %016llx, expected %016llx\n",
+              (unsigned long long)x->a, (unsigned long long)x->b, (unsigned long long)h,
+              (unsigned long long)x->c);
+        r->failed = true;
+    }
+    return 0;
+}
+
 static int nv_act(void *run, const cg_scene_action *x)
 {
     nv_run *r = run;
@@ -316,7 +392,9 @@ static int nv_act(void *run, const cg_scene_action *x)
     case NV_SA_CHANNEL:
         rc = select_channel(r, (unsigned)x->a);
         return rc ? act_fail(r, x, rc, ".channel") : 0;
-    case NV_SA_SUBMIT: return act_submit(r, x);
+    case NV_SA_CLOSE_CHANNEL: return act_close_channel(r, x);
+    case NV_SA_SUBMIT:
+        return r->cur ? act_submit(r, x) : act_fail(r, x, CG_ERR_INVAL, ".submit: no channel");
     case NV_SA_RUN: return cg_nv_gpu_run(r->gpu) < 0 ? act_fail(r, x, CG_ERR_INVAL, ".run") : 0;
     case NV_SA_FINISH:
         return cg_nv_gpu_finish(r->gpu) < 0 ? act_fail(r, x, CG_ERR_INVAL, ".finish") : 0;
@@ -329,6 +407,8 @@ static int nv_act(void *run, const cg_scene_action *x)
     case NV_SA_EXPECT32: return act_expect(r, x);
     case NV_SA_DUMP:
     case NV_SA_PNG: return act_file(r, x);
+    case NV_SA_UNMAP: return act_unmap(r, x);
+    case NV_SA_EXPECT_HASH: return act_expect_hash(r, x);
     default: return 0;
     }
 }
@@ -392,6 +472,7 @@ static void nv_close(void *run)
     nv_run *r = run;
     cg_nv_gpu_destroy(r->gpu);
     free(r->tics);
+    free(r->bufs);
     free(r);
 }
 
@@ -421,6 +502,10 @@ static bool sane_png(const cg_scene_action *a)
            c * h <= (256u << 20);
 }
 static bool sane_any(const cg_scene_action *a) { return slots_ok(a); }
+static bool sane_hash(const cg_scene_action *a)
+{
+    return slots_ok(a) && (uint64_t)a->b <= (4ull << 30);
+}
 
 static const cg_scene_kind nv_kinds[] = {
 #define NV_X_KIND(name, code, role, sane)                                                   \
@@ -443,9 +528,16 @@ static int nv_disasm_stream(const cg_capfile *c, const cg_text_opts *o, uint64_t
     return cg_nv_family.formats[0]->disasm(&x, data, size, out);
 }
 
+static const cg_scene_config_key nv_config[] = {
+    {NV_CFG_NVSW, "nv.nvsw", "1: subchannels 5-7 go to the kernel's software object (a session "
+                             "libcmdgpu-drm recorded)"},
+};
+
 const cg_scene_ops nv_scene_ops = {
     .kinds = nv_kinds,
     .nkinds = CG_ARRAY_SIZE(nv_kinds),
+    .config = nv_config,
+    .nconfig = CG_ARRAY_SIZE(nv_config),
     .takes = CG_SCENE_OPT_FRAME | CG_SCENE_OPT_DUMPS | CG_SCENE_OPT_DRAWS | CG_SCENE_OPT_OUT_DIR,
     .assembler = nv_scene_assembler,
     .open = nv_open,

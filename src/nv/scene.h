@@ -23,7 +23,10 @@
     X(CPU_WRITE32, 6, CPU, sane_any)        /* a = VA, b = value */                             \
     X(EXPECT32, 7, CHECK, sane_any)         /* a = VA, b = value */                             \
     X(DUMP, 8, CHECK, sane_dump)        /* a = VA, b = bytes */                             \
-    X(PNG, 9, CHECK, sane_png)          /* a = VA, b = w | h << 32, c = pitch, d = format */
+    X(PNG, 9, CHECK, sane_png)          /* a = VA, b = w | h << 32, c = pitch, d = format */ \
+    X(CLOSE_CHANNEL, 10, SYNC, sane_channel) /* a = channel 0..7 */                         \
+    X(UNMAP, 11, SYNC, sane_any)        /* a = VA of a .buffer: unmapped, its memory freed */ \
+    X(EXPECT_HASH, 12, CHECK, sane_hash) /* a = VA, b = bytes, c = FNV-1a 64 of them */
 
 enum {
 #define NV_X_ENUM(name, code, role, sane) NV_SA_##name = code,
@@ -32,6 +35,16 @@ enum {
 };
 
 enum { NV_SCENE_FENCES = 16 };
+
+/* Configuration keys (CONFIG records): nv.nvsw = 1: methods on
+ * subchannels 5-7 go to the kernel's software object, as in a session
+ * libcmdgpu-drm recorded (driver/nvsw.c). */
+enum { NV_CFG_NVSW = 24 };
+
+/* driver/nvsw.c: a method of the kernel's software object; lines to log
+ * (NULL: none) start with prefix. Returns true (the channel goes on). */
+bool nv_nvsw_method(FILE *log, const char *prefix, int channel, unsigned subch, uint32_t m,
+                    uint32_t v);
 #define NV_NAME_MAX 63  /* a .buffer's name (str1) */
 #define NV_PATH_MAX 255 /* a .dump or .png file (str2) */
 

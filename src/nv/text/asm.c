@@ -214,6 +214,32 @@ static int scene_directive(cg_asm *as, cg_nv_asm *a, const char *name)
         if (n > 7)
             return cg_asm_error(as, ".channel %llu: at most 8 channels (0..7)", (unsigned long long)n);
         x.kind = NV_SA_CHANNEL, x.a = (int64_t)n;
+    } else if (strcmp(name, ".close_channel") == 0) {
+        uint64_t n;
+        if ((rc = parse_u64(as, &n)))
+            return rc;
+        if (n > 7)
+            return cg_asm_error(as, ".close_channel %llu: channels are 0..7", (unsigned long long)n);
+        x.kind = NV_SA_CLOSE_CHANNEL, x.a = (int64_t)n;
+    } else if (strcmp(name, ".unmap") == 0) {
+        uint64_t va;
+        if ((rc = parse_u64(as, &va)))
+            return rc;
+        x.kind = NV_SA_UNMAP, x.a = (int64_t)va;
+    } else if (strcmp(name, ".expect_hash") == 0) {
+        uint64_t va, size, hash;
+        if ((rc = parse_u64(as, &va)) || (rc = want_comma(as)) || (rc = parse_u64(as, &size)) ||
+            (rc = want_comma(as)) || (rc = parse_u64(as, &hash)))
+            return rc;
+        if (size > (4ull << 30))
+            return cg_asm_error(as, ".expect_hash of %llu bytes: at most 4 GiB",
+                                (unsigned long long)size);
+        x.kind = NV_SA_EXPECT_HASH, x.a = (int64_t)va, x.b = (int64_t)size, x.c = (int64_t)hash;
+    } else if (strcmp(name, ".nvsw") == 0) {
+        /* a configuration value, not an action: the last pass's counts */
+        if (a->scene && cg_scene_set_config(a->scene, NV_CFG_NVSW, 1) != 0)
+            return cg_asm_error(as, "out of memory");
+        return 0;
     } else if (strcmp(name, ".run") == 0 || strcmp(name, ".finish") == 0) {
         x.kind = name[1] == 'r' ? NV_SA_RUN : NV_SA_FINISH;
     } else if (strcmp(name, ".wait") == 0) {
