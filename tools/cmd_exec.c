@@ -5,7 +5,8 @@
  * The command only prepares the environment and replaces itself with the
  * program: LD_PRELOAD gains the library, CMDGPU_DRM_GPU names the GPU,
  * CMDGPU_DRM_LOG the log, CMDGPU_DRM_IOCTLS the ioctl list, CMDGPU_DRM_DRAWS
- * the draw records. Everything else happens inside the program's
+ * the draw records, CMDGPU_DRM_CAPTURE the session's capture (an absolute
+ * path: the program may change directory). Everything else happens inside the program's
  * process. The GPUs come from the families' kernel interfaces
  * (cmdgpu/family.h cg_kernel_ops); the command names none. */
 #define _GNU_SOURCE
@@ -115,10 +116,19 @@ int cmd_exec(const cli_opts *o)
     char abs[PATH_MAX];
     if (!realpath(lib, abs))
         return cli_error(EXIT_INPUT, "exec: %s: %s", lib, strerror(errno));
+    char cap[PATH_MAX];
+    if (o->capture) {
+        /* refuse a path that cannot be created before running anything */
+        FILE *f = fopen(o->capture, "wb");
+        if (!f || fclose(f) != 0 || !realpath(o->capture, cap))
+            return cli_error(EXIT_INPUT, "--capture: cannot create '%s': %s", o->capture,
+                             strerror(errno));
+    }
     if (set_preload(abs) != 0 || setenv("CMDGPU_DRM_GPU", gpu->name, 1) != 0 ||
         (o->log && setenv("CMDGPU_DRM_LOG", o->log, 1) != 0) ||
         (o->ioctls && setenv("CMDGPU_DRM_IOCTLS", o->ioctls, 1) != 0) ||
         (o->draws && setenv("CMDGPU_DRM_DRAWS", o->draws, 1) != 0) ||
+        (o->capture && setenv("CMDGPU_DRM_CAPTURE", cap, 1) != 0) ||
         (o->exit_on_fault && setenv("CMDGPU_DRM_EXIT_ON_FAULT", "1", 1) != 0) ||
         (o->reference && setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) != 0))
         return cli_error(EXIT_INPUT, "exec: cannot set the environment: %s", strerror(errno));

@@ -75,14 +75,17 @@ static const cli_command commands[] = {
      cmd_report, false},
     {"exec", "run a program whose GPU driver then drives the model (Mesa's nouveau)",
      "usage: cmdgpu exec [--gpu NAME] [--log FILE] [--ioctls FILE] [--draws FILE]\n"
-     "                   [--exit-on-fault] [--reference] [--] PROGRAM [ARGS]\n"
+     "                   [--capture FILE] [--exit-on-fault] [--reference] [--] PROGRAM [ARGS]\n"
      "Runs PROGRAM with libcmdgpu-drm preloaded: it sees a render node\n"
      "(/dev/dri/renderD128) and the sysfs entries of the GPU, and its driver's\n"
      "ioctls run on the model (docs/drm.md). Options stop at PROGRAM. The exit\n"
      "status is PROGRAM's; 127 if it is not found, 126 if it cannot be run,\n"
      "86 if --exit-on-fault ended it at a GPU fault.\n"
      "GPU faults do not end the program: they go to the log with the hang\n"
-     "report, and the channel's later submissions fail as the kernel's would.\n",
+     "report, and the channel's later submissions fail as the kernel's would.\n"
+     "--capture records the session (every buffer, push and CPU write to GPU\n"
+     "memory): `cmdgpu run FILE` replays it and checks every buffer's final\n"
+     "bytes, `cmdgpu disasm FILE` lists it, `cmdgpu report` shows it.\n",
      cmd_exec, true},
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version, false},

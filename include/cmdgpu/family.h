@@ -241,6 +241,14 @@ typedef struct cg_kernel_env {
     const cg_user_io *user;
     FILE *draws;             /* every draw record, as `cmdgpu run --draws` writes them (NULL: none) */
     unsigned long faults;    /* GPU faults the interface has reported (it counts them here) */
+    /* A session being recorded (cmdgpu exec --capture; NULL: none): the
+     * interface writes every call it makes into the model as a scene's
+     * action, and the CPU's writes to shared buffers as data records, so
+     * `cmdgpu run` replays the session (docs/drm.md). When it cannot go on
+     * (out of memory, a limit of the scene), it says why in the log and
+     * sets capture_lost: the node then writes no file. */
+    struct cg_capfile_writer *capture;
+    bool capture_lost;
 } cg_kernel_env;
 
 /* One of the driver's ioctls (DRM_COMMAND_BASE + nr). arg is the kernel's
@@ -272,6 +280,10 @@ typedef struct cg_kernel_ops {
      * whose pages back it (a buffer's map_handle). 0 or -EINVAL. */
     int (*mmap)(void *client, uint64_t offset, uint64_t len, int *fd, uint64_t *fd_offset);
     void (*close)(void *client);
+    /* A recorded session ends (env->capture is set): record what the
+     * replay should check of what is still alive (nv: each buffer's final
+     * bytes). NULL: nothing. */
+    void (*record_end)(cg_kernel_env *env);
 } cg_kernel_ops;
 
 struct cg_family_desc {

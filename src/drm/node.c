@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "cmdgpu/capfile.h"
 #include "drm.h"
 
 /* drm.h (Linux uapi): the core ioctls a render node answers, by number. */
@@ -50,6 +51,8 @@ static struct {
     FILE *ioctls;              /* CMDGPU_DRM_IOCTLS: one line per ioctl, or NULL */
     FILE *draws;               /* CMDGPU_DRM_DRAWS: {"draws":[...]}, closed at exit */
     bool exit_on_fault;        /* CMDGPU_DRM_EXIT_ON_FAULT: end the program at a GPU fault */
+    char *capture;             /* CMDGPU_DRM_CAPTURE: the session's capture file, or NULL */
+    cg_capfile_writer *writer; /* its writer (env.capture while it records) */
     cg_user_io user;
     cg_kernel_env env;
     unsigned notes;            /* one-line notes written (capped) */
@@ -134,6 +137,80 @@ static void draws_close(void)
     pthread_mutex_unlock(&node.lock);
 }
 
+/* The session's capture, written at exit (or at --exit-on-fault's end):
+ * the end record holds the run's results as the replay's nv scene would
+ * report them: failed (1) when the GPU faulted. Under node.lock. */
+static void capture_save_locked(void)
+{
+    cg_capfile_writer *w = node.writer;
+    if (!w)
+        return;
+    if (!node.env.capture_lost && node.fam->kernel->record_end)
+        node.fam->kernel->record_end(&node.env);
+    if (!node.env.capture_lost) {
+        size_t nf = cg_fault_count(node.dev);
+        cg_capfile_end end = {.result = nf ? 1 : 0, .faults = (uint32_t)nf,
+                              .fault_hash = cg_capfile_fault_hash(node.dev, 0)};
+        cg_capfile_write_end(w, &end);
+        int rc = cg_capfile_writer_save(w, node.capture);
+        if (rc)
+            fprintf(node.log, "libcmdgpu-drm: --capture: cannot write %s: %s\n", node.capture,
+                    cg_strerror(rc));
+    } else {
+        unlink(node.capture); /* lost (the log says why): no half a session */
+    }
+    cg_capfile_writer_destroy(w);
+    node.writer = NULL;
+    node.env.capture = NULL;
+    free(node.capture);
+    node.capture = NULL;
+}
+
+static void capture_save(void)
+{
+    pthread_mutex_lock(&node.lock);
+    capture_save_locked();
+    pthread_mutex_unlock(&node.lock);
+}
+
+/* A child of fork records nothing: the parent's session is the parent's. */
+static void capture_child(void)
+{
+    cg_capfile_writer_destroy(node.writer);
+    node.writer = NULL;
+    node.env.capture = NULL;
+    free(node.capture);
+    node.capture = NULL;
+}
+
+/* CMDGPU_DRM_CAPTURE: record the session (the family's kernel interface
+ * writes it, family.h cg_kernel_env.capture). */
+static void capture_start(const char *path)
+{
+    cg_capfile_writer *w = NULL;
+    FILE *f = fopen(path, "wb");
+    if (!f || fclose(f) != 0 || cg_capfile_writer_create(node.fam->id, &w) != 0 ||
+        !(node.capture = strdup(path))) {
+        fprintf(node.log, "libcmdgpu-drm: --capture: cannot write %s: %s\n", path,
+                f ? "out of memory" : strerror(errno));
+        cg_capfile_writer_destroy(w);
+        return;
+    }
+    char exe[256] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    const char *base = strrchr(exe, '/');
+    cg_capfile_write_name(w, base ? base + 1 : exe);
+    cg_capfile_write_config(w, CG_CAPCFG_COHERENCY, (uint64_t)cg_device_coherency(node.dev));
+    for (int b = 0; b < CG_BUDGET_COUNT; b++)
+        if (cg_device_budget(node.dev, (cg_budget)b) != cg_budget_default((cg_budget)b))
+            cg_capfile_write_config(w, CG_CAPCFG_BUDGET + (uint32_t)b,
+                                    cg_device_budget(node.dev, (cg_budget)b));
+    node.env.capture = node.writer = w;
+    atexit(capture_save);
+    pthread_atfork(NULL, NULL, capture_child);
+}
+
 /* Make the device on first use (under node.lock). */
 static int node_ready(void)
 {
@@ -172,6 +249,13 @@ static int node_ready(void)
         return node.err = -ENOMEM;
     node.user = (cg_user_io){user_read, user_write};
     node.env = (cg_kernel_env){.log = node.log, .user = &node.user, .draws = node.draws};
+    /* the first process of the run that opens the node records; programs
+     * it starts do not (they would write the same file) */
+    const char *cap = getenv("CMDGPU_DRM_CAPTURE");
+    if (cap && cap[0]) {
+        capture_start(cap);
+        unsetenv("CMDGPU_DRM_CAPTURE");
+    }
     return node.err = 0;
 }
 
@@ -348,6 +432,7 @@ int drm_file_ioctl(drm_file *f, unsigned long req, void *uarg)
          * instead of waiting on fences the dead channel never signals */
         fprintf(node.log, "libcmdgpu-drm: exiting (status %d) at the GPU fault\n",
                 DRM_EXIT_FAULT);
+        capture_save_locked();
         fflush(NULL);
         _exit(DRM_EXIT_FAULT);
     }

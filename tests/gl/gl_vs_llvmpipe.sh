@@ -2,7 +2,10 @@
 # One GL ES case (tests/gl/gles_cases.c) through Mesa's nouveau on the model
 # (`cmdgpu exec`) and through llvmpipe (`cmdgpu exec --reference`), in the
 # same run; the images must agree within TOL steps of 1/255 per channel
-# (tests/gl/imgcmp.c: the coverage is then the same too).
+# (tests/gl/imgcmp.c: the coverage is then the same too). The model's run
+# is recorded (--capture): the capture must replay with every buffer's
+# final bytes identical (`cmdgpu run` checks them), list every submission
+# decoded (`cmdgpu disasm`) and make a report page (`cmdgpu report`).
 #   gl_vs_llvmpipe.sh BUILD CASE TOL
 # Exit 77 (skipped, with the reason) where this machine cannot run it.
 set -u
@@ -15,7 +18,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work
-"$build/cmdgpu" exec --log "$work/log" -- "$build/tests/gles_cases" "$case" "$work/nv.pam" \
+"$build/cmdgpu" exec --log "$work/log" --capture "$work/s.cap" -- \
+    "$build/tests/gles_cases" "$case" "$work/nv.pam" \
     >"$work/nv.out" 2>"$work/nv.err"
 rc=$?
 "$build/cmdgpu" exec --reference -- "$build/tests/gles_cases" "$case" "$work/ref.pam" \
@@ -44,5 +48,24 @@ if [ -s "$work/log" ]; then
     fail=1
 fi
 "$build/tests/imgcmp" "$work/nv.pam" "$work/ref.pam" "$tol" || fail=1
-[ $fail = 0 ] && echo "PASS: $case on the model matches llvmpipe within $tol"
+if ! "$build/cmdgpu" run "$work/s.cap" >"$work/replay.out" 2>&1 ||
+    [ "$(tail -1 "$work/replay.out")" != "scene gles_cases: ok, 0 fault(s)" ]; then
+    echo "FAIL: the recorded session does not replay to the same bytes:"
+    grep -v '^buffer ' "$work/replay.out"
+    fail=1
+fi
+"$build/cmdgpu" disasm "$work/s.cap" >"$work/s.txt" 2>&1
+if [ $? != 0 ] || grep -q 'not decoded' "$work/s.txt" || ! grep -q '^# submission 1: ' "$work/s.txt"; then
+    echo "FAIL: cmdgpu disasm of the capture:"
+    grep -m5 'not decoded\|cmdgpu:' "$work/s.txt"
+    fail=1
+fi
+if ! "$build/cmdgpu" report "$work/s.cap" -o "$work/s.html" >"$work/report.out" 2>&1 ||
+    ! grep -q ', ok, 0 fault(s), ' "$work/report.out"; then
+    echo "FAIL: cmdgpu report of the capture:"
+    cat "$work/report.out"
+    fail=1
+fi
+[ $fail = 0 ] && echo "PASS: $case on the model matches llvmpipe within $tol; its capture" \
+    "($(stat -c %s "$work/s.cap") bytes) replays to the same bytes"
 exit $fail

@@ -17,7 +17,14 @@
  * (nvc0 never relocates), its PTE kind is tile_flags >> 8. A channel is a
  * GPFIFO channel of the model; each push is one GPFIFO entry, and the GPU
  * runs until idle before GEM_PUSHBUF returns, so fences are signalled and
- * GEM_CPU_PREP never waits. */
+ * GEM_CPU_PREP never waits.
+ *
+ * A session can be recorded (env->capture): every call made into the model
+ * becomes an nv scene action (scene.h: BUFFER, CHANNEL, SUBMIT, RUN,
+ * UNMAP, CLOSE_CHANNEL), and what the program wrote into its buffers since
+ * the GPU last ran becomes data records, found by comparing each buffer
+ * with a shadow copy of what the GPU left there; each buffer's final bytes
+ * are checked on replay (EXPECT_HASH when it is freed). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "cmdgpu/capfile.h"
 #include "nv/driver/nouveau_abi.h"
 #include "nv/scene.h"
 
@@ -40,6 +48,10 @@ typedef struct nv_kgpu {
     int clients;
     size_t faults_told;    /* fault records already written to the log */
     unsigned long ndraws;  /* draw records written (--draws) */
+    uint64_t va_next;      /* the next buffer's address: unique in the process, so a
+                            * recorded session replays in one address space */
+    int rec_channel;       /* the channel the recording last selected */
+    struct nv_client *list; /* the clients */
 } nv_kgpu;
 
 static nv_kgpu kgpu;
@@ -51,6 +63,8 @@ typedef struct nv_bo {
     uint64_t size, va, map_handle;
     uint32_t domain, tile_mode, tile_flags;
     cg_mem *mem;
+    uint8_t *shadow;       /* recording: the bytes as the GPU last saw them */
+    bool cpu_mapped;       /* the program has mapped it: it may write there */
 } nv_bo;
 
 typedef struct nv_kchan {
@@ -68,15 +82,13 @@ typedef struct nv_client {
     nv_bo *bos;            /* by handle - 1 */
     size_t nbos, capbos;
     nv_kchan chans[8];
-    uint64_t va_next;      /* the next buffer's address */
     uint64_t bytes;        /* buffer bytes allocated */
+    struct nv_client *next; /* the GPU's clients */
 } nv_client;
 
 #define VA_BASE 0x100000000ull /* buffers from 4 GiB up: 0 stays unmapped */
 #define VA_LIMIT (1ull << 40)
 #define BYTES_LIMIT (4ull << 30) /* what FB_SIZE + AGP_SIZE promise, 2 GiB each */
-
-/* ---- buffers -------------------------------------------------------------------- */
 
 static nv_bo *bo_get(nv_client *c, uint32_t handle)
 {
@@ -84,6 +96,137 @@ static nv_bo *bo_get(nv_client *c, uint32_t handle)
         return NULL;
     return &c->bos[handle - 1];
 }
+
+/* ---- recording a session ---------------------------------------------------------- */
+
+static cg_capfile_writer *rec(const nv_client *c) { return c->g->env->capture; }
+
+/* The recording cannot go on: say why once; the node writes no file. */
+static void rec_lose(nv_client *c, const char *why)
+{
+    cg_kernel_env *env = c->g->env;
+    if (!env->capture_lost)
+        fprintf(env->log, "libcmdgpu-drm: --capture: %s: the session is not recorded\n", why);
+    env->capture_lost = true;
+    env->capture = NULL;
+}
+
+static void rec_act(nv_client *c, uint32_t kind, int64_t a, int64_t b, int64_t x, const char *str1)
+{
+    if (!rec(c))
+        return;
+    cg_scene_action act = {.type = cg_scene_kind_of(&cg_nv_family, kind)->role, .kind = kind,
+                           .a = a, .b = b, .c = x, .s1 = -1, .s2 = -1, .str1 = str1,
+                           .str1_len = str1 ? strlen(str1) : 0};
+    cg_capfile_write_action(rec(c), &act);
+}
+
+/* The bytes of [p, e) that differ from the shadow, trimmed to whole words
+ * at both ends, as one data record; the shadow takes them first, so the
+ * record holds what the shadow holds even if the program writes on. */
+static void rec_range(nv_client *c, nv_bo *b, uint64_t p, uint64_t e)
+{
+    while (p < e && b->host[p] == b->shadow[p])
+        p++;
+    while (e > p && b->host[e - 1] == b->shadow[e - 1])
+        e--;
+    p &= ~3ull;
+    e = (e + 3) & ~3ull;
+    if (e > b->size)
+        e = b->size;
+    memcpy(b->shadow + p, b->host + p, e - p);
+    cg_capfile_write_data(rec(c), b->va + p, 0, b->shadow + p, e - p);
+}
+
+/* What the program wrote into b since the GPU last ran: runs of pages that
+ * differ from the shadow. */
+static void rec_cpu_writes(nv_client *c, nv_bo *b)
+{
+    if (!rec(c) || !b->shadow)
+        return;
+    for (uint64_t p = 0; p < b->size; p += 0x1000) {
+        if (memcmp(b->host + p, b->shadow + p, 0x1000) == 0)
+            continue;
+        uint64_t e = p + 0x1000;
+        while (e < b->size && memcmp(b->host + e, b->shadow + e, 0x1000) != 0)
+            e += 0x1000;
+        rec_range(c, b, p, e);
+        p = e;
+    }
+}
+
+/* Before the GPU runs: the CPU's writes to every buffer the program has
+ * mapped (it can write no other). After: the shadows of the buffers the
+ * push named take what the GPU wrote there (nothing else writes while it
+ * runs: the node's lock is held and the GPU runs to idle). A GPU write
+ * elsewhere (a buffer the push did not name, or not mapped yet) is found
+ * by the next comparison and recorded as data: bytes the replay's GPU has
+ * written too, so the record changes nothing there; only the file grows.
+ * The comparisons cost what the mapped buffers weigh, per push. */
+static void rec_before_run(nv_client *c)
+{
+    for (size_t i = 0; rec(c) && i < c->nbos; i++)
+        if (c->bos[i].handle && c->bos[i].cpu_mapped)
+            rec_cpu_writes(c, &c->bos[i]);
+}
+
+static void rec_after_run(nv_client *c, const k_pushbuf_bo *bos, uint32_t n)
+{
+    for (uint32_t i = 0; rec(c) && i < n; i++) {
+        nv_bo *b = bo_get(c, bos[i].handle);
+        if (b && b->shadow && b->cpu_mapped)
+            memcpy(b->shadow, b->host, b->size);
+    }
+}
+
+/* A new buffer: mapped at the start of the replay (scene mappings come
+ * first; addresses are never reused), its bytes all zero. */
+static void rec_buffer(nv_client *c, nv_bo *b, uint32_t kind)
+{
+    if (!rec(c))
+        return;
+    if (b->size > 0xFFFFF000u) {
+        rec_lose(c, "a buffer of 4 GiB or more");
+        return;
+    }
+    if (!(b->shadow = calloc(1, b->size))) {
+        rec_lose(c, "out of memory for the shadow copies");
+        return;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "gem%u", b->handle);
+    rec_act(c, NV_SA_BUFFER, (int64_t)b->va, (int64_t)b->size, kind, name);
+}
+
+/* A buffer freed: the program's last writes, its final bytes checked, the
+ * mapping gone. */
+static void rec_free(nv_client *c, nv_bo *b)
+{
+    if (rec(c) && b->shadow) {
+        rec_cpu_writes(c, b);
+        rec_act(c, NV_SA_EXPECT_HASH, (int64_t)b->va, (int64_t)b->size,
+                (int64_t)cg_capfile_hash(CG_CAPFILE_HASH0, b->host, b->size), NULL);
+        rec_act(c, NV_SA_UNMAP, (int64_t)b->va, 0, 0, NULL);
+    }
+    free(b->shadow);
+    b->shadow = NULL;
+}
+
+/* The scene's channels are 0..7 (the model's ids: one more per channel
+ * opened, in the order the replay opens them too). */
+static void rec_channel(nv_client *c, int id)
+{
+    if (!rec(c) || c->g->rec_channel == id)
+        return;
+    if (id > 7) {
+        rec_lose(c, "a ninth channel (a scene has 8)");
+        return;
+    }
+    rec_act(c, NV_SA_CHANNEL, id, 0, 0, NULL);
+    c->g->rec_channel = id;
+}
+
+/* ---- buffers -------------------------------------------------------------------- */
 
 static void bo_release(void *user)
 {
@@ -99,7 +242,7 @@ static int bo_new(nv_client *c, uint64_t size, uint64_t align, uint32_t kind, nv
 {
     if (size > BYTES_LIMIT - c->bytes)
         return -ENOMEM;
-    uint64_t va = (c->va_next + align - 1) & ~(align - 1);
+    uint64_t va = (c->g->va_next + align - 1) & ~(align - 1);
     if (va > VA_LIMIT - size)
         return -ENOSPC;
     size_t slot = 0;
@@ -143,17 +286,19 @@ static int bo_new(nv_client *c, uint64_t size, uint64_t align, uint32_t kind, nv
         return -ENOSPC;
     }
     b.map_handle = (uint64_t)b.handle << 32; /* an mmap offset: page aligned, unique */
-    c->va_next = va + size;
+    c->g->va_next = va + size;
     c->bytes += size;
     if (slot == c->nbos)
         c->nbos++;
     c->bos[slot] = b;
     *out = &c->bos[slot];
+    rec_buffer(c, *out, kind);
     return 0;
 }
 
 static void bo_free(nv_client *c, nv_bo *b)
 {
+    rec_free(c, b);
     cg_vas_unmap(cg_nv_as_vas(c->as), b->va);
     cg_mem_unref(b->mem); /* the program's mmaps keep the memfd's pages */
     c->bytes -= b->size;
@@ -243,6 +388,7 @@ static int mmap_bo(void *client, uint64_t offset, uint64_t len, int *fd, uint64_
         return -EINVAL;
     *fd = b->memfd;
     *fd_off = in;
+    b->cpu_mapped = true;
     return 0;
 }
 
@@ -256,6 +402,27 @@ static nv_kchan *chan_get(nv_client *c, int32_t id)
     return NULL;
 }
 
+/* Entries into the channel's GPFIFO, then the GPU runs until idle
+ * (recorded as the scene's CHANNEL, SUBMIT and RUN). 0 or -ENODEV. */
+static int submit_run(nv_client *c, nv_kchan *k, const uint64_t *entries, uint32_t n,
+                      const k_pushbuf_bo *bos, uint32_t nbos)
+{
+    if (rec(c)) {
+        rec_before_run(c);
+        rec_channel(c, k->id - 1);
+        for (uint32_t i = 0; i < n; i++) {
+            cg_nv_gp_fields f = cg_nv_gp_decode(entries[i]);
+            rec_act(c, NV_SA_SUBMIT, (int64_t)f.va, (int64_t)(f.va + 4ull * f.nwords), 0, NULL);
+        }
+        rec_act(c, NV_SA_RUN, 0, 0, 0, NULL);
+    }
+    if (cg_nv_channel_submit_gpfifo(k->ch, entries, n, 0, NULL) != 0)
+        return -ENODEV;
+    cg_nv_gpu_run(c->g->gpu);
+    rec_after_run(c, bos, nbos);
+    return 0;
+}
+
 /* The kernel's own words on a new channel: the copy engine's context on
  * subchannel 4, which Mesa's nvc0 uses without binding it (Linux
  * nouveau_abi16.c, the "CE" workaround comment; docs/drm.md). */
@@ -267,10 +434,21 @@ static int kernel_push(nv_client *c, nv_kchan *k)
         return rc;
     uint32_t words[2] = {cg_nv_hdr(CG_NV_SEC_INC_METHOD, 4, 0, 1), CG_NV_CLASS_COPY};
     memcpy(b->host, words, sizeof words);
+    b->cpu_mapped = true; /* the kernel wrote it */
     uint64_t e = cg_nv_gp_entry(b->va, 2, 0);
-    rc = cg_nv_channel_submit_gpfifo(k->ch, &e, 1, 0, NULL);
-    cg_nv_gpu_run(c->g->gpu);
-    return rc ? -EIO : 0;
+    k_pushbuf_bo list = {.handle = b->handle};
+    return submit_run(c, k, &e, 1, &list, 1) ? -EIO : 0;
+}
+
+static void chan_close(nv_client *c, nv_kchan *k)
+{
+    if (rec(c)) {
+        rec_act(c, NV_SA_CLOSE_CHANNEL, k->id - 1, 0, 0, NULL);
+        if (c->g->rec_channel == k->id - 1)
+            c->g->rec_channel = -1;
+    }
+    cg_nv_channel_close(k->ch);
+    memset(k, 0, sizeof *k);
 }
 
 static int ioctl_channel_alloc(void *client, void *arg)
@@ -299,13 +477,13 @@ static int ioctl_channel_alloc(void *client, void *arg)
     if (cg_nv_channel_open(c->g->gpu, c->as, 0, &k->ch) != 0)
         return -ENOMEM;
     k->id = cg_nv_channel_id(k->ch) + 1;
+    rec_channel(c, k->id - 1);
     nv_bo *ntfy;
     int rc = bo_new(c, 0x1000, 0x1000, 0, &ntfy);
     if (!rc)
         rc = kernel_push(c, k);
     if (rc) {
-        cg_nv_channel_close(k->ch);
-        memset(k, 0, sizeof *k);
+        chan_close(c, k);
         return rc;
     }
     ntfy->domain = DOMAIN_GART;
@@ -323,8 +501,7 @@ static int ioctl_channel_free(void *client, void *arg)
     nv_kchan *k = chan_get(c, ((k_channel_free *)arg)->channel);
     if (!k)
         return -ENOENT;
-    cg_nv_channel_close(k->ch);
-    memset(k, 0, sizeof *k);
+    chan_close(c, k);
     return 0;
 }
 
@@ -453,12 +630,10 @@ static int ioctl_gem_pushbuf(void *client, void *arg)
         else
             entries[i] = cg_nv_gp_entry(b->va + push[i].offset, (uint32_t)(len / 4), 0);
     }
-    if (!rc && cg_nv_channel_submit_gpfifo(k->ch, entries, r->nr_push, 0, NULL) != 0)
-        rc = -ENODEV;
-    if (!rc) {
-        cg_nv_gpu_run(c->g->gpu);
+    if (!rc)
+        rc = submit_run(c, k, entries, r->nr_push, bos, r->nr_buffers);
+    if (!rc)
         tell_faults(c);
-    }
     free(entries);
     free(push);
     free(bos);
@@ -517,19 +692,11 @@ static const cg_kernel_ioctl ioctls[] = {
 /* ---- the software object -------------------------------------------------------------- */
 
 /* Methods on subchannels 5-7, where Mesa binds the software object 0x906e:
- * the kernel takes them (cg_nv_gpu_set_sw_method) as nouveau's nvsw does
- * (Linux nvkm/engine/sw/chan.c nvkm_sw_chan_mthd): SET_OBJECT (0x0000) and
- * the non-stall event (0x0500) are handled; the kernel logs any other as a
- * PBDMA DEVICE error and the channel goes on (gk104_fifo pbdma interrupt:
- * the DEVICE bit is not one that kills the channel). */
+ * the kernel takes them (cg_nv_gpu_set_sw_method; driver/nvsw.c). */
 static bool sw_method(void *user, int channel, unsigned subch, uint32_t m, uint32_t v)
 {
     nv_kgpu *g = user;
-    if (m == 0x0000 || m == 0x0500)
-        return true;
-    fprintf(g->env->log, "libcmdgpu-drm: PBDMA0: 00800000 [DEVICE] ch %d subc %u mthd %04x "
-            "data %08x (a software method the kernel does not take)\n", channel, subch, m, v);
-    return true;
+    return nv_nvsw_method(g->env->log, "libcmdgpu-drm: ", channel, subch, m, v);
 }
 
 /* --draws: each draw record, as `cmdgpu run --draws` writes them (the node
@@ -554,7 +721,11 @@ static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void *
         g->dev = dev;
         g->id = id;
         g->env = env;
+        g->va_next = VA_BASE;
+        g->rec_channel = 0; /* a replay starts on channel 0 */
         cg_nv_gpu_set_sw_method(g->gpu, sw_method, g);
+        if (env->capture)
+            cg_capfile_write_config(env->capture, NV_CFG_NVSW, 1);
         if (env->draws)
             cg_nv_gpu_set_draw_callback(g->gpu, draw_record, g);
         cg_nv_family.hang->create(dev, &g->hang); /* no report if it cannot be made */
@@ -565,7 +736,8 @@ static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void *
         return -ENOMEM;
     }
     c->g = g;
-    c->va_next = VA_BASE;
+    c->next = g->list;
+    g->list = c;
     g->clients++;
     *out = c;
     return 0;
@@ -574,15 +746,37 @@ static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void *
 static void kclose(void *client)
 {
     nv_client *c = client;
+    for (nv_client **p = &c->g->list; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    c->g->clients--;
     for (size_t i = 0; i < 8; i++)
         if (c->chans[i].id)
-            cg_nv_channel_close(c->chans[i].ch);
+            chan_close(c, &c->chans[i]);
     for (size_t i = 0; i < c->nbos; i++)
         if (c->bos[i].handle)
             bo_free(c, &c->bos[i]);
     cg_nv_as_destroy(c->as);
     free(c->bos);
     free(c);
+}
+
+/* The session's end: each live buffer's last CPU writes and final bytes
+ * (a program that exits without closing the node frees nothing). */
+static void record_end(cg_kernel_env *env)
+{
+    (void)env;
+    for (nv_client *c = kgpu.list; c && rec(c); c = c->next)
+        for (size_t i = 0; i < c->nbos; i++) {
+            nv_bo *b = &c->bos[i];
+            if (!b->handle || !b->shadow)
+                continue;
+            rec_cpu_writes(c, b);
+            rec_act(c, NV_SA_EXPECT_HASH, (int64_t)b->va, (int64_t)b->size,
+                    (int64_t)cg_capfile_hash(CG_CAPFILE_HASH0, b->host, b->size), NULL);
+        }
 }
 
 /* The GPUs `cmdgpu exec --gpu` offers: Maxwell with the MAXWELL_B (B197)
@@ -615,4 +809,5 @@ const cg_kernel_ops nv_kernel_ops = {
     .gem_close = gem_close,
     .mmap = mmap_bo,
     .close = kclose,
+    .record_end = record_end,
 };
