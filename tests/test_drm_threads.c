@@ -3,7 +3,10 @@
  * more on a second, each with its own channel, allocate buffers, map them,
  * write a semaphore release, submit it and read the value back, close the
  * buffers; a GETPARAM and a GEM_INFO of another thread's handle race with
- * them. Every value must land and every call return the kernel's answer. */
+ * them. Every value must land and every call return the kernel's answer.
+ * With the argument "threaded" the GPU runs on its thread
+ * (CMDGPU_DRM_THREADED): each thread waits with GEM_CPU_PREP before it
+ * reads, as a driver must; synchronous, a NOWAIT prep is never busy. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +18,8 @@
 #include "nv/driver/nouveau_abi.h"
 
 enum { ROUNDS = 40 };
+static bool threaded;
+static _Atomic int busy_seen; /* NOWAIT preps that found the buffer busy */
 
 typedef struct job {
     drm_file *f;
@@ -57,6 +62,19 @@ static void *worker(void *arg)
                        .buffers = (uint64_t)(uintptr_t)&bo, .nr_push = 1,
                        .push = (uint64_t)(uintptr_t)&push};
         int rc = drm_file_ioctl(j->f, NOUVEAU_IOWR(NR_GEM_PUSHBUF, k_pushbuf), &r);
+        k_cpu_prep prep = {.handle = n.info.handle, .flags = CPU_PREP_NOWAIT};
+        int prc = drm_file_ioctl(j->f, NOUVEAU_IOW(NR_GEM_CPU_PREP, k_cpu_prep), &prep);
+        if (prc == -EBUSY)
+            busy_seen++;
+        if (prc != 0 && (prc != -EBUSY || !threaded)) {
+            j->failed_at = 8;
+            return NULL;
+        }
+        prep.flags = 0;
+        if (drm_file_ioctl(j->f, NOUVEAU_IOW(NR_GEM_CPU_PREP, k_cpu_prep), &prep) != 0) {
+            j->failed_at = 9;
+            return NULL;
+        }
         uint32_t got = p[64];
         munmap(p, 4096);
         if (rc != 0 || got != value) {
@@ -85,9 +103,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    threaded = argc > 1 && strcmp(argv[1], "threaded") == 0;
     setenv("CMDGPU_DRM_LOG", "/dev/null", 1);
+    if (threaded)
+        setenv("CMDGPU_DRM_THREADED", "1", 1);
     drm_file *a = NULL, *b = NULL;
     CHECK_EQ(drm_file_open(&a), 0);
     CHECK_EQ(drm_file_open(&b), 0);
@@ -105,5 +126,8 @@ int main(void)
     }
     drm_file_unref(a);
     drm_file_unref(b);
+    if (threaded)
+        printf("threaded: %d of %d NOWAIT preps found the buffer busy\n", (int)busy_seen,
+               6 * ROUNDS);
     return check_report("test_drm_threads");
 }

@@ -82,6 +82,7 @@ typedef struct cli_opts {
     const char *ioctls;   /* --ioctls FILE (exec) */
     bool reference;       /* --reference (exec): llvmpipe renders */
     bool exit_on_fault;   /* --exit-on-fault (exec) */
+    bool threaded;        /* --threaded (exec) */
 } cli_opts;
 
 /* A subcommand. */

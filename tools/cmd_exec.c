@@ -130,6 +130,7 @@ int cmd_exec(const cli_opts *o)
         (o->draws && setenv("CMDGPU_DRM_DRAWS", o->draws, 1) != 0) ||
         (o->capture && setenv("CMDGPU_DRM_CAPTURE", cap, 1) != 0) ||
         (o->exit_on_fault && setenv("CMDGPU_DRM_EXIT_ON_FAULT", "1", 1) != 0) ||
+        (o->threaded && setenv("CMDGPU_DRM_THREADED", "1", 1) != 0) ||
         (o->reference && setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) != 0))
         return cli_error(EXIT_INPUT, "exec: cannot set the environment: %s", strerror(errno));
     /* Reproducible runs: a shader cache would let one run's compiles skip

@@ -75,7 +75,8 @@ static const cli_command commands[] = {
      cmd_report, false},
     {"exec", "run a program whose GPU driver then drives the model (Mesa's nouveau)",
      "usage: cmdgpu exec [--gpu NAME] [--log FILE] [--ioctls FILE] [--draws FILE]\n"
-     "                   [--capture FILE] [--exit-on-fault] [--reference] [--] PROGRAM [ARGS]\n"
+     "                   [--capture FILE] [--threaded] [--exit-on-fault] [--reference]\n"
+     "                   [--] PROGRAM [ARGS]\n"
      "Runs PROGRAM with libcmdgpu-drm preloaded: it sees a render node\n"
      "(/dev/dri/renderD128) and the sysfs entries of the GPU, and its driver's\n"
      "ioctls run on the model (docs/drm.md). Options stop at PROGRAM. The exit\n"
@@ -85,7 +86,10 @@ static const cli_command commands[] = {
      "report, and the channel's later submissions fail as the kernel's would.\n"
      "--capture records the session (every buffer, push and CPU write to GPU\n"
      "memory): `cmdgpu run FILE` replays it and checks every buffer's final\n"
-     "bytes, `cmdgpu disasm FILE` lists it, `cmdgpu report` shows it.\n",
+     "bytes, `cmdgpu disasm FILE` lists it, `cmdgpu report` shows it.\n"
+     "The GPU runs each push before the ioctl returns; --threaded runs it on a\n"
+     "thread of its own, so the program goes on while it runs and its waits\n"
+     "(GEM_CPU_PREP, buffer frees) follow the GPU's progress.\n",
      cmd_exec, true},
     {"version", "print the version",
      "usage: cmdgpu version [--json]\n", cmd_version, false},
@@ -400,6 +404,7 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
         case CLI_OPT_IOCTLS: o->ioctls = val; break;
         case CLI_OPT_REFERENCE: o->reference = true; break;
         case CLI_OPT_EXIT_ON_FAULT: o->exit_on_fault = true; break;
+        case CLI_OPT_THREADED: o->threaded = true; break;
         }
     }
     /* An option the chosen format does not take is refused, not ignored. */

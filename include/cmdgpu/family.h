@@ -249,6 +249,10 @@ typedef struct cg_kernel_env {
      * sets capture_lost: the node then writes no file. */
     struct cg_capfile_writer *capture;
     bool capture_lost;
+    /* The GPU runs on a thread of its own: submissions return at once and
+     * waits follow its progress (`cmdgpu exec --threaded`; not with a
+     * capture, which records a synchronous session). */
+    bool threaded;
 } cg_kernel_env;
 
 /* One of the driver's ioctls (DRM_COMMAND_BASE + nr). arg is the kernel's

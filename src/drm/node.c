@@ -251,10 +251,17 @@ static int node_ready(void)
     node.env = (cg_kernel_env){.log = node.log, .user = &node.user, .draws = node.draws};
     /* the first process of the run that opens the node records; programs
      * it starts do not (they would write the same file) */
+    const char *thr = getenv("CMDGPU_DRM_THREADED");
+    node.env.threaded = thr && thr[0] && strcmp(thr, "0") != 0;
     const char *cap = getenv("CMDGPU_DRM_CAPTURE");
     if (cap && cap[0]) {
         capture_start(cap);
         unsetenv("CMDGPU_DRM_CAPTURE");
+        if (node.env.threaded && node.writer) {
+            fprintf(node.log, "libcmdgpu-drm: --threaded with --capture: the session is "
+                    "recorded, so the GPU runs synchronously\n");
+            node.env.threaded = false;
+        }
     }
     return node.err = 0;
 }

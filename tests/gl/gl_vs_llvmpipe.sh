@@ -6,10 +6,12 @@
 # is recorded (--capture): the capture must replay with every buffer's
 # final bytes identical (`cmdgpu run` checks them), list every submission
 # decoded (`cmdgpu disasm`) and make a report page (`cmdgpu report`).
-#   gl_vs_llvmpipe.sh BUILD CASE TOL
+# With MODE "threaded" the model's GPU runs on its own thread
+# (`cmdgpu exec --threaded`) and nothing is recorded.
+#   gl_vs_llvmpipe.sh BUILD CASE TOL [threaded]
 # Exit 77 (skipped, with the reason) where this machine cannot run it.
 set -u
-build=$1 case=$2 tol=$3
+build=$1 case=$2 tol=$3 mode=${4:-}
 dri=$(ls /usr/lib/*/dri/nouveau_dri.so /usr/lib/dri/nouveau_dri.so 2>/dev/null | head -1)
 if [ -z "$dri" ]; then
     echo "skipped: no nouveau_dri.so (Debian package libgl1-mesa-dri; scripts/deps.sh gl)"
@@ -18,7 +20,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work
-"$build/cmdgpu" exec --log "$work/log" --capture "$work/s.cap" -- \
+if [ "$mode" = threaded ]; then opts=(--threaded); else opts=(--capture "$work/s.cap"); fi
+"$build/cmdgpu" exec --log "$work/log" "${opts[@]}" -- \
     "$build/tests/gles_cases" "$case" "$work/nv.pam" \
     >"$work/nv.out" 2>"$work/nv.err"
 rc=$?
@@ -48,6 +51,10 @@ if [ -s "$work/log" ]; then
     fail=1
 fi
 "$build/tests/imgcmp" "$work/nv.pam" "$work/ref.pam" "$tol" || fail=1
+if [ "$mode" = threaded ]; then
+    [ $fail = 0 ] && echo "PASS: $case on the model's GPU thread matches llvmpipe within $tol"
+    exit $fail
+fi
 if ! "$build/cmdgpu" run "$work/s.cap" >"$work/replay.out" 2>&1 ||
     [ "$(tail -1 "$work/replay.out")" != "scene gles_cases: ok, 0 fault(s)" ]; then
     echo "FAIL: the recorded session does not replay to the same bytes:"

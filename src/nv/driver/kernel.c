@@ -19,6 +19,16 @@
  * runs until idle before GEM_PUSHBUF returns, so fences are signalled and
  * GEM_CPU_PREP never waits.
  *
+ * Threaded (env->threaded, `cmdgpu exec --threaded`): GEM_PUSHBUF queues
+ * the entries and returns; a GPU thread runs the model whenever work is
+ * queued. Every buffer a push names is busy until the run that took the
+ * push ends: GEM_CPU_PREP waits for that (NOWAIT: EBUSY; after 30 s:
+ * EBUSY, as nouveau's dma_resv wait), GEM_CLOSE waits before it unmaps
+ * (the kernel keeps a busy buffer until its fences signal). One lock, the
+ * GPU's, covers the model: every entry point here takes it, the GPU thread
+ * holds it while it runs. Faults the thread raised are reported at the
+ * next entry, when the program can first see them.
+ *
  * A session can be recorded (env->capture): every call made into the model
  * becomes an nv scene action (scene.h: BUFFER, CHANNEL, SUBMIT, RUN,
  * UNMAP, CLOSE_CHANNEL), and what the program wrote into its buffers since
@@ -28,6 +38,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -52,9 +64,19 @@ typedef struct nv_kgpu {
                             * recorded session replays in one address space */
     int rec_channel;       /* the channel the recording last selected */
     struct nv_client *list; /* the clients */
+    /* the threaded mode */
+    pthread_mutex_t mu;    /* the model: entry points and the GPU thread */
+    pthread_cond_t work;   /* work queued, or stop */
+    pthread_cond_t done;   /* a run ended */
+    pthread_t thread;
+    bool threaded, stop;
+    uint64_t submitted;    /* pushes queued (a sequence number per GEM_PUSHBUF) */
+    uint64_t completed;    /* the last of them the GPU has run */
 } nv_kgpu;
 
-static nv_kgpu kgpu;
+static nv_kgpu kgpu = {.mu = PTHREAD_MUTEX_INITIALIZER,
+                       .work = PTHREAD_COND_INITIALIZER,
+                       .done = PTHREAD_COND_INITIALIZER};
 
 typedef struct nv_bo {
     uint32_t handle;       /* 0: a free slot */
@@ -65,6 +87,7 @@ typedef struct nv_bo {
     cg_mem *mem;
     uint8_t *shadow;       /* recording: the bytes as the GPU last saw them */
     bool cpu_mapped;       /* the program has mapped it: it may write there */
+    uint64_t busy;         /* threaded: the push sequence it waits for */
 } nv_bo;
 
 typedef struct nv_kchan {
@@ -226,6 +249,54 @@ static void rec_channel(nv_client *c, int id)
     c->g->rec_channel = id;
 }
 
+/* ---- the threaded mode ------------------------------------------------------------ */
+
+/* Wait (the GPU's lock held) until the GPU has run push `seq`: 0, or 1
+ * when `secs` (>= 0) passed first. */
+static int wait_idle(nv_kgpu *g, uint64_t seq, int secs)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += secs;
+    while (g->completed < seq) {
+        if (secs < 0)
+            pthread_cond_wait(&g->done, &g->mu);
+        else if (pthread_cond_timedwait(&g->done, &g->mu, &until) == ETIMEDOUT)
+            return g->completed < seq;
+    }
+    return 0;
+}
+
+/* The GPU thread: runs the model while pushes are queued. */
+static void *gpu_thread(void *arg)
+{
+    nv_kgpu *g = arg;
+    pthread_mutex_lock(&g->mu);
+    while (!g->stop) {
+        if (g->completed == g->submitted) {
+            pthread_cond_wait(&g->work, &g->mu);
+            continue;
+        }
+        uint64_t upto = g->submitted;
+        cg_nv_gpu_run(g->gpu);
+        g->completed = upto;
+        pthread_cond_broadcast(&g->done);
+    }
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+/* At exit: the thread ends after the run it is in, before the node closes
+ * the draws document the thread writes to. */
+static void gpu_thread_stop(void)
+{
+    pthread_mutex_lock(&kgpu.mu);
+    kgpu.stop = true;
+    pthread_cond_signal(&kgpu.work);
+    pthread_mutex_unlock(&kgpu.mu);
+    pthread_join(kgpu.thread, NULL);
+}
+
 /* ---- buffers -------------------------------------------------------------------- */
 
 static void bo_release(void *user)
@@ -361,15 +432,28 @@ static int gem_close(void *client, uint32_t handle)
     nv_bo *b = bo_get(c, handle);
     if (!b)
         return -EINVAL; /* drm_gem_handle_delete: an unknown handle */
-    bo_free(c, b);
+    uint32_t h = b->handle;
+    wait_idle(c->g, b->busy, -1);
+    b = bo_get(c, h); /* the wait let the lock go: still there? */
+    if (b)
+        bo_free(c, b);
     return 0;
 }
 
-/* GEM_CPU_PREP: the GPU ran everything before GEM_PUSHBUF returned. */
+/* GEM_CPU_PREP: synchronous, the GPU ran everything before GEM_PUSHBUF
+ * returned; threaded, wait for the run that takes the buffer's last push. */
 static int ioctl_cpu_prep(void *client, void *arg)
 {
+    nv_client *c = client;
     k_cpu_prep *r = arg;
-    return bo_get(client, r->handle) ? 0 : -ENOENT;
+    nv_bo *b = bo_get(c, r->handle);
+    if (!b)
+        return -ENOENT;
+    if (b->busy <= c->g->completed)
+        return 0;
+    if (r->flags & CPU_PREP_NOWAIT)
+        return -EBUSY;
+    return wait_idle(c->g, b->busy, 30) ? -EBUSY : 0;
 }
 
 static int ioctl_cpu_fini(void *client, void *arg)
@@ -403,10 +487,25 @@ static nv_kchan *chan_get(nv_client *c, int32_t id)
 }
 
 /* Entries into the channel's GPFIFO, then the GPU runs until idle
- * (recorded as the scene's CHANNEL, SUBMIT and RUN). 0 or -ENODEV. */
+ * (recorded as the scene's CHANNEL, SUBMIT and RUN); threaded, queued for
+ * the GPU thread, the buffers named busy until it has run them. 0 or
+ * -ENODEV. */
 static int submit_run(nv_client *c, nv_kchan *k, const uint64_t *entries, uint32_t n,
                       const k_pushbuf_bo *bos, uint32_t nbos)
 {
+    nv_kgpu *g = c->g;
+    if (g->threaded) {
+        if (cg_nv_channel_submit_gpfifo(k->ch, entries, n, 0, NULL) != 0)
+            return -ENODEV;
+        g->submitted++;
+        for (uint32_t i = 0; i < nbos; i++) {
+            nv_bo *b = bo_get(c, bos[i].handle);
+            if (b)
+                b->busy = g->submitted;
+        }
+        pthread_cond_signal(&g->work);
+        return 0;
+    }
     if (rec(c)) {
         rec_before_run(c);
         rec_channel(c, k->id - 1);
@@ -673,20 +772,51 @@ static int ioctl_einval(void *client, void *arg)
     return -EINVAL;
 }
 
+/* Every entry point holds the GPU's lock (the GPU thread runs under it);
+ * threaded, the faults its runs raised are reported first. */
+static void enter(nv_client *c)
+{
+    pthread_mutex_lock(&c->g->mu);
+    if (c->g->threaded)
+        tell_faults(c);
+}
+
+static void leave(nv_client *c) { pthread_mutex_unlock(&c->g->mu); }
+
+#define LOCKED(fn)                                  \
+    static int locked_##fn(void *client, void *arg) \
+    {                                               \
+        enter(client);                              \
+        int rc = fn(client, arg);                   \
+        leave(client);                              \
+        return rc;                                  \
+    }
+LOCKED(ioctl_getparam)
+LOCKED(ioctl_einval)
+LOCKED(ioctl_channel_alloc)
+LOCKED(ioctl_channel_free)
+LOCKED(ioctl_grobj_alloc)
+LOCKED(ioctl_gpuobj_free)
+LOCKED(ioctl_gem_new)
+LOCKED(ioctl_gem_pushbuf)
+LOCKED(ioctl_cpu_prep)
+LOCKED(ioctl_cpu_fini)
+LOCKED(ioctl_gem_info)
+
 static const cg_kernel_ioctl ioctls[] = {
-    {NR_GETPARAM, "NOUVEAU_GETPARAM", sizeof(k_getparam), ioctl_getparam},
-    {NR_SETPARAM, "NOUVEAU_SETPARAM", sizeof(k_getparam), ioctl_einval},
-    {NR_CHANNEL_ALLOC, "NOUVEAU_CHANNEL_ALLOC", sizeof(k_channel_alloc), ioctl_channel_alloc},
-    {NR_CHANNEL_FREE, "NOUVEAU_CHANNEL_FREE", sizeof(k_channel_free), ioctl_channel_free},
-    {NR_GROBJ_ALLOC, "NOUVEAU_GROBJ_ALLOC", sizeof(k_grobj_alloc), ioctl_grobj_alloc},
+    {NR_GETPARAM, "NOUVEAU_GETPARAM", sizeof(k_getparam), locked_ioctl_getparam},
+    {NR_SETPARAM, "NOUVEAU_SETPARAM", sizeof(k_getparam), locked_ioctl_einval},
+    {NR_CHANNEL_ALLOC, "NOUVEAU_CHANNEL_ALLOC", sizeof(k_channel_alloc), locked_ioctl_channel_alloc},
+    {NR_CHANNEL_FREE, "NOUVEAU_CHANNEL_FREE", sizeof(k_channel_free), locked_ioctl_channel_free},
+    {NR_GROBJ_ALLOC, "NOUVEAU_GROBJ_ALLOC", sizeof(k_grobj_alloc), locked_ioctl_grobj_alloc},
     /* notifier objects: "completely unnecessary for these chipsets" (EINVAL on Fermi+) */
-    {NR_NOTIFIEROBJ_ALLOC, "NOUVEAU_NOTIFIEROBJ_ALLOC", 16, ioctl_einval},
-    {NR_GPUOBJ_FREE, "NOUVEAU_GPUOBJ_FREE", sizeof(k_gpuobj_free), ioctl_gpuobj_free},
-    {NR_GEM_NEW, "NOUVEAU_GEM_NEW", sizeof(k_gem_new), ioctl_gem_new},
-    {NR_GEM_PUSHBUF, "NOUVEAU_GEM_PUSHBUF", sizeof(k_pushbuf), ioctl_gem_pushbuf},
-    {NR_GEM_CPU_PREP, "NOUVEAU_GEM_CPU_PREP", sizeof(k_cpu_prep), ioctl_cpu_prep},
-    {NR_GEM_CPU_FINI, "NOUVEAU_GEM_CPU_FINI", sizeof(k_cpu_fini), ioctl_cpu_fini},
-    {NR_GEM_INFO, "NOUVEAU_GEM_INFO", sizeof(k_gem_info), ioctl_gem_info},
+    {NR_NOTIFIEROBJ_ALLOC, "NOUVEAU_NOTIFIEROBJ_ALLOC", 16, locked_ioctl_einval},
+    {NR_GPUOBJ_FREE, "NOUVEAU_GPUOBJ_FREE", sizeof(k_gpuobj_free), locked_ioctl_gpuobj_free},
+    {NR_GEM_NEW, "NOUVEAU_GEM_NEW", sizeof(k_gem_new), locked_ioctl_gem_new},
+    {NR_GEM_PUSHBUF, "NOUVEAU_GEM_PUSHBUF", sizeof(k_pushbuf), locked_ioctl_gem_pushbuf},
+    {NR_GEM_CPU_PREP, "NOUVEAU_GEM_CPU_PREP", sizeof(k_cpu_prep), locked_ioctl_cpu_prep},
+    {NR_GEM_CPU_FINI, "NOUVEAU_GEM_CPU_FINI", sizeof(k_cpu_fini), locked_ioctl_cpu_fini},
+    {NR_GEM_INFO, "NOUVEAU_GEM_INFO", sizeof(k_gem_info), locked_ioctl_gem_info},
 };
 
 /* ---- the software object -------------------------------------------------------------- */
@@ -712,7 +842,7 @@ static void draw_record(void *user, const cg_nv_draw *d)
 
 /* ---- clients ----------------------------------------------------------------------- */
 
-static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void **out)
+static int kopen_locked(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void **out)
 {
     nv_kgpu *g = &kgpu;
     if (!g->gpu) {
@@ -729,6 +859,15 @@ static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void *
         if (env->draws)
             cg_nv_gpu_set_draw_callback(g->gpu, draw_record, g);
         cg_nv_family.hang->create(dev, &g->hang); /* no report if it cannot be made */
+        if (env->threaded && !env->capture) {
+            if (pthread_create(&g->thread, NULL, gpu_thread, g) == 0) {
+                g->threaded = true;
+                atexit(gpu_thread_stop);
+            } else {
+                fprintf(env->log, "libcmdgpu-drm: no GPU thread (%s): running synchronously\n",
+                        strerror(errno));
+            }
+        }
     }
     nv_client *c = calloc(1, sizeof *c);
     if (!c || cg_nv_as_create(g->gpu, 0, &c->as) != 0) {
@@ -741,6 +880,14 @@ static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void *
     g->clients++;
     *out = c;
     return 0;
+}
+
+static int kopen(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env, void **out)
+{
+    pthread_mutex_lock(&kgpu.mu);
+    int rc = kopen_locked(id, dev, env, out);
+    pthread_mutex_unlock(&kgpu.mu);
+    return rc;
 }
 
 static void kclose(void *client)
@@ -779,6 +926,43 @@ static void record_end(cg_kernel_env *env)
         }
 }
 
+static int locked_gem_close(void *client, uint32_t handle)
+{
+    enter(client);
+    int rc = gem_close(client, handle);
+    leave(client);
+    return rc;
+}
+
+static int locked_mmap_bo(void *client, uint64_t offset, uint64_t len, int *fd, uint64_t *fd_off)
+{
+    enter(client);
+    int rc = mmap_bo(client, offset, len, fd, fd_off);
+    leave(client);
+    return rc;
+}
+
+/* Threaded: the client's work runs to the end and its faults are told
+ * before its channels go. */
+static void locked_kclose(void *client)
+{
+    nv_client *c = client;
+    enter(c);
+    if (c->g->threaded) {
+        wait_idle(c->g, c->g->submitted, -1);
+        tell_faults(c);
+    }
+    kclose(c);
+    pthread_mutex_unlock(&kgpu.mu);
+}
+
+static void locked_record_end(cg_kernel_env *env)
+{
+    pthread_mutex_lock(&kgpu.mu);
+    record_end(env);
+    pthread_mutex_unlock(&kgpu.mu);
+}
+
 /* The GPUs `cmdgpu exec --gpu` offers: Maxwell with the MAXWELL_B (B197)
  * classes the model has (Mesa picks classes by chipset & ~0xf: 0x120). The
  * chip word packs the chipset (15:0), SMs (23:16) and GPCs (31:24). The
@@ -806,8 +990,8 @@ const cg_kernel_ops nv_kernel_ops = {
     .ioctls = ioctls,
     .nioctls = sizeof ioctls / sizeof ioctls[0],
     .open = kopen,
-    .gem_close = gem_close,
-    .mmap = mmap_bo,
-    .close = kclose,
-    .record_end = record_end,
+    .gem_close = locked_gem_close,
+    .mmap = locked_mmap_bo,
+    .close = locked_kclose,
+    .record_end = locked_record_end,
 };
