@@ -342,6 +342,29 @@ static void test_lop3_nan(void)
     CHECK_EQ(W.r[11][0], 0x7fffffff);
 }
 
+/* ICMP: Rd = (c cmp 0) ? a : b, per lane, signed or not (the form Mesa's
+ * nvc0 emits for integer selects; piglit shaders fault without it). */
+static void test_icmp(void)
+{
+    CHECK_EQ(run("S2R R0, SR_LANEID;\n"
+                 "IADD32I R1, R0, -0x10;\n"               /* -16 .. 15 */
+                 "MOV32I R2, 0xaaaa;\n"
+                 "MOV32I R3, 0xbbbb;\n"
+                 "ICMP.LT R4, R2, R3, R1;\n"             /* lanes 0-15: a */
+                 "ICMP.LT.U32 R5, R2, R3, R1;\n"         /* unsigned: never below 0 */
+                 "ICMP.EQ.U32 R6, R2, 0x7, R1;\n"        /* lane 16: a */
+                 "ICMP.GE R7, R2, R3, R1;\n"             /* lanes 16-31: a */
+                 "EXIT;\n",
+                 &W, &F),
+             0);
+    for (int l = 0; l < 32; l++) {
+        CHECK_EQ(W.r[4][l], l < 16 ? 0xaaaau : 0xbbbbu);
+        CHECK_EQ(W.r[5][l], 0xbbbbu);
+        CHECK_EQ(W.r[6][l], l == 16 ? 0xaaaau : 7u);
+        CHECK_EQ(W.r[7][l], l >= 16 ? 0xaaaau : 0xbbbbu);
+    }
+}
+
 static void test_divergence(void)
 {
     const char *prog = "S2R R0, SR_LANEID;\n"
@@ -950,6 +973,7 @@ int main(void)
     test_conv_half();
     test_preds();
     test_lop3_nan();
+    test_icmp();
     test_divergence();
     test_attr_lanes();
     test_tex_pages();

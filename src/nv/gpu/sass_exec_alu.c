@@ -380,6 +380,20 @@ int nv_x_ISETP(xctx *c)
     return iset(c, true);
 }
 
+/* ICMP: Rd = (c compared with 0, signed or not) ? a : b. */
+int nv_x_ICMP(xctx *c)
+{
+    const xins *in = c->in;
+    uint32_t r[NV_WARP], ta[NV_WARP], tb[NV_WARP], tcc[NV_WARP];
+    bool sg = XMOD(in, SIGNED) == NV_SASS_SIGNED_S32;
+    SRC(a, 1);
+    SRC(b, 2);
+    SRC(cc, 3);
+    LANES r[l] = icmp(XMOD(in, CMP), cc[l], 0, sg) ? a[l] : b[l];
+    nv_xwrite(c->w, in->o[0].reg, c->m, r);
+    return 0;
+}
+
 int nv_x_ISET(xctx *c)
 {
     return iset(c, false);
