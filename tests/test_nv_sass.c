@@ -77,6 +77,11 @@ static const struct {
     {0x5b4a028000670404ull, "ICMP.NE.U32 R4, R4, R6, R5;"},
     {0x4b4a000000870104ull, "ICMP.NE.U32 R4, R1, c[0x0][0x20], R0;"},
     {0x364b000000770101ull, "ICMP.NE R1, R1, 0x7, R0;"},
+    /* IMUL as nvc0 emits it (piglit) and the other forms */
+    {0x1f21999999970103ull, "IMUL32I.HI R3, R1, 0x19999999;"},
+    {0x5c38038000270100ull, "IMUL.S32_S32.HI R0, R1, R2;"},
+    {0x3838000000770100ull, "IMUL R0, R1, 0x7;"},
+    {0x4c38010000870100ull, "IMUL.S32_U32 R0, R1, c[0x0][0x20];"},
     {0x5080000000470100ull, "MUFU.RCP R0, R1;"},
     {0x5c90000000270000ull, "RRO.SINCOS R0, R2;"},
     {0x3890000000070000ull, "RRO.SINCOS R0, 0.0;"},
@@ -178,7 +183,7 @@ static const struct {
 /* Every mnemonic the interpreter will need (issue 12 part 3) has a form. */
 static const char *const needed[] = {
     "MOV", "MOV32I", "SEL", "PRMT", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FFMA32I",
-    "FMNMX", "FSET", "FSETP", "FCMP", "ICMP", "MUFU", "RRO", "F2F", "F2I", "I2F", "I2I", "IADD",
+    "FMNMX", "FSET", "FSETP", "FCMP", "ICMP", "IMUL", "IMUL32I", "MUFU", "RRO", "F2F", "F2I", "I2F", "I2I", "IADD",
     "IADD32I", "IADD3", "ISCADD", "XMAD", "IMNMX", "ISETP", "ISET", "SHL", "SHR", "LOP",
     "LOP3", "LOP32I", "BFE", "BFI", "FLO", "POPC", "PSETP", "PSET", "P2R", "R2P", "LDC", "LD",
     "ST", "LDG", "STG", "LDL", "STL", "ALD", "AST", "IPA", "S2R", "TEX", "TEXS", "TLD", "TLDS",

@@ -365,6 +365,30 @@ static void test_icmp(void)
     }
 }
 
+/* IMUL: low and high halves, signed and unsigned (the .HI by 0x19999999
+ * is how nvc0 divides by 10). */
+static void test_imul(void)
+{
+    CHECK_EQ(run("S2R R0, SR_LANEID;\n"
+                 "IADD32I R1, R0, -0x10;\n"               /* -16 .. 15 */
+                 "MOV32I R2, 0x12345678;\n"
+                 "IMUL R3, R1, R2;\n"                      /* low bits: sign-blind */
+                 "IMUL.S32_S32.HI R4, R1, R2;\n"
+                 "IMUL.HI R5, R1, R2;\n"                   /* -16 as 0xfffffff0 */
+                 "IMUL32I.HI R6, R0, 0x19999999;\n"
+                 "EXIT;\n",
+                 &W, &F),
+             0);
+    for (int l = 0; l < 32; l++) {
+        int64_t s = (int64_t)(l - 16) * 0x12345678;
+        uint64_t u = (uint64_t)(uint32_t)(l - 16) * 0x12345678u;
+        CHECK_EQ(W.r[3][l], (uint32_t)s);
+        CHECK_EQ(W.r[4][l], (uint32_t)((uint64_t)s >> 32));
+        CHECK_EQ(W.r[5][l], (uint32_t)(u >> 32));
+        CHECK_EQ(W.r[6][l], (uint32_t)(((uint64_t)l * 0x19999999u) >> 32));
+    }
+}
+
 static void test_divergence(void)
 {
     const char *prog = "S2R R0, SR_LANEID;\n"
@@ -974,6 +998,7 @@ int main(void)
     test_preds();
     test_lop3_nan();
     test_icmp();
+    test_imul();
     test_divergence();
     test_attr_lanes();
     test_tex_pages();

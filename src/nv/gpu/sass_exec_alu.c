@@ -380,6 +380,30 @@ int nv_x_ISETP(xctx *c)
     return iset(c, true);
 }
 
+/* IMUL/IMUL32I: bits 31:0 (or with .HI 63:32) of a * b, each signed or
+ * not. The exact product lies in [-2^63, 2^64), so its bits 63:0 are those
+ * of the product of the operands widened to 64 bits, modulo 2^64. .CC (the
+ * flags) is not modelled. */
+int nv_x_IMUL(xctx *c)
+{
+    const xins *in = c->in;
+    uint32_t r[NV_WARP], ta[NV_WARP], tb[NV_WARP];
+    if (XMOD(in, CC))
+        return nv_xunsupported(c);
+    unsigned sg = XMOD(in, ISIGN);
+    bool asg = sg & NV_SASS_ISIGN_S32_U32, bsg = sg & NV_SASS_ISIGN_U32_S32, hi = XMOD(in, HI);
+    SRC(a, 1);
+    SRC(b, 2);
+    LANES {
+        uint64_t x = asg ? (uint64_t)(int64_t)(int32_t)a[l] : a[l];
+        uint64_t y = bsg ? (uint64_t)(int64_t)(int32_t)b[l] : b[l];
+        uint64_t p = x * y;
+        r[l] = hi ? (uint32_t)(p >> 32) : (uint32_t)p;
+    }
+    nv_xwrite(c->w, in->o[0].reg, c->m, r);
+    return 0;
+}
+
 /* ICMP: Rd = (c compared with 0, signed or not) ? a : b. */
 int nv_x_ICMP(xctx *c)
 {
