@@ -162,12 +162,12 @@ const r6_op *r6_op_by_name(const char *name);
 /* The field of one of the forms with this name or short name; NULL if none. */
 const r6_field *r6_field_by_name(const uint8_t forms[5], r6_chip c, const char *name);
 
-/* ALU source selects ([R6ISA] 4.x "ALU_SRC_*"; [MESA] r600_sq.h). */
+/* ALU source selects ([R6ISA] "ALU_SRC_*"; [MESA] r600_sq.h). */
 enum {
     R6_SRC_GPR_END = 128,   /* 0..127 GPRs (124..127 clause temporaries T0..T3) */
     R6_SRC_KC0 = 128,       /* 128..159 kcache set 0 */
     R6_SRC_KC1 = 160,       /* 160..191 kcache set 1 */
-    R6_SRC_0 = 248, R6_SRC_1_INT = 249, R6_SRC_M_1_INT = 250, R6_SRC_1 = 251,
+    R6_SRC_0 = 248, R6_SRC_1 = 249, R6_SRC_1_INT = 250, R6_SRC_M_1_INT = 251,
     R6_SRC_0_5 = 252, R6_SRC_LITERAL = 253, R6_SRC_PV = 254, R6_SRC_PS = 255,
     R6_SRC_CFILE = 256      /* 256..511 the constant file C0..C255 */
 };
