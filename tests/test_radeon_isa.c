@@ -410,7 +410,20 @@ static void test_hostile(void)
     uint32_t f[16] = {2, 0xA0140000, 0, 0x80200000};
     for (int i = 2; i < 8; i++)
         f[2 * i] = 0, f[2 * i + 1] = 0x00001910;
-    hostile(f, 16, "# fault: ALU group 1 of the clause at CF 0 has no LAST in 5 slots\n", 2);
+    /* (six MOVs to .x: the second to fifth all ask for the t slot) */
+    hostile(f, 16, "# fault: ALU group 1 of the clause at CF 0 has no LAST in 5 slots\n", 5);
+    /* slots: two trans-only ops in a group; a vector-only op pushed to t */
+    uint32_t h[] = {2, 0xA0040000, 0, 0x80200000, 0, 0x00006610, 0x80000000, 0x00006710};
+    hostile(h, 8, "# fault: ALU group 1 has a second instruction for the t slot (dword 6)\n", 1);
+    uint32_t k[] = {2, 0xA0040000, 0, 0x80200000, 0, 0x00001910, 0x80000000, 0x00005010};
+    hostile(k, 8, "# fault: ALU group 1: DOT4 cannot run in the t slot (dword 6)\n", 1);
+    /* jumps and loops back to the start: the walk is linear and ends */
+    uint32_t l[] = {0, 0x85000000, 0, 0x82800000, 0, 0x82000000};
+    hostile(l, 6, "# fault: no END_OF_PROGRAM before the end of the program\n", 1);
+    /* a reserved CF_WORD1 bit (20) */
+    uint32_t m[] = {0, 0x80300000};
+    hostile(m, 2, "# fault: reserved bits set in the CF instruction at dword 0: the sequencer "
+                  "stops\n", 2);
     /* a TEX clause counting past the end */
     uint32_t g[] = {2, 0x80A01C00, 0x00000010, 0x000D1000, 0xB0800000, 0};
     hostile(g, 6, "a TEX instruction of the clause at CF 0 runs past the end of the program (3 "

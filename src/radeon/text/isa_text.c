@@ -478,8 +478,10 @@ static void walk_alu(walk *wk, const clause *cl)
             wk->u[at].group = group;
             at++, have++;
         }
-        /* slot letters (Mesa: a channel used twice, or a trans-only op, is t) */
+        /* slot letters (Mesa: a channel used twice, or a trans-only op, is
+         * t), checked against the table's slots column */
         unsigned mask = 0;
+        bool t_used = false;
         for (size_t i = first; i < first + nslot; i++) {
             uint32_t w[2];
             words(wk, i, 2, w);
@@ -487,6 +489,13 @@ static void walk_alu(walk *wk, const clause *cl)
             unsigned ch = (w[1] >> 29) & 3;
             bool t = (mask & (1u << ch)) || (op && op->slots[wk->c] == R6_SLOT_S);
             mask |= 1u << ch;
+            if (t && t_used)
+                fault(wk, i, "ALU group %u has a second instruction for the t slot (dword %zu)",
+                      group, i * 2);
+            else if (t && op && !(op->slots[wk->c] & R6_SLOT_S))
+                fault(wk, i, "ALU group %u: %s cannot run in the t slot (dword %zu)", group,
+                      op->name, i * 2);
+            t_used |= t;
             wk->u[i].slot = t ? 't' : CHAN[ch];
             wk->u[i].group = group;
             wk->u[i].lit = (uint32_t)(first + nslot);
@@ -515,7 +524,7 @@ static void walk_program(walk *wk)
 {
     clause *cls = NULL;
     size_t ncls = 0, pc = 0;
-    bool eop = false;
+    bool eop = false, stopped = false;
     for (; pc < wk->n && !eop; pc++) {
         uint32_t w[2];
         words(wk, pc, 2, w);
@@ -524,7 +533,7 @@ static void walk_program(walk *wk)
         if (!op || !r6_op_clean(op, wk->c, w)) {
             fault(wk, pc, "%s CF instruction at dword %zu: the sequencer stops",
                   op ? "reserved bits set in the" : "undefined", pc * 2);
-            pc++;
+            stopped = true;
             break;
         }
         wk->u[pc].kind = U_CF;
@@ -550,7 +559,7 @@ static void walk_program(walk *wk)
         cls = nc;
         cls[ncls++] = cl;
     }
-    if (!eop && pc >= wk->n)
+    if (!eop && !stopped && pc >= wk->n)
         fault(wk, wk->n, "no END_OF_PROGRAM before the end of the program");
     for (size_t i = 0; i < ncls; i++) {
         if (cls[i].addr >= wk->n) {
