@@ -195,6 +195,37 @@ static void test_table(void)
             CHECK(r6_enums[i].fid != r6_enums[j].fid || r6_enums[i].value != r6_enums[j].value);
         }
     }
+    /* the executor's opcode-indexed tables agree with the decoder */
+    for (int c = 0; c < 2; c++) {
+        r6_optable t;
+        r6_optable_init(&t, (r6_chip)c);
+        for (uint32_t o = 0; o < 128; o++) {
+            uint32_t w[2] = {0, o << 23};
+            const r6_op *d = o < 64 ? r6_decode_cf((r6_chip)c, w) : NULL;
+            CHECK_EQ(t.cf[o], d ? (unsigned)(d - r6_ops) + 1 : 0);
+        }
+        for (uint32_t o = 0; o < 16; o++) {
+            uint32_t w[2] = {0, 1u << 29 | o << 26};
+            const r6_op *d = o >= 8 ? r6_decode_cf((r6_chip)c, w) : NULL;
+            CHECK_EQ(t.cfa[o], d ? (unsigned)(d - r6_ops) + 1 : 0);
+        }
+        for (uint32_t o = 0; o < 32; o++) {
+            uint32_t w[4] = {o, 0, 0, 0};
+            const r6_op *v = r6_decode_fetch((r6_chip)c, false, w);
+            const r6_op *x = r6_decode_fetch((r6_chip)c, true, w);
+            CHECK_EQ(t.vtx[o], v ? (unsigned)(v - r6_ops) + 1 : 0);
+            CHECK_EQ(t.tex[o], x ? (unsigned)(x - r6_ops) + 1 : 0);
+            uint32_t a[2] = {0, o << 13};
+            const r6_op *d = o >= 4 ? r6_decode_alu((r6_chip)c, a) : NULL;
+            CHECK_EQ(t.op3[o], d ? (unsigned)(d - r6_ops) + 1 : 0);
+        }
+        for (uint32_t o = 0; o < (c == R6_R600 ? 0x80u : 0x100u); o++) {
+            uint32_t a[2] = {0, 0};
+            r6_set((r6_chip)c, a, R6F_ALU_OP2_ALU_INST, o);
+            const r6_op *d = r6_decode_alu((r6_chip)c, a);
+            CHECK_EQ(t.op2[o], d ? (unsigned)(d - r6_ops) + 1 : 0);
+        }
+    }
     /* the R600/R700 differences the table records */
     CHECK(r6_op_by_name("TEX_ACK")->op[R6_R600] == R6_NONE);
     CHECK_EQ(r6_op_by_name("MEM_EXPORT")->op[R6_R700], 0x3A);

@@ -162,6 +162,19 @@ const r6_op *r6_op_by_name(const char *name);
 /* The field of one of the forms with this name or short name; NULL if none. */
 const r6_field *r6_field_by_name(const uint8_t forms[5], r6_chip c, const char *name);
 
+/* Opcode-indexed lookups for one chip, for an executor's O(1) decode:
+ * entries are an r6_opid + 1 (0: undefined). The caller owns it (no
+ * global state); r6_optable_init fills it from r6_ops. */
+typedef struct r6_optable {
+    r6_chip chip;
+    uint16_t cf[128];  /* CF_WORD1 CF_INST (CF and CF_ALLOC_EXPORT rows) */
+    uint16_t cfa[16];  /* CF_ALU_WORD1 CF_INST */
+    uint16_t op2[256]; /* ALU_WORD1_OP2 ALU_INST (R600: < 0x80, R700: < 0x100) */
+    uint16_t op3[32];  /* ALU_WORD1_OP3 ALU_INST */
+    uint16_t vtx[32], tex[32];
+} r6_optable;
+void r6_optable_init(r6_optable *t, r6_chip c);
+
 /* ALU source selects ([R6ISA] "ALU_SRC_*"; [MESA] r600_sq.h). */
 enum {
     R6_SRC_GPR_END = 128,   /* 0..127 GPRs (124..127 clause temporaries T0..T3) */

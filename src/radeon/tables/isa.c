@@ -207,6 +207,27 @@ void r6_encode_op(const r6_op *op, r6_chip c, uint32_t *w)
     }
 }
 
+void r6_optable_init(r6_optable *t, r6_chip c)
+{
+    memset(t, 0, sizeof *t);
+    t->chip = c;
+    for (unsigned i = 0; i < R6_NOPS; i++) {
+        int o = r6_ops[i].op[c];
+        uint16_t v = (uint16_t)(i + 1);
+        if (o < 0)
+            continue;
+        switch (r6_ops[i].cls) {
+        case R6_CLS_CF:
+        case R6_CLS_CF_EXP: t->cf[o & 127] = v; break;
+        case R6_CLS_CF_ALU: t->cfa[o & 15] = v; break;
+        case R6_CLS_ALU_OP2: t->op2[o & 255] = v; break;
+        case R6_CLS_ALU_OP3: t->op3[o & 31] = v; break;
+        case R6_CLS_VTX: t->vtx[o & 31] = v; break;
+        default: t->tex[o & 31] = v; break;
+        }
+    }
+}
+
 const r6_op *r6_op_by_name(const char *name)
 {
     for (unsigned i = 0; i < R6_NOPS; i++)
