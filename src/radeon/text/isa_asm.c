@@ -263,6 +263,41 @@ static int literal_body(cg_asm *as)
     return cg_asm_expect(as, ']');
 }
 
+/* ".c" after an operand, if there (and no channel yet) */
+static int opt_chan(cg_asm *as, uint32_t *chan, bool *have_chan)
+{
+    char id[8];
+    int rc;
+    if (*have_chan || !cg_asm_accept(as, '.'))
+        return 0;
+    if ((rc = cg_asm_ident(as, id, sizeof id)) || (rc = chan_of(as, id, chan)))
+        return rc;
+    *have_chan = true;
+    return 0;
+}
+
+/* The select of an inline constant written d[.frac] (after an optional
+ * '-' read as neg): 0 1 1.0 0.5, and -1 (ALU_SRC_M_1_INT). */
+static int inline_sel(cg_asm *as, unsigned d, bool has_frac, unsigned frac, uint32_t *neg,
+                      bool abs, uint32_t *sel)
+{
+    if (*neg && !abs && d == 1 && !has_frac)
+        *sel = R6_SRC_M_1_INT, *neg = 0;
+    else if (*neg)
+        return cg_asm_error(as, "a negated inline constant is written with SRCn_NEG:1");
+    else if (d == 0 && !has_frac)
+        *sel = R6_SRC_0;
+    else if (d == 1 && !has_frac)
+        *sel = R6_SRC_1_INT;
+    else if (d == 1 && frac == 0)
+        *sel = R6_SRC_1;
+    else if (d == 0 && frac == 5)
+        *sel = R6_SRC_0_5;
+    else
+        return cg_asm_error(as, "not an inline constant (0, 1, -1, 1.0, 0.5)");
+    return 0;
+}
+
 static int alu_src(ctx *x, unsigned i)
 {
     cg_asm *as = x->as;
@@ -282,22 +317,13 @@ static int alu_src(ctx *x, unsigned i)
         if (d != 1)
             return cg_asm_error(as, "not an inline constant (0, 1, -1, 1.0, 0.5)");
         sel = R6_SRC_M_1_INT;
-        if (cg_asm_accept(as, '.')) {
-            if ((rc = cg_asm_ident(as, id, sizeof id)) || (rc = chan_of(as, id, &chan)))
-                return rc;
-            have_chan = true;
-        }
-        if ((rc = const_rel(as, &rel, &chan, &have_chan)))
+        if ((rc = opt_chan(as, &chan, &have_chan)) || (rc = const_rel(as, &rel, &chan, &have_chan)))
             return rc;
     } else if (cg_asm_accept(as, '[')) {
         sel = R6_SRC_LITERAL;
-        if ((rc = literal_body(as)) || (rc = const_rel(as, &rel, &chan, &have_chan)))
+        if ((rc = literal_body(as)) || (rc = const_rel(as, &rel, &chan, &have_chan)) ||
+            (rc = opt_chan(as, &chan, &have_chan)))
             return rc;
-        if (!have_chan && cg_asm_accept(as, '.')) {
-            if ((rc = cg_asm_ident(as, id, sizeof id)) || (rc = chan_of(as, id, &chan)))
-                return rc;
-            have_chan = true;
-        }
     } else if (digit(as, &d)) {
         /* inline constants: 0 1 1.0 0.5, and -1 (the '-' read above) */
         uint32_t frac = 0;
@@ -311,26 +337,8 @@ static int alu_src(ctx *x, unsigned i)
                 have_chan = true;
             }
         }
-        if (neg && !abs && d == 1 && !has_frac)
-            sel = R6_SRC_M_1_INT, neg = 0;
-        else if (neg)
-            return cg_asm_error(as, "a negated inline constant is written with SRCn_NEG:1");
-        else if (d == 0 && !has_frac)
-            sel = R6_SRC_0;
-        else if (d == 1 && !has_frac)
-            sel = R6_SRC_1_INT;
-        else if (d == 1 && frac == 0)
-            sel = R6_SRC_1;
-        else if (d == 0 && frac == 5)
-            sel = R6_SRC_0_5;
-        else
-            return cg_asm_error(as, "not an inline constant (0, 1, -1, 1.0, 0.5)");
-        if (!have_chan && cg_asm_accept(as, '.')) {
-            if ((rc = cg_asm_ident(as, id, sizeof id)) || (rc = chan_of(as, id, &chan)))
-                return rc;
-            have_chan = true;
-        }
-        if ((rc = const_rel(as, &rel, &chan, &have_chan)))
+        if ((rc = inline_sel(as, d, has_frac, frac, &neg, abs, &sel)) ||
+            (rc = opt_chan(as, &chan, &have_chan)) || (rc = const_rel(as, &rel, &chan, &have_chan)))
             return rc;
     } else {
         if ((rc = cg_asm_ident(as, id, sizeof id)))
