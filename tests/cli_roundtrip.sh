@@ -49,18 +49,27 @@ dhelp=$("$bin" disasm --help)
 gens=$(printf '%s\n' "$dhelp" | sed -n 's/^ *--gen GEN *//p' | sed 's/(check.*//; s/([a-z]*)//g; s/,/ /g')
 genfams=$(printf '%s\n' "$dhelp" | sed -n 's/^ *--gen GEN.*\[\(.*\) only\]$/\1/p')
 configs=()
+refused=()
 for fam in $families; do
     if [[ " $genfams " == *" $fam "* ]]; then
-        for g in $gens; do configs+=("$fam --gen $g"); done
+        # a format may read only some generations (radeon-isa: r600, r700)
+        # and refuse the others as a bad option (exit 2)
+        for g in $gens; do
+            "$bin" disasm -f "$fam" --gen "$g" /dev/null >/dev/null 2>&1
+            if [ $? = 2 ]; then refused+=("$fam --gen $g"); else configs+=("$fam --gen $g"); fi
+        done
     else
         configs+=("$fam")
     fi
 done
 # guard against a help text this parser no longer understands
 [ "${#configs[@]}" -ge 12 ] && ok || bad "only ${#configs[@]} configurations from the help: ${configs[*]}"
-for want in raw nv nv-macro vc4 vc4-qpu nv-sass nv-sass-sph "radeon --gen r500"; do
+for want in raw nv nv-macro vc4 vc4-qpu nv-sass nv-sass-sph "radeon --gen r500" \
+    "radeon-isa --gen r600" "radeon-isa --gen r700"; do
     [[ " ${configs[*]} " == *" $want "* ]] && ok || bad "configuration '$want' missing"
 done
+[ "${refused[*]}" = "radeon-isa --gen evergreen radeon-isa --gen r500" ] && ok ||
+    bad "refused configurations: '${refused[*]}'"
 
 n=0
 for size in 0 1 3 4 7 64 1021 4096 65536; do

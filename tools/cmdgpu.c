@@ -36,7 +36,12 @@ static const cli_command commands[] = {
      "usage: cmdgpu disasm -f FAMILY [--json] [--color=WHEN] [-o OUT] FILE|-\n"
      "Prints each word with its offset and meaning; the text is valid input to\n"
      "`cmdgpu asm` for the same family (asm(disasm(x)) == x). Inputs over\n"
-     "4 MiB are refused (exit 3).\n",
+     "4 MiB are refused (exit 3).\n"
+     "Shader code: -f nv-sass, vc4-qpu, radeon-isa. radeon-isa lists an R600/R700\n"
+     "shader the way the GPU walks it, from its first CF instruction: CF\n"
+     "instructions, then the ALU, TEX and VTX clauses they point to, in Mesa's\n"
+     "R600_DEBUG dump style; --gen r600 (default) or r700 picks the encoding\n"
+     "(docs/radeon-isa.md). Undefined words list as .word lines, faults as comments.\n",
      cmd_disasm, false},
     {"asm", "assemble text into a command stream",
      "usage: cmdgpu asm -f FAMILY [-o OUT] [--section NAME] [--json] FILE|-\n"

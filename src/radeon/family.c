@@ -6,10 +6,30 @@
 #include "cmdgpu/radeon_check.h"
 #include "core/internal.h"
 #include "scene.h"
+#include "text/isa_text.h"
+
+/* radeon-isa reads R600 and R700 code only. */
+static int isa_chip(const cg_text_opts *o, r6_chip *c, char *msg, size_t cap)
+{
+    cg_radeon_gen g;
+    int rc = rd_gen_of(o, &g, msg, cap);
+    if (rc)
+        return rc;
+    if (g != CG_RADEON_R600 && g != CG_RADEON_R700) {
+        snprintf(msg, cap, "--gen: radeon-isa is the R600/R700 shader ISA (r600, r700), not %s",
+                 cg_radeon_gen_name(g));
+        return CG_ERR_INVAL;
+    }
+    *c = g == CG_RADEON_R700 ? R6_R700 : R6_R600;
+    return 0;
+}
 
 static int check_opts(const cg_text_opts *o, char *msg, size_t cap)
 {
     cg_radeon_gen g;
+    r6_chip c;
+    if (o && o->family && strcmp(o->family, "radeon-isa") == 0)
+        return isa_chip(o, &c, msg, cap);
     return rd_gen_of(o, &g, msg, cap);
 }
 
@@ -33,6 +53,40 @@ static int disasm(const cg_text_opts *o, const uint8_t *data, size_t size, FILE 
 static int assembler(const cg_text_opts *o, cg_asm **out)
 {
     return rd_scene_assembler(o, NULL, out);
+}
+
+/* `disasm -f radeon-isa`: a shader program from its first CF instruction
+ * (docs/radeon-isa.md). */
+static int isa_disasm(const cg_text_opts *o, const uint8_t *data, size_t size, FILE *out)
+{
+    char msg[128];
+    r6_chip c;
+    if (isa_chip(o, &c, msg, sizeof msg) != 0)
+        return CG_ERR_INVAL;
+    rd_isa_opts d = {.chip = c, .json = o->json, .c_name = o->c_name, .c_num = o->c_num,
+                     .c_addr = o->c_addr, .c_err = o->c_err, .c_comment = o->c_comment,
+                     .c_reset = o->c_reset};
+    return rd_isa_disasm(&d, data, size, out);
+}
+
+/* `asm -f radeon-isa`: the chip from `.chip`, else --gen. */
+static int isa_assembler(const cg_text_opts *o, cg_asm **out)
+{
+    char msg[128];
+    r6_chip c;
+    if (isa_chip(o, &c, msg, sizeof msg) != 0)
+        return CG_ERR_INVAL;
+    rd_isa_asm_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return CG_ERR_NOMEM;
+    st->chip = st->dflt = c;
+    int rc = cg_asm_create(rd_isa_asm_family(), st, out);
+    if (rc) {
+        free(st);
+        return rc;
+    }
+    cg_asm_own_user(*out, free);
+    return 0;
 }
 
 /* ---- check ------------------------------------------------------------------- */
@@ -116,7 +170,16 @@ static const cg_text_format fmt_radeon = {
     .takes = CG_TEXT_TAKES_GEN | CG_TEXT_TAKES_SECTION,
 };
 
-static const cg_text_format *const formats[] = {&fmt_radeon};
+static const cg_text_format fmt_radeon_isa = {
+    .name = "radeon-isa",
+    .description = "R600/R700 shader code: CF, ALU, TEX and VTX clauses (--gen r600|r700)",
+    .family = &cg_radeon_family,
+    .disasm = isa_disasm,
+    .assembler = isa_assembler,
+    .takes = CG_TEXT_TAKES_GEN,
+};
+
+static const cg_text_format *const formats[] = {&fmt_radeon, &fmt_radeon_isa};
 static const cg_capture_desc *const captures[] = {&rd_ringdump_capture};
 
 const cg_family_desc cg_radeon_family = {
