@@ -1,0 +1,392 @@
+/* libcmdgpu-vcio: the peripheral window that mapmem gives for the
+ * peripheral base (0x20000000 on a Pi 1, 0x3F000000 on a Pi 2/3), as the
+ * Pi's /dev/mem mapping, with the V3D block's registers reaching the model.
+ *
+ * How: the window is host address space reserved PROT_NONE, so every load
+ * or store in it faults. A SIGSEGV handler (SA_SIGINFO) takes faults whose
+ * address lies in a live window; any other fault goes to the handler that
+ * was installed before (kept, and restored by the last mbox_close when
+ * ours is still the one installed). The handler decodes the faulting
+ * instruction with capstone (x86-64), accepts a 32-bit `mov` load into a
+ * general register, a 32-bit `mov` store of a register or an immediate,
+ * with any addressing mode (the address itself comes from si_addr), does
+ * that one access on the model through vcio_window_access (vcio.c: the
+ * library's lock, then cg_vc4_mmio_read/write, which is v3d.c's register
+ * interface), writes a load's value into the destination register of the
+ * interrupted context (zero-extended, as the CPU does) and moves RIP past
+ * the instruction. Everything else -- another width, another instruction,
+ * an unaligned address, another peripheral block, a window already
+ * unmapped -- prints one line naming it and ends the process with
+ * _exit(1): the Pi would raise a bus error or touch hardware the model
+ * does not have.
+ *
+ * Async-signal safety: the fault is synchronous, raised by the program's
+ * own mov, never inside this library, malloc or stdio, so the handler may
+ * take the library's mutex (vcio.c explains why that cannot deadlock) and
+ * run the model. capstone's handle and instruction buffer are allocated
+ * when the first window is made, so the decode allocates nothing. The
+ * instruction bytes are read up to the end of RIP's page first, and across
+ * it only when that decode fails (then the instruction spans both pages,
+ * so the CPU has fetched from both).
+ *
+ * Without capstone at build time (or on a host other than x86-64) mapmem
+ * of the window fails with one line and NULL. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include "vcio_internal.h"
+
+#if defined(CMDGPU_HAVE_CAPSTONE) && defined(__x86_64__) && defined(__linux__)
+#define WINDOW_TRAP 1
+#include <capstone/capstone.h>
+#endif
+
+#define MAX_WINDOWS 16
+#define V3D_OFF 0x00C00000u
+
+/* The BCM2835/2836/2837 peripheral blocks a program might touch (BCM2835
+ * ARM Peripherals; Linux arch/arm/boot/dts/bcm283x.dtsi), offsets from the
+ * peripheral base, so a refused access names what it reached. */
+static const struct {
+    uint32_t off, size;
+    const char *name;
+} blocks[] = {
+    {0x003000, 0x1000, "the system timer"},
+    {0x004000, 0x1000, "the TXP (transposer)"},
+    {0x007000, 0x1000, "the DMA controller"},
+    {0x00B000, 0x1000, "the ARM interrupt controller, ARM timer and mailbox"},
+    {0x100000, 0x1000, "the power manager and watchdog"},
+    {0x101000, 0x1000, "the clock manager"},
+    {0x104000, 0x1000, "the random number generator"},
+    {0x200000, 0x1000, "GPIO"},
+    {0x201000, 0x1000, "UART0 (PL011)"},
+    {0x202000, 0x1000, "the SD host"},
+    {0x203000, 0x1000, "PCM"},
+    {0x204000, 0x1000, "SPI0"},
+    {0x205000, 0x1000, "I2C BSC0"},
+    {0x206000, 0x1000, "pixel valve 0"},
+    {0x207000, 0x1000, "pixel valve 1"},
+    {0x20C000, 0x1000, "PWM"},
+    {0x215000, 0x1000, "AUX (mini UART, SPI1, SPI2)"},
+    {0x300000, 0x1000, "EMMC"},
+    {0x400000, 0x6000, "the HVS"},
+    {0x804000, 0x1000, "I2C BSC1"},
+    {0x805000, 0x1000, "I2C BSC2"},
+    {0x807000, 0x1000, "pixel valve 2"},
+    {0x808000, 0x1000, "HDMI"},
+    {0x902000, 0x1000, "HDMI"},
+    {0x980000, 0x10000, "USB (DWC OTG)"},
+    {0xC00000, 0x1000, "V3D"},
+};
+
+static const char *block_name(uint32_t off)
+{
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+        if (off >= blocks[i].off && off - blocks[i].off < blocks[i].size)
+            return blocks[i].name;
+    return "a peripheral block the model does not know";
+}
+
+typedef struct window {
+    uint8_t *host;     /* page-aligned reservation */
+    size_t len;        /* bytes reserved */
+    uint32_t phys;     /* physical address of host[0] (page-aligned) */
+    uint32_t pbase;    /* the peripheral base it lies in */
+    volatile int live; /* 0 once unmapmem'd (the range stays reserved) */
+} window;
+
+static window W[MAX_WINDOWS];
+static volatile int nwin;
+
+#ifdef WINDOW_TRAP
+
+static csh cs;
+static cs_insn *insn;
+static int cs_ready;
+static struct sigaction old_segv;
+static int installed;
+
+/* One line on stderr from the handler (write(2): async-signal-safe). */
+static void say(const char *line)
+{
+    size_t n = strlen(line);
+    while (n) {
+        ssize_t k = write(2, line, n);
+        if (k <= 0 && errno != EINTR)
+            break;
+        if (k > 0)
+            line += k, n -= (size_t)k;
+    }
+}
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fail(const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n] = '\n';
+    line[n + 1] = 0;
+    say(line);
+    _exit(1);
+}
+
+/* capstone's 32-bit register -> the mcontext slot of its 64-bit register */
+static int greg_of(x86_reg r)
+{
+    switch (r) {
+    case X86_REG_EAX: return REG_RAX;
+    case X86_REG_ECX: return REG_RCX;
+    case X86_REG_EDX: return REG_RDX;
+    case X86_REG_EBX: return REG_RBX;
+    case X86_REG_ESP: return REG_RSP;
+    case X86_REG_EBP: return REG_RBP;
+    case X86_REG_ESI: return REG_RSI;
+    case X86_REG_EDI: return REG_RDI;
+    case X86_REG_R8D: return REG_R8;
+    case X86_REG_R9D: return REG_R9;
+    case X86_REG_R10D: return REG_R10;
+    case X86_REG_R11D: return REG_R11;
+    case X86_REG_R12D: return REG_R12;
+    case X86_REG_R13D: return REG_R13;
+    case X86_REG_R14D: return REG_R14;
+    case X86_REG_R15D: return REG_R15;
+    default: return -1;
+    }
+}
+
+static window *window_of(uintptr_t a, int *live)
+{
+    for (int i = 0; i < nwin; i++)
+        if (a >= (uintptr_t)W[i].host && a - (uintptr_t)W[i].host < W[i].len) {
+            *live = W[i].live;
+            return &W[i];
+        }
+    return NULL;
+}
+
+/* Not ours: the previous handler as it asked to be called; the default
+ * action by restoring it and returning (the access faults again). */
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    if (old_segv.sa_flags & SA_SIGINFO) {
+        if (old_segv.sa_sigaction)
+            old_segv.sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN) {
+        old_segv.sa_handler(sig);
+        return;
+    }
+    signal(sig, SIG_DFL);
+}
+
+/* Decode the instruction at rip: 1 and *ins set, or 0. */
+static int decode(uintptr_t rip)
+{
+    uintptr_t page_end = (rip | 4095u) + 1;
+    size_t first = page_end - rip < 15 ? page_end - rip : 15;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint8_t *code = (const uint8_t *)rip;
+        size_t size = pass ? 15 : first;
+        uint64_t addr = rip;
+        if (cs_disasm_iter(cs, &code, &size, &addr, insn))
+            return 1;
+        if (first == 15)
+            break;
+    }
+    return 0;
+}
+
+static void on_segv(int sig, siginfo_t *si, void *ucv)
+{
+    int saved = errno;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    int live = 0;
+    window *w = window_of(a, &live);
+    if (!w) {
+        chain(sig, si, ucv);
+        errno = saved;
+        return;
+    }
+    ucontext_t *uc = ucv;
+    uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    uint32_t phys = w->phys + (uint32_t)(a - (uintptr_t)w->host);
+    uint32_t off = phys - w->pbase;
+    if (!live)
+        fail("cmdgpu-vcio: access at 0x%08x (host %p, instruction at %p) through a peripheral "
+             "window already unmapped with unmapmem",
+             phys, (void *)a, (void *)rip);
+    if (!decode(rip))
+        fail("cmdgpu-vcio: access at 0x%08x (%s) by an instruction at %p that capstone cannot "
+             "decode",
+             phys, block_name(off), (void *)rip);
+    const cs_x86 *x = &insn->detail->x86;
+    int load = -1; /* 1 load, 0 store */
+    int reg = -1;
+    uint32_t imm = 0;
+    int has_imm = 0;
+    unsigned width = 0;
+    if ((insn->id == X86_INS_MOV || insn->id == X86_INS_MOVABS) && x->op_count == 2) {
+        const cs_x86_op *d = &x->operands[0], *s = &x->operands[1];
+        if (d->type == X86_OP_REG && s->type == X86_OP_MEM) {
+            load = 1, width = s->size, reg = greg_of(d->reg);
+        } else if (d->type == X86_OP_MEM && s->type == X86_OP_REG) {
+            load = 0, width = d->size, reg = greg_of(s->reg);
+        } else if (d->type == X86_OP_MEM && s->type == X86_OP_IMM) {
+            load = 0, width = d->size, has_imm = 1, imm = (uint32_t)s->imm;
+        }
+    }
+    if (load < 0 || width != 4 || (!has_imm && reg < 0)) {
+        if (load >= 0 && width != 4)
+            fail("cmdgpu-vcio: %u-bit %s at 0x%08x (%s) by '%s %s' at %p: the window takes "
+                 "32-bit loads and stores only",
+                 width * 8, load ? "load" : "store", phys, block_name(off), insn->mnemonic,
+                 insn->op_str, (void *)rip);
+        fail("cmdgpu-vcio: '%s %s' at %p accesses 0x%08x (%s): the window takes 32-bit mov "
+             "loads and stores only",
+             insn->mnemonic, insn->op_str, (void *)rip, phys, block_name(off));
+    }
+    if (phys & 3)
+        fail("cmdgpu-vcio: unaligned 32-bit %s at 0x%08x (%s) by '%s %s' at %p: the Pi "
+             "raises an alignment fault",
+             load ? "load" : "store", phys, block_name(off), insn->mnemonic, insn->op_str,
+             (void *)rip);
+    /* the model has the V3D block and the mailbox registers */
+    const char *name = block_name(off);
+    int modelled = (off >= V3D_OFF && off < V3D_OFF + 0x1000) ||
+                   (off >= 0xB880 && off < 0xB8C0);
+    if (!modelled)
+        fail("cmdgpu-vcio: %s at 0x%08x reaches %s, which the model does not have "
+             "(instruction '%s %s' at %p)",
+             load ? "load" : "store", phys, name, insn->mnemonic, insn->op_str, (void *)rip);
+    uint32_t val = has_imm ? imm : load ? 0 : (uint32_t)uc->uc_mcontext.gregs[reg];
+    const char *why = "";
+    if (vcio_window_access(off, !load, &val, &why) != 0)
+        fail("cmdgpu-vcio: %s at 0x%08x (%s): %s", load ? "load" : "store", phys, name, why);
+    if (load)
+        uc->uc_mcontext.gregs[reg] = (greg_t)(uint64_t)val; /* 32-bit writes zero-extend */
+    uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(rip + insn->size);
+    errno = saved;
+}
+
+static int trap_ready(void)
+{
+    if (!cs_ready) {
+        if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+            return -1;
+        cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+        insn = cs_malloc(cs);
+        if (!insn) {
+            cs_close(&cs);
+            return -1;
+        }
+        cs_ready = 1;
+    }
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_segv;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGSEGV, &sa, &old_segv) != 0)
+            return -1;
+        installed = 1;
+    }
+    return 0;
+}
+
+void vcio_window_close_all(void)
+{
+    for (int i = 0; i < nwin; i++)
+        munmap(W[i].host, W[i].len);
+    nwin = 0;
+    if (installed) {
+        struct sigaction cur;
+        /* restore only when nobody installed a handler over ours */
+        if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == on_segv)
+            sigaction(SIGSEGV, &old_segv, NULL);
+        installed = 0;
+    }
+    if (cs_ready) {
+        cs_free(insn, 1);
+        cs_close(&cs);
+        insn = NULL;
+        cs_ready = 0;
+    }
+}
+
+void *vcio_window_map(unsigned base, unsigned pbase, unsigned size)
+{
+    if (!size || (uint64_t)base + size > (uint64_t)pbase + 0x01000000u) {
+        fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): not inside the 16 MiB peripheral "
+                        "window at 0x%08x\n", base, size, pbase);
+        return NULL;
+    }
+    if (nwin == MAX_WINDOWS) {
+        fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): more than %d peripheral window "
+                        "mappings\n", base, size, MAX_WINDOWS);
+        return NULL;
+    }
+    if (trap_ready() != 0) {
+        fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): cannot set up the peripheral "
+                        "window's fault handler (capstone or sigaction failed)\n", base, size);
+        return NULL;
+    }
+    uint32_t phys = base & ~4095u;
+    size_t len = ((size_t)(base - phys) + size + 4095u) & ~(size_t)4095u;
+    void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): cannot reserve %zu bytes of "
+                        "address space\n", base, size, len);
+        return NULL;
+    }
+    W[nwin] = (window){.host = p, .len = len, .phys = phys, .pbase = pbase, .live = 1};
+    __atomic_store_n(&nwin, nwin + 1, __ATOMIC_RELEASE);
+    return (uint8_t *)p + (base - phys);
+}
+
+#else /* no capstone, or not x86-64 Linux */
+
+void vcio_window_close_all(void)
+{
+    nwin = 0;
+}
+
+void *vcio_window_map(unsigned base, unsigned pbase, unsigned size)
+{
+    (void)pbase;
+    fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): the peripheral window needs capstone "
+                    "(Debian libcapstone-dev) on x86-64 Linux at build time; this build has "
+                    "none\n", base, size);
+    return NULL;
+}
+
+#endif
+
+int vcio_window_unmap(void *addr)
+{
+    uintptr_t a = (uintptr_t)addr;
+    for (int i = 0; i < nwin; i++)
+        if (a >= (uintptr_t)W[i].host && a - (uintptr_t)W[i].host < W[i].len) {
+            /* the range stays reserved, so a later access is named, not a
+             * crash; a second unmapmem is a no-op */
+            W[i].live = 0;
+            return 1;
+        }
+    return 0;
+}
