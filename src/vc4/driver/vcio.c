@@ -9,12 +9,13 @@
  *
  * Locking: one mutex (G_lock) around every call and every access through
  * the peripheral window (vcio_window.c), so threads may share the mailbox.
- * The window's fault handler runs in the thread that made the access; that
- * thread holds the lock only inside one of these calls, which never touch
- * the window, so the handler can take the lock without deadlock. The one
- * exception, a signal handler of the program's own that pokes the window
- * while its thread is inside a call here, is seen through the thread-local
- * `in_call` and refused with one line (vcio_window_access). */
+ * The window's fault handler runs in the thread that made the access and
+ * waits while the window's service thread takes the lock and does the
+ * access; the faulting thread holds the lock only inside one of these
+ * calls, which never touch the window, so that wait cannot deadlock. The
+ * one exception, a signal handler of the program's own that pokes the
+ * window while its thread is inside a call here, is seen through the
+ * thread-local `in_call` (vcio_in_call) and refused with one line. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -415,15 +416,13 @@ unsigned qpu_enable(int file_desc, unsigned enable)
 
 /* ---- the peripheral window's accesses (vcio_window.c's fault handler) ---- */
 
+int vcio_in_call(void)
+{
+    return in_call;
+}
+
 int vcio_window_access(uint32_t off, bool write, uint32_t *val, const char **why)
 {
-    if (in_call) {
-        /* this thread is inside a call here (the lock is ours): a signal
-         * handler of the program's own interrupted it */
-        *why = "a V3D register access from a signal handler that interrupted a mailbox.h "
-               "call in the same thread";
-        return -1;
-    }
     lock();
     int rc = -1;
     if (!G.refs) {

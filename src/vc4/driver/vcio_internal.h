@@ -20,7 +20,10 @@ void vcio_window_close_all(void);
 /* vcio.c: one 32-bit access at `off` from the peripheral base, under the
  * library's lock, through the device's register interface
  * (cg_vc4_mmio_read/write). Returns 0, or -1 with a reason in why. Called
- * from the fault handler in the thread that made the access. */
+ * by the window's service thread (vcio_window.c). */
 int vcio_window_access(uint32_t off, bool write, uint32_t *val, const char **why);
+/* vcio.c: is the calling thread inside a mailbox.h call (holding the
+ * library's lock)? Async-signal-safe (a thread-local flag). */
+int vcio_in_call(void);
 
 #endif

@@ -9,10 +9,11 @@
  * ours is still the one installed). The handler decodes the faulting
  * instruction with capstone (x86-64), accepts a 32-bit `mov` load into a
  * general register, a 32-bit `mov` store of a register or an immediate,
- * with any addressing mode (the address itself comes from si_addr), does
- * that one access on the model through vcio_window_access (vcio.c: the
- * library's lock, then cg_vc4_mmio_read/write, which is v3d.c's register
- * interface), writes a load's value into the destination register of the
+ * with any addressing mode (the address itself comes from si_addr), has
+ * the window's service thread do that one access on the model through
+ * vcio_window_access (vcio.c: the library's lock, then
+ * cg_vc4_mmio_read/write, which is v3d.c's register interface), writes a
+ * load's value into the destination register of the
  * interrupted context (zero-extended, as the CPU does) and moves RIP past
  * the instruction. Everything else -- another width, another instruction,
  * an unaligned address, another peripheral block, a window already
@@ -21,9 +22,10 @@
  * does not have.
  *
  * Async-signal safety: the fault is synchronous, raised by the program's
- * own mov, never inside this library, malloc or stdio, so the handler may
- * take the library's mutex (vcio.c explains why that cannot deadlock) and
- * run the model. capstone's handle and instruction buffer are allocated
+ * own mov, never inside this library, malloc or stdio. The handler itself
+ * only decodes and hands the access to the service thread (below), which
+ * takes the library's mutex; the faulting thread does not hold it (vcio.c
+ * explains why; the one exception is refused). capstone's handle and instruction buffer are allocated
  * when the first window is made, so the decode allocates nothing. The
  * instruction bytes are read up to the end of RIP's page first, and across
  * it only when that decode fails (then the instruction spans both pages,
@@ -33,6 +35,8 @@
  * of the window fails with one line and NULL. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdint.h>
@@ -211,6 +215,85 @@ static int decode(uintptr_t rip)
     return 0;
 }
 
+/* The window's service thread: every access through a window runs the
+ * model here, in an ordinary thread with its own stack, never inside the
+ * signal handler (the model allocates, runs QPU programs and may print a
+ * fault line; under AddressSanitizer, running it in the handler's context
+ * corrupted the allocator's state). The faulting thread posts its one
+ * request and waits for the answer (sem_post: async-signal-safe). One
+ * request at a time (svc_lock); the thread lives as long as the process.
+ * After a fork the child has no such thread: there the access runs in the
+ * handler itself. */
+static pthread_mutex_t svc_lock = PTHREAD_MUTEX_INITIALIZER;
+static sem_t svc_go, svc_done;
+static pid_t svc_pid;
+static struct {
+    uint32_t off, val;
+    bool write;
+    const char *why;
+    int rc;
+} svc;
+
+static void *svc_main(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        while (sem_wait(&svc_go) != 0)
+            ;
+        svc.why = "";
+        svc.rc = vcio_window_access(svc.off, svc.write, &svc.val, &svc.why);
+        sem_post(&svc_done);
+    }
+    return NULL;
+}
+
+static int svc_start(void)
+{
+    if (svc_pid == getpid())
+        return 0;
+    if (sem_init(&svc_go, 0, 0) != 0 || sem_init(&svc_done, 0, 0) != 0)
+        return -1;
+    /* the thread takes no asynchronous signals of the program's */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    int rc = pthread_create(&t, &at, svc_main, NULL);
+    pthread_attr_destroy(&at);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        return -1;
+    svc_pid = getpid();
+    return 0;
+}
+
+/* One access from the handler: 0, or -1 and why. */
+static int access_model(uint32_t off, bool write, uint32_t *val, const char **why)
+{
+    if (vcio_in_call()) {
+        /* this thread holds the library's lock: a signal handler of the
+         * program's own interrupted a mailbox.h call in it */
+        *why = "a V3D register access from a signal handler that interrupted a mailbox.h "
+               "call in the same thread";
+        return -1;
+    }
+    if (svc_pid != getpid()) /* a forked child: no service thread */
+        return vcio_window_access(off, write, val, why);
+    pthread_mutex_lock(&svc_lock);
+    svc.off = off, svc.write = write, svc.val = *val;
+    sem_post(&svc_go);
+    while (sem_wait(&svc_done) != 0)
+        ;
+    *val = svc.val;
+    *why = svc.why;
+    int rc = svc.rc;
+    pthread_mutex_unlock(&svc_lock);
+    return rc;
+}
+
 static void on_segv(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
@@ -275,7 +358,7 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
              load ? "load" : "store", phys, name, insn->mnemonic, insn->op_str, (void *)rip);
     uint32_t val = has_imm ? imm : load ? 0 : (uint32_t)uc->uc_mcontext.gregs[reg];
     const char *why = "";
-    if (vcio_window_access(off, !load, &val, &why) != 0)
+    if (access_model(off, !load, &val, &why) != 0)
         fail("cmdgpu-vcio: %s at 0x%08x (%s): %s", load ? "load" : "store", phys, name, why);
     if (load)
         uc->uc_mcontext.gregs[reg] = (greg_t)(uint64_t)val; /* 32-bit writes zero-extend */
@@ -296,6 +379,8 @@ static int trap_ready(void)
         }
         cs_ready = 1;
     }
+    if (svc_start() != 0)
+        return -1;
     if (!installed) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
