@@ -217,9 +217,12 @@ static int decode(uintptr_t rip)
 
 /* The window's service thread: every access through a window runs the
  * model here, in an ordinary thread with its own stack, never inside the
- * signal handler (the model allocates, runs QPU programs and may print a
- * fault line; under AddressSanitizer, running it in the handler's context
- * corrupted the allocator's state). The faulting thread posts its one
+ * signal handler. The handler is installed SA_ONSTACK, so that a stack
+ * overflow elsewhere still reaches the handler before it on an alternate
+ * stack (AddressSanitizer's, or the program's); but an SRQPC write runs
+ * whole QPU programs, far more stack than such a stack has: run in the
+ * handler under ASan, the model overflowed ASan's alternate stack and
+ * silently corrupted its allocator's state. The faulting thread posts its one
  * request and waits for the answer (sem_post: async-signal-safe). One
  * request at a time (svc_lock); the thread lives as long as the process.
  * After a fork the child has no such thread: there the access runs in the
