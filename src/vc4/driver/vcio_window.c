@@ -26,7 +26,8 @@
  * only decodes and hands the access to the service thread (below), which
  * takes the library's mutex; the faulting thread does not hold it (vcio.c
  * explains why; the one exception is refused). capstone's handle and instruction buffer are allocated
- * when the first window is made, so the decode allocates nothing. The
+ * when the first window is made (and its lazily built tables by a first
+ * decode there), so the decode in the handler allocates nothing. The
  * instruction bytes are read up to the end of RIP's page first, and across
  * it only when that decode fails (then the instruction spans both pages,
  * so the CPU has fetched from both).
@@ -380,6 +381,15 @@ static int trap_ready(void)
             cs_close(&cs);
             return -1;
         }
+        /* capstone sorts its x86 tables (calloc, qsort) at the first
+         * decode: do that here, not in the handler. mov eax, [rax];
+         * mov [rax], eax; mov dword [rax], 1 */
+        static const uint8_t warm[] = {0x8b, 0x00, 0x89, 0x00, 0xc7, 0x00, 1, 0, 0, 0};
+        const uint8_t *code = warm;
+        size_t size = sizeof warm;
+        uint64_t addr = 0;
+        while (cs_disasm_iter(cs, &code, &size, &addr, insn))
+            ;
         cs_ready = 1;
     }
     if (svc_start() != 0)
