@@ -102,6 +102,18 @@ static uint64_t load_r9_zero_extends(volatile unsigned *p)
     return r;
 }
 
+static int64_t load_movsxd(volatile unsigned *p)
+{
+    int64_t r;
+    __asm__ volatile("movslq 0x10(%1), %0" : "=r"(r) : "r"(p) : "memory");
+    return r;
+}
+
+static void bad_cmp(void)
+{
+    __asm__ volatile("cmpl $5, 0x10(%0)" : : "r"(v3d) : "memory", "cc");
+}
+
 static void store_imm(volatile unsigned *p)
 {
     __asm__ volatile("movl $0x5a5aa5a5, 0x10(%0)" : : "r"(p) : "memory");
@@ -182,6 +194,8 @@ static void test_registers(void)
     CHECK_EQ(v3d[SCRATCH], 0xdeadbeefu);
     CHECK_EQ(load_base_index(v3d, SCRATCH), 0xdeadbeefu);
     CHECK_EQ(load_r9_zero_extends(v3d), 0xdeadbeefu);
+    v3d[SCRATCH] = 0x80000001u;
+    CHECK_EQ(load_movsxd(v3d), 0xffffffff80000001ull); /* sign-extended */
     store_imm(v3d);
     CHECK_EQ(v3d[SCRATCH], 0x5a5aa5a5u);
     store_r13(v3d + SCRATCH, 0x01234567u);
@@ -363,6 +377,7 @@ int main(void)
     expect_child(bad_64, "64-bit load at 0x20c00000 (V3D)");
     expect_child(bad_unaligned, "unaligned 32-bit store at 0x20c00002 (V3D)");
     expect_child(bad_rmw, "'or dword ptr [");
+    expect_child(bad_cmp, "'cmp dword ptr [");
     expect_child(bad_gpio, "load at 0x20200000 reaches GPIO, which the model does not have");
     expect_child(bad_unmapped, "through a peripheral window already unmapped");
     /* unmapmem while a QPU is stuck, then close: defined, no crash */

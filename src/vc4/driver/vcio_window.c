@@ -8,7 +8,8 @@
  * was installed before (kept, and restored by the last mbox_close when
  * ours is still the one installed). The handler decodes the faulting
  * instruction with capstone (x86-64), accepts a 32-bit `mov` load into a
- * general register, a 32-bit `mov` store of a register or an immediate,
+ * general register (or `movsxd` into a 64-bit one), a 32-bit `mov` store
+ * of a register or an immediate,
  * with any addressing mode (the address itself comes from si_addr), has
  * the window's service thread do that one access on the model through
  * vcio_window_access (vcio.c: the library's lock, then
@@ -173,6 +174,30 @@ static int greg_of(x86_reg r)
     }
 }
 
+/* capstone's 64-bit register -> its mcontext slot (movsxd's destination) */
+static int greg_of64(x86_reg r)
+{
+    switch (r) {
+    case X86_REG_RAX: return REG_RAX;
+    case X86_REG_RCX: return REG_RCX;
+    case X86_REG_RDX: return REG_RDX;
+    case X86_REG_RBX: return REG_RBX;
+    case X86_REG_RSP: return REG_RSP;
+    case X86_REG_RBP: return REG_RBP;
+    case X86_REG_RSI: return REG_RSI;
+    case X86_REG_RDI: return REG_RDI;
+    case X86_REG_R8: return REG_R8;
+    case X86_REG_R9: return REG_R9;
+    case X86_REG_R10: return REG_R10;
+    case X86_REG_R11: return REG_R11;
+    case X86_REG_R12: return REG_R12;
+    case X86_REG_R13: return REG_R13;
+    case X86_REG_R14: return REG_R14;
+    case X86_REG_R15: return REG_R15;
+    default: return -1;
+    }
+}
+
 static window *window_of(uintptr_t a, int *live)
 {
     for (int i = 0; i < nwin; i++)
@@ -327,7 +352,11 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
     uint32_t imm = 0;
     int has_imm = 0;
     unsigned width = 0;
-    if ((insn->id == X86_INS_MOV || insn->id == X86_INS_MOVABS) && x->op_count == 2) {
+    int sext = 0; /* movsxd: a 32-bit load sign-extended into a 64-bit register */
+    if (insn->id == X86_INS_MOVSXD && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+        x->operands[1].type == X86_OP_MEM) {
+        load = 1, width = x->operands[1].size, reg = greg_of64(x->operands[0].reg), sext = 1;
+    } else if ((insn->id == X86_INS_MOV || insn->id == X86_INS_MOVABS) && x->op_count == 2) {
         const cs_x86_op *d = &x->operands[0], *s = &x->operands[1];
         if (d->type == X86_OP_REG && s->type == X86_OP_MEM) {
             load = 1, width = s->size, reg = greg_of(d->reg);
@@ -344,7 +373,7 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
                  width * 8, load ? "load" : "store", phys, block_name(off), insn->mnemonic,
                  insn->op_str, (void *)rip);
         fail("cmdgpu-vcio: '%s %s' at %p accesses 0x%08x (%s): the window takes 32-bit mov "
-             "loads and stores only",
+             "loads and stores (and movsxd loads) only",
              insn->mnemonic, insn->op_str, (void *)rip, phys, block_name(off));
     }
     if (phys & 3)
@@ -364,7 +393,9 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
     const char *why = "";
     if (access_model(off, !load, &val, &why) != 0)
         fail("cmdgpu-vcio: %s at 0x%08x (%s): %s", load ? "load" : "store", phys, name, why);
-    if (load)
+    if (load && sext)
+        uc->uc_mcontext.gregs[reg] = (greg_t)(int64_t)(int32_t)val;
+    else if (load)
         uc->uc_mcontext.gregs[reg] = (greg_t)(uint64_t)val; /* 32-bit writes zero-extend */
     uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(rip + insn->size);
     errno = saved;
