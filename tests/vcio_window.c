@@ -109,9 +109,44 @@ static int64_t load_movsxd(volatile unsigned *p)
     return r;
 }
 
-static void bad_cmp(void)
+/* the ALU forms clang folds volatile accesses into: flags as setcc sees
+ * them (bit 0 ZF, 1 CF, 2 SF, 3 OF) */
+static unsigned cmp_flags(volatile unsigned *p, unsigned b)
 {
-    __asm__ volatile("cmpl $5, 0x10(%0)" : : "r"(v3d) : "memory", "cc");
+    unsigned char z, c, sg, o;
+    __asm__ volatile("cmpl %5, 0x10(%4)\n\tsetz %0\n\tsetc %1\n\tsets %2\n\tseto %3"
+                     : "=q"(z), "=q"(c), "=q"(sg), "=q"(o)
+                     : "r"(p), "r"(b)
+                     : "memory", "cc");
+    return z | c << 1 | sg << 2 | o << 3;
+}
+
+static int test_zero(volatile unsigned *p)
+{
+    unsigned char z;
+    __asm__ volatile("testl $63, 0x43c(%1)\n\tsetz %0" : "=q"(z) : "r"(p) : "memory", "cc");
+    return z;
+}
+
+static void or_imm(volatile unsigned *p)
+{
+    __asm__ volatile("orl $4, 0x10(%0)" : : "r"(p) : "memory", "cc");
+}
+
+static unsigned sub_into_reg(volatile unsigned *p, unsigned a)
+{
+    __asm__ volatile("subl 0x10(%1), %0" : "+r"(a) : "r"(p) : "memory", "cc");
+    return a;
+}
+
+static void add_reg_mem(volatile unsigned *p, unsigned a)
+{
+    __asm__ volatile("addl %1, 0x10(%0)" : : "r"(p), "r"(a) : "memory", "cc");
+}
+
+static void bad_lock(void)
+{
+    __asm__ volatile("lock orl $1, 0x10(%0)" : : "r"(v3d) : "memory", "cc");
 }
 
 static void store_imm(volatile unsigned *p)
@@ -196,6 +231,20 @@ static void test_registers(void)
     CHECK_EQ(load_r9_zero_extends(v3d), 0xdeadbeefu);
     v3d[SCRATCH] = 0x80000001u;
     CHECK_EQ(load_movsxd(v3d), 0xffffffff80000001ull); /* sign-extended */
+    /* the folded ALU forms */
+    v3d[SCRATCH] = 5;
+    CHECK_EQ(cmp_flags(v3d, 5), 1);         /* ZF */
+    CHECK_EQ(cmp_flags(v3d, 6), 2 | 4);     /* 5 - 6: CF, SF */
+    v3d[SCRATCH] = 0x80000000u;
+    CHECK_EQ(cmp_flags(v3d, 1), 8);         /* 0x80000000 - 1: OF */
+    v3d[SCRATCH] = 0x100;
+    or_imm(v3d);
+    CHECK_EQ(v3d[SCRATCH], 0x104);
+    add_reg_mem(v3d, 0x1000);
+    CHECK_EQ(v3d[SCRATCH], 0x1104);
+    CHECK_EQ(sub_into_reg(v3d, 0x2000), 0x2000 - 0x1104);
+    CHECK_EQ(v3d[SCRATCH], 0x1104); /* a source only */
+    CHECK_EQ(test_zero(v3d), 1);    /* SRQCS: an empty queue */
     store_imm(v3d);
     CHECK_EQ(v3d[SCRATCH], 0x5a5aa5a5u);
     store_r13(v3d + SCRATCH, 0x01234567u);
@@ -295,12 +344,15 @@ static void test_own_fault(volatile unsigned *guard)
 typedef void (*bad_fn)(void);
 static void bad_16(void) { __asm__ volatile("movw $1, (%0)" : : "r"(v3d + SCRATCH) : "memory"); }
 static void bad_8(void) { (void)*(volatile unsigned char *)(v3d + IDENT0); }
+static void bad_test8(void)
+{
+    __asm__ volatile("testb $63, 0x43c(%0)" : : "r"(v3d) : "memory", "cc");
+}
 static void bad_64(void) { (void)*(volatile uint64_t *)(v3d + IDENT0); }
 static void bad_unaligned(void)
 {
     __asm__ volatile("movl $1, (%0)" : : "r"((volatile char *)v3d + 2) : "memory");
 }
-static void bad_rmw(void) { __asm__ volatile("orl $1, (%0)" : : "r"(v3d + SCRATCH) : "memory"); }
 static void bad_gpio(void) { (void)peri[0x200000 / 4]; }
 static void bad_unmapped(void)
 {
@@ -333,6 +385,8 @@ static void expect_child(bad_fn fn, const char *needle)
     close(p[0]);
     int st = 0;
     waitpid(pid, &st, 0);
+    if (getenv("VCIO_WINDOW_SHOW")) /* the lines, for a person reading them */
+        fputs(buf, stdout);
     int lines = 0;
     for (size_t i = 0; i < n; i++)
         lines += buf[i] == '\n';
@@ -376,8 +430,8 @@ int main(void)
     expect_child(bad_8, "'movzx eax, byte ptr [");
     expect_child(bad_64, "64-bit load at 0x20c00000 (V3D)");
     expect_child(bad_unaligned, "unaligned 32-bit store at 0x20c00002 (V3D)");
-    expect_child(bad_rmw, "'or dword ptr [");
-    expect_child(bad_cmp, "'cmp dword ptr [");
+    expect_child(bad_lock, "'lock or dword ptr [");
+    expect_child(bad_test8, "8-bit load at 0x20c0043c (V3D)");
     expect_child(bad_gpio, "load at 0x20200000 reaches GPIO, which the model does not have");
     expect_child(bad_unmapped, "through a peripheral window already unmapped");
     /* unmapmem while a QPU is stuck, then close: defined, no crash */

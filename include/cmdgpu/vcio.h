@@ -27,10 +27,11 @@
  * 0x20FFFFFF on a Pi 1, 0x3F000000-0x3FFFFFFF on a Pi 2/3), as hello_fft
  * does for its direct register path, returns a mapping whose V3D block
  * (offset 0xC00000) and mailbox registers reach the model's registers:
- * 32-bit loads and stores (x86-64 `mov`) are trapped (PROT_NONE and a
- * SIGSEGV handler, decoded with capstone) and done by the model, so an
- * SRQPC write runs the programs and SRQCS polls see them end. Any other
- * access -- 8/16/64-bit, read-modify-write instructions, unaligned, other
+ * 32-bit accesses (x86-64 `mov`, `movsxd`, and cmp/test/or/and/xor/add/sub
+ * with a window operand, as compilers emit volatile accesses) are trapped
+ * (PROT_NONE and a SIGSEGV handler, decoded with capstone) and done by the
+ * model, so an SRQPC write runs the programs and SRQCS polls see them end.
+ * Any other access -- 8/16/64-bit, other instructions, unaligned, other
  * peripheral blocks, a window already unmapped -- prints one line and ends
  * the process with exit status 1. The handler chains faults outside the
  * window to the handler installed before it; a SIGSEGV handler the program

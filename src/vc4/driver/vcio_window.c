@@ -9,7 +9,9 @@
  * ours is still the one installed). The handler decodes the faulting
  * instruction with capstone (x86-64), accepts a 32-bit `mov` load into a
  * general register (or `movsxd` into a 64-bit one), a 32-bit `mov` store
- * of a register or an immediate,
+ * of a register or an immediate, and the ALU forms compilers fold a
+ * volatile access into (cmp, test, or, and, xor, add, sub with a register
+ * or immediate: the flags and a destination are computed here),
  * with any addressing mode (the address itself comes from si_addr), has
  * the window's service thread do that one access on the model through
  * vcio_window_access (vcio.c: the library's lock, then
@@ -323,6 +325,47 @@ static int access_model(uint32_t off, bool write, uint32_t *val, const char **wh
     return rc;
 }
 
+/* The ALU instructions with a 32-bit window operand a compiler folds a
+ * volatile access into (clang: `testl $63, 0x43c(%rax)`, `orl $4,
+ * 0x20(%rax)`): cmp and test read it; or, and, xor, add, sub read it and,
+ * when it is the destination, write the result back (two register
+ * accesses, as the ARM's load and store would be). 0: not one of them. */
+static int alu_kind(unsigned id)
+{
+    switch (id) {
+    case X86_INS_CMP: return 'c';
+    case X86_INS_TEST: return 't';
+    case X86_INS_OR: return '|';
+    case X86_INS_AND: return '&';
+    case X86_INS_XOR: return '^';
+    case X86_INS_ADD: return '+';
+    case X86_INS_SUB: return '-';
+    default: return 0;
+    }
+}
+
+/* a op b and the status flags the CPU sets (CF PF AF ZF SF OF) */
+static uint32_t alu_do(int k, uint32_t a, uint32_t b, uint64_t *efl)
+{
+    uint32_t r, cf = 0, of = 0, af = 0;
+    switch (k) {
+    case '+':
+        r = a + b, cf = r < a, of = (~(a ^ b) & (a ^ r)) >> 31, af = ((a ^ b ^ r) >> 4) & 1;
+        break;
+    case '-':
+    case 'c':
+        r = a - b, cf = a < b, of = ((a ^ b) & (a ^ r)) >> 31, af = ((a ^ b ^ r) >> 4) & 1;
+        break;
+    case '|': r = a | b; break;
+    case '^': r = a ^ b; break;
+    default: r = a & b; break; /* '&', 't' */
+    }
+    uint32_t pf = !(__builtin_popcount(r & 0xff) & 1);
+    uint64_t f = cf | pf << 2 | af << 4 | (uint32_t)(r == 0) << 6 | (r >> 31) << 7 | of << 11;
+    *efl = (*efl & ~(uint64_t)0x8D5) | f;
+    return r;
+}
+
 static void on_segv(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
@@ -366,6 +409,23 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
             load = 0, width = d->size, has_imm = 1, imm = (uint32_t)s->imm;
         }
     }
+    int alu = x->op_count == 2 && !x->prefix[0] ? alu_kind(insn->id) : 0;
+    int alu_mem = -1; /* which operand is the window's */
+    if (alu) {
+        for (int i = 0; i < 2; i++)
+            if (x->operands[i].type == X86_OP_MEM)
+                alu_mem = i;
+        const cs_x86_op *o = &x->operands[1 - (alu_mem >= 0 ? alu_mem : 0)];
+        if (alu_mem >= 0 && x->operands[alu_mem].size == 4 &&
+            (o->type == X86_OP_IMM || (o->type == X86_OP_REG && greg_of(o->reg) >= 0))) {
+            load = 1, width = 4, reg = o->type == X86_OP_REG ? greg_of(o->reg) : -1;
+            has_imm = o->type == X86_OP_IMM, imm = (uint32_t)o->imm;
+        } else {
+            if (alu_mem >= 0 && x->operands[alu_mem].size != 4)
+                load = 1, width = x->operands[alu_mem].size;
+            alu = 0;
+        }
+    }
     if (load < 0 || width != 4 || (!has_imm && reg < 0)) {
         if (load >= 0 && width != 4)
             fail("cmdgpu-vcio: %u-bit %s at 0x%08x (%s) by '%s %s' at %p: the window takes "
@@ -373,7 +433,7 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
                  width * 8, load ? "load" : "store", phys, block_name(off), insn->mnemonic,
                  insn->op_str, (void *)rip);
         fail("cmdgpu-vcio: '%s %s' at %p accesses 0x%08x (%s): the window takes 32-bit mov "
-             "loads and stores (and movsxd loads) only",
+             "loads and stores, movsxd, and cmp/test/or/and/xor/add/sub only",
              insn->mnemonic, insn->op_str, (void *)rip, phys, block_name(off));
     }
     if (phys & 3)
@@ -389,8 +449,31 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
         fail("cmdgpu-vcio: %s at 0x%08x reaches %s, which the model does not have "
              "(instruction '%s %s' at %p)",
              load ? "load" : "store", phys, name, insn->mnemonic, insn->op_str, (void *)rip);
-    uint32_t val = has_imm ? imm : load ? 0 : (uint32_t)uc->uc_mcontext.gregs[reg];
     const char *why = "";
+    if (alu) {
+        /* read the register; compute; write it back when it is the
+         * destination of or/and/xor/add/sub, else the register operand */
+        uint32_t m = 0;
+        if (access_model(off, false, &m, &why) != 0)
+            fail("cmdgpu-vcio: load at 0x%08x (%s): %s", phys, name, why);
+        uint32_t other = has_imm ? imm : (uint32_t)uc->uc_mcontext.gregs[reg];
+        uint32_t lhs = alu_mem == 0 ? m : other, rhs = alu_mem == 0 ? other : m;
+        uint64_t efl = (uint64_t)uc->uc_mcontext.gregs[REG_EFL];
+        uint32_t r = alu_do(alu, lhs, rhs, &efl);
+        uc->uc_mcontext.gregs[REG_EFL] = (greg_t)efl;
+        if (alu != 'c' && alu != 't') {
+            if (alu_mem == 0) {
+                if (access_model(off, true, &r, &why) != 0)
+                    fail("cmdgpu-vcio: store at 0x%08x (%s): %s", phys, name, why);
+            } else {
+                uc->uc_mcontext.gregs[reg] = (greg_t)(uint64_t)r;
+            }
+        }
+        uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(rip + insn->size);
+        errno = saved;
+        return;
+    }
+    uint32_t val = has_imm ? imm : load ? 0 : (uint32_t)uc->uc_mcontext.gregs[reg];
     if (access_model(off, !load, &val, &why) != 0)
         fail("cmdgpu-vcio: %s at 0x%08x (%s): %s", load ? "load" : "store", phys, name, why);
     if (load && sext)
