@@ -59,6 +59,7 @@
 #define MAX_WINDOWS 16
 #define V3D_OFF 0x00C00000u
 
+#ifdef WINDOW_TRAP
 /* The BCM2835/2836/2837 peripheral blocks a program might touch (BCM2835
  * ARM Peripherals; Linux arch/arm/boot/dts/bcm283x.dtsi), offsets from the
  * peripheral base, so a refused access names what it reached. */
@@ -101,6 +102,7 @@ static const char *block_name(uint32_t off)
             return blocks[i].name;
     return "a peripheral block the model does not know";
 }
+#endif
 
 typedef struct window {
     uint8_t *host;     /* page-aligned reservation */
