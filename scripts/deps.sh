@@ -28,7 +28,10 @@ need pkg-config sh -c 'command -v pkg-config'
 need libpng-dev sh -c 'pkg-config --exists libpng'
 need zlib1g-dev sh -c 'pkg-config --exists zlib'
 if command -v dpkg-query >/dev/null 2>&1; then
-    for pkg in libgl1-mesa-dri libegl1 libegl-mesa0 libgles2 libegl-dev libgles-dev piglit; do
+    # libcapstone-dev: libcmdgpu-vcio's peripheral window decodes the trapped
+    # instruction with it (without it that mapmem fails and its test skips)
+    for pkg in libgl1-mesa-dri libegl1 libegl-mesa0 libgles2 libegl-dev libgles-dev piglit \
+               libcapstone-dev; do
         want $pkg
     done
 fi

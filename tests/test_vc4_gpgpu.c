@@ -280,6 +280,63 @@ static void test_exec_qpu_12(void)
     teardown();
 }
 
+/* hello_fft's mailbox rule (issue 33): 8 programs, the workers release
+ * semaphore 0 and end without an interrupt, the master acquires it 7 times
+ * and alone raises the host interrupt ("IRQ enable, master only"): the
+ * firmware's wait ends at that interrupt, status 0, no fault. A master that
+ * raises it while a worker is stuck: still 0 (the firmware returns), the
+ * stuck QPU ends with its own hang fault. */
+static void test_exec_master_irq(void)
+{
+    setup(0);
+    uint32_t one = 1;
+    CHECK_EQ(mbox(0x30012, &one, 1), 0u);
+    char src[1024];
+    size_t k = (size_t)snprintf(src, sizeof src, "mov r0, unif\n");
+    for (int i = 0; i < 7; i++)
+        k += (size_t)snprintf(src + k, sizeof src - k, "sacq nop, 0\n");
+    snprintf(src + k, sizeof src - k, "mov host_int, r0\n" END);
+    qasm(CODE, src);
+    qasm(CODE + 0x400, "mov r0, unif\nsrel nop, 0\n" END);
+    for (uint32_t q = 0; q < 8; q++) {
+        CHECK_EQ(cg_vc4_cpu_write32(v, UNIF + 4 * q, q == 0), 0);
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q, UNIF + 4 * q), 0);
+        CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * q + 4, q ? CODE + 0x400 : CODE), 0);
+    }
+    uint32_t in[4] = {8, CTRL, 1, 1000};
+    CHECK_EQ(mbox(0x30011, in, 4), 0u);
+    CHECK_EQ(cg_fault_count(dev), 0u);
+    CHECK_EQ(reg(CG_VC4_DBQITC), 1u);
+    cg_vc4_qpu_stats s;
+    cg_vc4_qpu_get_stats(v, &s);
+    CHECK_EQ(s.completed, 8u);
+    CHECK_EQ(s.host_ints, 1u);
+    CHECK_EQ(s.faulted, 0u);
+    /* workers 6 and 7 wait on semaphore 1 forever: 5 releases */
+    qasm(CODE + 0x800, "sacq nop, 1\n" END);
+    CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * 7 + 4, CODE + 0x800), 0);
+    CHECK_EQ(cg_vc4_cpu_write32(v, CTRL + 8 * 6 + 4, CODE + 0x800), 0);
+    uint32_t in6[4] = {8, CTRL, 1, 1000};
+    /* the master wants 7: it waits too, no interrupt: timeout */
+    CHECK_EQ(mbox(0x30011, in6, 4), 0x80000000u);
+    CHECK(find_fault(CG_FAULT_HANG, "execute QPU: timeout 1000 ms: 5 of 8 programs ended, 0 "
+                                    "host interrupts") != NULL);
+    cg_fault_clear(dev);
+    /* master needs 5 releases: it interrupts, QPUs 6 and 7 stay stuck */
+    k = (size_t)snprintf(src, sizeof src, "mov r0, unif\n");
+    for (int i = 0; i < 5; i++)
+        k += (size_t)snprintf(src + k, sizeof src - k, "sacq nop, 0\n");
+    snprintf(src + k, sizeof src - k, "mov host_int, r0\n" END);
+    qasm(CODE, src);
+    CHECK_EQ(mbox(0x30011, in6, 4), 0u);
+    CHECK_EQ(cg_fault_count(dev), 2u);
+    CHECK(find_fault(CG_FAULT_HANG, "deadlock after execute QPU's interrupt (budget "
+                                    "vc4.qpu-insns): qpu 6 pc 0x00010800 waits on semaphore 1 "
+                                    "acquire (count 0)") != NULL);
+    CHECK(find_fault(CG_FAULT_HANG, "execute QPU:") == NULL);
+    teardown();
+}
+
 
 /* SAXPY from examples/vc4/gpgpu/saxpy.qasm on 12 QPUs through the queue
  * registers (scheduler held, then released): every output value equals
@@ -568,6 +625,7 @@ int main(void)
     test_budget();
     test_mailbox_memory();
     test_exec_qpu_12();
+    test_exec_master_irq();
     test_saxpy_12();
     test_faults_isolated();
     test_interleave_slices();

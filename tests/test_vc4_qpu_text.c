@@ -57,6 +57,13 @@ static const tcase cases[] = {
     {0x959e7009, 0x30024b2e, "mov tlbz, r0;  mov tlbc, r1;  thrend"},
     {0x15ce7d80, 0x10020ce7, "mov mutex, mutex"},
     {0x958f0dbf, 0x10024c21, "mov vpm, vary;  mov r1, vpm"},
+    /* issue 33: file B reads of the names both files have, as vc4asm
+     * prints them; raddr_a= when file A is not spelled otherwise */
+    {0x159e0fc0, 0x10020827, "mov r0, unif;  raddr_a=39"},
+    {0x01070f80, 0x10020827, "fadd r0, vpm, ra1"},
+    {0x01823f80, 0x10020827, "fadd r0, vary, unif;  raddr_a=32"},
+    {0x009f3000, 0x100009e7, "nop;  read mutex;  raddr_a=39"},
+    {0x01820dc0, 0x10020827, "fadd r0, unif, rb32"},
 };
 
 /* cmdgpu's earlier spellings and vc4asm's other names: the same words as
@@ -65,6 +72,9 @@ static const struct {
     int k;
     const char *text;
 } aliases[] = {
+    {33, "mov r0, rb32"}, /* the old spelling of a file B uniform read */
+    {35, "fadd r0, rb35, unif"},
+    {36, "nop; read rb51"},
     {0, "fadd.zs.sf ra1, r0, r1 : fmul.zc rb2, r2, r3 : thrsw"},
     {0, "fadd.ifzs.sf ra1, r0, r1 ; fmul.ifzc rb2, r2, r3 ; tswitch"},
     {0, "thrsw; fmul rb2.ifnz, r2, r3; fadd.setf ra1.ifz, r0, r1"},

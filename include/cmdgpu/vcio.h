@@ -19,10 +19,25 @@
  * Coherency: the pointer behaves as the ARM's uncached view of a DIRECT
  * (0xC alias) allocation: every mailbox call (execute_qpu in particular)
  * first makes the GPU see what the program wrote through it, and after
- * execute_qpu the program sees what the QPUs wrote. mapmem of the
- * peripheral window (0x20000000-0x20FFFFFF, 0x3F000000-0x3FFFFFFF) or of
- * memory that is not allocated, and execute_code (the VPU is not modelled),
- * fail with one line on stderr.
+ * execute_qpu the program sees what the QPUs wrote. mapmem of memory that
+ * is not allocated, and execute_code (the VPU is not modelled), fail with
+ * one line on stderr.
+ *
+ * The peripheral window: mapmem of the peripheral base (0x20000000-
+ * 0x20FFFFFF on a Pi 1, 0x3F000000-0x3FFFFFFF on a Pi 2/3), as hello_fft
+ * does for its direct register path, returns a mapping whose V3D block
+ * (offset 0xC00000) and mailbox registers reach the model's registers:
+ * 32-bit accesses (x86-64 `mov`, `movsxd`, and cmp/test/or/and/xor/add/sub
+ * with a window operand, as compilers emit volatile accesses) are trapped
+ * (PROT_NONE and a SIGSEGV handler, decoded with capstone) and done by the
+ * model, so an SRQPC write runs the programs and SRQCS polls see them end.
+ * Any other access -- 8/16/64-bit, other instructions, unaligned, other
+ * peripheral blocks, a window already unmapped -- prints one line and ends
+ * the process with exit status 1. The handler chains faults outside the
+ * window to the handler installed before it; a SIGSEGV handler the program
+ * installs after mapmem must chain to the one it replaces for the window
+ * to keep working. Builds without capstone refuse the mapping (one line,
+ * NULL). docs/vc4-gpgpu.md, section "The peripheral window".
  *
  * Environment: CMDGPU_VCIO_TRACE=FILE writes the device's trace (mailbox
  * calls, register writes, QPU program starts and interrupts) as text to

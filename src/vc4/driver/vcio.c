@@ -5,8 +5,19 @@
  * (channel 8, tags from the firmware wiki "Mailbox property interface":
  * 0x1 firmware revision, 0x3000c allocate, 0x3000d lock, 0x3000e unlock,
  * 0x3000f release, 0x30011 execute QPU, 0x30012 enable QPU), as mailbox.c
- * sends them through /dev/vcio. A client of the public API only. */
+ * sends them through /dev/vcio. A client of the public API only.
+ *
+ * Locking: one mutex (G_lock) around every call and every access through
+ * the peripheral window (vcio_window.c), so threads may share the mailbox.
+ * The window's fault handler runs in the thread that made the access and
+ * waits while the window's service thread takes the lock and does the
+ * access; the faulting thread holds the lock only inside one of these
+ * calls, which never touch the window, so that wait cannot deadlock. The
+ * one exception, a signal handler of the program's own that pokes the
+ * window while its thread is inside a call here, is seen through the
+ * thread-local `in_call` (vcio_in_call) and refused with one line. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +26,7 @@
 #include "cmdgpu/vc4.h"
 #include "cmdgpu/vc4_qpu.h"
 #include "cmdgpu/vcio.h"
+#include "vcio_internal.h"
 
 #define SDRAM (256u << 20)
 #define MSG_BUF (SDRAM / 2 - 4096) /* the property buffer, below the firmware heap */
@@ -36,6 +48,21 @@ static struct {
     int fd;
     vcio_alloc allocs[MAX_ALLOCS];
 } G;
+
+static pthread_mutex_t G_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int in_call __attribute__((tls_model("initial-exec")));
+
+static void lock(void)
+{
+    pthread_mutex_lock(&G_lock);
+    in_call = 1;
+}
+
+static void unlock(void)
+{
+    in_call = 0;
+    pthread_mutex_unlock(&G_lock);
+}
 
 static FILE *open_env(const char *name, FILE *dflt)
 {
@@ -119,7 +146,7 @@ static unsigned property(int fd, unsigned tag, const unsigned *in, unsigned n)
     return buf[5];
 }
 
-int mbox_open(void)
+static int mbox_open_impl(void)
 {
     if (G.refs) {
         G.refs++;
@@ -151,13 +178,14 @@ int mbox_open(void)
     return fd;
 }
 
-void mbox_close(int file_desc)
+static void mbox_close_impl(int file_desc)
 {
     if (!G.refs || file_desc != G.fd || --G.refs)
         return;
     for (int i = 0; i < MAX_ALLOCS; i++)
         free(G.allocs[i].shadow);
     memset(G.allocs, 0, sizeof G.allocs);
+    vcio_window_close_all();
     cg_vc4_destroy(G.v);
     cg_device_destroy(G.dev);
     if (G.trace && G.trace != stderr && G.trace != stdout)
@@ -168,12 +196,12 @@ void mbox_close(int file_desc)
     G.v = NULL, G.dev = NULL, G.trace = G.faults = NULL, G.fd = -1;
 }
 
-unsigned get_version(int file_desc)
+static unsigned get_version_impl(int file_desc)
 {
     return property(file_desc, 0x1, NULL, 0);
 }
 
-unsigned mem_alloc(int file_desc, unsigned size, unsigned align, unsigned flags)
+static unsigned mem_alloc_impl(int file_desc, unsigned size, unsigned align, unsigned flags)
 {
     unsigned in[3] = {size, align, flags};
     unsigned h = property(file_desc, 0x3000C, in, 3);
@@ -188,7 +216,7 @@ unsigned mem_alloc(int file_desc, unsigned size, unsigned align, unsigned flags)
     return 0;
 }
 
-unsigned mem_free(int file_desc, unsigned handle)
+static unsigned mem_free_impl(int file_desc, unsigned handle)
 {
     unsigned r = property(file_desc, 0x3000F, &handle, 1);
     vcio_alloc *a = find_handle(handle);
@@ -199,7 +227,7 @@ unsigned mem_free(int file_desc, unsigned handle)
     return r;
 }
 
-unsigned mem_lock(int file_desc, unsigned handle)
+static unsigned mem_lock_impl(int file_desc, unsigned handle)
 {
     unsigned bus = property(file_desc, 0x3000D, &handle, 1);
     vcio_alloc *a = find_handle(handle);
@@ -210,7 +238,7 @@ unsigned mem_lock(int file_desc, unsigned handle)
     return bus;
 }
 
-unsigned mem_unlock(int file_desc, unsigned handle)
+static unsigned mem_unlock_impl(int file_desc, unsigned handle)
 {
     vcio_alloc *a = find_handle(handle);
     unsigned r = property(file_desc, 0x3000E, &handle, 1);
@@ -219,14 +247,13 @@ unsigned mem_unlock(int file_desc, unsigned handle)
     return r;
 }
 
-void *mapmem(unsigned base, unsigned size)
+static void *mapmem_impl(unsigned base, unsigned size)
 {
     unsigned phys = base & 0x3FFFFFFFu;
-    if ((phys >= 0x20000000u && phys < 0x21000000u) || phys >= 0x3F000000u) {
-        fprintf(stderr, "cmdgpu-vcio: mapmem(0x%08x, %u): the peripheral window is not "
-                        "modelled for direct access\n", base, size);
-        return NULL;
-    }
+    if (phys >= 0x20000000u && phys < 0x21000000u)
+        return vcio_window_map(phys, 0x20000000u, size);
+    if (phys >= 0x3F000000u)
+        return vcio_window_map(phys, 0x3F000000u, size);
     for (int i = 0; G.refs && i < MAX_ALLOCS; i++) {
         vcio_alloc *a = &G.allocs[i];
         if (!a->handle || !a->bus)
@@ -248,9 +275,11 @@ void *mapmem(unsigned base, unsigned size)
     return NULL;
 }
 
-void *unmapmem(void *addr, unsigned size)
+static void *unmapmem_impl(void *addr, unsigned size)
 {
     (void)size;
+    if (vcio_window_unmap(addr))
+        return NULL;
     for (int i = 0; addr && i < MAX_ALLOCS; i++) {
         vcio_alloc *a = &G.allocs[i];
         if (a->shadow && (uint8_t *)addr >= a->shadow && (uint8_t *)addr < a->shadow + a->size) {
@@ -266,22 +295,153 @@ void *unmapmem(void *addr, unsigned size)
     return NULL;
 }
 
-unsigned execute_code(int file_desc, unsigned code, unsigned r0, unsigned r1, unsigned r2,
-                      unsigned r3, unsigned r4, unsigned r5)
+static unsigned execute_code_impl(int file_desc, unsigned code, unsigned r0, unsigned r1,
+                                  unsigned r2, unsigned r3, unsigned r4, unsigned r5)
 {
     (void)file_desc, (void)r0, (void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
     fprintf(stderr, "cmdgpu-vcio: execute_code(0x%08x): VPU code is not modelled\n", code);
     return ~0u;
 }
 
-unsigned execute_qpu(int file_desc, unsigned num_qpus, unsigned control, unsigned noflush,
-                     unsigned timeout)
+static unsigned execute_qpu_impl(int file_desc, unsigned num_qpus, unsigned control,
+                                 unsigned noflush, unsigned timeout)
 {
     unsigned in[4] = {num_qpus, control, noflush, timeout};
     return property(file_desc, 0x30011, in, 4);
 }
 
-unsigned qpu_enable(int file_desc, unsigned enable)
+static unsigned qpu_enable_impl(int file_desc, unsigned enable)
 {
     return property(file_desc, 0x30012, &enable, 1);
+}
+
+/* ---- the public calls: each under the lock ---- */
+
+int mbox_open(void)
+{
+    lock();
+    int r = mbox_open_impl();
+    unlock();
+    return r;
+}
+
+void mbox_close(int file_desc)
+{
+    lock();
+    mbox_close_impl(file_desc);
+    unlock();
+}
+
+unsigned get_version(int file_desc)
+{
+    lock();
+    unsigned r = get_version_impl(file_desc);
+    unlock();
+    return r;
+}
+
+unsigned mem_alloc(int file_desc, unsigned size, unsigned align, unsigned flags)
+{
+    lock();
+    unsigned r = mem_alloc_impl(file_desc, size, align, flags);
+    unlock();
+    return r;
+}
+
+unsigned mem_free(int file_desc, unsigned handle)
+{
+    lock();
+    unsigned r = mem_free_impl(file_desc, handle);
+    unlock();
+    return r;
+}
+
+unsigned mem_lock(int file_desc, unsigned handle)
+{
+    lock();
+    unsigned r = mem_lock_impl(file_desc, handle);
+    unlock();
+    return r;
+}
+
+unsigned mem_unlock(int file_desc, unsigned handle)
+{
+    lock();
+    unsigned r = mem_unlock_impl(file_desc, handle);
+    unlock();
+    return r;
+}
+
+void *mapmem(unsigned base, unsigned size)
+{
+    lock();
+    void *r = mapmem_impl(base, size);
+    unlock();
+    return r;
+}
+
+void *unmapmem(void *addr, unsigned size)
+{
+    lock();
+    void *r = unmapmem_impl(addr, size);
+    unlock();
+    return r;
+}
+
+unsigned execute_code(int file_desc, unsigned code, unsigned r0, unsigned r1, unsigned r2,
+                      unsigned r3, unsigned r4, unsigned r5)
+{
+    lock();
+    unsigned r = execute_code_impl(file_desc, code, r0, r1, r2, r3, r4, r5);
+    unlock();
+    return r;
+}
+
+unsigned execute_qpu(int file_desc, unsigned num_qpus, unsigned control, unsigned noflush,
+                     unsigned timeout)
+{
+    lock();
+    unsigned r = execute_qpu_impl(file_desc, num_qpus, control, noflush, timeout);
+    unlock();
+    return r;
+}
+
+unsigned qpu_enable(int file_desc, unsigned enable)
+{
+    lock();
+    unsigned r = qpu_enable_impl(file_desc, enable);
+    unlock();
+    return r;
+}
+
+/* ---- the peripheral window's accesses (vcio_window.c's fault handler) ---- */
+
+int vcio_in_call(void)
+{
+    return in_call;
+}
+
+int vcio_window_access(uint32_t off, bool write, uint32_t *val, const char **why)
+{
+    lock();
+    int rc = -1;
+    if (!G.refs) {
+        *why = "no open mailbox (mbox_open first; mbox_close of the last one ends the device)";
+    } else if (write) {
+        /* as a mailbox call: the GPU sees what the program wrote through
+         * mapmem pointers, and the program what the QPUs wrote */
+        shadows_out();
+        int r = cg_vc4_mmio_write(G.v, off, *val);
+        shadows_in();
+        rc = r == CG_ERR_NOENT ? -1 : 0;
+        if (rc)
+            *why = "not a register the model has";
+    } else {
+        int r = cg_vc4_mmio_read(G.v, off, val);
+        rc = r == CG_ERR_NOENT ? -1 : 0;
+        if (rc)
+            *why = "not a register the model has";
+    }
+    unlock();
+    return rc;
 }

@@ -425,9 +425,20 @@ uint32_t vc4_gpgpu_exec_qpu(cg_vc4 *v, uint32_t num_qpus, uint32_t control, uint
     g->tick_limit = 0;
     uint32_t done = (uint8_t)(g->done - done0);
     uint64_t ints = g->stats.host_ints - ints0;
-    if (done == num_qpus && ints >= num_qpus)
+    /* The firmware's completion rule (docs/vc4-gpgpu.md, "Mailbox"): it
+     * waits for a host interrupt, and the first one ends the wait. Broadcom's
+     * hello_fft raises it from the master QPU only ("IRQ enable, master
+     * only"), after a semaphore barrier on the others' work. Programs still
+     * running then would go on running on the Pi; the model runs them until
+     * they end or the timeout, and stops any left (a hang fault each) with
+     * the answer still 0: the firmware saw its interrupt. */
+    if (ints >= 1) {
+        stop_all(v, g, g->timed_out ? "still running after execute QPU's interrupt and "
+                                      "its timeout"
+                                    : "deadlock after execute QPU's interrupt");
+        g->qlen = 0;
         return 0;
-    /* The firmware waits for one host interrupt per program. */
+    }
     char all[512];
     all_qpus(v, g, -1, all, sizeof all);
     cg_fault_post(v->dev, &who, CG_FAULT_HANG, control,

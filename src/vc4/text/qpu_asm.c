@@ -21,7 +21,14 @@ typedef struct actx {
     bool mov_ldi;            /* a constant source may turn this mov into ldi */
     bool to_ldi;             /* ... and did: ldi_value is the constant */
     int64_t ldi_value;
+    /* reads of a name both files have (unif, vary, nop, vpm, mutex) not
+     * bound to a file yet: their mux fields hold 8 + index until
+     * bind_shared() at the end of the instruction */
+    int npend;
+    uint32_t pend_n[4];
 } actx;
+
+#define MUX_PENDING 8u
 
 #define F_GIVEN(m, i) (((m)->given >> (i)) & 1u)
 
@@ -191,6 +198,14 @@ static int parse_src(actx *c, uint32_t *mux, bool mul_side)
         int fb = vc4_qpu_lookup(CG_VC4_QPU_SET_RADDR_B, buf);
         if (fa < 0 && fb < 0)
             return cg_asm_error(c->as, "unknown source register '%s'", buf);
+        if (fa >= 0 && fb >= 0 && fa == fb && !ns && !F_GIVEN(&c->m, QF_ALU_raddr_a)) {
+            /* shared, file A free so far: bound at the end (bind_shared) */
+            if (c->npend == (int)(sizeof c->pend_n / sizeof c->pend_n[0]))
+                return cg_asm_error(c->as, "too many register reads in one instruction");
+            c->pend_n[c->npend] = (uint32_t)fa;
+            *mux = MUX_PENDING + (uint32_t)c->npend++;
+            return parse_src_rot(c, mul_side);
+        }
         if (fa >= 0 && fb >= 0) { /* shared: A unless A reads something else */
             n = (uint32_t)fa;
             file = (F_GIVEN(&c->m, QF_ALU_raddr_a) && c->m.v[QF_ALU_raddr_a] != n) ? 1 : 0;
@@ -724,6 +739,42 @@ static int alu_part(actx *c, char *id)
     return set_field(c, QF_ALU_sig, (uint32_t)s, "signal");
 }
 
+/* Bind the shared-name reads (unif, vary, nop, vpm, mutex) to a file, as
+ * vc4asm's text means them: file A, unless file A reads another register --
+ * given by a read anywhere in the instruction, or by a raddr_a= override
+ * (the disassembler writes one when file A is not spelled otherwise, so
+ * its text assembles back to the same bytes) -- then file B. Two different
+ * shared names with file A free: the first in the text takes A. */
+static int bind_shared(actx *c)
+{
+    bool have_a = F_GIVEN(&c->m, QF_ALU_raddr_a);
+    uint32_t a = c->m.v[QF_ALU_raddr_a];
+    for (int i = c->novr - 1; !have_a && i >= 0; i--)
+        if (c->ovr_field[i] == QF_ALU_raddr_a)
+            have_a = true, a = c->ovr_val[i];
+    static const int muxes[] = {QF_ALU_add_a, QF_ALU_add_b, QF_ALU_mul_a, QF_ALU_mul_b};
+    for (int k = 0; k < c->npend; k++) {
+        uint32_t n = c->pend_n[k], mux;
+        int rc;
+        if (!have_a) {
+            have_a = true, a = n;
+        }
+        if (a == n) {
+            mux = 6;
+            rc = set_field(c, QF_ALU_raddr_a, n, "register file A read");
+        } else {
+            mux = 7;
+            rc = claim_b(c, n);
+        }
+        if (rc)
+            return rc;
+        for (size_t f = 0; f < sizeof muxes / sizeof muxes[0]; f++)
+            if (F_GIVEN(&c->m, muxes[f]) && c->m.v[muxes[f]] == MUX_PENDING + (uint32_t)k)
+                c->m.v[muxes[f]] = mux;
+    }
+    return 0;
+}
+
 static int statement(cg_asm *as, void *user, const char *name)
 {
     (void)user;
@@ -798,6 +849,8 @@ static int statement(cg_asm *as, void *user, const char *name)
     }
     if (rc)
         return rc == CG_ERR_NOENT ? cg_asm_error(as, "unknown op") : rc;
+    if (c.m.cls == QPU_CLS_ALU && (rc = bind_shared(&c)))
+        return rc;
     if (c.m.cls == QPU_CLS_ALU && c.m.has_simm && F_GIVEN(&c.m, QF_ALU_sig) &&
         c.m.v[QF_ALU_sig] != VC4_QPU_SIG_SMALL_IMMEDIATE)
         return cg_asm_error(as, "a small immediate leaves no room for a signal");

@@ -210,6 +210,9 @@ typedef struct dctx {
     bool reserved;        /* a code the Reference Guide leaves undefined */
     bool rot_shown;       /* a mul source carries the rotation */
     bool read_a, read_b;  /* a printed source reads raddr_a / raddr_b */
+    bool a_spelled;       /* raddr_a appears in the text under a name of file A alone */
+    bool a_shown;         /* raddr_a appears in the text at all */
+    bool force_ra;        /* print the raddr_a= override even when it is the default */
 } dctx;
 
 static void note(dctx *d, bool reserved, const char *fmt, ...)
@@ -299,15 +302,28 @@ static void put_rb(dctx *d)
         d->p.simm_bits = bits;
         return;
     }
-    /* The assembler reads a shared name (unif, vary, ...) as file A unless
-     * raddr_a already holds something else: spell it rbN otherwise. */
-    bool a_taken = GIVEN(&d->p, QF_ALU_raddr_a) && d->p.v[QF_ALU_raddr_a] != n;
-    if (n < 32 || !vc4_qpu_raddrs[n].as[1] || (rshared(n) && !a_taken)) {
+    /* A name both files have (unif, vary, nop, vpm, mutex) is printed as
+     * vc4asm prints it; the assembler reads it as file A unless file A
+     * reads another register (qpu_asm.c bind_shared). So when file A is not
+     * spelled with a name of its own elsewhere in the instruction, nor with
+     * a shared name before this one, the raddr_a= override says what file A
+     * holds. File A's raddr the same
+     * register (two reads, e.g. two uniforms) keeps rbN: the name alone
+     * cannot say which read is which; so does `nop` with file A's raddr
+     * also nop (39), shown or not. */
+    uint32_t ra = r->v[QF_ALU_raddr_a];
+    bool same_in_a = ra == n;
+    if (n < 32 || !vc4_qpu_raddrs[n].as[1] || (rshared(n) && same_in_a)) {
         put(d->out, "rb%u", n);
         if (n >= 32 && !vc4_qpu_raddrs[n].as[1])
             note(d, true, "reserved read address rb%u", n);
     } else {
         put(d->out, "%s", vc4_qpu_raddrs[n].as[1]);
+        /* needed unless file A appears under a name of its own, or under
+         * a shared name earlier in the text (the first shared name takes
+         * file A) */
+        if (rshared(n) && !d->a_spelled && !GIVEN(&d->p, QF_ALU_raddr_a))
+            d->force_ra = true;
     }
     SETP(d, QF_ALU_raddr_b, n);
 }
@@ -410,6 +426,19 @@ static void disasm_alu(dctx *d)
         note(d, true, "reserved add op %u", opa);
     if (act_mul && sig == VC4_QPU_SIG_SMALL_IMMEDIATE && r->v[QF_ALU_raddr_b] >= 48)
         d->p.rot = (int)r->v[QF_ALU_raddr_b] - 48;
+    /* Where file A appears in the text (put_rb): a source on mux 6 of an
+     * op shown, or the `read` printed for an raddr_a no source shows. */
+    {
+        uint32_t ra = r->v[QF_ALU_raddr_a];
+        bool mux_a = (act_add && (r->v[QF_ALU_add_a] == 6 ||
+                                  (ai->nsrc == 2 && r->v[QF_ALU_add_b] == 6))) ||
+                     (act_mul && (r->v[QF_ALU_mul_a] == 6 || r->v[QF_ALU_mul_b] == 6));
+        d->a_shown = mux_a || ra != VC4_QPU_R_NOP;
+        /* a name of file A alone: raN, or an I/O name only file A has; an
+         * unpack suffix on the source (A only) also binds it */
+        bool unpacked = !r->v[QF_ALU_pm] && r->v[QF_ALU_unpack] && mux_a;
+        d->a_spelled = d->a_shown && (!rshared(ra) || unpacked);
+    }
 
     /* add side */
     d->p.act_add = act_add;
@@ -628,11 +657,12 @@ int vc4_qpu_disasm_conf(uint64_t ins, uint32_t addr, char *buf, size_t cap, char
     const qpu_fieldpos *f = qpu_fields(d.raw.cls, &n);
     bool any = false;
     for (int i = 0; i < n; i++) {
-        if (fin.v[i] != d.raw.v[i]) {
+        bool differs = fin.v[i] != d.raw.v[i];
+        if (differs || (d.force_ra && d.raw.cls == QPU_CLS_ALU && i == QF_ALU_raddr_a)) {
             put(&out, ";  %s=%u", f[i].name, d.raw.v[i]);
-            if (!any && d.raw.cls == QPU_CLS_ALU && i != QF_ALU_sig)
+            if (differs && !any && d.raw.cls == QPU_CLS_ALU && i != QF_ALU_sig)
                 note(&d, false, "fields the text does not show are set");
-            any = true;
+            any |= differs;
         }
     }
     if (d.raw.cls != QPU_CLS_BRANCH && d.raw.v[QF_ALU_pm] &&
