@@ -130,6 +130,9 @@ typedef struct r6_op {
 } r6_op;
 
 extern const r6_op r6_ops[R6_NOPS];
+/* The fields of an ALU instruction's sources 0..2: SEL, REL, CHAN, NEG,
+ * ABS (R6_NFIELDS where source 2, an OP3 source, has none). */
+extern const r6_fid r6_alu_src_fields[3][5];
 
 /* ---- fields ---- */
 static inline bool r6_field_on(const r6_field *f, r6_chip c)

@@ -247,3 +247,11 @@ const r6_field *r6_field_by_name(const uint8_t forms[5], r6_chip c, const char *
         }
     return NULL;
 }
+
+const r6_fid r6_alu_src_fields[3][5] = {
+    {R6F_ALU_W0_SRC0_SEL, R6F_ALU_W0_SRC0_REL, R6F_ALU_W0_SRC0_CHAN, R6F_ALU_W0_SRC0_NEG,
+     R6F_ALU_OP2_SRC0_ABS},
+    {R6F_ALU_W0_SRC1_SEL, R6F_ALU_W0_SRC1_REL, R6F_ALU_W0_SRC1_CHAN, R6F_ALU_W0_SRC1_NEG,
+     R6F_ALU_OP2_SRC1_ABS},
+    {R6F_ALU_OP3_SRC2_SEL, R6F_ALU_OP3_SRC2_REL, R6F_ALU_OP3_SRC2_CHAN, R6F_ALU_OP3_SRC2_NEG,
+     R6_NFIELDS}};

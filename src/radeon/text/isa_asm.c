@@ -188,13 +188,7 @@ static int reg_ident(cg_asm *as, const char *id, uint32_t *sel, uint32_t *rel, u
 
 /* ---- ALU ---- */
 
-static const r6_fid SRCF[3][5] = {
-    {R6F_ALU_W0_SRC0_SEL, R6F_ALU_W0_SRC0_REL, R6F_ALU_W0_SRC0_CHAN, R6F_ALU_W0_SRC0_NEG,
-     R6F_ALU_OP2_SRC0_ABS},
-    {R6F_ALU_W0_SRC1_SEL, R6F_ALU_W0_SRC1_REL, R6F_ALU_W0_SRC1_CHAN, R6F_ALU_W0_SRC1_NEG,
-     R6F_ALU_OP2_SRC1_ABS},
-    {R6F_ALU_OP3_SRC2_SEL, R6F_ALU_OP3_SRC2_REL, R6F_ALU_OP3_SRC2_CHAN, R6F_ALU_OP3_SRC2_NEG,
-     R6_NFIELDS}};
+#define SRCF r6_alu_src_fields
 
 /* "+AR" / "+AL" after a constant, with the channel it may carry ("AR.y"). */
 static int const_rel(cg_asm *as, uint32_t *rel, uint32_t *chan, bool *have_chan)

@@ -218,13 +218,7 @@ static void fmt_alu(sb *s, r6_chip c, const r6_op *op, const uint32_t *w, const 
     done[R6F_ALU_W1_DST_GPR] = done[R6F_ALU_W1_DST_REL] = done[R6F_ALU_W1_DST_CHAN] = true;
     done[R6F_ALU_OP2_WRITE_MASK] = true;
     /* sources */
-    static const r6_fid sf[3][5] = {
-        {R6F_ALU_W0_SRC0_SEL, R6F_ALU_W0_SRC0_REL, R6F_ALU_W0_SRC0_CHAN, R6F_ALU_W0_SRC0_NEG,
-         R6F_ALU_OP2_SRC0_ABS},
-        {R6F_ALU_W0_SRC1_SEL, R6F_ALU_W0_SRC1_REL, R6F_ALU_W0_SRC1_CHAN, R6F_ALU_W0_SRC1_NEG,
-         R6F_ALU_OP2_SRC1_ABS},
-        {R6F_ALU_OP3_SRC2_SEL, R6F_ALU_OP3_SRC2_REL, R6F_ALU_OP3_SRC2_CHAN, R6F_ALU_OP3_SRC2_NEG,
-         R6_NFIELDS}};
+    const r6_fid (*sf)[5] = r6_alu_src_fields;
     for (unsigned i = 0; i < op->nsrc; i++) {
         uint32_t sel = r6_get(c, w, sf[i][0]), neg = r6_get(c, w, sf[i][3]);
         uint32_t abs = op2 && i < 2 ? r6_get(c, w, sf[i][4]) : 0;
