@@ -84,6 +84,20 @@ static void fresh(r6_chip c, unsigned lanes)
 static int run_text(const char *text)
 {
     E.ndw = assemble(E.chip, text);
+    /* SQ_CORPUS=DIR writes each program as a seed of fuzz/fuzz_radeon_sq.c */
+    static int seq;
+    const char *dir = getenv("SQ_CORPUS");
+    if (dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/test_%02d", dir, seq++);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            uint8_t hdr[3] = {(uint8_t)E.chip, 3, 32};
+            fwrite(hdr, 1, 3, f);
+            fwrite(prog, 4, E.ndw, f);
+            fclose(f);
+        }
+    }
     int rc = rd_sq_run(&E, W, &O);
     if (rc && getenv("SQ_VERBOSE") && cg_fault_count(dev))
         fprintf(stderr, "fault: %s\n", cg_fault_get(dev, cg_fault_count(dev) - 1)->message);
@@ -476,6 +490,142 @@ static void test_blit(void)
     }
 }
 
+
+/* every CF row of the table has a handler (dispatch by KIND): run each
+ * alone with END_OF_PROGRAM; none may be "undefined" */
+static void test_cf_table(void)
+{
+    for (int c = 0; c < 2; c++)
+        for (unsigned i = 0; i < R6_NOPS; i++) {
+            const r6_op *op = &r6_ops[i];
+            if (op->cls != R6_CLS_CF && op->cls != R6_CLS_CF_ALU && op->cls != R6_CLS_CF_EXP)
+                continue;
+            if (op->op[c] == R6_NONE)
+                continue;
+            fresh((r6_chip)c, 1);
+            memset(prog, 0, 64);
+            r6_encode_op(op, (r6_chip)c, prog);
+            if (op->cls == R6_CLS_CF)
+                r6_set((r6_chip)c, prog, R6F_CF_W1_END_OF_PROGRAM, 1);
+            else if (op->cls == R6_CLS_CF_EXP)
+                r6_set((r6_chip)c, prog, R6F_EXP_W1_END_OF_PROGRAM, 1);
+            E.ndw = 16;
+            rd_sq_run(&E, W, &O);
+            for (size_t k = 0; k < cg_fault_count(dev); k++) {
+                const char *m = cg_fault_get(dev, k)->message;
+                if (strstr(m, "undefined CF")) {
+                    fprintf(stderr, "%s: %s\n", op->name, m);
+                    CHECK(!"a CF row without a handler");
+                }
+            }
+        }
+}
+
+/* MAX vs MAX_DX10 with NaN, omod and clamp, shifts, FLT_TO_INT, SIN per
+ * chip, PRED_SEL */
+static void test_ops(void)
+{
+    for (int c = 0; c < 2; c++) {
+        fresh((r6_chip)c, 4);
+        float a[4] = {NAN, 1.5f, -2.5f, 0.3f}, b[4] = {1.0f, NAN, 3.0f, 0.25f};
+        setf(1, 0, a, 4);
+        setf(1, 1, b, 4);
+        for (unsigned l = 0; l < 4; l++) {
+            W->gpr[1][2][l] = 0x80000000u >> l;
+            W->gpr[1][3][l] = l + 33; /* shift counts use the low 5 bits */
+        }
+        int rc = run_text(c ? ".chip r700\n"
+                              "ALU 11 @2\n"
+                              "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                              "x  MAX R2.x, R1.x, R1.y\n"
+                              "y  MAX_DX10 R2.y, R1.x, R1.y\n"
+                              "z  ASHR_INT R2.z, R1.z, R1.w\n"
+                              "w  ADD_sat*2 R2.w, R1.x, R1.y\n"
+                              "t  FLT_TO_INT R3.x, R1.x LAST\n"
+                              "x  MUL_IEEE R4.x, R1.w, R1.w\n"
+                              "t  SIN R3.y, 0.5 LAST\n"
+                              "x  PRED_SETGT __.x, R1.y, [0x40000000 2.0].x UP\n"
+                              "y  MOV R5.y, 1.0 PRED_SEL:2 LAST\n"
+                              ".word 0x40000000, 0\n"
+                              "x  MOV R5.x, 1.0 PRED_SEL:3 LAST\n"
+                            : ".chip r600\n"
+                              "ALU 11 @2\n"
+                              "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                              "x  MAX R2.x, R1.x, R1.y\n"
+                              "y  MAX_DX10 R2.y, R1.x, R1.y\n"
+                              "z  ADD R2.z, R1.z, R1.w\n"
+                              "w  ADD_sat*2 R2.w, R1.x, R1.y\n"
+                              "t  FLT_TO_INT R3.x, R1.x LAST\n"
+                              "x  MUL_IEEE R4.x, R1.w, R1.w\n"
+                              "t  SIN R3.y, 0.5 LAST\n"
+                              "x  PRED_SETGT __.x, R1.y, [0x40000000 2.0].x UP\n"
+                              "y  MOV R5.y, 1.0 PRED_SEL:2 LAST\n"
+                              ".word 0x40000000, 0\n"
+                              "x  MOV R5.x, 1.0 PRED_SEL:3 LAST\n");
+        CHECK_EQ(rc, 0);
+        for (unsigned l = 0; l < 4; l++) {
+            float x = a[l], y = b[l];
+            float mx = x >= y ? x : y;
+            CHECK_EQ(W->gpr[2][0][l], fu(mx));
+            CHECK_EQ(W->gpr[2][1][l], fu(fmaxf(x, y)));
+            if (c)
+                CHECK_EQ(W->gpr[2][2][l], (uint32_t)((int32_t)(0x80000000u >> l) >> ((l + 33) & 31)));
+            float s = (x + y) * 2.0f;
+            CHECK_EQ(W->gpr[2][3][l], fu(s >= 1.0f ? 1.0f : s > 0.0f ? s : 0.0f));
+            /* FLT_TO_INT rounds to nearest even: 1.5 -> 2, -2.5 -> -2 */
+            uint32_t want_i = l == 0 ? 0 : l == 1 ? 2 : l == 2 ? (uint32_t)-2 : 0;
+            CHECK_EQ(W->gpr[3][0][l], want_i);
+            /* SIN(0.5): R600 radians, R700 half a revolution */
+            CHECK_EQ(W->gpr[3][1][l], fu(c ? sinf(0.5f * 6.28318530717958647692f) : sinf(0.5f)));
+            bool p = y > 2.0f;
+            /* the group's own PRED_SETGT updates the predicate only after it */
+            CHECK_EQ(W->gpr[5][1][l], fu(1.0f));
+            CHECK_EQ(W->gpr[5][0][l], p ? fu(1.0f) : 0);
+        }
+    }
+}
+
+/* CALL / RETURN to a subroutine after END_OF_PROGRAM; LOOP_CONTINUE */
+static void test_call_continue(void)
+{
+    fresh(R6_R600, 2);
+    int rc = run_text(".chip r600\n"
+                      "CALL @3\n"
+                      "CALL @3\n"
+                      "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                      "ALU 1 @6\n"
+                      "RETURN @0\n"
+                      ".word 0, 0\n"
+                      "x  ADD R2.x, R2.x, 1.0 LAST\n");
+    CHECK_EQ(rc, 0);
+    CHECK_EQ(W->gpr[2][0][0], fu(2.0f));
+    CHECK_EQ(W->gpr[2][0][1], fu(2.0f));
+    /* 4 iterations; lane 0 continues before the second add every time */
+    fresh(R6_R700, 2);
+    E.loop_const[1] = 4 | (1u << 24);
+    float sel[2] = {1.0f, 0.0f};
+    setf(1, 0, sel, 2);
+    rc = run_text(".chip r700\n"
+                  "LOOP_START_NO_AL @8 CONST:1\n"
+                  "ALU 1 @10\n"
+                  "ALU_PUSH_BEFORE 1 @11\n"
+                  "JUMP @5\n"
+                  "LOOP_CONTINUE @7\n"
+                  "POP @6 POP:1\n"
+                  "ALU 1 @12\n"
+                  "LOOP_END @1\n"
+                  "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                  ".word 0, 0\n"
+                  "x  ADD R2.x, R2.x, 1.0 LAST\n"
+                  "x  PRED_SETGT __.x, R1.x, 0.5 UEM UP LAST\n"
+                  "y  ADD R2.y, R2.y, 1.0 LAST\n");
+    CHECK_EQ(rc, 0);
+    CHECK_EQ(W->gpr[2][0][0], fu(4.0f));
+    CHECK_EQ(W->gpr[2][0][1], fu(4.0f));
+    CHECK_EQ(W->gpr[2][1][0], 0);
+    CHECK_EQ(W->gpr[2][1][1], fu(4.0f));
+}
+
 /* ---- hostile programs ---- */
 static void test_hostile(void)
 {
@@ -566,6 +716,9 @@ int main(void)
     test_mova();
     test_vtx();
     test_blit();
+    test_ops();
+    test_call_continue();
+    test_cf_table();
     test_hostile();
     rd_sq_out_free(&O);
     free(W);

@@ -389,7 +389,8 @@ static int cf_loop_end(rd_sq *s, const cf_ctx *x)
 }
 
 /* LOOP_BREAK / LOOP_CONTINUE: the lanes passing COND leave the loop (until
- * LOOP_END, for CONTINUE); none active left: jump to ADDR (the LOOP_END). */
+ * LOOP_END, for CONTINUE); no lane of the loop left: jump to ADDR (the
+ * LOOP_END). */
 static int cf_loop_brk(rd_sq *s, const cf_ctx *x)
 {
     int rc = 0;
@@ -402,7 +403,10 @@ static int cf_loop_brk(rd_sq *s, const cf_ctx *x)
     else
         f->cont |= m;
     s->active &= ~m;
-    if (!s->active)
+    /* jump only when no lane of the loop is left for this iteration: lanes
+     * inactive in an if inside the loop still run after its POP (Mesa's
+     * "if (c) break;" is ALU_PUSH_BEFORE, JUMP, LOOP_BREAK, POP) */
+    if (!(f->active & ~f->brk & ~f->cont & ~s->killed))
         *x->pc = x->w[0];
     return 0;
 }

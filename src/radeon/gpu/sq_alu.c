@@ -179,7 +179,7 @@ static int read_src(rd_sq *s, group *g, slot *x, unsigned k)
 
 /* MUL, MULADD, DOT4 without IEEE: 0 times anything (inf, NaN) is 0
  * ([R6ISA] MUL: "0 * anything = 0", the DX9 rule; MUL_IEEE is IEEE). */
-static float fmul(bool ieee, float a, float b)
+static float mul_legacy(bool ieee, float a, float b)
 {
     if (!ieee && (a == 0.0f || b == 0.0f))
         return 0.0f;
@@ -228,7 +228,7 @@ static uint32_t op_float(rd_sq *s, const slot *x, uint32_t ua, uint32_t ub, uint
     bool r600 = s->env->chip == R6_R600;
     switch (x->id) {
     case R6OP_ADD: return u32(a + b);
-    case R6OP_MUL: case R6OP_MUL_IEEE: return u32(fmul(ieee, a, b));
+    case R6OP_MUL: case R6OP_MUL_IEEE: return u32(mul_legacy(ieee, a, b));
     /* MAX/MIN: a >= b ? a : b (NaN: the second); _DX10: IEEE maxNum/minNum */
     case R6OP_MAX: return u32(a >= b ? a : b);
     case R6OP_MIN: return u32(a < b ? a : b);
@@ -255,10 +255,10 @@ static uint32_t op_float(rd_sq *s, const slot *x, uint32_t ua, uint32_t ub, uint
      * for R600 and to [-0.5, 0.5] for later chips) */
     case R6OP_SIN: return u32(sinf(r600 ? a : a * 6.28318530717958647692f));
     case R6OP_COS: return u32(cosf(r600 ? a : a * 6.28318530717958647692f));
-    case R6OP_MULADD: return u32(fmul(false, a, b) + cc);
-    case R6OP_MULADD_M2: return u32((fmul(false, a, b) + cc) * 2.0f);
-    case R6OP_MULADD_M4: return u32((fmul(false, a, b) + cc) * 4.0f);
-    case R6OP_MULADD_D2: return u32((fmul(false, a, b) + cc) * 0.5f);
+    case R6OP_MULADD: return u32(mul_legacy(false, a, b) + cc);
+    case R6OP_MULADD_M2: return u32((mul_legacy(false, a, b) + cc) * 2.0f);
+    case R6OP_MULADD_M4: return u32((mul_legacy(false, a, b) + cc) * 4.0f);
+    case R6OP_MULADD_D2: return u32((mul_legacy(false, a, b) + cc) * 0.5f);
     case R6OP_MULADD_IEEE: return u32(a * b + cc);
     case R6OP_MULADD_IEEE_M2: return u32((a * b + cc) * 2.0f);
     case R6OP_MULADD_IEEE_M4: return u32((a * b + cc) * 4.0f);
@@ -487,7 +487,7 @@ static int reduce(rd_sq *s, group *g)
             if (op == &r6_ops[R6OP_MAX4])
                 r = k == 0 || a > r ? a : r;
             else
-                r += fmul(ieee, a, b);
+                r += mul_legacy(ieee, a, b);
         }
         for (int k = 0; k < 4; k++)
             v[k]->res[l] = u32(r);
