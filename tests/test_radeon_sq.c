@@ -270,6 +270,28 @@ static void test_if_else(void)
     CHECK_EQ(rc, 0);
     CHECK_EQ(W->gpr[2][0][0], fu(0.5f));
     CHECK_EQ(W->gpr[2][0][1], fu(0.5f));
+    /* an if without else as Mesa's tgsi_endif leaves it: the JUMP goes past
+     * the POP and pops 1 itself */
+    for (int all_false = 0; all_false < 2; all_false++) {
+        fresh(R6_R600, 4);
+        setf(1, 0, x, 4);
+        if (all_false)
+            memset(W->gpr[1][0], 0, 16);
+        rc = run_text(".chip r600\n"
+                      "ALU_PUSH_BEFORE 1 @6\n"
+                      "JUMP @4 POP:1\n"
+                      "ALU 1 @7\n"
+                      "POP @4 POP:1\n"
+                      "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                      ".word 0, 0\n"
+                      "x  PRED_SETNE R5.x, R1.x, 0 UEM UP LAST\n"
+                      "x  MOV R2.x, 1.0 LAST\n");
+        CHECK_EQ(rc, 0);
+        for (unsigned l = 0; l < 4; l++)
+            CHECK_EQ(W->gpr[2][0][l], !all_false && x[l] != 0.0f ? fu(1.0f) : 0);
+        e = rd_sq_out_find(&O, RD_SQ_EXP_PARAM, 0);
+        CHECK(e && e->lanes == 0xF);
+    }
 }
 
 /* a counted loop whose lanes break at their own limit */
@@ -400,6 +422,22 @@ static void test_vtx(void)
         CHECK_EQ(e->v[0][2], 0);
         CHECK_EQ(e->v[0][3], fu(1.0f));
     }
+    /* ENDIAN_8IN64 on FMT_32_32_FLOAT: the 8 bytes reversed, so y comes first */
+    fresh(R6_R700, 1);
+    static uint8_t be64[8];
+    uint64_t pair = (uint64_t)fu(3.0f) << 32 | fu(-5.0f);
+    for (int j = 0; j < 8; j++)
+        be64[j] = (uint8_t)(pair >> (56 - 8 * j));
+    vbs v64 = {{{be64, 8, 8, 0x240000}}};
+    E.fetch.ctx = &v64;
+    E.fetch.vtx_resource = vtx_res;
+    rc = run_text(".chip r700\nVTX 1 @2\nEXPORT_DONE PARAM 0 R1.xyzw EOP\n"
+                  "VFETCH R1.xyzw, R0.x, RID:0 FMT_32_32_FLOAT ENDIAN_8IN64\n");
+    CHECK_EQ(rc, 0);
+    CHECK_EQ(W->gpr[1][0][0], fu(-5.0f));
+    CHECK_EQ(W->gpr[1][1][0], fu(3.0f));
+    CHECK_EQ(W->gpr[1][2][0], 0);
+    CHECK_EQ(W->gpr[1][3][0], fu(1.0f));
     /* an index past the buffer */
     fresh(R6_R600, 3);
     E.fetch.ctx = &v;
