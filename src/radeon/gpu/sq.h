@@ -9,8 +9,9 @@
  * record (unit "sq") and rd_sq_run returns CG_ERR_FAULT; nothing reads
  * outside the program, the constant buffers or the fetch resources.
  *
- * Files: sq.c (CF program, stack, exports, faults), sq_alu.c (ALU groups),
- * sq_fetch.c (VTX/TEX clauses and the vertex formats). Dispatch is by the
+ * Files: sq.c (CF program, stack, exports), sq_alu.c (ALU groups),
+ * sq_fetch.c (VTX/TEX clauses and the vertex formats), sq_util.c (the leaf
+ * they share: faults, budget, output buffer). Dispatch is by the
  * table's KIND column (radeon/isa.h R6K_*). */
 #ifndef CMDGPU_RADEON_SQ_H
 #define CMDGPU_RADEON_SQ_H

@@ -312,8 +312,7 @@ static uint32_t eval(rd_sq *s, const slot *x, unsigned l, bool *pred, bool *kill
         return compare(fl, a, b) ? (fl & (R6_F_INT_DST | R6_F_UINT_DST) ? 0xFFFFFFFFu : 0x3F800000u)
                                  : 0;
     case R6K_CMOV: {
-        bool t = (fl & R6_F_INT_CMP) ? compare(fl, a, 0) : compare(fl, a, 0);
-        return t ? b : c;
+        return compare(fl, a, 0) ? b : c; /* src0 against 0 (float or, _INT, integer) */
     }
     case R6K_KILL:
         *kill = compare(fl, a, b);
@@ -372,9 +371,7 @@ static int decode_group(rd_sq *s, group *g, size_t at, size_t end, size_t *next)
             return rd_sq_fault(s, CG_FAULT_INVALID_OPCODE, g->dw, 2,
                                "the ALU group at dword %zu has no LAST in 5 slots", g->dw);
         slot *x = &g->sl[g->n];
-        memset(x, 0, offsetof(slot, src));
-        x->exec = x->pred_true = x->kill = 0;
-        x->has_res = false;
+        memset(x, 0, sizeof *x); /* sources of lanes that do not run read as 0 */
         x->dw = 2 * at;
         x->w = s->env->code + x->dw;
         x->op3 = (x->w[1] & (7u << 15)) != 0;
