@@ -5,7 +5,11 @@
  * integer ops, predicates and an if/else with a divergent mask, a loop with
  * a break, MOVA-relative GPRs, VTX fetches (formats, endian swap), exports,
  * the Linux kernel's r6xx blit shaders; hostile programs with their exact
- * fault kinds and messages. */
+ * fault kinds and messages.
+ *
+ * SQ_VERBOSE=1 prints the fault of each program that ends in one;
+ * SQ_CORPUS=DIR writes every assembled program as a seed for
+ * fuzz/fuzz_radeon_sq.c (how fuzz/corpus/radeon_sq/test_* were made). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
