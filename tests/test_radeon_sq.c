@@ -274,6 +274,25 @@ static void test_if_else(void)
     CHECK_EQ(rc, 0);
     CHECK_EQ(W->gpr[2][0][0], fu(0.5f));
     CHECK_EQ(W->gpr[2][0][1], fu(0.5f));
+    /* two nested pushes closed by one ALU_POP2_AFTER */
+    fresh(R6_R700, 4);
+    setf(1, 0, x, 4);
+    rc = run_text(".chip r700\n"
+                  "ALU_PUSH_BEFORE 1 @6\n"
+                  "ALU_PUSH_BEFORE 1 @7\n"
+                  "ALU_POP2_AFTER 1 @8\n"
+                  "ALU 1 @9\n"
+                  "EXPORT_DONE PARAM 0 R2.xyzw EOP\n"
+                  ".word 0, 0\n"
+                  "x  PRED_SETGT __.x, R1.x, 0.5 UEM UP LAST\n"
+                  "x  PRED_SETGE __.x, R1.x, 1.0 UEM UP LAST\n"
+                  "x  MOV R2.x, 1.0 LAST\n"
+                  "y  ADD R2.y, R2.y, 1.0 LAST\n");
+    CHECK_EQ(rc, 0);
+    for (unsigned l = 0; l < 4; l++) {
+        CHECK_EQ(W->gpr[2][0][l], x[l] > 0.5f && x[l] >= 1.0f ? fu(1.0f) : 0);
+        CHECK_EQ(W->gpr[2][1][l], fu(1.0f));
+    }
     /* an if without else as Mesa's tgsi_endif leaves it: the JUMP goes past
      * the POP and pops 1 itself */
     for (int all_false = 0; all_false < 2; all_false++) {
@@ -442,6 +461,20 @@ static void test_vtx(void)
     CHECK_EQ(W->gpr[1][1][0], fu(3.0f));
     CHECK_EQ(W->gpr[1][2][0], 0);
     CHECK_EQ(W->gpr[1][3][0], fu(1.0f));
+    /* an R700 clause of 9 fetches (COUNT_3 holds COUNT's bit 3) */
+    fresh(R6_R700, 3);
+    E.fetch.ctx = &v;
+    E.fetch.vtx_resource = vtx_res;
+    for (unsigned l = 0; l < 3; l++)
+        W->gpr[0][0][l] = l;
+    char text[2048];
+    int len = snprintf(text, sizeof text, ".chip r700\nVTX 9 @2\nEXPORT_DONE PARAM 0 R9.xyzw EOP\n");
+    for (int i = 1; i <= 9; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "VFETCH R%d.xyzw, R0.x, RID:0 FMT_32_32_32_32_FLOAT\n", i);
+    CHECK_EQ(run_text(text), 0);
+    for (unsigned l = 0; l < 3; l++)
+        CHECK_EQ(W->gpr[9][3][l], fu(f4[l][3]));
     /* an index past the buffer */
     fresh(R6_R600, 3);
     E.fetch.ctx = &v;

@@ -429,8 +429,8 @@ static int write_dst(rd_sq *s, slot *x)
     bool write = x->op3 || G(ALU_OP2_WRITE_MASK);
     uint32_t omod = x->op3 ? 0 : G(ALU_OP2_OMOD);
     bool clamp = G(ALU_W1_CLAMP) != 0;
-    bool is_float = !(x->op->flags & (R6_F_INT_DST | R6_F_UINT_DST)) && x->op->kind != R6K_CVT &&
-                    x->op->kind != R6K_INT;
+    /* OMOD and CLAMP act on float results only (not the F_INT_DST/F_UINT_DST rows) */
+    bool is_float = !(x->op->flags & (R6_F_INT_DST | R6_F_UINT_DST)) && x->op->kind != R6K_INT;
     static const float om[4] = {1.0f, 2.0f, 4.0f, 0.5f};
     unsigned ch = G(ALU_W1_DST_CHAN), gpr = G(ALU_W1_DST_GPR);
     bool rel = G(ALU_W1_DST_REL) != 0;
