@@ -57,6 +57,8 @@ CG_API size_t cg_device_host_peak(const cg_device *dev);
       "polls of one unsatisfied WAIT_REG_MEM / semaphore wait")                                \
     X(RADEON_RUN_DWORDS, "radeon.run-dwords", 1ull << 26,                                      \
       "dwords one cg_radeon_run may fetch before it returns with work left")                   \
+    X(RADEON_SQ_INSNS, "radeon.sq-insns", 1ull << 22,                                          \
+      "CF instructions, ALU groups and fetches one R600/R700 shader run may execute")          \
     X(VC4_THREAD_UNITS, "vc4.thread-units", 1ull << 24,                                        \
       "records, triangles, tile entries and fragment batches one control-list kick may "      \
       "process (ends branch loops)")                                                           \
