@@ -57,15 +57,16 @@ CG_API size_t cg_device_host_peak(const cg_device *dev);
       "polls of one unsatisfied WAIT_REG_MEM / semaphore wait")                                \
     X(RADEON_RUN_DWORDS, "radeon.run-dwords", 1ull << 26,                                      \
       "dwords one cg_radeon_run may fetch before it returns with work left")                   \
-    X(RADEON_SQ_INSNS, "radeon.sq-insns", 1ull << 22,                                          \
-      "CF instructions, ALU groups and fetches one R600/R700 shader run may execute")          \
     X(VC4_THREAD_UNITS, "vc4.thread-units", 1ull << 24,                                        \
       "records, triangles, tile entries and fragment batches one control-list kick may "      \
       "process (ends branch loops)")                                                           \
     X(VC4_QPU_INSNS, "vc4.qpu-insns", 1ull << 16, "QPU instructions per program run (batch)") \
     X(VC4_RENDER_THREADS, "vc4.render-threads", 8,                                             \
       "threads that may render a frame's tiles, at most one per host CPU (not a watchdog; "   \
-      "1: the render thread alone)")
+      "1: the render thread alone)")                                                         \
+    /* new rows go last: a capture stores a budget by its index (CG_CAPCFG_BUDGET + N) */ \
+    X(RADEON_SQ_INSNS, "radeon.sq-insns", 1ull << 22,                                          \
+      "CF instructions, ALU groups and fetches one R600/R700 shader run may execute")
 
 typedef enum cg_budget {
 #define CG_X_ENUM(id, name, def, what) CG_BUDGET_##id,
