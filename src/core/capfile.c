@@ -33,6 +33,12 @@ static uint32_t rd32(const uint8_t *p)
 }
 static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
+/* Captures store a budget by its index in CG_BUDGET_TABLE (config key
+ * CG_CAPCFG_BUDGET + N): the indices are part of the file format. */
+_Static_assert(CG_BUDGET_NV_WAIT_RUNS == 0 && CG_BUDGET_RADEON_RUN_DWORDS == 4 &&
+                   CG_BUDGET_VC4_RENDER_THREADS == 7 && CG_BUDGET_RADEON_SQ_INSNS == 8,
+               "budgets keep their numbers: a new one goes last");
+
 #define ACTION_FIXED 60 /* kind n a b c d e s1 s2 len1 len2 */
 #define DATA_FIXED 16   /* addr space flags */
 
