@@ -110,6 +110,12 @@ int cli_parse_budget(const char *text, struct cli_budget *out);
 /* A new device with the run's --budget values applied; NULL (message
  * printed) when out of memory. */
 cg_device *cli_device_create(const cli_opts *o);
+/* The budgets of a run: a capture's recorded ones (cap; NULL: none) that
+ * lower a default (one raising it is dropped, with a line on stderr naming
+ * the --budget that restores it), then the command line's --budget values,
+ * which may set anything (docs/capture-format.md, "Captures are data"). */
+struct cg_capfile;
+void cli_capture_budgets(const struct cg_capfile *cap, const cli_opts *o, cg_device *dev);
 /* --trace: print every method/packet as it runs (JSON Lines with --json).
  * EXIT_OK or EXIT_INPUT with the message printed. */
 int cli_trace(const cli_opts *o, cg_device *dev);

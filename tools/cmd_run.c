@@ -75,7 +75,9 @@ static int scene_options(const cli_opts *o, scene_run *s)
         return EXIT_INPUT;
     s->so = (cg_scene_opts){.name = o->args[0], .out_dir = o->out_dir, .frame_png = o->output,
                             .dumps = s->dumps, .ndumps = (size_t)o->ndumps,
-                            .textures_dir = o->dump_textures};
+                            .textures_dir = o->dump_textures,
+                            /* a capture's file names are data: under --out only */
+                            .confine_outputs = o->replay != NULL};
     return EXIT_OK;
 }
 

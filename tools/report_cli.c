@@ -170,7 +170,10 @@ static int run_input(const cli_opts *o, const report_input *in, cg_device *dev, 
     unsigned takes = fam->scene->takes;
     cg_scene_opts so = {.log = log, .name = o->args[0],
                         .out_dir = takes & CG_SCENE_OPT_OUT_DIR ? dir : NULL,
-                        .frame_png = frame ? png : NULL, .frame_optional = true};
+                        .frame_png = frame ? png : NULL, .frame_optional = true,
+                        /* the page is the one file report writes: the files
+                         * the scene names land in dir, as their base names */
+                        .confine_outputs = true};
     return cg_scene_run(in->scene, dev, &so);
 }
 
@@ -363,6 +366,8 @@ int report_page(const cli_opts *o, FILE *summary)
         rmdir(dir);
         return drop(&in, cli_error(EXIT_INPUT, "out of memory"));
     }
+    if (in.cap) /* the capture's budgets lower the defaults only; --budget sets */
+        cli_capture_budgets(in.cap, o, dev);
     recorder rec = {.r = &r};
     void *hang = NULL;
     if (fam->hang)

@@ -91,6 +91,7 @@ int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o)
     if (rc)
         return rc;
     cg_scene_opts x = o ? *o : (cg_scene_opts){0};
+    x.confine_outputs = true; /* a capture's file names are data (scene.h) */
     char name[512];
     if (!x.name && c->name && cg_scene_str(c->name, c->name_len, name, sizeof name))
         x.name = name;
