@@ -157,6 +157,23 @@ grep -q 'at offset 28 (0x1c): record of 2147483647 bytes runs past the end of th
 expect 3 "newer major version" -- "$bin" run "$tmp/v2.cap"
 grep -q 'at offset 10 (0xa): format version 2.1 is newer than this reader.s 1.1: use a newer cmdgpu' "$tmp/err" && ok || bad "version message"
 
+# records that make no scene (issue 34): run and report print the same one
+# line naming the record's offset, exit 3, no "results differ", no page
+off=$("$bin" disasm "$tmp/fence.cap" | sed -n 's/^# #3 sync .*(record at offset \([0-9]*\))$/\1/p')
+corrupt() { # KIND NAME MESSAGE: the sync record #3 given action code KIND
+    cp "$tmp/fence.cap" "$tmp/$2.cap"
+    printf "\\$(printf %o "$1")" | dd of="$tmp/$2.cap" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+    local want
+    want="cmdgpu: $tmp/$2.cap: cmdgpu-capture at offset $off ($(printf 0x%x "$off")): $3"
+    expect 3 "$2: run" -- "$bin" run "$tmp/$2.cap"
+    [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ] && ok || bad "$2: run says: $(cat "$tmp/err" "$tmp/out")"
+    expect 3 "$2: report" -- "$bin" report "$tmp/$2.cap" -o "$tmp/$2.html"
+    [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ] && ok || bad "$2: report says: $(cat "$tmp/err" "$tmp/out")"
+    [ ! -e "$tmp/$2.html" ] && ok || bad "$2: report left a page"
+}
+corrupt 99 badcode "sync record: nv has no action code 99"
+corrupt 7 badrole "sync record: action 7 (NV_ACT_EXPECT32) belongs in a check record"
+
 # progress: nothing on stderr unless it is a terminal
 "$bin" run -f radeon "$tmp/w.s" --budget radeon.wait-polls=5 >/dev/null 2>"$tmp/perr"
 [ ! -s "$tmp/perr" ] && ok || bad "progress printed to a non-terminal"

@@ -77,6 +77,7 @@ typedef struct cli_opts {
     const char *uniforms; /* --uniforms LIST (run of a program) */
     const char *capture;  /* --capture FILE (run): write a CMDGPUCAP capture of the run */
     const struct cg_capfile *replay; /* run: play this capture instead of a scene (capture_cli.c) */
+    const char *replay_file; /* the file it was read from (messages) */
     const char *gpu;      /* --gpu NAME (exec) */
     const char *log;      /* --log FILE (exec) */
     const char *ioctls;   /* --ioctls FILE (exec) */

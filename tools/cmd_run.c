@@ -30,8 +30,13 @@ int cli_scene_load(const cli_opts *o, const char *path, cg_scene **out)
 {
     *out = NULL;
     if (o->replay) {
-        int rc = cg_scene_from_capfile(o->replay, out);
-        return rc ? cli_error(EXIT_INPUT, "%s: the capture's records make no %s scene: %s", path,
+        cg_capture_error e = {0};
+        const char *file = o->replay_file ? o->replay_file : path;
+        int rc = cg_scene_from_capfile_ex(o->replay, out, &e);
+        if (rc == CG_ERR_SYNTAX) /* as a reader's error: the record's offset */
+            return cli_error(EXIT_INPUT, "%s: cmdgpu-capture at offset %zu (0x%zx): %s", file,
+                             e.offset, e.offset, e.msg);
+        return rc ? cli_error(EXIT_INPUT, "%s: the capture's records make no %s scene: %s", file,
                               o->fmt->family->name, cg_strerror(rc))
                   : EXIT_OK;
     }

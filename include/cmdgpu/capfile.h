@@ -209,6 +209,9 @@ CG_API int cg_scene_capture(const cg_scene *sc, cg_capfile_writer *w);
  * let through, two memory records of one name), CG_ERR_NOMEM. The scene
  * copies what it needs: the capture may be freed first. */
 CG_API int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out);
+/* The same, and on CG_ERR_SYNTAX *e (when not NULL) names the record that
+ * makes no scene: its byte offset and why, in one line. */
+CG_API int cg_scene_from_capfile_ex(const cg_capfile *c, cg_scene **out, cg_capture_error *e);
 /* Replay: cg_scene_from_capfile, then cg_scene_run with o (o->name: the
  * scene's recorded name when NULL). */
 CG_API int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o);
