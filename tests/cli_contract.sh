@@ -341,4 +341,26 @@ rm -f "$tmp/alias.cap"
 expect 0 "a new --capture file is no alias" -- "$bin" run -f nv "$tmp/alias.s" --capture "$tmp/alias.cap"
 alias_refused "run a capture -o itself" -o "$bin" run "$tmp/alias.cap" -o "$tmp/alias.cap"
 
+# a missing file, a missing .include, a directory: the system's reason, not
+# a library error string (issue 34)
+mkdir -p "$tmp/adir"
+printf '.include "nosuch.inc"\n' > "$tmp/inc.s"
+says() { # WHAT LINE COMMAND...: exit 3 and exactly LINE on stderr
+    local what=$1 line=$2; shift 2
+    bounded "$@"
+    [ "$code" = 3 ] && [ "$(cat "$wd/err")" = "$line" ] && ok || bad "$what: exit $code: $(cat "$wd/err")"
+}
+for f in nv vc4 radeon nv-sass vc4-qpu; do
+    says "asm -f $f of a missing file" "cmdgpu: cannot read '$tmp/nosuch.s': No such file or directory" \
+        "$bin" asm -f $f "$tmp/nosuch.s"
+    says "asm -f $f of a directory" "cmdgpu: cannot read '$tmp/adir': Is a directory" "$bin" asm -f $f "$tmp/adir"
+done
+says "asm of a missing .include" "$tmp/inc.s:1:10: cannot read 'nosuch.inc': No such file or directory" \
+    "$bin" asm -f nv "$tmp/inc.s"
+says "run of a missing .include" "$tmp/inc.s:1:10: cannot read 'nosuch.inc': No such file or directory" \
+    "$bin" run -f nv "$tmp/inc.s"
+says "check -f nv of a missing file" "cmdgpu: cannot read '$tmp/nosuch.s': No such file or directory" \
+    "$bin" check -f nv "$tmp/nosuch.s"
+says "run -f vc4 of a directory" "cmdgpu: cannot read '$tmp/adir': Is a directory" "$bin" run -f vc4 "$tmp/adir"
+
 finish cli_contract

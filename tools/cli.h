@@ -121,6 +121,10 @@ void cli_capture_budgets(const struct cg_capfile *cap, const cli_opts *o, cg_dev
  * EXIT_OK or EXIT_INPUT with the message printed. */
 int cli_trace(const cli_opts *o, cg_device *dev);
 
+/* Why reading path failed with the cg_err rc, as the system says it ("No
+ * such file or directory", "Is a directory"): the file is looked at again;
+ * cg_strerror(rc) when that finds nothing wrong. A static buffer. */
+const char *cli_file_why(const char *path, int rc);
 /* Read a whole file ("-" = stdin) of at most `cap` bytes. Returns malloc'd
  * data or NULL with a one-line message printed (exit 3). */
 uint8_t *cli_read_file(const char *path, size_t cap, size_t *size);

@@ -133,6 +133,28 @@ cg_device *cli_device_create(const cli_opts *o)
     return dev;
 }
 
+const char *cli_file_why(const char *path, int rc)
+{
+    static char buf[128];
+    struct stat st;
+    int e = 0;
+    if (strcmp(path, "-") == 0)
+        e = 0;
+    else if (stat(path, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else {
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            e = errno;
+        else
+            close(fd);
+    }
+    snprintf(buf, sizeof buf, "%s", e ? strerror(e) : cg_strerror(rc));
+    return buf;
+}
+
 uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)
 {
     bool in = strcmp(path, "-") == 0;
@@ -148,7 +170,7 @@ uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)
     const char *why = NULL;
     if (fstat(fileno(f), &st) == 0) {
         if (S_ISDIR(st.st_mode))
-            why = "is a directory";
+            why = strerror(EISDIR); /* as the system says it, like ENOENT's */
         else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap)
             why = "larger than the cap";
         else if (S_ISREG(st.st_mode))

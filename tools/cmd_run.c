@@ -52,7 +52,7 @@ int cli_scene_load(const cli_opts *o, const char *path, cg_scene **out)
         return cli_error(EXIT_INPUT, "cannot read '%s': larger than %zu MiB, the cap for a "
                          "source (docs/faults.md)", path, CLI_MAX_SOURCE >> 20);
     if (rc)
-        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cg_strerror(rc));
+        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cli_file_why(path, rc));
     return EXIT_OK;
 }
 

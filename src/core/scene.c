@@ -336,7 +336,10 @@ int cg__asm_load(cg_asm *as, const char *path, FILE *errors, char *msg, size_t c
         snprintf(msg, cap, "cannot read '%s': larger than %d MiB, the cap for a source "
                  "(docs/faults.md)", path, 256);
     else if (rc)
-        snprintf(msg, cap, "cannot read '%s': %s", path, cg_strerror(rc));
+    {
+        char why[128];
+        snprintf(msg, cap, "cannot read '%s': %s", path, cg__file_why(path, rc, why, sizeof why));
+    }
     else if (cg_asm_assemble(as) != 0) {
         if (errors)
             fputs(cg_asm_errors(as), errors);
