@@ -144,7 +144,8 @@ CG_API uint64_t cg_capfile_hash(uint64_t h, const void *p, size_t n);
 /* FNV-1a 64 of the device's fault records from `from` on, each formatted
  * with cg_fault_format and ended by '\n'. */
 CG_API uint64_t cg_capfile_fault_hash(cg_device *dev, size_t from);
-/* A new device with the capture's coherency and budgets. */
+/* A new device with the capture's coherency and its budgets that lower a
+ * default (one above the default is not applied: docs/capture-format.md). */
 CG_API int cg_capfile_device(const cg_capfile *c, cg_device **out);
 /* Compare a replay's summary with the end record: 0 when equal (or no end
  * record), 1 when they differ (why in msg). */
@@ -213,7 +214,9 @@ CG_API int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out);
  * makes no scene: its byte offset and why, in one line. */
 CG_API int cg_scene_from_capfile_ex(const cg_capfile *c, cg_scene **out, cg_capture_error *e);
 /* Replay: cg_scene_from_capfile, then cg_scene_run with o (o->name: the
- * scene's recorded name when NULL). */
+ * scene's recorded name when NULL) and o->confine_outputs set: the files
+ * the capture names are written only under o->out_dir, as safe base names
+ * (scene.h cg_scene_out_path; docs/capture-format.md "Captures are data"). */
 CG_API int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o);
 
 /* List the capture: the header, the configuration, the memory ranges, and
