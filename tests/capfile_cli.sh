@@ -30,12 +30,13 @@ same() {
 }
 
 # nv: the frame (.png), a --dump of the frame buffer, the fence lines
-same nv "$ex/nv/rects.s" rects --dump 0x100100000:0x4000:fb.bin
-cmp -s "$tmp/a/rects.png" "$tmp/b/rects.png" && ok || bad "nv: the PNG differs"
-cmp -s "$tmp/a/fb.bin" "$tmp/b/fb.bin" && ok || bad "nv: the memory dump differs"
-[ "$(od -An -tx1 -N4 -j 264 "$tmp/b/fb.bin" | tr -d ' ')" = "$(od -An -tx1 -N4 -j 264 "$tmp/a/fb.bin" | tr -d ' ')" ] && ok || bad "nv: dump bytes"
+# (--out o: the scene's own files; a replay writes a capture's only there)
+same nv "$ex/nv/rects.s" rects --dump 0x100100000:0x4000:fb.bin --out o
+cmp -s "$tmp/a/o/rects.png" "$tmp/b/o/rects.png" && ok || bad "nv: the PNG differs"
+cmp -s "$tmp/a/o/fb.bin" "$tmp/b/o/fb.bin" && ok || bad "nv: the memory dump differs"
+[ "$(od -An -tx1 -N4 -j 264 "$tmp/b/o/fb.bin" | tr -d ' ')" = "$(od -An -tx1 -N4 -j 264 "$tmp/a/o/fb.bin" | tr -d ' ')" ] && ok || bad "nv: dump bytes"
 grep -q '^png .*rects.png: 64x64 hash ' "$tmp/rects.b" && ok || bad "nv: png line"
-same nv "$ex/nv/fence.s" fence
+same nv "$ex/nv/fence.s" fence --out o
 grep -q 'fence 0 reached' "$tmp/fence.b" && ok || bad "nv: fence reached on replay"
 same nv "$ex/nv/faults.s" faults; [ $? = 1 ] && ok || bad "nv faults: exit 1"
 grep -q '^fault #0 ' "$tmp/faults.b" && ok || bad "nv: the fault record replays"
@@ -62,10 +63,50 @@ grep -q '^hang report: the CP stood at ' "$tmp/w.b" && ok || bad "radeon: hang r
 grep -q 'budget radeon.wait-polls' "$tmp/w.b" && ok || bad "radeon: the captured budget applies"
 
 # vc4: the frame through -o, the scene's own .png, the pixel hash
-same vc4 "$ex/vc4/first_triangle.s" tri -o frame.png
+same vc4 "$ex/vc4/first_triangle.s" tri -o frame.png --out o
 cmp -s "$tmp/a/frame.png" "$tmp/b/frame.png" && ok || bad "vc4: -o PNG differs"
-cmp -s "$tmp/a/first_triangle.png" "$tmp/b/first_triangle.png" && ok || bad "vc4: .png differs"
+cmp -s "$tmp/a/o/first_triangle.png" "$tmp/b/o/first_triangle.png" && ok || bad "vc4: .png differs"
 grep -q 'pixel hash ab4e631d2f5d14c4' "$tmp/tri.b" && ok || bad "vc4: the frame's pixel hash"
+
+# captures are data (docs/capture-format.md): the file names a capture
+# records are written only under --out, as safe base names; report writes
+# only its page. The scene (trusted: it is the user's) names an absolute
+# path and ones with '..'; its capture replays without writing any of them.
+mkdir -p "$tmp/h/s/t" && cd "$tmp/h/s/t"
+sed -e "s|\"rects.png\"|\"$tmp/h/abs.png\"|" "$ex/nv/rects.s" > "$tmp/h/evil.s"
+printf '.png fb, 64, 64, 256, "rgba8888", "../up.png"\n.dump fb, 16, "../../d/../dump.bin"\n' >> "$tmp/h/evil.s"
+mkdir -p "$tmp/h/d"
+expect 0 "capture the scene" -- "$bin" run -f nv "$tmp/h/evil.s" --capture "$tmp/evil.cap"
+rm -f "$tmp/h/abs.png" "$tmp/h/s/up.png" "$tmp/h/dump.bin"
+expect 0 "replay without --out" -- "$bin" run "$tmp/evil.cap"
+[ -z "$(find "$tmp/h" -type f ! -name evil.s)" ] && ok || bad "replay wrote: $(find "$tmp/h" -type f)"
+grep -qx "png $tmp/h/abs.png: 64x64 hash [0-9a-f]*, not written: a recorded output (--out DIR writes it there)" "$tmp/out" \
+    && ok || bad "not-written line: $(grep png "$tmp/out")"
+grep -qx 'dump 0x0100100000 +0x10 -> ../../d/../dump.bin: not written: a recorded output (--out DIR writes it there)' "$tmp/out" \
+    && ok || bad "dump not-written line: $(grep dump "$tmp/out")"
+expect 0 "replay with --out" -- "$bin" run "$tmp/evil.cap" --out "$tmp/h/o"
+[ "$(cd "$tmp/h" && find . -type f ! -name evil.s | sort | tr '\n' ' ')" = "./o/abs.png ./o/dump.bin ./o/up.png " ] \
+    && ok || bad "--out files: $(cd "$tmp/h" && find . -type f)"
+[ "$(wc -c < "$tmp/h/o/dump.bin")" = 16 ] && ok || bad "the dump under --out"
+rm -rf "$tmp/h/o"
+expect 0 "report of the capture" -- "$bin" report "$tmp/evil.cap" -o "$tmp/evil.html"
+[ -z "$(find "$tmp/h" -type f ! -name evil.s)" ] && ok || bad "report wrote: $(find "$tmp/h" -type f)"
+grep -q "report $tmp/evil.html: .*, ok, 0 fault(s), .*, [23] image(s)" "$tmp/out" && ok || bad "report line: $(cat "$tmp/out")"
+cd "$tmp/b"
+# recorded budgets lower the watchdogs, never raise them: radeon.wait-polls
+# (budget 3, key 259) patched from 5 to 2^62 waits the default 1000 polls
+off=$(LC_ALL=C grep -obUaP '\x03\x01\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00' "$tmp/w.cap" | head -1 | cut -d: -f1)
+cp "$tmp/w.cap" "$tmp/w62.cap"
+printf '\000\000\000\000\000\000\000\100' | dd of="$tmp/w62.cap" bs=1 seek=$((off + 4)) conv=notrunc 2>/dev/null
+expect 1 "a capture's budget of 2^62" -- timeout 20 "$bin" run "$tmp/w62.cap"
+grep -q 'WAIT_REG_MEM not satisfied after 1000 polls' "$tmp/out" && ok || bad "the default budget applies"
+grep -qx "cmdgpu: replay: the capture's budget radeon.wait-polls=4611686018427387904 is above the default (1000), which applies: give --budget radeon.wait-polls=4611686018427387904 to use it" "$tmp/err" \
+    && ok || bad "budget note: $(cat "$tmp/err")"
+expect 1 "report of it" -- timeout 20 "$bin" report "$tmp/w62.cap" -o "$tmp/w62.html"
+grep -q 'above the default (1000), which applies' "$tmp/err" && ok || bad "report budget note"
+expect 1 "--budget wins" -- "$bin" run "$tmp/w62.cap" --budget radeon.wait-polls=7
+grep -q 'WAIT_REG_MEM not satisfied after 7 polls' "$tmp/out" && ok || bad "--budget applies"
+! grep -q 'above the default' "$tmp/err" && ok || bad "no note with --budget"
 
 # disasm: the header, the memory, each submission decoded
 expect 0 "disasm a capture" -- "$bin" disasm "$tmp/tri.cap"
@@ -115,6 +156,23 @@ grep -q 'at offset 28 (0x1c): record of 2147483647 bytes runs past the end of th
 { head -c 10 "$tmp/ib_chain.cap"; printf '\002\000'; tail -c +13 "$tmp/ib_chain.cap"; } > "$tmp/v2.cap"
 expect 3 "newer major version" -- "$bin" run "$tmp/v2.cap"
 grep -q 'at offset 10 (0xa): format version 2.1 is newer than this reader.s 1.1: use a newer cmdgpu' "$tmp/err" && ok || bad "version message"
+
+# records that make no scene (issue 34): run and report print the same one
+# line naming the record's offset, exit 3, no "results differ", no page
+off=$("$bin" disasm "$tmp/fence.cap" | sed -n 's/^# #3 sync .*(record at offset \([0-9]*\))$/\1/p')
+corrupt() { # KIND NAME MESSAGE: the sync record #3 given action code KIND
+    cp "$tmp/fence.cap" "$tmp/$2.cap"
+    printf "\\$(printf %o "$1")" | dd of="$tmp/$2.cap" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+    local want
+    want="cmdgpu: $tmp/$2.cap: cmdgpu-capture at offset $off ($(printf 0x%x "$off")): $3"
+    expect 3 "$2: run" -- "$bin" run "$tmp/$2.cap"
+    [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ] && ok || bad "$2: run says: $(cat "$tmp/err" "$tmp/out")"
+    expect 3 "$2: report" -- "$bin" report "$tmp/$2.cap" -o "$tmp/$2.html"
+    [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ] && ok || bad "$2: report says: $(cat "$tmp/err" "$tmp/out")"
+    [ ! -e "$tmp/$2.html" ] && ok || bad "$2: report left a page"
+}
+corrupt 99 badcode "sync record: nv has no action code 99"
+corrupt 7 badrole "sync record: action 7 (NV_ACT_EXPECT32) belongs in a check record"
 
 # progress: nothing on stderr unless it is a terminal
 "$bin" run -f radeon "$tmp/w.s" --budget radeon.wait-polls=5 >/dev/null 2>"$tmp/perr"

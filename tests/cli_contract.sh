@@ -316,4 +316,51 @@ json_ok && grep -q '^{"demo":{"dir":".*","scenes":\[{"name":"core/coherency","ok
 expect 0 "run -f radeon text" -- "$bin" run -f radeon "$src/examples/radeon/ib_chain.s"
 grep -q '^fence 1 signalled (EOP interrupts 1)$' "$tmp/out" && ok || bad "radeon text"
 
+# An output that is also the input is refused before anything is opened for
+# writing (issue 34): exit 2, one line, the input as it was; the same file
+# under another name (a symlink) too; an output that does not exist yet
+# cannot alias.
+cp "$src/examples/nv/fence.s" "$tmp/alias.s"
+cp "$tmp/alias.s" "$tmp/alias.orig"
+ln -sf "$tmp/alias.s" "$tmp/alias.link"
+alias_refused() { # WHAT OPT COMMAND...
+    local what=$1 opt=$2; shift 2
+    bounded "$@"
+    [ "$code" = 2 ] && one_line && grep -q "^cmdgpu: [a-z]*: $opt '.*' is the input '.*': refused" "$wd/err" \
+        && cmp -s "$tmp/alias.s" "$tmp/alias.orig" && ok \
+        || { bad "$what: exit $code: $(cat "$wd/err")"; cp "$tmp/alias.orig" "$tmp/alias.s"; }
+}
+alias_refused "run --capture of the scene" --capture "$bin" run -f nv "$tmp/alias.s" --capture "$tmp/alias.s"
+alias_refused "run --capture through a symlink" --capture "$bin" run -f nv "$tmp/alias.s" --capture "$tmp/alias.link"
+alias_refused "report -o the scene" -o "$bin" report -f nv "$tmp/alias.s" -o "$tmp/alias.s"
+alias_refused "asm -o the source" -o "$bin" asm -f nv "$tmp/alias.s" -o "$tmp/alias.s"
+alias_refused "disasm -o the input" -o "$bin" disasm -f nv "$tmp/alias.s" -o "$tmp/alias.s"
+alias_refused "run --dump into the scene" --dump "$bin" run -f nv "$tmp/alias.s" --dump "0x100000000:16:$tmp/alias.s"
+alias_refused "run --draws into the scene" --draws "$bin" run -f nv "$tmp/alias.s" --draws "$tmp/alias.s"
+rm -f "$tmp/alias.cap"
+expect 0 "a new --capture file is no alias" -- "$bin" run -f nv "$tmp/alias.s" --capture "$tmp/alias.cap"
+alias_refused "run a capture -o itself" -o "$bin" run "$tmp/alias.cap" -o "$tmp/alias.cap"
+
+# a missing file, a missing .include, a directory: the system's reason, not
+# a library error string (issue 34)
+mkdir -p "$tmp/adir"
+printf '.include "nosuch.inc"\n' > "$tmp/inc.s"
+says() { # WHAT LINE COMMAND...: exit 3 and exactly LINE on stderr
+    local what=$1 line=$2; shift 2
+    bounded "$@"
+    [ "$code" = 3 ] && [ "$(cat "$wd/err")" = "$line" ] && ok || bad "$what: exit $code: $(cat "$wd/err")"
+}
+for f in nv vc4 radeon nv-sass vc4-qpu; do
+    says "asm -f $f of a missing file" "cmdgpu: cannot read '$tmp/nosuch.s': No such file or directory" \
+        "$bin" asm -f $f "$tmp/nosuch.s"
+    says "asm -f $f of a directory" "cmdgpu: cannot read '$tmp/adir': Is a directory" "$bin" asm -f $f "$tmp/adir"
+done
+says "asm of a missing .include" "$tmp/inc.s:1:10: cannot read 'nosuch.inc': No such file or directory" \
+    "$bin" asm -f nv "$tmp/inc.s"
+says "run of a missing .include" "$tmp/inc.s:1:10: cannot read 'nosuch.inc': No such file or directory" \
+    "$bin" run -f nv "$tmp/inc.s"
+says "check -f nv of a missing file" "cmdgpu: cannot read '$tmp/nosuch.s': No such file or directory" \
+    "$bin" check -f nv "$tmp/nosuch.s"
+says "run -f vc4 of a directory" "cmdgpu: cannot read '$tmp/adir': Is a directory" "$bin" run -f vc4 "$tmp/adir"
+
 finish cli_contract

@@ -657,7 +657,7 @@ static void test_include(void)
     cg_asm_destroy(as);
 
     EXPECT_ERRORS(".include \"asm_test_missing.s\"",
-                  "t.s:1:10: cannot read 'asm_test_missing.s': no such object, mapping or reservation\n");
+                  "t.s:1:10: cannot read 'asm_test_missing.s': No such file or directory\n");
     EXPECT_ERRORS(".include \"asm_test_dir\"",
                   "t.s:1:10: cannot read 'asm_test_dir': not a regular file\n");
     EXPECT_ERRORS(".include \"\"", "t.s:1:10: empty file name\n");

@@ -201,8 +201,48 @@ static void test_session(void)
     free(d);
 }
 
+/* A capture's file names are data (docs/capture-format.md, "Captures are
+ * data"): under confine_outputs only a safe base name under out_dir. */
+static void test_out_path(void)
+{
+    char buf[64];
+    const char *why;
+    cg_scene_opts o = {.out_dir = "D", .confine_outputs = true};
+    static const struct { const char *name, *want; } ok[] = {
+        {"x.png", "D/x.png"}, {"/etc/passwd", "D/passwd"}, {"../../a.bin", "D/a.bin"},
+        {"a/b/.hidden", "D/.hidden"}, {"-", "-"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        CHECK_EQ(cg_scene_out_path(&o, ok[i].name, buf, sizeof buf, &why), 0);
+        CHECK_STR(buf, ok[i].want);
+    }
+    static const char *const refused[] = {"", "..", "a/..", "a/.", "dir/", "x\x1b[2J.png",
+                                          "a\\b", "x\x7f"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK_EQ(cg_scene_out_path(&o, refused[i], buf, sizeof buf, &why), 1);
+        CHECK(why && strstr(why, "no safe file name"));
+        CHECK(!strchr(buf, 0x1b) && !strchr(buf, 0x7f));
+    }
+    /* too long for buf under the directory: not written either */
+    CHECK_EQ(cg_scene_out_path(&o, "0123456789012345678901234567890123456789012345678901234567890.png",
+                               buf, sizeof buf, &why), 1);
+    o.out_dir = NULL; /* no directory: nothing is written */
+    CHECK_EQ(cg_scene_out_path(&o, "x.png", buf, sizeof buf, &why), 1);
+    CHECK_STR(why, "not written: a recorded output (--out DIR writes it there)");
+    CHECK_STR(buf, "x.png");
+    o.confine_outputs = false; /* a scene's own names: as given, under out_dir */
+    CHECK_EQ(cg_scene_out_path(&o, "../x.png", buf, sizeof buf, &why), 0);
+    CHECK_STR(buf, "../x.png");
+    o.out_dir = "D";
+    CHECK_EQ(cg_scene_out_path(&o, "s/x.png", buf, sizeof buf, &why), 0);
+    CHECK_STR(buf, "D/s/x.png");
+    CHECK_EQ(cg_scene_out_path(&o, "/abs.png", buf, sizeof buf, &why), 0);
+    CHECK_STR(buf, "/abs.png");
+}
+
 int main(void)
 {
+    test_out_path();
     test_session();
     size_t size;
     uint8_t *d = build(&size, true, 0x1234);

@@ -91,7 +91,25 @@ grep -q "is a vc4 capture, not radeon" "$tmp/err" && ok || bad "family mismatch 
 # an end record (the scene's path is in the capture, so its size varies)
 head -c $(( $(wc -c < "$tmp/ft.cap") - 1 )) "$tmp/ft.cap" > "$tmp/trunc.cap"
 expect 3 "truncated capture" -- "$bin" report -o "$tmp/n.html" "$tmp/trunc.cap"
-grep -q "trunc.cap': offset [0-9]*: " "$tmp/err" && ok || bad "truncated capture message"
+# one line, `run`'s, with the offset; no page left (issue 34)
+grep -qx "cmdgpu: $tmp/trunc.cap: cmdgpu-capture at offset [0-9]* (0x[0-9a-f]*): .*" "$tmp/err" \
+    && [ "$(wc -l < "$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] && ok || bad "truncated capture message: $(cat "$tmp/err")"
+[ ! -e "$tmp/n.html" ] && ok || bad "a page left for a truncated capture"
+cp "$tmp/err" "$tmp/report.err"
+expect 3 "run of it" -- "$bin" run "$tmp/trunc.cap"
+cmp -s "$tmp/err" "$tmp/report.err" && ok || bad "run and report say different things: $(cat "$tmp/err")"
+# interrupted (SIGINT, SIGTERM): the temporary directory and the page go
+# (a branch loop with a budget far beyond the default runs until killed)
+printf '.section text, 0x00010000\nloop:\n        Branch loop\nend:\n.kick 0, loop, end\n.wait idle\n' > "$tmp/loop.s"
+for sig in INT TERM; do
+    mkdir -p "$tmp/td"
+    TMPDIR=$tmp/td "$bin" report -f vc4 "$tmp/loop.s" --budget vc4.thread-units=4000000000 -o "$tmp/loop.html" &
+    pid=$!
+    for i in $(seq 100); do [ -n "$(ls "$tmp/td")" ] && break; sleep 0.05; done
+    kill -$sig $pid; wait $pid; st=$?
+    [ "$st" -gt 128 ] && [ -z "$(ls "$tmp/td")" ] && [ ! -e "$tmp/loop.html" ] && ok \
+        || bad "SIG$sig: status $st, left: $(ls "$tmp/td") $(ls "$tmp"/loop.html 2>/dev/null)"
+done
 # captures real systems write (docs/captures.md): replayed as `run` replays them
 cd "$srcdir" || exit 1
 c=tests/data/captures

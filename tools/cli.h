@@ -77,6 +77,7 @@ typedef struct cli_opts {
     const char *uniforms; /* --uniforms LIST (run of a program) */
     const char *capture;  /* --capture FILE (run): write a CMDGPUCAP capture of the run */
     const struct cg_capfile *replay; /* run: play this capture instead of a scene (capture_cli.c) */
+    const char *replay_file; /* the file it was read from (messages) */
     const char *gpu;      /* --gpu NAME (exec) */
     const char *log;      /* --log FILE (exec) */
     const char *ioctls;   /* --ioctls FILE (exec) */
@@ -110,10 +111,20 @@ int cli_parse_budget(const char *text, struct cli_budget *out);
 /* A new device with the run's --budget values applied; NULL (message
  * printed) when out of memory. */
 cg_device *cli_device_create(const cli_opts *o);
+/* The budgets of a run: a capture's recorded ones (cap; NULL: none) that
+ * lower a default (one raising it is dropped, with a line on stderr naming
+ * the --budget that restores it), then the command line's --budget values,
+ * which may set anything (docs/capture-format.md, "Captures are data"). */
+struct cg_capfile;
+void cli_capture_budgets(const struct cg_capfile *cap, const cli_opts *o, cg_device *dev);
 /* --trace: print every method/packet as it runs (JSON Lines with --json).
  * EXIT_OK or EXIT_INPUT with the message printed. */
 int cli_trace(const cli_opts *o, cg_device *dev);
 
+/* Why reading path failed with the cg_err rc, as the system says it ("No
+ * such file or directory", "Is a directory"): the file is looked at again;
+ * cg_strerror(rc) when that finds nothing wrong. A static buffer. */
+const char *cli_file_why(const char *path, int rc);
 /* Read a whole file ("-" = stdin) of at most `cap` bytes. Returns malloc'd
  * data or NULL with a one-line message printed (exit 3). */
 uint8_t *cli_read_file(const char *path, size_t cap, size_t *size);

@@ -98,6 +98,28 @@ int cli_parse_budget(const char *text, struct cli_budget *out)
     return EXIT_OK;
 }
 
+void cli_capture_budgets(const cg_capfile *cap, const cli_opts *o, cg_device *dev)
+{
+    for (int b = 0; cap && b < CG_BUDGET_COUNT; b++) {
+        uint64_t v, def = cg_budget_default((cg_budget)b);
+        bool given = false;
+        for (int i = 0; i < o->nbudgets; i++)
+            given |= o->budgets[i].budget == (cg_budget)b;
+        if (given || cg_capfile_config(cap, CG_CAPCFG_BUDGET + (uint32_t)b, &v) != 0 || !v)
+            continue;
+        if (v <= def)
+            cg_device_set_budget(dev, (cg_budget)b, v);
+        else /* docs/capture-format.md, "Captures are data" */
+            fprintf(stderr, "cmdgpu: replay: the capture's budget %s=%llu is above the default "
+                    "(%llu), which applies: give --budget %s=%llu to use it\n",
+                    cg_budget_name((cg_budget)b), (unsigned long long)v,
+                    (unsigned long long)def, cg_budget_name((cg_budget)b),
+                    (unsigned long long)v);
+    }
+    for (int i = 0; i < o->nbudgets; i++)
+        cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
+}
+
 cg_device *cli_device_create(const cli_opts *o)
 {
     cg_device *dev = NULL;
@@ -105,17 +127,32 @@ cg_device *cli_device_create(const cli_opts *o)
         cli_error(EXIT_INPUT, "out of memory");
         return NULL;
     }
-    if (o->replay) /* the captured run's budgets, then the command line's */
-        for (int b = 0; b < CG_BUDGET_COUNT; b++) {
-            uint64_t v;
-            if (cg_capfile_config(o->replay, CG_CAPCFG_BUDGET + (uint32_t)b, &v) == 0)
-                cg_device_set_budget(dev, (cg_budget)b, v);
-        }
-    for (int i = 0; i < o->nbudgets; i++)
-        cg_device_set_budget(dev, o->budgets[i].budget, o->budgets[i].value);
+    cli_capture_budgets(o->replay, o, dev);
     cli_progress_attach(dev);
     cli_replay_attach(o, dev);
     return dev;
+}
+
+const char *cli_file_why(const char *path, int rc)
+{
+    static char buf[128];
+    struct stat st;
+    int e = 0;
+    if (strcmp(path, "-") == 0)
+        e = 0;
+    else if (stat(path, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else {
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            e = errno;
+        else
+            close(fd);
+    }
+    snprintf(buf, sizeof buf, "%s", e ? strerror(e) : cg_strerror(rc));
+    return buf;
 }
 
 uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)
@@ -133,7 +170,7 @@ uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)
     const char *why = NULL;
     if (fstat(fileno(f), &st) == 0) {
         if (S_ISDIR(st.st_mode))
-            why = "is a directory";
+            why = strerror(EISDIR); /* as the system says it, like ENOENT's */
         else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap)
             why = "larger than the cap";
         else if (S_ISREG(st.st_mode))

@@ -30,8 +30,13 @@ int cli_scene_load(const cli_opts *o, const char *path, cg_scene **out)
 {
     *out = NULL;
     if (o->replay) {
-        int rc = cg_scene_from_capfile(o->replay, out);
-        return rc ? cli_error(EXIT_INPUT, "%s: the capture's records make no %s scene: %s", path,
+        cg_capture_error e = {0};
+        const char *file = o->replay_file ? o->replay_file : path;
+        int rc = cg_scene_from_capfile_ex(o->replay, out, &e);
+        if (rc == CG_ERR_SYNTAX) /* as a reader's error: the record's offset */
+            return cli_error(EXIT_INPUT, "%s: cmdgpu-capture at offset %zu (0x%zx): %s", file,
+                             e.offset, e.offset, e.msg);
+        return rc ? cli_error(EXIT_INPUT, "%s: the capture's records make no %s scene: %s", file,
                               o->fmt->family->name, cg_strerror(rc))
                   : EXIT_OK;
     }
@@ -47,7 +52,7 @@ int cli_scene_load(const cli_opts *o, const char *path, cg_scene **out)
         return cli_error(EXIT_INPUT, "cannot read '%s': larger than %zu MiB, the cap for a "
                          "source (docs/faults.md)", path, CLI_MAX_SOURCE >> 20);
     if (rc)
-        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cg_strerror(rc));
+        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cli_file_why(path, rc));
     return EXIT_OK;
 }
 
@@ -75,7 +80,9 @@ static int scene_options(const cli_opts *o, scene_run *s)
         return EXIT_INPUT;
     s->so = (cg_scene_opts){.name = o->args[0], .out_dir = o->out_dir, .frame_png = o->output,
                             .dumps = s->dumps, .ndumps = (size_t)o->ndumps,
-                            .textures_dir = o->dump_textures};
+                            .textures_dir = o->dump_textures,
+                            /* a capture's file names are data: under --out only */
+                            .confine_outputs = o->replay != NULL};
     return EXIT_OK;
 }
 

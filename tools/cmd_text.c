@@ -60,7 +60,7 @@ int cli_asm_load(const cli_opts *o, const char *path, cg_asm **out)
         if (rc == CG_ERR_RANGE)
             return cli_error(EXIT_INPUT, "cannot read '%s': larger than %zu MiB, the cap for a "
                              "source (docs/faults.md)", path, CLI_MAX_SOURCE >> 20);
-        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cg_strerror(rc));
+        return cli_error(EXIT_INPUT, "cannot read '%s': %s", path, cli_file_why(path, rc));
     }
     if (cg_asm_assemble(as) != 0) {
         fputs(cg_asm_errors(as), stderr);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/core.h"
@@ -426,6 +427,40 @@ static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o
     return -1;
 }
 
+/* An output that is also an input is refused before anything is opened
+ * for writing (`run S --capture S` would truncate the scene before reading
+ * it): the same device and inode, so only files that exist can alias.
+ * EXIT_USAGE with one line, or -1 to go on. */
+static int check_aliases(const cli_command *cmd, const cli_opts *o)
+{
+    const char *outs[16], *what[16];
+    size_t n = 0;
+    outs[n] = o->output, what[n++] = "-o";
+    outs[n] = o->capture, what[n++] = "--capture";
+    outs[n] = o->draws, what[n++] = "--draws";
+    outs[n] = o->log, what[n++] = "--log";
+    outs[n] = o->ioctls, what[n++] = "--ioctls";
+    for (int i = 0; i < o->ndumps; i++) { /* VA:SIZE:FILE */
+        const char *c = strchr(o->dumps[i], ':');
+        c = c ? strchr(c + 1, ':') : NULL;
+        if (c)
+            outs[n] = c + 1, what[n++] = "--dump";
+    }
+    for (size_t k = 0; k < n; k++) {
+        struct stat so, si;
+        if (!outs[k] || strcmp(outs[k], "-") == 0 || stat(outs[k], &so) != 0 ||
+            !S_ISREG(so.st_mode))
+            continue;
+        for (int i = 0; !cmd->program && i < o->nargs; i++)
+            if (strcmp(o->args[i], "-") != 0 && stat(o->args[i], &si) == 0 &&
+                si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+                return cli_error(EXIT_USAGE, "%s: %s '%s' is the input '%s': refused (writing "
+                                 "it would destroy what is to be read)", cmd->name, what[k],
+                                 outs[k], o->args[i]);
+    }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -445,6 +480,8 @@ int main(int argc, char **argv)
         if (!o.args)
             return cli_error(EXIT_INPUT, "out of memory");
         int rc = parse_opts(&commands[i], argc - 2, argv + 2, &o);
+        if (rc < 0)
+            rc = check_aliases(&commands[i], &o);
         if (rc < 0)
             rc = commands[i].run(&o);
         free(o.args);

@@ -2,11 +2,15 @@
  * self-contained HTML page about the run (tools/report_html.c,
  * docs/report.md). The images are the PNG files the run writes, into a
  * temporary directory of its own. */
+#define _GNU_SOURCE /* syscall: getdents64 in the signal handler (Linux) */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cmdgpu/core.h"
@@ -170,7 +174,10 @@ static int run_input(const cli_opts *o, const report_input *in, cg_device *dev, 
     unsigned takes = fam->scene->takes;
     cg_scene_opts so = {.log = log, .name = o->args[0],
                         .out_dir = takes & CG_SCENE_OPT_OUT_DIR ? dir : NULL,
-                        .frame_png = frame ? png : NULL, .frame_optional = true};
+                        .frame_png = frame ? png : NULL, .frame_optional = true,
+                        /* the page is the one file report writes: the files
+                         * the scene names land in dir, as their base names */
+                        .confine_outputs = true};
     return cg_scene_run(in->scene, dev, &so);
 }
 
@@ -297,13 +304,75 @@ static int load_input(const cli_opts *o, report_input *in)
     }
     if (f) {
         if ((rc = cg_capfile_parse(in->data, in->size, &in->cap, &e)) != 0) {
-            in->cap = NULL;
-            return cli_error(EXIT_INPUT, "report: '%s': offset %zu: %s", path, e.offset,
-                             e.msg[0] ? e.msg : cg_strerror(rc));
+            in->cap = NULL; /* the message `run` prints for the same file */
+            return cli_error(EXIT_INPUT, "%s: cmdgpu-capture at offset %zu (0x%zx): %s", path,
+                             e.offset, e.offset, e.msg[0] ? e.msg : cg_strerror(rc));
         }
         co.replay = in->cap;
+        co.replay_file = path;
     }
     return cli_scene_load(&co, path, &in->scene);
+}
+
+/* ---- an interrupted report leaves nothing behind --------------------------- */
+
+/* What SIGINT, SIGTERM and SIGHUP remove before the process dies of the
+ * signal: the temporary directory with the files in it, and the page being
+ * written. Only async-signal-safe calls (getdents64, unlinkat, rmdir). */
+static char rm_dir[1024];
+static const char *volatile rm_page;
+static struct sigaction old_act[3];
+static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void remove_dir_files(void)
+{
+    int fd = open(rm_dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return;
+    struct ent {
+        uint64_t ino;
+        int64_t off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+    };
+    _Alignas(8) char buf[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long at = 0; at < n;) {
+            const struct ent *d = (const struct ent *)(buf + at);
+            if (strcmp(d->name, ".") != 0 && strcmp(d->name, "..") != 0)
+                unlinkat(fd, d->name, 0);
+            at += d->reclen;
+        }
+    close(fd);
+}
+
+static void on_signal(int sig)
+{
+    remove_dir_files();
+    rmdir(rm_dir);
+    if (rm_page)
+        unlink(rm_page);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(bool on)
+{
+    for (int i = 0; i < 3; i++) {
+        if (on) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            for (int k = 0; k < 3; k++)
+                sigaddset(&sa.sa_mask, caught[k]);
+            sigaction(caught[i], &sa, &old_act[i]);
+        } else {
+            sigaction(caught[i], &old_act[i], NULL);
+        }
+    }
 }
 
 /* Drop every "DIR/" from the run's log text (in place): the scene wrote its
@@ -341,12 +410,20 @@ int report_page(const cli_opts *o, FILE *summary)
     FILE *out = cli_open_out(o->output, "w");
     if (!out)
         return drop(&in, EXIT_INPUT);
-    char dir[] = "/tmp/cmdgpu-report-XXXXXX";
-    if (!mkdtemp(dir)) {
+    /* the temporary directory: under $TMPDIR (default /tmp), removed with
+     * the page when a signal ends the report */
+    const char *td = getenv("TMPDIR");
+    char *dir = rm_dir;
+    int dl = snprintf(dir, sizeof rm_dir - 64, "%s/cmdgpu-report-XXXXXX", td && *td ? td : "/tmp");
+    if (dl < 0 || (size_t)dl >= sizeof rm_dir - 64 || !mkdtemp(dir)) {
+        int err = dl < 0 || (size_t)dl >= sizeof rm_dir - 64 ? ENAMETOOLONG : errno;
         fclose(out);
+        remove(o->output);
         return drop(&in, cli_error(EXIT_INPUT, "report: cannot make a temporary directory: %s",
-                                   strerror(errno)));
+                                   strerror(err)));
     }
+    rm_page = strcmp(o->output, "-") != 0 ? o->output : NULL;
+    catch_signals(true);
     static rp_run r; /* large (fault_item, images): not on the stack */
     memset(&r, 0, sizeof r);
     r.path = o->args[0];
@@ -360,8 +437,16 @@ int report_page(const cli_opts *o, FILE *summary)
     cg_device *dev = NULL;
     if (in.cap ? cg_capfile_device(in.cap, &dev) != 0 : !(dev = cli_device_create(o))) {
         fclose(out);
+        remove(o->output);
         rmdir(dir);
+        catch_signals(false);
         return drop(&in, cli_error(EXIT_INPUT, "out of memory"));
+    }
+    cli_opts ro = *o; /* a capture's results are checked as `run` checks them */
+    ro.replay = in.cap;
+    if (in.cap) { /* the capture's budgets lower the defaults only; --budget sets */
+        cli_capture_budgets(in.cap, o, dev);
+        cli_replay_attach(&ro, dev);
     }
     recorder rec = {.r = &r};
     void *hang = NULL;
@@ -388,6 +473,19 @@ int report_page(const cli_opts *o, FILE *summary)
                  ? cli_error(EXIT_USAGE, "report: %s", e.msg)
                  : cli_error(EXIT_INPUT, "report: '%s': %s at offset %zu (0x%zx): %s", o->args[0],
                              in.real->name, e.offset, e.offset, e.msg);
+        goto done;
+    }
+    if (run < 0 && run != CG_ERR_IO) {
+        /* the model could not be set up, or an option the family does not
+         * take: `run`'s message and exit code, and no page */
+        fclose(out);
+        out = NULL;
+        remove(o->output);
+        rc = run == CG_ERR_UNSUPPORTED
+                 ? cli_error(EXIT_USAGE, "report -f %s: an option this family does not take",
+                             in.fmt->name)
+                 : cli_error(EXIT_INPUT, "report: cannot set up the %s model: %s", fam->name,
+                             cg_strerror(run));
         goto done;
     }
     r.result = run == 0 ? "ok" : run > 0 ? "failed" : cg_strerror(run);
@@ -425,16 +523,24 @@ int report_page(const cli_opts *o, FILE *summary)
                r.path, r.result, cg_fault_count(dev), r.nitems + r.items_more,
                r.items_more ? " (some not shown)" : "", r.nimages);
     rc = run == 0 ? EXIT_OK : run > 0 ? EXIT_FAULT : EXIT_INPUT;
+    if (run == CG_ERR_IO)
+        cli_error(EXIT_INPUT, "report: a file the scene names was not written (the page's log "
+                  "says why)");
+    rc = cli_replay_check(&ro, run, dev, rc); /* `run`'s check of the end record */
 done:
     if (log)
         fclose(log);
-    if (out)
+    if (out) { /* the page was not written: no empty file left */
         fclose(out);
+        remove(o->output);
+    }
     if (fam->hang)
         fam->hang->destroy(hang);
     cg_device_destroy(dev);
     collect_images(&r, dir); /* removes what is left */
     rmdir(dir);
+    catch_signals(false);
+    rm_page = NULL;
     for (size_t i = 0; i < r.nimages; i++)
         free(r.images[i].png);
     free(r.items);

@@ -144,7 +144,8 @@ CG_API uint64_t cg_capfile_hash(uint64_t h, const void *p, size_t n);
 /* FNV-1a 64 of the device's fault records from `from` on, each formatted
  * with cg_fault_format and ended by '\n'. */
 CG_API uint64_t cg_capfile_fault_hash(cg_device *dev, size_t from);
-/* A new device with the capture's coherency and budgets. */
+/* A new device with the capture's coherency and its budgets that lower a
+ * default (one above the default is not applied: docs/capture-format.md). */
 CG_API int cg_capfile_device(const cg_capfile *c, cg_device **out);
 /* Compare a replay's summary with the end record: 0 when equal (or no end
  * record), 1 when they differ (why in msg). */
@@ -209,8 +210,13 @@ CG_API int cg_scene_capture(const cg_scene *sc, cg_capfile_writer *w);
  * let through, two memory records of one name), CG_ERR_NOMEM. The scene
  * copies what it needs: the capture may be freed first. */
 CG_API int cg_scene_from_capfile(const cg_capfile *c, cg_scene **out);
+/* The same, and on CG_ERR_SYNTAX *e (when not NULL) names the record that
+ * makes no scene: its byte offset and why, in one line. */
+CG_API int cg_scene_from_capfile_ex(const cg_capfile *c, cg_scene **out, cg_capture_error *e);
 /* Replay: cg_scene_from_capfile, then cg_scene_run with o (o->name: the
- * scene's recorded name when NULL). */
+ * scene's recorded name when NULL) and o->confine_outputs set: the files
+ * the capture names are written only under o->out_dir, as safe base names
+ * (scene.h cg_scene_out_path; docs/capture-format.md "Captures are data"). */
 CG_API int cg_capfile_run(const cg_capfile *c, cg_device *dev, const cg_scene_opts *o);
 
 /* List the capture: the header, the configuration, the memory ranges, and

@@ -171,7 +171,22 @@ typedef struct cg_scene_opts {
     void (*draw_fn)(void *user, const void *draw);
     void *draw_user;
     uint64_t *frame_hash; /* out: the frame's pixel hash, when there is a frame (vc4) */
+    /* The file names in the scene's actions (nv .dump/.png, vc4 .png) are
+     * data, not paths to trust (a capture's records: docs/capture-format.md):
+     * each is written only under out_dir, as its base name when that is a
+     * safe file name (cg_scene_out_path); without out_dir, none is written
+     * and the log says so in one line. "-" (stdout) stays stdout. */
+    bool confine_outputs;
 } cg_scene_opts;
+
+/* Where a file an action names goes under o->confine_outputs: 0 with
+ * buf = out_dir "/" the name's base name (the part after its last '/': not
+ * empty, not "." or "..", printable ASCII, no backslash), or "-" for "-";
+ * 1 when it is not written, *why saying why in a few words and buf the
+ * name with bytes outside printable ASCII as '?' (for the log). Without
+ * confine_outputs: 0 with buf = the name, under out_dir unless absolute. */
+CG_API int cg_scene_out_path(const cg_scene_opts *o, const char *name, char *buf, size_t cap,
+                             const char **why);
 
 /* Run a scene on `dev` (see the top of this file). Returns 0 (ok), 1 (a
  * check failed or the GPU faulted: the log says which), CG_ERR_IO (an

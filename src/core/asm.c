@@ -21,7 +21,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "asm_internal.h"
+#include "internal.h"
+
+const char *cg__file_why(const char *path, int rc, char *buf, size_t cap)
+{
+    struct stat st;
+    int e = 0;
+    if (strcmp(path, "-") == 0)
+        e = 0;
+    else if (stat(path, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else {
+        int fd = open(path, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            e = errno;
+        else
+            close(fd);
+    }
+    snprintf(buf, cap, "%s", e ? strerror(e) : cg_strerror(rc));
+    return buf;
+}
 
 /* The cursor when no line is being assembled: an empty line. */
 static const char empty_line[1] = "";
@@ -806,8 +830,11 @@ int asm_include(cg_asm *as, const char *path, const char *pos, const char *quote
         as->assembling = was;
         if (rc == CG_ERR_NOMEM)
             return asm_oom(as);
-        if (rc)
-            return asm_error_at(as, pos, "cannot read '%s': %s", quoted, cg_strerror(rc));
+        if (rc) {
+            char why[128];
+            return asm_error_at(as, pos, "cannot read '%s': %s", quoted,
+                                cg__file_why(path, rc, why, sizeof why));
+        }
         idx = as->nsrcs - 1;
         as->srcs[idx].included = true;
     }

@@ -600,8 +600,11 @@ int cg_capfile_device(const cg_capfile *c, cg_device **out)
     uint64_t v;
     if (cg_capfile_config(c, CG_CAPCFG_COHERENCY, &v) == 0 && v <= CG_COHERENCY_FAULT)
         cg_device_set_coherency(*out, (cg_coherency)v);
+    /* a capture's budgets lower the watchdogs, never raise them
+     * (docs/capture-format.md, "Captures are data") */
     for (int b = 0; b < CG_BUDGET_COUNT; b++)
-        if (cg_capfile_config(c, CG_CAPCFG_BUDGET + (uint32_t)b, &v) == 0)
+        if (cg_capfile_config(c, CG_CAPCFG_BUDGET + (uint32_t)b, &v) == 0 && v &&
+            v < cg_budget_default((cg_budget)b))
             cg_device_set_budget(*out, (cg_budget)b, v);
     return 0;
 }

@@ -231,6 +231,43 @@ int cg_scene_assemble(const cg_family_desc *fam, const cg_text_opts *o, const ch
     return 0;
 }
 
+/* ---- the files actions name ----------------------------------------------- */
+
+int cg_scene_out_path(const cg_scene_opts *o, const char *name, char *buf, size_t cap,
+                      const char **why)
+{
+    static const char *const no_dir = "not written: a recorded output (--out DIR writes it there)";
+    static const char *const unsafe = "not written: a recorded name that is no safe file name";
+    const char *dir = o ? o->out_dir : NULL;
+    if (why)
+        *why = NULL;
+    if (!cap)
+        return 1;
+    if (strcmp(name, "-") == 0 || !o || !o->confine_outputs) {
+        if (strcmp(name, "-") == 0 || name[0] == '/' || !dir)
+            snprintf(buf, cap, "%s", name);
+        else
+            snprintf(buf, cap, "%s/%s", dir, name);
+        return 0;
+    }
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    bool safe = base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0;
+    for (const char *p = base; safe && *p; p++)
+        safe = *p >= 0x20 && *p < 0x7f && *p != '\\';
+    int n = safe && dir ? snprintf(buf, cap, "%s/%s", dir, base) : -1;
+    if (n >= 0 && (size_t)n < cap)
+        return 0;
+    if (why)
+        *why = safe && !dir ? no_dir : unsafe;
+    /* buf: the recorded name as a log line may show it */
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < cap; p++)
+        buf[k++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+    buf[k] = 0;
+    return 1;
+}
+
 /* ---- the runner ------------------------------------------------------------ */
 
 int cg_scene_run(const cg_scene *sc, cg_device *dev, const cg_scene_opts *o)
@@ -299,7 +336,10 @@ int cg__asm_load(cg_asm *as, const char *path, FILE *errors, char *msg, size_t c
         snprintf(msg, cap, "cannot read '%s': larger than %d MiB, the cap for a source "
                  "(docs/faults.md)", path, 256);
     else if (rc)
-        snprintf(msg, cap, "cannot read '%s': %s", path, cg_strerror(rc));
+    {
+        char why[128];
+        snprintf(msg, cap, "cannot read '%s': %s", path, cg__file_why(path, rc, why, sizeof why));
+    }
     else if (cg_asm_assemble(as) != 0) {
         if (errors)
             fputs(cg_asm_errors(as), errors);

@@ -206,8 +206,9 @@ static int check(const cg_text_opts *o, const char *path, cg_check_report *r, FI
 {
     (void)o;
     int rc = cg_nv_check_scene(path, NULL, 0, r, errors);
+    char why[128];
     if (rc && rc != CG_ERR_SYNTAX)
-        snprintf(msg, cap, "%s: %s", path, cg_strerror(rc));
+        snprintf(msg, cap, "cannot read '%s': %s", path, cg__file_why(path, rc, why, sizeof why));
     return rc;
 }
 

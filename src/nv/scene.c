@@ -51,14 +51,6 @@ static void logf_(nv_run *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static void out_path(nv_run *r, const char *name, char *buf, size_t cap)
-{
-    if (name[0] == '/' || !r->o->out_dir)
-        snprintf(buf, cap, "%s", name);
-    else
-        snprintf(buf, cap, "%s/%s", r->o->out_dir, name);
-}
-
 static int act_fail(nv_run *r, const cg_scene_action *x, int rc, const char *what)
 {
     logf_(r, "FAIL %s: action #%u (%s) failed: %s%s%s\n", r->path, x->index, what,
@@ -292,7 +284,7 @@ static int act_expect(nv_run *r, const cg_scene_action *x)
 
 /* .dump VA, SIZE, "FILE" and .png VA, W, H, PITCH, "FORMAT", "FILE"; the
  * --dump options are .dump actions made by finish. */
-static int act_file(nv_run *r, const cg_scene_action *x)
+static int act_file(nv_run *r, const cg_scene_action *x, bool named_by_user)
 {
     uint64_t size = (uint64_t)x->b;
     uint32_t w = 0, h = 0;
@@ -306,7 +298,22 @@ static int act_file(nv_run *r, const cg_scene_action *x)
     int rc = cg_vas_cpu_read(cg_nv_as_vas(r->as), (uint64_t)x->a, buf, size);
     char name[NV_PATH_MAX + 1], path[1024];
     cg_scene_str(x->str2, x->str2_len, name, sizeof name);
-    out_path(r, name, path, sizeof(path));
+    const char *why = NULL;
+    cg_scene_opts po = *r->o; /* --dump names a file of the user's: never confined */
+    po.confine_outputs &= !named_by_user;
+    if (cg_scene_out_path(&po, name, path, sizeof path, &why) != 0) {
+        /* a capture's file name: the line the run prints, without the file */
+        if (!rc && x->kind == NV_SA_DUMP)
+            logf_(r, "dump 0x%010llx +0x%llx -> %s: %s\n", (unsigned long long)x->a,
+                  (unsigned long long)size, path, why);
+        else if (!rc) {
+            cg_image img = {w, h, (size_t)x->c, (cg_format)x->d, buf};
+            logf_(r, "png %s: %ux%u hash %016llx, %s\n", path, w, h,
+                  (unsigned long long)cg_image_hash(&img), why);
+        }
+        free(buf);
+        return rc ? act_fail(r, x, rc, x->kind == NV_SA_DUMP ? ".dump" : ".png") : 0;
+    }
     if (!rc && x->kind == NV_SA_DUMP) {
         FILE *f = strcmp(path, "-") == 0 ? stdout : cg__out_open(path);
         if (!f || fwrite(buf, 1, size, f) != size)
@@ -406,7 +413,7 @@ static int nv_act(void *run, const cg_scene_action *x)
     }
     case NV_SA_EXPECT32: return act_expect(r, x);
     case NV_SA_DUMP:
-    case NV_SA_PNG: return act_file(r, x);
+    case NV_SA_PNG: return act_file(r, x, false);
     case NV_SA_UNMAP: return act_unmap(r, x);
     case NV_SA_EXPECT_HASH: return act_expect_hash(r, x);
     default: return 0;
@@ -443,7 +450,7 @@ static int nv_finish(void *run, int rc)
         const char *p = d->path ? d->path : "-";
         cg_scene_action x = {.kind = NV_SA_DUMP, .index = (uint32_t)i, .a = (int64_t)d->addr,
                              .b = (int64_t)d->size, .str2 = p, .str2_len = strlen(p)};
-        int drc = d->size > (256u << 20) ? CG_ERR_RANGE : act_file(r, &x);
+        int drc = d->size > (256u << 20) ? CG_ERR_RANGE : act_file(r, &x, true);
         if (drc && !rc)
             rc = drc;
     }

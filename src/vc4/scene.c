@@ -289,8 +289,18 @@ static int act_frame(vc4_run *r, const cg_scene_action *a)
     }
     char name[VC4_TEXT_MAX + 1], path[1024];
     cg_scene_str(a->str1, a->str1_len, name, sizeof name);
-    const char *dir = r->o->out_dir;
-    snprintf(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+    const char *dir = r->o->out_dir, *why = NULL;
+    if (r->o->confine_outputs) { /* a capture's file name (scene.h) */
+        if (cg_scene_out_path(r->o, name, path, sizeof path, &why) != 0) {
+            if (rc == 0)
+                fprintf(r->log, "png %s: %ux%u, pixel hash %016" PRIx64 ", %s\n", path,
+                        fb.width, fb.height, h, why);
+            else
+                fprintf(r->log, "FAIL png %s: %s\n", path, cg_strerror(rc));
+            return rc != 0;
+        }
+    } else
+        snprintf(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
     if (rc == 0)
         rc = fbc_png(&r->fbc, r->v, &fb, path);
     if (rc == 0) {

@@ -328,9 +328,15 @@ struct cg_vc4 {
     /* mailbox */
     uint32_t mbox_q[8];
     unsigned mbox_n;
-    uint32_t fw_next;
-    vc4_fw_alloc allocs[16];
-    unsigned nallocs;
+    /* the firmware's GPU memory heap [cfg.fw_heap, sdram_size): blocks are
+     * placed first-fit between the live ones (allocs with a size, and the
+     * framebuffer), so freed memory is reused and neighbouring free blocks
+     * are one; each allocation takes the next handle (1, 2, ...) and a
+     * released slot of allocs, which grows without a limit (v3d.c fw_alloc,
+     * mbox_mem) */
+    vc4_fw_alloc *allocs;
+    unsigned nallocs, cap_allocs;
+    uint32_t next_handle;
     uint32_t phys_w, phys_h, virt_w, virt_h, depth, virt_x, virt_y;
     uint32_t fb_addr, fb_size;
     bool fb_valid;

@@ -30,7 +30,6 @@
 
 #define SDRAM (256u << 20)
 #define MSG_BUF (SDRAM / 2 - 4096) /* the property buffer, below the firmware heap */
-#define MAX_ALLOCS 64
 
 typedef struct vcio_alloc {
     unsigned handle, size;
@@ -46,7 +45,8 @@ static struct {
     FILE *trace, *faults;
     int trace_id;
     int fd;
-    vcio_alloc allocs[MAX_ALLOCS];
+    vcio_alloc *allocs; /* grown as needed: a released slot is taken again */
+    int nallocs;
 } G;
 
 static pthread_mutex_t G_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,7 +98,7 @@ static void on_trace(void *user, const cg_trace_event *ev)
 
 static vcio_alloc *find_handle(unsigned handle)
 {
-    for (int i = 0; i < MAX_ALLOCS; i++)
+    for (int i = 0; i < G.nallocs; i++)
         if (G.allocs[i].handle && G.allocs[i].handle == handle)
             return &G.allocs[i];
     return NULL;
@@ -107,7 +107,7 @@ static vcio_alloc *find_handle(unsigned handle)
 /* Make the GPU see what the program wrote through mapmem pointers. */
 static void shadows_out(void)
 {
-    for (int i = 0; i < MAX_ALLOCS; i++)
+    for (int i = 0; i < G.nallocs; i++)
         if (G.allocs[i].shadow && G.allocs[i].bus)
             cg_vc4_cpu_write(G.v, G.allocs[i].bus, G.allocs[i].shadow, G.allocs[i].size);
 }
@@ -115,7 +115,7 @@ static void shadows_out(void)
 /* ... and the program see what the GPU wrote. */
 static void shadows_in(void)
 {
-    for (int i = 0; i < MAX_ALLOCS; i++)
+    for (int i = 0; i < G.nallocs; i++)
         if (G.allocs[i].shadow && G.allocs[i].bus)
             cg_vc4_cpu_read(G.v, G.allocs[i].bus, G.allocs[i].shadow, G.allocs[i].size);
 }
@@ -182,9 +182,10 @@ static void mbox_close_impl(int file_desc)
 {
     if (!G.refs || file_desc != G.fd || --G.refs)
         return;
-    for (int i = 0; i < MAX_ALLOCS; i++)
+    for (int i = 0; i < G.nallocs; i++)
         free(G.allocs[i].shadow);
-    memset(G.allocs, 0, sizeof G.allocs);
+    free(G.allocs);
+    G.allocs = NULL, G.nallocs = 0;
     vcio_window_close_all();
     cg_vc4_destroy(G.v);
     cg_device_destroy(G.dev);
@@ -207,13 +208,21 @@ static unsigned mem_alloc_impl(int file_desc, unsigned size, unsigned align, uns
     unsigned h = property(file_desc, 0x3000C, in, 3);
     if (h == ~0u || h == 0)
         return 0;
-    for (int i = 0; i < MAX_ALLOCS; i++)
-        if (!G.allocs[i].handle) {
-            G.allocs[i] = (vcio_alloc){.handle = h, .size = size};
-            return h;
+    int i = 0;
+    while (i < G.nallocs && G.allocs[i].handle)
+        i++;
+    if (i == G.nallocs) {
+        vcio_alloc *na = realloc(G.allocs, ((size_t)G.nallocs + 16) * sizeof *na);
+        if (!na) {
+            property(file_desc, 0x3000F, &h, 1);
+            fprintf(stderr, "cmdgpu-vcio: mem_alloc: out of memory for its bookkeeping\n");
+            return 0;
         }
-    fprintf(stderr, "cmdgpu-vcio: more than %d allocations\n", MAX_ALLOCS);
-    return 0;
+        memset(na + G.nallocs, 0, 16 * sizeof *na);
+        G.allocs = na, G.nallocs += 16;
+    }
+    G.allocs[i] = (vcio_alloc){.handle = h, .size = size};
+    return h;
 }
 
 static unsigned mem_free_impl(int file_desc, unsigned handle)
@@ -254,7 +263,7 @@ static void *mapmem_impl(unsigned base, unsigned size)
         return vcio_window_map(phys, 0x20000000u, size);
     if (phys >= 0x3F000000u)
         return vcio_window_map(phys, 0x3F000000u, size);
-    for (int i = 0; G.refs && i < MAX_ALLOCS; i++) {
+    for (int i = 0; G.refs && i < G.nallocs; i++) {
         vcio_alloc *a = &G.allocs[i];
         if (!a->handle || !a->bus)
             continue;
@@ -280,7 +289,7 @@ static void *unmapmem_impl(void *addr, unsigned size)
     (void)size;
     if (vcio_window_unmap(addr))
         return NULL;
-    for (int i = 0; addr && i < MAX_ALLOCS; i++) {
+    for (int i = 0; addr && i < G.nallocs; i++) {
         vcio_alloc *a = &G.allocs[i];
         if (a->shadow && (uint8_t *)addr >= a->shadow && (uint8_t *)addr < a->shadow + a->size) {
             if (a->maps && --a->maps == 0) {

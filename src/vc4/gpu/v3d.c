@@ -95,7 +95,6 @@ int cg_vc4_create(cg_device *dev, const cg_vc4_config *cfg, cg_vc4 **out)
         v->th[t].agent.unit = units[t];
         v->th[t].agent.channel = t;
     }
-    v->fw_next = c.fw_heap;
     *out = v;
     return 0;
 }
@@ -117,6 +116,7 @@ void cg_vc4_destroy(cg_vc4 *v)
     cg_vas_destroy(v->bus);
     cg_vas_destroy(v->arm);
     cg_mem_unref(v->sdram);
+    free(v->allocs);
     free(v);
 }
 
@@ -314,17 +314,41 @@ enum {
     TAG_SET_VOFF = 0x48009,
 };
 
+typedef struct fw_block {
+    uint64_t addr, end;
+} fw_block;
+
+static int cmp_block(const void *a, const void *b)
+{
+    const fw_block *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A block of the firmware heap: the lowest address, aligned, where size
+ * bytes fit between the live blocks (first fit: freed blocks are reused,
+ * and free neighbours are one gap). 0 when none fits. */
 static uint32_t fw_alloc(cg_vc4 *v, uint32_t size, uint32_t align)
 {
     if (align < 16)
         align = 16;
-    if (align & (align - 1))
+    if (align & (align - 1) || !size)
         return 0;
-    uint64_t a = ((uint64_t)v->fw_next + align - 1) & ~(uint64_t)(align - 1);
-    if (!size || a + size > v->cfg.sdram_size)
+    fw_block *live = malloc(((size_t)v->nallocs + 1) * sizeof *live);
+    if (!live)
         return 0;
-    v->fw_next = (uint32_t)(a + size);
-    return (uint32_t)a;
+    size_t n = 0;
+    for (unsigned i = 0; i < v->nallocs; i++)
+        if (v->allocs[i].size)
+            live[n++] = (fw_block){v->allocs[i].addr, (uint64_t)v->allocs[i].addr + v->allocs[i].size};
+    if (v->fb_valid && v->fb_size)
+        live[n++] = (fw_block){v->fb_addr, (uint64_t)v->fb_addr + v->fb_size};
+    qsort(live, n, sizeof *live, cmp_block);
+    uint64_t a = ((uint64_t)v->cfg.fw_heap + align - 1) & ~(uint64_t)(align - 1);
+    for (size_t i = 0; i < n && live[i].addr < a + size; i++)
+        if (live[i].end > a)
+            a = (live[i].end + align - 1) & ~(uint64_t)(align - 1);
+    free(live);
+    return a + size > v->cfg.sdram_size ? 0 : (uint32_t)a;
 }
 
 /* One tag: val points at its value buffer (cap bytes). Returns the response
@@ -352,16 +376,28 @@ static void mbox_alloc_fb(cg_vc4 *v, const uint32_t in[4], uint32_t outv[4])
 static uint32_t mbox_mem(cg_vc4 *v, uint32_t id, const uint32_t in[4])
 {
     if (id == TAG_ALLOC_MEM) {
-        if (v->nallocs < CG_ARRAY_SIZE(v->allocs)) {
-            uint32_t a = fw_alloc(v, in[0], in[1]);
-            if (a) {
-                vc4_fw_alloc *al = &v->allocs[v->nallocs++];
-                al->handle = v->nallocs;
-                al->addr = a, al->size = in[0], al->flags = in[2];
-                return al->handle;
-            }
+        uint32_t a = fw_alloc(v, in[0], in[1]);
+        if (!a)
+            return 0;
+        unsigned slot = 0; /* a released slot, else a new one */
+        while (slot < v->nallocs && v->allocs[slot].size)
+            slot++;
+        if (slot == v->cap_allocs) {
+            unsigned nc = v->cap_allocs ? 2 * v->cap_allocs : 16;
+            vc4_fw_alloc *na = realloc(v->allocs, nc * sizeof *na);
+            if (!na)
+                return 0;
+            v->allocs = na, v->cap_allocs = nc;
         }
-        return 0;
+        if (slot == v->nallocs)
+            v->nallocs++;
+        vc4_fw_alloc *al = &v->allocs[slot];
+        /* handles grow (1, 2, ...: a stale handle never names a newer
+         * block), without a limit; 0 is never one */
+        if (++v->next_handle == 0)
+            v->next_handle = 1;
+        *al = (vc4_fw_alloc){.handle = v->next_handle, .addr = a, .size = in[0], .flags = in[2]};
+        return al->handle;
     }
     uint32_t out = id == TAG_LOCK_MEM ? 0 : 1;
     for (unsigned i = 0; i < v->nallocs; i++)
