@@ -136,23 +136,7 @@ cg_device *cli_device_create(const cli_opts *o)
 const char *cli_file_why(const char *path, int rc)
 {
     static char buf[128];
-    struct stat st;
-    int e = 0;
-    if (strcmp(path, "-") == 0)
-        e = 0;
-    else if (stat(path, &st) != 0)
-        e = errno;
-    else if (S_ISDIR(st.st_mode))
-        e = EISDIR;
-    else {
-        int fd = open(path, O_RDONLY | O_NONBLOCK);
-        if (fd < 0)
-            e = errno;
-        else
-            close(fd);
-    }
-    snprintf(buf, sizeof buf, "%s", e ? strerror(e) : cg_strerror(rc));
-    return buf;
+    return cg_file_why(path, rc, buf, sizeof buf);
 }
 
 uint8_t *cli_read_file(const char *path, size_t cap, size_t *size)

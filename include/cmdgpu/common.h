@@ -49,6 +49,11 @@ typedef enum cg_err {
 
 /* Text for a cg_err value (or "unknown error"). Never NULL. */
 CG_API const char *cg_strerror(int err);
+/* Why reading path failed with the cg_err rc, as the system says it ("No
+ * such file or directory", "Is a directory", "Permission denied"): the
+ * file is looked at again; cg_strerror(rc) when that finds nothing wrong.
+ * Returns buf. */
+CG_API const char *cg_file_why(const char *path, int rc, char *buf, size_t cap);
 
 /* Library version, "MAJOR.MINOR.PATCH". */
 CG_API const char *cg_version(void);

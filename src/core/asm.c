@@ -26,7 +26,7 @@
 #include "asm_internal.h"
 #include "internal.h"
 
-const char *cg__file_why(const char *path, int rc, char *buf, size_t cap)
+const char *cg_file_why(const char *path, int rc, char *buf, size_t cap)
 {
     struct stat st;
     int e = 0;
@@ -833,7 +833,7 @@ int asm_include(cg_asm *as, const char *path, const char *pos, const char *quote
         if (rc) {
             char why[128];
             return asm_error_at(as, pos, "cannot read '%s': %s", quoted,
-                                cg__file_why(path, rc, why, sizeof why));
+                                cg_file_why(path, rc, why, sizeof why));
         }
         idx = as->nsrcs - 1;
         as->srcs[idx].included = true;

@@ -118,10 +118,5 @@ void cg__scene_set_sections(struct cg_scene *sc, struct cg_asm *as);
 /* The CMDGPUCAP container as a capture format (src/core/capfile_disasm.c). */
 extern const struct cg_capture_desc cg_capfile_capture;
 int cg__asm_load(struct cg_asm *as, const char *path, FILE *errors, char *msg, size_t cap);
-/* Why reading path failed with the cg_err rc, as the system says it ("No
- * such file or directory", "Is a directory", "Permission denied"): the
- * file is looked at again; cg_strerror(rc) when that finds nothing wrong.
- * Returns buf. */
-const char *cg__file_why(const char *path, int rc, char *buf, size_t cap);
 
 #endif

@@ -338,7 +338,7 @@ int cg__asm_load(cg_asm *as, const char *path, FILE *errors, char *msg, size_t c
     else if (rc)
     {
         char why[128];
-        snprintf(msg, cap, "cannot read '%s': %s", path, cg__file_why(path, rc, why, sizeof why));
+        snprintf(msg, cap, "cannot read '%s': %s", path, cg_file_why(path, rc, why, sizeof why));
     }
     else if (cg_asm_assemble(as) != 0) {
         if (errors)

@@ -208,7 +208,7 @@ static int check(const cg_text_opts *o, const char *path, cg_check_report *r, FI
     int rc = cg_nv_check_scene(path, NULL, 0, r, errors);
     char why[128];
     if (rc && rc != CG_ERR_SYNTAX)
-        snprintf(msg, cap, "cannot read '%s': %s", path, cg__file_why(path, rc, why, sizeof why));
+        snprintf(msg, cap, "cannot read '%s': %s", path, cg_file_why(path, rc, why, sizeof why));
     return rc;
 }
 

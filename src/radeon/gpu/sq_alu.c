@@ -18,20 +18,9 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
+#include "core/bits.h"
 #include "radeon/gpu/sq.h"
 
-static inline float f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t u32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 typedef struct slot {
     const r6_op *op;
@@ -197,7 +186,7 @@ static bool compare(uint32_t flags, uint32_t a, uint32_t b)
     if (flags & R6_F_UINT_CMP)
         return cc == R6_F_CC_E ? a == b : cc == R6_F_CC_GT ? a > b : cc == R6_F_CC_GE ? a >= b
                : cc == R6_F_CC_NE ? a != b : cc == R6_F_CC_LT ? a < b : a <= b;
-    float x = f32(a), y = f32(b);
+    float x = cg__bitsf(a), y = cg__bitsf(b);
     return cc == R6_F_CC_E ? x == y : cc == R6_F_CC_GT ? x > y : cc == R6_F_CC_GE ? x >= y
            : cc == R6_F_CC_NE ? x != y : cc == R6_F_CC_LT ? x < y : x <= y;
 }
@@ -223,46 +212,46 @@ static uint32_t f2i(float f, bool uns)
 
 static uint32_t op_float(rd_sq *s, const slot *x, uint32_t ua, uint32_t ub, uint32_t uc)
 {
-    float a = f32(ua), b = f32(ub), cc = f32(uc);
+    float a = cg__bitsf(ua), b = cg__bitsf(ub), cc = cg__bitsf(uc);
     bool ieee = (x->op->flags & R6_F_IEEE) != 0;
     bool r600 = s->env->chip == R6_R600;
     switch (x->id) {
-    case R6OP_ADD: return u32(a + b);
-    case R6OP_MUL: case R6OP_MUL_IEEE: return u32(mul_legacy(ieee, a, b));
+    case R6OP_ADD: return cg__fbits(a + b);
+    case R6OP_MUL: case R6OP_MUL_IEEE: return cg__fbits(mul_legacy(ieee, a, b));
     /* MAX/MIN: a >= b ? a : b (NaN: the second); _DX10: IEEE maxNum/minNum */
-    case R6OP_MAX: return u32(a >= b ? a : b);
-    case R6OP_MIN: return u32(a < b ? a : b);
-    case R6OP_MAX_DX10: return u32(fmaxf(a, b));
-    case R6OP_MIN_DX10: return u32(fminf(a, b));
-    case R6OP_FRACT: return u32(a - floorf(a));
-    case R6OP_TRUNC: return u32(truncf(a));
-    case R6OP_CEIL: return u32(ceilf(a));
-    case R6OP_RNDNE: return u32(nearbyintf(a));
-    case R6OP_FLOOR: return u32(floorf(a));
+    case R6OP_MAX: return cg__fbits(a >= b ? a : b);
+    case R6OP_MIN: return cg__fbits(a < b ? a : b);
+    case R6OP_MAX_DX10: return cg__fbits(fmaxf(a, b));
+    case R6OP_MIN_DX10: return cg__fbits(fminf(a, b));
+    case R6OP_FRACT: return cg__fbits(a - floorf(a));
+    case R6OP_TRUNC: return cg__fbits(truncf(a));
+    case R6OP_CEIL: return cg__fbits(ceilf(a));
+    case R6OP_RNDNE: return cg__fbits(nearbyintf(a));
+    case R6OP_FLOOR: return cg__fbits(floorf(a));
     case R6OP_MOV: return ua;
-    case R6OP_EXP_IEEE: return u32(exp2f(a));
-    case R6OP_LOG_IEEE: return u32(log2f(a));
-    case R6OP_LOG_CLAMPED: return u32(inf_to(log2f(a), false));
-    case R6OP_RECIP_IEEE: return u32(1.0f / a);
-    case R6OP_RECIP_CLAMPED: return u32(inf_to(1.0f / a, false));
-    case R6OP_RECIP_FF: return u32(inf_to(1.0f / a, true));
-    case R6OP_RECIPSQRT_IEEE: return u32(1.0f / sqrtf(a));
-    case R6OP_RECIPSQRT_CLAMPED: return u32(inf_to(1.0f / sqrtf(a), false));
-    case R6OP_RECIPSQRT_FF: return u32(inf_to(1.0f / sqrtf(a), true));
-    case R6OP_SQRT_IEEE: return u32(sqrtf(a));
+    case R6OP_EXP_IEEE: return cg__fbits(exp2f(a));
+    case R6OP_LOG_IEEE: return cg__fbits(log2f(a));
+    case R6OP_LOG_CLAMPED: return cg__fbits(inf_to(log2f(a), false));
+    case R6OP_RECIP_IEEE: return cg__fbits(1.0f / a);
+    case R6OP_RECIP_CLAMPED: return cg__fbits(inf_to(1.0f / a, false));
+    case R6OP_RECIP_FF: return cg__fbits(inf_to(1.0f / a, true));
+    case R6OP_RECIPSQRT_IEEE: return cg__fbits(1.0f / sqrtf(a));
+    case R6OP_RECIPSQRT_CLAMPED: return cg__fbits(inf_to(1.0f / sqrtf(a), false));
+    case R6OP_RECIPSQRT_FF: return cg__fbits(inf_to(1.0f / sqrtf(a), true));
+    case R6OP_SQRT_IEEE: return cg__fbits(sqrtf(a));
     /* SIN/COS: radians on the R600, revolutions (x 2 pi) on the R700
      * ([MESA] r600_shader.c tgsi_setup_trig scales the operand to [-pi, pi]
      * for R600 and to [-0.5, 0.5] for later chips) */
-    case R6OP_SIN: return u32(sinf(r600 ? a : a * 6.28318530717958647692f));
-    case R6OP_COS: return u32(cosf(r600 ? a : a * 6.28318530717958647692f));
-    case R6OP_MULADD: return u32(mul_legacy(false, a, b) + cc);
-    case R6OP_MULADD_M2: return u32((mul_legacy(false, a, b) + cc) * 2.0f);
-    case R6OP_MULADD_M4: return u32((mul_legacy(false, a, b) + cc) * 4.0f);
-    case R6OP_MULADD_D2: return u32((mul_legacy(false, a, b) + cc) * 0.5f);
-    case R6OP_MULADD_IEEE: return u32(a * b + cc);
-    case R6OP_MULADD_IEEE_M2: return u32((a * b + cc) * 2.0f);
-    case R6OP_MULADD_IEEE_M4: return u32((a * b + cc) * 4.0f);
-    case R6OP_MULADD_IEEE_D2: return u32((a * b + cc) * 0.5f);
+    case R6OP_SIN: return cg__fbits(sinf(r600 ? a : a * 6.28318530717958647692f));
+    case R6OP_COS: return cg__fbits(cosf(r600 ? a : a * 6.28318530717958647692f));
+    case R6OP_MULADD: return cg__fbits(mul_legacy(false, a, b) + cc);
+    case R6OP_MULADD_M2: return cg__fbits((mul_legacy(false, a, b) + cc) * 2.0f);
+    case R6OP_MULADD_M4: return cg__fbits((mul_legacy(false, a, b) + cc) * 4.0f);
+    case R6OP_MULADD_D2: return cg__fbits((mul_legacy(false, a, b) + cc) * 0.5f);
+    case R6OP_MULADD_IEEE: return cg__fbits(a * b + cc);
+    case R6OP_MULADD_IEEE_M2: return cg__fbits((a * b + cc) * 2.0f);
+    case R6OP_MULADD_IEEE_M4: return cg__fbits((a * b + cc) * 4.0f);
+    case R6OP_MULADD_IEEE_D2: return cg__fbits((a * b + cc) * 0.5f);
     default: return 0; /* the MUL_LIT rows: refused before (slot_supported) */
     }
 }
@@ -304,10 +293,10 @@ static uint32_t eval(rd_sq *s, const slot *x, unsigned l, bool *pred, bool *kill
     case R6K_INT: return op_int(x, a, b);
     case R6K_CVT:
         if (x->id == R6OP_INT_TO_FLT)
-            return u32((float)(int32_t)a);
+            return cg__fbits((float)(int32_t)a);
         if (x->id == R6OP_UINT_TO_FLT)
-            return u32((float)a);
-        return f2i(f32(a), x->id == R6OP_FLT_TO_UINT);
+            return cg__fbits((float)a);
+        return f2i(cg__bitsf(a), x->id == R6OP_FLT_TO_UINT);
     case R6K_SET:
         return compare(fl, a, b) ? (fl & (R6_F_INT_DST | R6_F_UINT_DST) ? 0xFFFFFFFFu : 0x3F800000u)
                                  : 0;
@@ -322,16 +311,16 @@ static uint32_t eval(rd_sq *s, const slot *x, unsigned l, bool *pred, bool *kill
          * 0.0 where it holds and 1.0 where not (a skip count). */
         switch (x->id) {
         case R6OP_PRED_SET_INV:
-            *pred = f32(a) == 1.0f;
+            *pred = cg__bitsf(a) == 1.0f;
             return *pred ? 0 : a;
         case R6OP_PRED_SET_POP:
-            *pred = f32(a) <= 0.0f;
-            return *pred ? 0 : u32(f32(a) - 1.0f);
+            *pred = cg__bitsf(a) <= 0.0f;
+            return *pred ? 0 : cg__fbits(cg__bitsf(a) - 1.0f);
         case R6OP_PRED_SET_CLR:
             *pred = false;
-            return u32(FLT_MAX);
+            return cg__fbits(FLT_MAX);
         case R6OP_PRED_SET_RESTORE:
-            *pred = f32(a) == 0.0f;
+            *pred = cg__bitsf(a) == 0.0f;
             return *pred ? 0 : a;
         default:
             *pred = compare(fl, a, b);
@@ -439,11 +428,11 @@ static int write_dst(rd_sq *s, slot *x)
             continue;
         uint32_t v = x->res[l];
         if (is_float && (omod || clamp)) {
-            float f = f32(v) * om[omod];
+            float f = cg__bitsf(v) * om[omod];
             /* CLAMP: to [0, 1] (NaN: 0) */
             if (clamp)
                 f = f >= 1.0f ? 1.0f : f > 0.0f ? f : 0.0f;
-            v = u32(f);
+            v = cg__fbits(f);
         }
         x->res[l] = v;
         if (!write)
@@ -480,14 +469,14 @@ static int reduce(rd_sq *s, group *g)
     for (unsigned l = 0; l < RD_SQ_LANES; l++) {
         float r = 0.0f;
         for (int k = 0; k < 4; k++) {
-            float a = f32(v[k]->src[0][l]), b = f32(v[k]->src[1][l]);
+            float a = cg__bitsf(v[k]->src[0][l]), b = cg__bitsf(v[k]->src[1][l]);
             if (op == &r6_ops[R6OP_MAX4])
                 r = k == 0 || a > r ? a : r;
             else
                 r += mul_legacy(ieee, a, b);
         }
         for (int k = 0; k < 4; k++)
-            v[k]->res[l] = u32(r);
+            v[k]->res[l] = cg__fbits(r);
     }
     return 0;
 }
@@ -548,7 +537,7 @@ static int run_group(rd_sq *s, group *g)
             if (x->op->kind == R6K_MOVA) {
                 /* MOVA: round to nearest; MOVA_FLOOR: floor; MOVA_INT: the
                  * integer; AR is clamped to [-256, 255] ([R6ISA] MOVA*) */
-                float f = f32(x->src[0][l]);
+                float f = cg__bitsf(x->src[0][l]);
                 int64_t a = x->id == R6OP_MOVA_INT   ? (int32_t)x->src[0][l]
                             : isnan(f)               ? 0
                             : x->id == R6OP_MOVA_FLOOR ? (int64_t)fmaxf(fminf(floorf(f), 1e6f), -1e6f)
