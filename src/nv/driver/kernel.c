@@ -272,7 +272,7 @@ static void *gpu_thread(void *arg)
 {
     nv_kgpu *g = arg;
     pthread_mutex_lock(&g->mu);
-    while (!g->stop) {
+    while (!g->stop && g->threaded) {
         if (g->completed == g->submitted) {
             pthread_cond_wait(&g->work, &g->mu);
             continue;
@@ -290,11 +290,28 @@ static void *gpu_thread(void *arg)
  * the draws document the thread writes to. */
 static void gpu_thread_stop(void)
 {
+    if (!kgpu.threaded)
+        return; /* a child of fork: it has no GPU thread (fork_child) */
     pthread_mutex_lock(&kgpu.mu);
     kgpu.stop = true;
     pthread_cond_signal(&kgpu.work);
     pthread_mutex_unlock(&kgpu.mu);
     pthread_join(kgpu.thread, NULL);
+}
+
+/* fork: the lock is taken first, so the child's copy is not held by a
+ * GPU thread it does not have; the child runs synchronously from then on,
+ * after running what was queued. */
+static void fork_prepare(void) { pthread_mutex_lock(&kgpu.mu); }
+static void fork_parent(void) { pthread_mutex_unlock(&kgpu.mu); }
+static void fork_child(void)
+{
+    if (kgpu.threaded) {
+        kgpu.threaded = false;
+        cg_nv_gpu_run(kgpu.gpu);
+        kgpu.completed = kgpu.submitted;
+    }
+    pthread_mutex_unlock(&kgpu.mu);
 }
 
 /* ---- buffers -------------------------------------------------------------------- */
@@ -541,6 +558,7 @@ static int kernel_push(nv_client *c, nv_kchan *k)
 
 static void chan_close(nv_client *c, nv_kchan *k)
 {
+    wait_idle(c->g, c->g->submitted, -1); /* threaded: nouveau idles the channel first */
     if (rec(c)) {
         rec_act(c, NV_SA_CLOSE_CHANNEL, k->id - 1, 0, 0, NULL);
         if (c->g->rec_channel == k->id - 1)
@@ -863,6 +881,7 @@ static int kopen_locked(const cg_gpu_id *id, cg_device *dev, cg_kernel_env *env,
             if (pthread_create(&g->thread, NULL, gpu_thread, g) == 0) {
                 g->threaded = true;
                 atexit(gpu_thread_stop);
+                pthread_atfork(fork_prepare, fork_parent, fork_child);
             } else {
                 fprintf(env->log, "libcmdgpu-drm: no GPU thread (%s): running synchronously\n",
                         strerror(errno));
