@@ -861,6 +861,35 @@ static void test_tex_array(void)
         /* TLDS: a layer past the last reads zero, like a texel out of range */
         CHECK_EQ(W.r[20][l], l == 7 ? 0u : u8f(40 * want[l] + 10));
     }
+
+    /* Two levels (MAX_MIP_LEVEL 1, the view 0..1): a layer is level 0 (one
+     * GOB, 512 bytes) and level 1 (2x2, one GOB), 1024 bytes; layer 1's
+     * level 1 is at 1024 + 512. Its texel (x, y): R 200 + x, G 20y. */
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++)
+            put_texel(TEX_VA + 1024 + 512, x, y, (uint8_t)(200 + x), (uint8_t)(20 * y), 0);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++)
+            put_texel(TEX_VA + 1024, x, y, 77, 0, 0); /* layer 1, level 0 */
+    env_default(&env);
+    target_setup(&env, 5, 4, 4, 1, 0, 0x92, 0x91); /* NEAREST, mip NEAREST */
+    uint32_t w3 = 1u << 28, w7 = 1u << 4;
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 12, &w3, 4), 0);
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 28, &w7, 4), 0);
+    uint32_t tsc2 = 0xf00u << 12; /* max LOD clamp 15 */
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TSC_VA + 8, &tsc2, 4), 0);
+    CHECK_EQ(run_env("MOV32I R10, 0x1;\n"                    /* layer 1 */
+                     "MOV32I R11, 0x3f400000;\n"              /* x 0.75: level 1 texel 1 */
+                     "MOV32I R12, 0x3f400000;\n"              /* y 0.75: texel 1 */
+                     "MOV32I R13, 0x3f800000;\n"              /* level 1.0 */
+                     "TEX.LL.2D.ARRAY R24, R10, R13, 0x2, 0x3;\n" /* Rb: the level */
+                     "TEXS.A2D_LZ RZ, R20, R10, R12, 0x2, 0x0;\n"
+                     "EXIT;\n",
+                     &W, &env, 0x1, &F),
+             0);
+    CHECK_EQ(W.r[24][0], u8f(201));
+    CHECK_EQ(W.r[25][0], u8f(20));
+    CHECK_EQ(W.r[20][0], u8f(77));
 }
 
 /* 3D, 4x4x4, blocks of 1 x 1 x 2 GOBs (W3 block depth 1): slice z at
