@@ -763,6 +763,245 @@ static void test_texture(void)
     CHECK_EQ(F.pc, 0x58);
 }
 
+
+/* ---- 3D, 2D array and cube targets (issue 30) ------------------------------
+ * Block-linear A8B8G8R8 UNORM textures of one GOB column at TEX_VA. Every
+ * texel's bytes are placed by the GOB layout written out here (research/nv.md
+ * section 7: in a GOB, row y at (y / 2) * 64 + (y % 2) * 16, byte x at x for
+ * x < 16), so the expected values below come from the texel values, not from
+ * the code under test. */
+
+/* lane l sets register r to vals[l] (lanes 0..n-1) */
+static void lane_movs(char *buf, size_t cap, unsigned r, const uint32_t *vals, unsigned n)
+{
+    size_t at = strlen(buf);
+    at += (size_t)snprintf(buf + at, cap - at, "MOV32I R%u, 0x%08x;\n", r, vals[0]);
+    for (unsigned l = 1; l < n; l++)
+        at += (size_t)snprintf(buf + at, cap - at,
+                               "ISETP.EQ.AND P0, PT, R0, 0x%x, PT;\nMOV32I @P0 R%u, 0x%08x;\n", l,
+                               r, vals[l]);
+}
+
+/* Texel (x, y) of the GOB at gob_va: R, G, B, A bytes. */
+static void put_texel(uint64_t gob_va, uint32_t x, uint32_t y, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint32_t t = r | (uint32_t)g << 8 | (uint32_t)b << 16 | 0xffu << 24;
+    CHECK_EQ(cg_vas_cpu_write(E.vas, gob_va + (y / 2) * 64 + (y % 2) * 16 + x * 4, &t, 4), 0);
+}
+
+/* TIC 0: A8B8G8R8 block-linear at TEX_VA, w x h, depth-1 field dm1,
+ * texture type ty, GOBs per block in z 2^bd; TSC 0 (border 1, 0, 0, 0.5). */
+static void target_setup(nv_sass_env *env, unsigned ty, uint32_t w, uint32_t h, uint32_t dm1,
+                         unsigned bd, uint32_t tsc0, uint32_t tsc1)
+{
+    uint32_t tic[8] = {0x58d24908, (uint32_t)TEX_VA, (uint32_t)(TEX_VA >> 32) | 3u << 21,
+                       bd << 6, (w - 1) | ty << 23, (h - 1) | dm1 << 16 | 1u << 31, 0, 0};
+    uint32_t tsc[8] = {tsc0, tsc1, 0, 0, 0x3f800000, 0, 0, 0x3f000000};
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA, tic, sizeof tic), 0);
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TSC_VA, tsc, sizeof tsc), 0);
+    tex_cb[2] = 0;
+    env->cb[1] = tex_cb;
+    env->cb_size[1] = sizeof tex_cb;
+    env->tex.tic_va = TIC_VA;
+    env->tex.tsc_va = TSC_VA;
+    env->tex.handle_bank = 1;
+}
+
+static uint32_t u8f(unsigned v) /* the UNORM8 value v as the sampler returns it */
+{
+    return fbits((float)v * (float)(1.0 / 255.0));
+}
+
+static uint32_t lerp8(unsigned a, unsigned b, float t) /* a linear blend of two */
+{
+    float fa = (float)a * (float)(1.0 / 255.0), fb = (float)b * (float)(1.0 / 255.0);
+    return fbits(fa + (fb - fa) * t);
+}
+
+/* 2D array, 4x4, 3 layers (one 512-byte GOB each: the layer stride is the
+ * level's size rounded to a block). Texel (x, y) of layer L: R 40L + 10,
+ * G 16x, B 16y. The layer operand comes from F2I.U16 (round to nearest
+ * even, negative to 0), as Mesa's lowering converts it; the texture unit
+ * clamps it to [0, 2]. */
+static void test_tex_array(void)
+{
+    for (uint32_t L = 0; L < 3; L++)
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 4; x++)
+                put_texel(TEX_VA + 512 * L, x, y, (uint8_t)(40 * L + 10), (uint8_t)(16 * x),
+                          (uint8_t)(16 * y));
+    nv_sass_env env;
+    env_default(&env);
+    target_setup(&env, 5, 4, 4, 2, 0, 0x92, 0x51); /* CLAMP_TO_EDGE, NEAREST */
+    /* layer floats -0.5 0 0.5 1 1.5 2 2.5 3 -> 0 0 0 1 2 2 2 3 -> clamped 0 0 0 1 2 2 2 2 */
+    static const float lf[8] = {-0.5f, 0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f};
+    static const unsigned want[8] = {0, 0, 0, 1, 2, 2, 2, 2};
+    uint32_t lv[8];
+    for (int l = 0; l < 8; l++)
+        lv[l] = fbits(lf[l]);
+    char prog[4096] = "S2R R0, SR_LANEID;\n";
+    lane_movs(prog, sizeof prog, 1, lv, 8);
+    strcat(prog, "F2I.U16.F32 R10, R1;\n"
+                 "MOV32I R11, 0x3ec00000;\n"              /* x 0.375: texel 1 */
+                 "MOV32I R12, 0x3f200000;\n"              /* y 0.625: texel 2 */
+                 "TEXS.A2D R6, R4, R10, R12, 0x2, 0x4;\n" /* Ra layer, Ra+1 x, Rb y */
+                 "TEX.2D.ARRAY R24, R10, RZ, 0x2, 0x1;\n" /* Ra layer, x, y */
+                 "MOV32I R14, 0x3;\n"                     /* x 3 */
+                 "MOV32I R15, 0x1;\n"                     /* y 1 */
+                 "TLDS.A2D_LZ RZ, R20, R10, R14, 0x2, 0x0;\n" /* Ra layer, Rb x, Rb+1 y */
+                 "EXIT;\n");
+    CHECK_EQ(run_env(prog, &W, &env, 0xff, &F), 0);
+    for (int l = 0; l < 8; l++) {
+        CHECK_EQ(W.r[10][l], (uint32_t)(l == 7 ? 3 : want[l])); /* F2I: 3 unclamped */
+        CHECK_EQ(W.r[4][l], u8f(40 * want[l] + 10));
+        CHECK_EQ(W.r[5][l], u8f(16));
+        CHECK_EQ(W.r[6][l], u8f(32));
+        CHECK_EQ(W.r[7][l], 0x3f800000u);
+        CHECK_EQ(W.r[24][l], u8f(40 * want[l] + 10));
+        /* TLDS: a layer past the last reads zero, like a texel out of range */
+        CHECK_EQ(W.r[20][l], l == 7 ? 0u : u8f(40 * want[l] + 10));
+    }
+
+    /* Two levels (MAX_MIP_LEVEL 1, the view 0..1): a layer is level 0 (one
+     * GOB, 512 bytes) and level 1 (2x2, one GOB), 1024 bytes; layer 1's
+     * level 1 is at 1024 + 512. Its texel (x, y): R 200 + x, G 20y. */
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++)
+            put_texel(TEX_VA + 1024 + 512, x, y, (uint8_t)(200 + x), (uint8_t)(20 * y), 0);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++)
+            put_texel(TEX_VA + 1024, x, y, 77, 0, 0); /* layer 1, level 0 */
+    env_default(&env);
+    target_setup(&env, 5, 4, 4, 1, 0, 0x92, 0x91); /* NEAREST, mip NEAREST */
+    uint32_t w3 = 1u << 28, w7 = 1u << 4;
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 12, &w3, 4), 0);
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TIC_VA + 28, &w7, 4), 0);
+    uint32_t tsc2 = 0xf00u << 12; /* max LOD clamp 15 */
+    CHECK_EQ(cg_vas_cpu_write(E.vas, TSC_VA + 8, &tsc2, 4), 0);
+    CHECK_EQ(run_env("MOV32I R10, 0x1;\n"                    /* layer 1 */
+                     "MOV32I R11, 0x3f400000;\n"              /* x 0.75: level 1 texel 1 */
+                     "MOV32I R12, 0x3f400000;\n"              /* y 0.75: texel 1 */
+                     "MOV32I R13, 0x3f800000;\n"              /* level 1.0 */
+                     "TEX.LL.2D.ARRAY R24, R10, R13, 0x2, 0x3;\n" /* Rb: the level */
+                     "TEXS.A2D_LZ RZ, R20, R10, R12, 0x2, 0x0;\n"
+                     "EXIT;\n",
+                     &W, &env, 0x1, &F),
+             0);
+    CHECK_EQ(W.r[24][0], u8f(201));
+    CHECK_EQ(W.r[25][0], u8f(20));
+    CHECK_EQ(W.r[20][0], u8f(77));
+}
+
+/* 3D, 4x4x4, blocks of 1 x 1 x 2 GOBs (W3 block depth 1): slice z at
+ * (z / 2) * 1024 + (z % 2) * 512. Texel (x, y, z): R 60z + 15, G 16x,
+ * B 16y. LINEAR: the slice coordinate z * 4 - 0.5 blends slices floor and
+ * floor + 1 by its fraction; x and y sit on texel centres (weight 0). */
+static void test_tex_3d(void)
+{
+    for (uint32_t z = 0; z < 4; z++)
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 4; x++)
+                put_texel(TEX_VA + (z / 2) * 1024 + (z % 2) * 512, x, y, (uint8_t)(60 * z + 15),
+                          (uint8_t)(16 * x), (uint8_t)(16 * y));
+    static const float zf[6] = {0.125f, 0.625f, 0.25f, 0.0f, 1.0f, 0.5625f};
+    uint32_t zv[6], zi[6] = {0, 1, 2, 3, 2, 1};
+    for (int l = 0; l < 6; l++)
+        zv[l] = fbits(zf[l]);
+    char prog[4096] = "S2R R0, SR_LANEID;\n";
+    lane_movs(prog, sizeof prog, 12, zv, 6);
+    lane_movs(prog, sizeof prog, 16, zi, 6);
+    strcat(prog, "MOV32I R10, 0x3ec00000;\n"              /* x 0.375: texel 1 */
+                 "MOV32I R11, 0x3f200000;\n"              /* y 0.625: texel 2 */
+                 "TEXS.3D R6, R4, R10, R12, 0x2, 0x4;\n"  /* Ra x, Ra+1 y, Rb z */
+                 "TEX.3D R24, R10, RZ, 0x2, 0x1;\n"       /* Ra x, y, z */
+                 "MOV32I R14, 0x3;\n"
+                 "MOV32I R15, 0x1;\n"
+                 "TLDS.3D_LZ RZ, R20, R14, R16, 0x2, 0x0;\n" /* Ra x, Ra+1 y, Rb z */
+                 "EXIT;\n");
+    nv_sass_env env;
+    env_default(&env);
+    target_setup(&env, 2, 4, 4, 3, 1, 0x92, 0x62); /* CLAMP_TO_EDGE in u v p, LINEAR */
+    CHECK_EQ(run_env(prog, &W, &env, 0x3f, &F), 0);
+    /* slice centres 0 and 2; between 0 and 1 (half); z = 0 clamps (both
+     * slice 0); z = 1 clamps (slice 3); 0.5625: 1.75 -> slices 1, 2 by 3/4 */
+    const uint32_t r[6] = {u8f(15), u8f(135), lerp8(15, 75, 0.5f), lerp8(15, 15, 0.5f),
+                           lerp8(195, 195, 0.5f), lerp8(75, 135, 0.75f)};
+    for (int l = 0; l < 6; l++) {
+        CHECK_EQ(W.r[4][l], r[l]);
+        CHECK_EQ(W.r[5][l], u8f(16));
+        CHECK_EQ(W.r[6][l], u8f(32));
+        CHECK_EQ(W.r[24][l], r[l]);
+        CHECK_EQ(W.r[20][l], u8f(60 * zi[l] + 15)); /* texel (3, 1, z) */
+    }
+    /* WRAP in p: z = 0 blends slice 3 (wrapped -1) and slice 0; NEAREST:
+     * z = 0.25 is slice 1, z = 0.5625 slice 2 */
+    env_default(&env);
+    target_setup(&env, 2, 4, 4, 3, 1, 0x12, 0x62);
+    CHECK_EQ(run_env(prog, &W, &env, 0x3f, &F), 0);
+    CHECK_EQ(W.r[4][3], lerp8(195, 15, 0.5f));
+    CHECK_EQ(W.r[4][0], u8f(15));
+    env_default(&env);
+    target_setup(&env, 2, 4, 4, 3, 1, 0x92, 0x51);
+    CHECK_EQ(run_env(prog, &W, &env, 0x3f, &F), 0);
+    CHECK_EQ(W.r[4][2], u8f(75));
+    CHECK_EQ(W.r[4][5], u8f(135));
+}
+
+/* Cube maps, 2x2 faces, one GOB each: layer 6c + f (cube c, face f in
+ * +X -X +Y -Y +Z -Z order) at 512 (6c + f). Texel (x, y): R 40f + 10 +
+ * 5c, G 100x, B 100y. Each lane's face and texel worked out with the
+ * OpenGL ES 3.2 section 8.13 table (s = (sc/|ma| + 1)/2, t = (tc/|ma| +
+ * 1)/2, NEAREST on 2 texels: 0 below 0.5, else 1, clamped to the edge). */
+static void test_tex_cube(void)
+{
+    for (uint32_t c = 0; c < 2; c++)
+        for (uint32_t f = 0; f < 6; f++)
+            for (uint32_t y = 0; y < 2; y++)
+                for (uint32_t x = 0; x < 2; x++)
+                    put_texel(TEX_VA + 512 * (6 * c + f), x, y, (uint8_t)(40 * f + 10 + 5 * c),
+                              (uint8_t)(100 * x), (uint8_t)(100 * y));
+    static const float dir[8][3] = {
+        {1, 0.5f, -0.5f},   /* +X: sc -z 0.5, tc -y -0.5: s .75 t .25: (1,0) */
+        {-1, 0.5f, -0.5f},  /* -X: sc +z -0.5, tc -y -0.5: (0,0) */
+        {0.5f, 1, 0.5f},    /* +Y: sc +x 0.5, tc +z 0.5: (1,1) */
+        {0.5f, -1, 0.5f},   /* -Y: sc +x 0.5, tc -z -0.5: (1,0) */
+        {-0.5f, -0.5f, 1},  /* +Z: sc +x -0.5, tc -y 0.5: (0,1) */
+        {-0.5f, 0.5f, -1},  /* -Z: sc -x 0.5, tc -y -0.5: (1,0) */
+        {1, 1, 0.25f},      /* edge: |x| = |y| goes to +Y; s = 1 clamps to texel 1,
+                               tc +z 0.25: t 0.625: (1,1) */
+        {2, -0.5f, 0.5f},   /* +X, |ma| 2: sc -0.5 -> s .375, tc 0.5 -> t .625: (0,1) */
+    };
+    static const unsigned face[8] = {0, 1, 2, 3, 4, 5, 2, 0};
+    static const unsigned tx[8] = {1, 0, 1, 1, 0, 1, 1, 0}, ty[8] = {0, 0, 1, 0, 1, 0, 1, 1};
+    uint32_t dv[3][8], ci[8] = {0, 1, 0, 1, 0, 1, 0, 5}; /* cube 5 clamps to 1 */
+    for (int l = 0; l < 8; l++)
+        for (int k = 0; k < 3; k++)
+            dv[k][l] = fbits(dir[l][k]);
+    char prog[8192] = "S2R R0, SR_LANEID;\n";
+    lane_movs(prog, sizeof prog, 9, ci, 8);
+    lane_movs(prog, sizeof prog, 10, dv[0], 8);
+    lane_movs(prog, sizeof prog, 11, dv[1], 8);
+    lane_movs(prog, sizeof prog, 12, dv[2], 8);
+    strcat(prog, "TEXS.CUBE R6, R4, R10, R12, 0x2, 0x4;\n" /* Ra x, Ra+1 y, Rb z */
+                 "TEX.CUBE R24, R10, RZ, 0x2, 0x7;\n"      /* Ra x, y, z */
+                 "TEX.CUBE.ARRAY R28, R9, RZ, 0x2, 0x1;\n" /* Ra cube, x, y, z */
+                 "EXIT;\n");
+    nv_sass_env env;
+    env_default(&env);
+    target_setup(&env, 8, 2, 2, 1, 0, 0x00, 0x51); /* CUBE_ARRAY of 2; WRAP (ignored), NEAREST */
+    CHECK_EQ(run_env(prog, &W, &env, 0xff, &F), 0);
+    for (int l = 0; l < 8; l++) {
+        unsigned c = ci[l] > 1 ? 1 : ci[l];
+        CHECK_EQ(W.r[4][l], u8f(40 * face[l] + 10));
+        CHECK_EQ(W.r[5][l], u8f(100 * tx[l]));
+        CHECK_EQ(W.r[6][l], u8f(100 * ty[l]));
+        CHECK_EQ(W.r[24][l], u8f(40 * face[l] + 10));
+        CHECK_EQ(W.r[25][l], u8f(100 * tx[l]));
+        CHECK_EQ(W.r[26][l], u8f(100 * ty[l]));
+        CHECK_EQ(W.r[28][l], u8f(40 * face[l] + 10 + 5 * c));
+    }
+}
+
 /* A 64x64 A8B8G8R8 block-linear texture (GOBs of one block, 16 KB: four
  * pages), texel (x, y) = (x, y, 0x80, 0xff); 32 lanes at texel (2l, 2l)
  * read all four pages in place. Then the same texture placed so that its
@@ -1006,6 +1245,9 @@ int main(void)
     test_attributes();
     test_texture();
     test_texture_view();
+    test_tex_array();
+    test_tex_3d();
+    test_tex_cube();
     test_tex_cache();
     test_faults();
     test_build_info();

@@ -48,6 +48,9 @@ typedef struct tlevel {
     uint32_t wmask, hmask;    /* w - 1 / h - 1 when a power of two, else 0 */
     bool lanes4;              /* 4-byte texels, base 4-aligned, under 2^31 bytes: g */
     nv_lanes_geom g;          /* (sass_lanes.h) */
+    uint32_t d;               /* 3D: the level's slices (else 1) */
+    unsigned bd;              /* block-linear 3D: log2 GOBs per block in z */
+    uint64_t zplane;          /* 3D: bytes of a plane of blocks (pitch: of a slice) */
 } tlevel;
 
 typedef struct tsampler {
@@ -64,6 +67,10 @@ typedef struct tsampler {
     bool bytes8;              /* four 8-bit UNORM components at bytes 0..3 */
     bool ident;               /* swizzle R G B A */
     tlevel lv0;               /* the view's level 0 geometry */
+    uint32_t d;               /* 3D: level 0 slices (else 1) */
+    uint32_t layers;          /* arrays: layers; cube: 6; cube array: 6 x cubes */
+    uint64_t layer_stride;    /* arrays and cubes: bytes from a layer to the next */
+    uint32_t slice;           /* the layer or 3D slice being sampled (0: the first) */
     uint64_t pg_va;           /* the last 4 KiB page read in place, and where */
     const uint8_t *pg_ptr;
 } tsampler;
@@ -144,6 +151,7 @@ static int tex_fault(xctx *c, cg_fault_kind k, uint64_t va, const char *what)
 }
 
 static void level_of(const struct tsampler *s, unsigned lv, tlevel *out);
+static uint64_t layer_stride_of(const struct tsampler *s);
 
 /* The texture handle c[handle_bank][index * 4]: TIC index bits 19:0, TSC
  * index 31:20 (or the TIC index when linked_tsc), each checked against its
@@ -211,8 +219,8 @@ static int pool_read(xctx *c, const uint64_t va[2], tsampler *s)
 }
 
 /* What the texel decoder needs of the format: its row of the packed
- * formats (pitch or block-linear headers of 1D/2D/2D_NO_MIPMAP textures
- * only), each component's bit offset and normalisation scale (UNORM 1 /
+ * formats (pitch or block-linear headers of 1D, 2D, 3D, CUBE, 2D_ARRAY,
+ * 2D_NO_MIPMAP and CUBE_ARRAY textures), each component's bit offset and normalisation scale (UNORM 1 /
  * (2^b - 1), SNORM 1 / (2^(b-1) - 1)), a supported swizzle. */
 static int sampler_format(xctx *c, tsampler *s)
 {
@@ -222,8 +230,8 @@ static int sampler_format(xctx *c, tsampler *s)
             s->f = &tfmts[i];
     unsigned hv = s->tic.header_version;
     if (!s->f || !s->f->packed || (hv != CG_NV_TIC_PITCH && hv != CG_NV_TIC_BLOCKLINEAR) ||
-        s->tic.msaa_mode || s->tic.texture_type > 7 ||
-        (s->tic.texture_type != 1 && s->tic.texture_type != 0 && s->tic.texture_type != 7))
+        s->tic.msaa_mode || !(s->tic.texture_type <= 3 || s->tic.texture_type == 5 ||
+                              s->tic.texture_type == 7 || s->tic.texture_type == 8))
         return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
                          "not supported yet: texture format 0x%02x, header version %u, type %u "
                          "at 0x%llx",
@@ -279,6 +287,13 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     s->bl = hv == CG_NV_TIC_BLOCKLINEAR;
     s->w = s->tic.width ? s->tic.width : 1;
     s->h = s->tic.texture_type == 0 ? 1 : (s->tic.height ? s->tic.height : 1);
+    /* 3D: W5 depth-1 is the slices; arrays: the layers; cubes: the cubes
+     * (Mesa nvc0_tex.c gm107_create_texture_view: depth /= 6 for CUBE and
+     * CUBE_ARRAY), each six faces in layers +X -X +Y -Y +Z -Z */
+    unsigned ty = s->tic.texture_type;
+    s->d = ty == 2 ? s->tic.depth : 1;
+    s->layers = ty == 5 ? s->tic.depth : ty == 3 ? 6 : ty == 8 ? 6 * s->tic.depth : 1;
+    s->slice = 0;
     /* The view's levels (Mesa's nvc0 writes them: nvc0_tex.c tic[7] =
      * last_level << 4 | first_level; yuzu makes the view from the same
      * fields): LOD 0 is level RES_VIEW_MIN_MIP of the resource, the last is
@@ -294,11 +309,12 @@ static int sampler_load(xctx *c, unsigned index, tsampler *s)
     }
     for (unsigned k = 0; k < 4; k++)
         s->border[k] = s->tsc.border_color[k];
-    if (s->tsc.wrap_u > 4 || s->tsc.wrap_v > 4)
+    if (s->tsc.wrap_u > 4 || s->tsc.wrap_v > 4 || (ty == 2 && s->tsc.wrap_p > 4))
         return nv_xfault(c, CG_FAULT_UNSUPPORTED, 0,
-                             "not supported yet: texture wrap mode %u/%u at 0x%llx",
-                             s->tsc.wrap_u, s->tsc.wrap_v,
+                             "not supported yet: texture wrap mode %u/%u/%u at 0x%llx",
+                             s->tsc.wrap_u, s->tsc.wrap_v, s->tsc.wrap_p,
                              (unsigned long long)nv_xpc_bytes(c->pc));
+    s->layer_stride = s->layers > 1 ? layer_stride_of(s) : 0;
     s->lv0.w = 0;
     level_of(s, 0, &s->lv0);
     if (tc) {
@@ -332,24 +348,33 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
     }
     lv += s->first;
     uint64_t base = s->tic.address;
-    uint32_t w = s->w, h = s->h;
-    unsigned bh = s->tic.block_h;
+    uint32_t w = s->w, h = s->h, d = s->d;
+    unsigned bh = s->tic.block_h, bd = s->tic.texture_type == 2 ? s->tic.block_d : 0;
     for (unsigned i = 0;; i++) {
-        /* the block height shrinks with small levels (yuzu texture_cache
-         * mip-level layout) */
+        /* the block height and depth shrink with small levels (yuzu
+         * texture_cache AdjustMipBlockSize; Mesa nvc0_miptree.c picks each
+         * level's tile size by the same thresholds) */
         while (i > 0 && bh > 0 && h <= (4u << bh))
             bh--;
-        nv_bl b = {.width = w * s->f->bytes, .height = h, .depth = 1, .bh = bh, .bd = 0};
+        while (i > 0 && bd > 0 && d <= (1u << bd) / 2)
+            bd--;
+        nv_bl b = {.width = w * s->f->bytes, .height = h, .depth = d, .bh = bh, .bd = bd};
         if (i == lv || !s->bl) {
             out->base = base;
             out->w = w;
             out->h = h;
+            out->d = d;
+            out->bd = bd;
             out->bl = b;
-            /* nv_bl_offset for depth 1 split into a column and a row part:
-             * block (y / rows) * blocks_x + x / 64 of 512 << bh bytes */
-            out->bshift = 9 + bh;
+            /* nv_bl_offset split into a column, a row and a slice part:
+             * block ((z >> bd) * blocks_y + y / rows) * blocks_x + x / 64 of
+             * 512 << (bh + bd) bytes, GOB (z & (2^bd - 1)) << bh + the row's
+             * in it; the slice part is added to base by level_at */
+            out->bshift = 9 + bh + bd;
             out->row_bytes = s->bl ? (((uint64_t)b.width + 63) / 64) << out->bshift
                                    : s->tic.pitch;
+            out->zplane = s->bl ? out->row_bytes * (((uint64_t)h + (8u << bh) - 1) >> (3 + bh))
+                                : (uint64_t)s->tic.pitch * h;
             out->wmask = (w & (w - 1)) == 0 ? w - 1 : 0;
             out->hmask = (h & (h - 1)) == 0 ? h - 1 : 0;
             /* the bytes texel offsets reach: below 2^31 for the lane
@@ -366,7 +391,52 @@ static void level_of(const tsampler *s, unsigned lv, tlevel *out)
         base += nv_bl_size(&b);
         w = w > 1 ? w / 2 : 1;
         h = h > 1 ? h / 2 : 1;
+        d = d > 1 ? d / 2 : 1;
     }
+}
+
+/* Bytes from one array layer (or cube face) to the next: the resource's
+ * levels 0..MAX_MIP_LEVEL, rounded up to a level-0 block (Mesa
+ * nvc0_miptree.c: layer_stride = align(total_size, NVC0_TILE_SIZE(level 0
+ * tile mode)); yuzu CalculateLayerSize aligns the same way); pitch
+ * textures: pitch x height. */
+static uint64_t layer_stride_of(const tsampler *s)
+{
+    if (!s->bl)
+        return (uint64_t)s->tic.pitch * s->h;
+    uint32_t w = s->w, h = s->h;
+    unsigned bh = s->tic.block_h;
+    uint64_t sum = 0;
+    for (unsigned i = 0; i <= s->tic.max_mip_level; i++) {
+        while (i > 0 && bh > 0 && h <= (4u << bh))
+            bh--;
+        nv_bl b = {.width = w * s->f->bytes, .height = h, .depth = 1, .bh = bh, .bd = 0};
+        sum += nv_bl_size(&b);
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+    }
+    uint64_t al = 512ull << s->tic.block_h;
+    return (sum + al - 1) / al * al;
+}
+
+/* Level lvn of the layer or 3D slice s->slice: level_of with the base
+ * moved to it (a 3D slice past the level's depth is its last). */
+static void level_at(const tsampler *s, unsigned lvn, tlevel *out)
+{
+    level_of(s, lvn, out);
+    if (!s->slice)
+        return;
+    uint64_t off;
+    if (s->tic.texture_type == 2) {
+        uint32_t z = s->slice < out->d ? s->slice : out->d - 1;
+        off = s->bl ? (uint64_t)(z >> out->bd) * out->zplane +
+                          ((uint64_t)(z & ((1u << out->bd) - 1)) << (9 + out->bl.bh))
+                    : (uint64_t)z * out->zplane;
+    } else {
+        off = (uint64_t)s->slice * s->layer_stride;
+    }
+    out->base += off;
+    out->g.base_lo = (uint32_t)(out->base & 0xfff);
 }
 
 /* Byte offset of texel (x, y) (in range) in its level: nv_bl_offset of
@@ -536,7 +606,7 @@ static int sample_lv(xctx *c, tsampler *s, unsigned lvn, bool linear, uint32_t m
                      const float *u, const float *v, uint32_t out[4][NV_WARP])
 {
     tlevel lv;
-    level_of(s, lvn, &lv);
+    level_at(s, lvn, &lv);
     unsigned wu = s->tsc.wrap_u, wv = s->tsc.wrap_v;
     bool norm = s->tic.normalized_coords;
     const nv_lanes_ops *L = nv_lanes();
@@ -824,16 +894,22 @@ static int sample(xctx *c, tsampler *s, const float *u, const float *v, unsigned
 /* TLD/TLDS: integer texel coordinates, level `lod`, no filtering; out of
  * range texels read as zero. */
 static int fetch_int(xctx *c, tsampler *s, const uint32_t *x, const uint32_t *y,
-                     const uint32_t *lod, uint32_t res[4][NV_WARP])
+                     const uint32_t *z, const uint32_t *lod, uint32_t res[4][NV_WARP])
 {
+    bool is3d = s->tic.texture_type == 2;
     for (unsigned l = 0; l < NV_WARP; l++) {
         if (!(c->m >> l & 1))
             continue;
         uint32_t lv = lod ? lod[l] : 0, t[4] = {0, 0, 0, 0};
-        if (lv < s->levels) {
+        /* z: the 3D slice, or the array layer in bits 15:0 */
+        uint32_t zz = z ? (is3d ? z[l] : z[l] & 0xffff) : 0;
+        if (lv < s->levels && (is3d || zz < s->layers)) {
             tlevel L;
-            level_of(s, lv, &L);
-            if (x[l] < L.w && y[l] < L.h && fetch(c, s, &L, x[l], y[l], t))
+            s->slice = zz;
+            level_at(s, lv, &L);
+            s->slice = 0;
+            if (x[l] < L.w && y[l] < L.h && (!is3d || zz < L.d) &&
+                fetch(c, s, &L, x[l], y[l], t))
                 return CG_ERR_FAULT;
         }
         for (int k = 0; k < 4; k++)
@@ -843,6 +919,158 @@ static int fetch_int(xctx *c, tsampler *s, const uint32_t *x, const uint32_t *y,
 }
 
 static const uint32_t zero_lanes[NV_WARP];
+
+/* Sample lanes grouped by layer: layer[l] is lane l's array layer, cube
+ * face layer or 3D slice (-1: the border colour). The lanes of one layer
+ * go through sample() together (their quads' derivatives as before), the
+ * layers in the order of their first lane. */
+static int sample_layers(xctx *c, tsampler *s, const float *u, const float *v,
+                         const int32_t *layer, unsigned lod_mode, const float *lodv,
+                         uint32_t res[4][NV_WARP])
+{
+    uint32_t all = c->m, left = all;
+    while (left) {
+        int32_t ly = layer[__builtin_ctz(left)];
+        uint32_t grp = 0;
+        for (uint32_t m = left; m; m &= m - 1)
+            if (layer[__builtin_ctz(m)] == ly)
+                grp |= m & -m;
+        left &= ~grp;
+        uint32_t tmp[4][NV_WARP];
+        if (ly < 0) {
+            for (uint32_t m = grp; m; m &= m - 1)
+                for (int k = 0; k < 4; k++)
+                    res[k][__builtin_ctz(m)] = uf(s->border[k]);
+            continue;
+        }
+        memset(tmp, 0, sizeof tmp);
+        c->m = grp;
+        s->slice = (uint32_t)ly;
+        int rc = sample(c, s, u, v, lod_mode, lodv, tmp);
+        c->m = all;
+        s->slice = 0;
+        if (rc)
+            return rc;
+        for (uint32_t m = grp; m; m &= m - 1)
+            for (int k = 0; k < 4; k++)
+                res[k][__builtin_ctz(m)] = tmp[k][__builtin_ctz(m)];
+    }
+    return 0;
+}
+
+/* Cube face selection and face coordinates: OpenGL ES 3.2 section 8.13
+ * "Cube Map Texture Selection" (its table of major axis directions): the
+ * largest magnitude of (x, y, z) picks the face (+X -X +Y -Y +Z -Z, layers
+ * 0..5), s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2 with
+ *   +X: sc -z, tc -y   -X: sc +z, tc -y   +Y: sc +x, tc +z
+ *   -Y: sc +x, tc -z   +Z: sc +x, tc -y   -Z: sc -x, tc -y.
+ * Ties (which the specification leaves open) go to Z, then Y; a zero or
+ * NaN direction samples the centre of +X. */
+static unsigned cube_face(float x, float y, float z, float *s, float *t)
+{
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+    unsigned face;
+    if (az >= ax && az >= ay) {
+        face = z < 0 ? 5 : 4, ma = az, sc = z < 0 ? -x : x, tc = -y;
+    } else if (ay >= ax) {
+        face = y < 0 ? 3 : 2, ma = ay, sc = x, tc = y < 0 ? -z : z;
+    } else {
+        face = x < 0 ? 1 : 0, ma = ax, sc = x < 0 ? z : -z, tc = -y;
+    }
+    if (!(ma > 0) || ma != ma || sc != sc || tc != tc) {
+        *s = *t = 0.5f;
+        return ma > 0 ? face : 0;
+    }
+    *s = (sc / ma + 1.0f) * 0.5f;
+    *t = (tc / ma + 1.0f) * 0.5f;
+    return face;
+}
+
+/* What an instruction's target form says the coordinates are. */
+enum { K_2D, K_A2D, K_3D, K_CUBE, K_ACUBE };
+
+static bool int_format(const tsampler *s)
+{
+    for (int k = 0; k < 4; k++)
+        if (s->f->bits[k] && (s->tic.type[k] == NV_TIC_SINT || s->tic.type[k] == NV_TIC_UINT))
+            return true;
+    return false;
+}
+
+/* A filtered sample of a target form: x, y (1D/2D), the array index
+ * register ai (bits 15:0, the integer layer or cube: Mesa converts the
+ * float to U16 before TEX, nv50_ir_lowering_nvc0.cpp handleTEX), z (3D and
+ * cubes). The layer is clamped to [0, layers - 1] (cubes: to the last
+ * cube). 3D: the slice coordinate z * depth (normalized) wraps with the
+ * TSC's P mode; LINEAR (the TSC mag filter) blends slices floor(z - 0.5)
+ * and the next by the 8-bit fraction, as x and y are blended. Cubes: face
+ * and face coordinates by cube_face, clamped to the face's edge. Lanes are
+ * grouped by layer (sample_layers). */
+static int sample_target(xctx *c, tsampler *s, unsigned kind, const float *x, const float *y,
+                         const float *z, const uint32_t *ai, unsigned lod_mode,
+                         const float *lodv, uint32_t res[4][NV_WARP])
+{
+    int32_t layer[NV_WARP];
+    if (kind == K_2D)
+        return sample(c, s, x, y, lod_mode, lodv, res);
+    if (kind == K_A2D) {
+        LANES {
+            uint32_t ly = ai[l] & 0xffff;
+            layer[l] = (int32_t)(ly < s->layers ? ly : s->layers - 1);
+        }
+        return sample_layers(c, s, x, y, layer, lod_mode, lodv, res);
+    }
+    if (kind == K_CUBE || kind == K_ACUBE) {
+        float u[NV_WARP], v[NV_WARP];
+        uint32_t cubes = s->layers >= 6 ? s->layers / 6 : 1;
+        LANES {
+            unsigned face = cube_face(x[l], y[l], z[l], &u[l], &v[l]);
+            uint32_t ci = kind == K_ACUBE ? ai[l] & 0xffff : 0;
+            if (ci >= cubes)
+                ci = cubes - 1;
+            layer[l] = (int32_t)(ci * 6 + face);
+        }
+        s->tsc.wrap_u = s->tsc.wrap_v = 2; /* CLAMP_TO_EDGE within the face */
+        return sample_layers(c, s, u, v, layer, lod_mode, lodv, res);
+    }
+    /* K_3D */
+    bool linear = s->tsc.mag_filter == 2 && !int_format(s);
+    uint32_t d = s->d, dmask = (d & (d - 1)) == 0 ? d - 1 : 0;
+    bool norm = s->tic.normalized_coords;
+    int32_t z1[NV_WARP];
+    float fz[NV_WARP];
+    LANES {
+        double zc = z[l];
+        if (s->tsc.wrap_p == 4) /* CLAMP_OGL: the coordinate clamped first */
+            zc = zc < 0 ? 0 : zc > (norm ? 1.0 : (double)d) ? (norm ? 1.0 : (double)d) : zc;
+        double t = (norm ? zc * d : zc) - (linear ? 0.5 : 0.0);
+        double f = floor(t);
+        if (!(f >= -1e9))
+            f = -1e9;
+        if (f > 1e9)
+            f = 1e9;
+        float fr = (float)(t - f);
+        fz[l] = linear && fr == fr ? floorf(fr * 256.0f) / 256.0f : 0.0f;
+        layer[l] = nv_lanes_wrap1((int64_t)f, d, dmask, s->tsc.wrap_p);
+        z1[l] = nv_lanes_wrap1((int64_t)f + 1, d, dmask, s->tsc.wrap_p);
+    }
+    if (sample_layers(c, s, x, y, layer, lod_mode, lodv, res))
+        return CG_ERR_FAULT;
+    if (!linear)
+        return 0;
+    uint32_t r1[4][NV_WARP];
+    memset(r1, 0, sizeof r1);
+    if (sample_layers(c, s, x, y, z1, lod_mode, lodv, r1))
+        return CG_ERR_FAULT;
+    for (uint32_t m = c->m; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        for (int k = 0; k < 4; k++) {
+            float a = fl(res[k][l]), b = fl(r1[k][l]);
+            res[k][l] = uf(a + (b - a) * fz[l]);
+        }
+    }
+    return 0;
+}
 
 static const uint32_t *reg(const nv_sass_warp *w, unsigned r)
 {
@@ -903,111 +1131,182 @@ static void write_mask(xctx *c, unsigned rd, unsigned mask, uint32_t res[4][NV_W
         }
 }
 
-/* TEXS and TLDS (the short forms): operands Rd2, Rd, Ra, Rb, the texture
- * index and the component code. The 4-bit target field names the target
- * and the LOD mode together; the coordinates are Ra (x), then Rb or Ra+1
- * (y) and, for the LL targets, the level in Rb; .F16 packs the results
- * (write_texs). */
-static void texs_coords(xctx *c, const uint32_t **A, const uint32_t **A1, const uint32_t **B)
+/* Register r + i (RZ stays RZ), lanes as floats. */
+static void fregs(xctx *c, unsigned r, unsigned i, float *out)
 {
-    const xopnd *o = c->in->o;
-    unsigned ra = o[2].reg, rb = o[3].reg;
-    *A = reg(c->w, ra);
-    *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
-    *B = reg(c->w, rb);
+    const uint32_t *p = reg(c->w, r == 255 ? 255 : r + i);
+    LANES out[l] = fl(p[l]);
 }
 
-/* TEXS: a filtered sample; targets 1D_LZ, 2D (implicit LOD), 2D_LZ, 2D_LL. */
+static const uint32_t *regi(xctx *c, unsigned r, unsigned i)
+{
+    return reg(c->w, r == 255 ? 255 : r + i);
+}
+
+/* TEXS: a filtered sample. Operands (Mesa nv50_ir_ra.cpp
+ * handleScalarTexGM107: with more than two sources the first two go to Ra,
+ * Ra+1 and the rest to Rb, Rb+1; two sources: Ra and Rb; the array index
+ * comes first, nv50_ir_lowering_nvc0.cpp handleTEX):
+ *   1D_LZ: Ra x;  2D, 2D_LZ: Ra x, Rb y;  2D_LL: Ra x, Ra+1 y, Rb level;
+ *   A2D, A2D_LZ: Ra layer, Ra+1 x, Rb y;  3D, 3D_LZ: Ra x, Ra+1 y, Rb z;
+ *   CUBE: Ra x, Ra+1 y, Rb z;  CUBE_LL: the same and Rb+1 the level.
+ * The depth-compare (DC) forms are not modelled. */
 int nv_x_TEXS(xctx *c)
 {
     const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
-    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    float x[NV_WARP], y[NV_WARP], z[NV_WARP], lodv[NV_WARP];
     tsampler s;
-    const uint32_t *A, *A1, *B;
     memset(res, 0, sizeof res);
-    texs_coords(c, &A, &A1, &B);
-    unsigned tg = XMOD(c->in, TEXS);
-    if (tg > NV_SASS_TEXS_2D_LL)
+    memset(z, 0, sizeof z);
+    memset(lodv, 0, sizeof lodv);
+    unsigned ra = o[2].reg, rb = o[3].reg, tg = XMOD(c->in, TEXS);
+    unsigned kind = K_2D, lm = LOD_IMPLICIT;
+    const uint32_t *ai = NULL;
+    switch (tg) {
+    case NV_SASS_TEXS_1D_LZ:
+        fregs(c, ra, 0, x), memset(y, 0, sizeof y), lm = LOD_LZ;
+        break;
+    case NV_SASS_TEXS_2D:
+    case NV_SASS_TEXS_2D_LZ:
+        fregs(c, ra, 0, x), fregs(c, rb, 0, y);
+        lm = tg == NV_SASS_TEXS_2D ? LOD_IMPLICIT : LOD_LZ;
+        break;
+    case NV_SASS_TEXS_2D_LL:
+        fregs(c, ra, 0, x), fregs(c, ra, 1, y), fregs(c, rb, 0, lodv), lm = LOD_LL;
+        break;
+    case NV_SASS_TEXS_A2D:
+    case NV_SASS_TEXS_A2D_LZ:
+        ai = regi(c, ra, 0), fregs(c, ra, 1, x), fregs(c, rb, 0, y), kind = K_A2D;
+        lm = tg == NV_SASS_TEXS_A2D ? LOD_IMPLICIT : LOD_LZ;
+        break;
+    case NV_SASS_TEXS_3D:
+    case NV_SASS_TEXS_3D_LZ:
+    case NV_SASS_TEXS_CUBE:
+    case NV_SASS_TEXS_CUBE_LL:
+        fregs(c, ra, 0, x), fregs(c, ra, 1, y), fregs(c, rb, 0, z);
+        kind = tg <= NV_SASS_TEXS_3D_LZ ? K_3D : K_CUBE;
+        lm = tg == NV_SASS_TEXS_3D_LZ ? LOD_LZ : LOD_IMPLICIT;
+        if (tg == NV_SASS_TEXS_CUBE_LL)
+            fregs(c, rb, 1, lodv), lm = LOD_LL;
+        break;
+    default:
         return nv_xunsupported(c);
+    }
     if (sampler_load(c, o[4].val, &s))
         return CG_ERR_FAULT;
-    memcpy(u, A, sizeof u);
-    if (tg == NV_SASS_TEXS_1D_LZ)
-        memset(v, 0, sizeof v);
-    else
-        memcpy(v, tg == NV_SASS_TEXS_2D_LL ? A1 : B, sizeof v);
-    if (tg == NV_SASS_TEXS_2D_LL)
-        memcpy(lodv, B, sizeof lodv);
-    else
-        memset(lodv, 0, sizeof lodv);
-    unsigned lm = tg == NV_SASS_TEXS_2D ? LOD_IMPLICIT : tg == NV_SASS_TEXS_2D_LL ? LOD_LL : LOD_LZ;
-    if (sample(c, &s, u, v, lm, lodv, res))
+    if (sample_target(c, &s, kind, x, y, z, ai, lm, lodv, res))
         return CG_ERR_FAULT;
     return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
 }
 
-/* TLDS: an unfiltered fetch at integer coordinates; targets 1D_LZ, 2D_LZ,
- * 2D_LL. */
+/* TLDS: an unfiltered fetch at integer coordinates. Operands (as TEXS;
+ * Mesa's special case for TXF.A2D condenses sources 1 and 2, so the
+ * layer is alone in Ra):
+ *   1D_LZ: Ra x;  2D_LZ: Ra x, Rb y;  2D_LL: Ra x, Ra+1 y, Rb level;
+ *   A2D_LZ: Ra layer, Rb x, Rb+1 y;  3D_LZ: Ra x, Ra+1 y, Rb z.
+ * An array layer past the last, like a texel out of range, reads zero. */
 int nv_x_TLDS(xctx *c)
 {
     const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
     tsampler s;
-    const uint32_t *A, *A1, *B;
     memset(res, 0, sizeof res);
-    texs_coords(c, &A, &A1, &B);
-    unsigned tg = XMOD(c->in, TEXS);
-    if (tg != NV_SASS_TLDS_1D_LZ && tg != NV_SASS_TLDS_2D_LZ && tg != NV_SASS_TLDS_2D_LL)
+    unsigned ra = o[2].reg, rb = o[3].reg, tg = XMOD(c->in, TEXS);
+    const uint32_t *X, *Y, *Z = NULL, *LV = NULL;
+    switch (tg) {
+    case NV_SASS_TLDS_1D_LZ:
+        X = regi(c, ra, 0), Y = zero_lanes;
+        break;
+    case NV_SASS_TLDS_2D_LZ:
+        X = regi(c, ra, 0), Y = regi(c, rb, 0);
+        break;
+    case NV_SASS_TLDS_2D_LL:
+        X = regi(c, ra, 0), Y = regi(c, ra, 1), LV = regi(c, rb, 0);
+        break;
+    case NV_SASS_TLDS_A2D_LZ:
+        Z = regi(c, ra, 0), X = regi(c, rb, 0), Y = regi(c, rb, 1);
+        break;
+    case NV_SASS_TLDS_3D_LZ:
+        X = regi(c, ra, 0), Y = regi(c, ra, 1), Z = regi(c, rb, 0);
+        break;
+    default:
         return nv_xunsupported(c);
+    }
     if (sampler_load(c, o[4].val, &s))
         return CG_ERR_FAULT;
-    const uint32_t *X = A, *Y = tg == NV_SASS_TLDS_1D_LZ ? zero_lanes
-                               : tg == NV_SASS_TLDS_2D_LL ? A1 : B;
-    if (fetch_int(c, &s, X, Y, tg == NV_SASS_TLDS_2D_LL ? B : NULL, res))
+    if (fetch_int(c, &s, X, Y, Z, LV, res))
         return CG_ERR_FAULT;
     return write_texs(c, o[1].reg, o[0].reg, o[5].val, res);
 }
 
-/* TEX, TLD and TLD4 (operands Rd, Ra, Rb, index, component mask): 1D or 2D
- * only, coordinates Ra (x), Ra+1 (y, 2D) and Rb (the LOD operand). Arrays,
- * AOFFI, DC (depth compare), MS, CL and the PTP offsets are not
- * modelled. */
-static int tex_checks(xctx *c)
+/* TEX, TLD and TLD4 (operands Rd, Ra, Rb, index, component mask). Mesa
+ * (nv50_ir_ra.cpp texConstraintGM107) puts the target's arguments (array
+ * index first, then the coordinates) in Ra, Ra+1, ... and the rest (LOD,
+ * bias) from Rb: 1D Ra x; 2D Ra x, Ra+1 y; 2D ARRAY Ra layer, Ra+1 x, Ra+2
+ * y; 3D and CUBE Ra x, Ra+1 y, Ra+2 z; CUBE ARRAY Ra layer, Ra+1.. x y z.
+ * 1D arrays, AOFFI, DC (depth compare), MS, CL and the PTP offsets are not
+ * modelled; TLD4 takes 1D and 2D only, TLD no cubes. */
+static int tex_kind(xctx *c, unsigned *kind)
 {
     const xins *in = c->in;
     unsigned dim = XMOD(in, TEXDIM);
-    if ((dim != NV_SASS_TEXDIM_1D && dim != NV_SASS_TEXDIM_2D) || XMOD(in, ARRAY) ||
-        XMOD(in, AOFFI) || XMOD(in, DC) || XMOD(in, MS) || XMOD(in, CL) || XMOD(in, TOFF))
+    bool arr = XMOD(in, ARRAY);
+    if (XMOD(in, AOFFI) || XMOD(in, DC) || XMOD(in, MS) || XMOD(in, CL) || XMOD(in, TOFF))
         return nv_xunsupported(c);
-    return 0;
-}
-
-/* The float coordinates and LOD operand of TEX and TLD4. */
-static void tex_coords(xctx *c, float *u, float *v, float *lodv)
-{
-    const xopnd *o = c->in->o;
-    unsigned ra = o[1].reg, rb = o[2].reg;
-    const uint32_t *A = reg(c->w, ra), *A1 = reg(c->w, ra == 255 ? 255 : ra + 1);
-    const uint32_t *B = reg(c->w, rb);
-    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
-    LANES {
-        u[l] = fl(A[l]);
-        v[l] = one_d ? 0.0f : fl(A1[l]);
-        lodv[l] = fl(B[l]);
+    switch (dim) {
+    case NV_SASS_TEXDIM_1D:
+        if (arr)
+            return nv_xunsupported(c);
+        *kind = K_2D;
+        return 0;
+    case NV_SASS_TEXDIM_2D:
+        *kind = arr ? K_A2D : K_2D;
+        return 0;
+    case NV_SASS_TEXDIM_3D:
+        if (arr)
+            return nv_xunsupported(c);
+        *kind = K_3D;
+        return 0;
+    default:
+        *kind = arr ? K_ACUBE : K_CUBE;
+        return 0;
     }
 }
 
+/* The Ra operands of a TEX-form target: the array index, x, y, z. */
+static void tex_coords(xctx *c, unsigned kind, const uint32_t **ai, float *x, float *y,
+                       float *z)
+{
+    unsigned ra = c->in->o[1].reg, i = 0;
+    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
+    *ai = NULL;
+    if (kind == K_A2D || kind == K_ACUBE)
+        *ai = regi(c, ra, i++);
+    fregs(c, ra, i++, x);
+    if (one_d)
+        memset(y, 0, sizeof(float) * NV_WARP);
+    else
+        fregs(c, ra, i++, y);
+    if (kind == K_3D || kind == K_CUBE || kind == K_ACUBE)
+        fregs(c, ra, i++, z);
+    else
+        memset(z, 0, sizeof(float) * NV_WARP);
+}
+
 /* TEX: a filtered sample with the LOD mode: none (implicit, from the quad),
- * LZ (level 0), LB (implicit + bias), LL (the level given). */
+ * LZ (level 0), LB (implicit + bias), LL (the level given), the LOD or bias
+ * in Rb. */
 int nv_x_TEX(xctx *c)
 {
     const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
-    float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
+    float x[NV_WARP], y[NV_WARP], z[NV_WARP], lodv[NV_WARP];
+    const uint32_t *ai;
     tsampler s;
+    unsigned kind;
     memset(res, 0, sizeof res);
-    if (tex_checks(c))
+    if (tex_kind(c, &kind))
         return CG_ERR_FAULT;
     unsigned lm = XMOD(c->in, LOD);
     if (lm != NV_SASS_TEXLOD_NONE && lm != NV_SASS_TEXLOD_LZ && lm != NV_SASS_TEXLOD_LB &&
@@ -1015,32 +1314,40 @@ int nv_x_TEX(xctx *c)
         return nv_xunsupported(c);
     if (sampler_load(c, o[3].val, &s))
         return CG_ERR_FAULT;
-    tex_coords(c, u, v, lodv);
+    tex_coords(c, kind, &ai, x, y, z);
+    fregs(c, o[2].reg, 0, lodv);
     unsigned mode = lm == NV_SASS_TEXLOD_NONE ? LOD_IMPLICIT : lm == NV_SASS_TEXLOD_LZ ? LOD_LZ
                     : lm == NV_SASS_TEXLOD_LB ? LOD_LB : LOD_LL;
-    if (sample(c, &s, u, v, mode, lodv, res))
+    if (sample_target(c, &s, kind, x, y, z, ai, mode, lodv, res))
         return CG_ERR_FAULT;
     write_mask(c, o[0].reg, o[4].val, res);
     return 0;
 }
 
-/* TLD: an unfiltered fetch at integer coordinates, level 0 (LZ) or the
- * level in Rb (LL); texels out of range read as zero. */
+/* TLD: an unfiltered fetch at integer coordinates (Ra: [layer,] x, y[, z]),
+ * level 0 (LZ) or the level in Rb (LL); texels and layers out of range
+ * read as zero. */
 int nv_x_TLD(xctx *c)
 {
     const xopnd *o = c->in->o;
     uint32_t res[4][NV_WARP];
     tsampler s;
+    unsigned kind;
     memset(res, 0, sizeof res);
-    if (tex_checks(c))
+    if (tex_kind(c, &kind))
         return CG_ERR_FAULT;
-    const uint32_t *A = reg(c->w, o[1].reg), *A1 = reg(c->w, o[1].reg == 255 ? 255 : o[1].reg + 1);
+    if (kind == K_CUBE || kind == K_ACUBE)
+        return nv_xunsupported(c);
+    unsigned ra = o[1].reg, i = 0;
+    const uint32_t *Z = kind == K_A2D ? regi(c, ra, i++) : NULL;
+    const uint32_t *X = regi(c, ra, i++);
+    const uint32_t *Y = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D ? zero_lanes : regi(c, ra, i++);
+    if (kind == K_3D)
+        Z = regi(c, ra, i++);
     const uint32_t *B = reg(c->w, o[2].reg);
     if (sampler_load(c, o[3].val, &s))
         return CG_ERR_FAULT;
-    bool one_d = XMOD(c->in, TEXDIM) == NV_SASS_TEXDIM_1D;
-    if (fetch_int(c, &s, A, one_d ? zero_lanes : A1,
-                  XMOD(c->in, LOD) == NV_SASS_TLDLOD_LL ? B : NULL, res))
+    if (fetch_int(c, &s, X, Y, Z, XMOD(c->in, LOD) == NV_SASS_TLDLOD_LL ? B : NULL, res))
         return CG_ERR_FAULT;
     write_mask(c, o[0].reg, o[4].val, res);
     return 0;
@@ -1056,11 +1363,15 @@ int nv_x_TLD4(xctx *c)
     float u[NV_WARP], v[NV_WARP], lodv[NV_WARP];
     tsampler s;
     memset(res, 0, sizeof res);
-    if (tex_checks(c))
+    unsigned kind;
+    const uint32_t *ai;
+    if (tex_kind(c, &kind))
         return CG_ERR_FAULT;
+    if (kind != K_2D)
+        return nv_xunsupported(c);
     if (sampler_load(c, o[3].val, &s))
         return CG_ERR_FAULT;
-    tex_coords(c, u, v, lodv);
+    tex_coords(c, kind, &ai, u, v, lodv);
     unsigned comp = XMOD(c->in, COMP);
     tlevel L;
     level_of(&s, 0, &L);
@@ -1108,7 +1419,11 @@ int nv_x_TXQ(xctx *c)
         uint32_t ww = lv < 32 ? s.w >> lv : 0, hh = lv < 32 ? s.h >> lv : 0;
         res[0][l] = ww ? ww : 1;
         res[1][l] = s.tic.texture_type == 0 ? 1 : (hh ? hh : 1);
-        res[2][l] = 1;
+        /* 3D: the level's slices; arrays and cubes: the TIC depth (layers,
+         * cubes) */
+        uint32_t dd = lv < 32 ? s.d >> lv : 0;
+        res[2][l] = s.tic.texture_type == 2 ? (dd ? dd : 1)
+                    : (s.tic.texture_type == 5 || s.tic.texture_type == 8) ? s.tic.depth : 1;
         res[3][l] = s.levels;
     }
     write_mask(c, o[0].reg, o[4].val, res);
