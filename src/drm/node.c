@@ -249,10 +249,10 @@ static int node_ready(void)
         return node.err = -ENOMEM;
     node.user = (cg_user_io){user_read, user_write};
     node.env = (cg_kernel_env){.log = node.log, .user = &node.user, .draws = node.draws};
-    /* the first process of the run that opens the node records; programs
-     * it starts do not (they would write the same file) */
     const char *thr = getenv("CMDGPU_DRM_THREADED");
     node.env.threaded = thr && thr[0] && strcmp(thr, "0") != 0;
+    /* the first process of the run that opens the node records; programs
+     * it starts do not (they would write the same file) */
     const char *cap = getenv("CMDGPU_DRM_CAPTURE");
     if (cap && cap[0]) {
         capture_start(cap);

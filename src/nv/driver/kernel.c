@@ -449,11 +449,10 @@ static int gem_close(void *client, uint32_t handle)
     nv_bo *b = bo_get(c, handle);
     if (!b)
         return -EINVAL; /* drm_gem_handle_delete: an unknown handle */
-    uint32_t h = b->handle;
+    /* threaded: the GPU's last run of it first (the wait lets the GPU's lock
+     * go; the node's lock keeps the program's other calls out meanwhile) */
     wait_idle(c->g, b->busy, -1);
-    b = bo_get(c, h); /* the wait let the lock go: still there? */
-    if (b)
-        bo_free(c, b);
+    bo_free(c, b);
     return 0;
 }
 
