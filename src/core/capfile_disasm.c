@@ -48,12 +48,28 @@ static void json_str(FILE *out, const char *s, size_t n)
 
 /* The bytes of [lo, hi) as the CPU had written them before action `upto`:
  * the newest data records first, then the memory records, then zeros
- * where a mapping holds them. In *buf
+ * where a mapping holds them. *work counts the bytes looked at over the
+ * whole listing: a hostile file of many records and submissions over the
+ * same range would otherwise take hours; when it is spent, nothing more is
+ * gathered. In *buf
  * (malloc'd) when every byte is found; NULL when one is not, or the range
  * is larger than any stream (64 MiB) or the search too long (a hostile
- * file: 65536 data records back at most). */
+ * file: 65536 data records back at most). Each record visited counts one
+ * unit of *work, each byte looked at one more. */
 enum { GATHER_MAX = 64u << 20, GATHER_BACK = 65536 };
-static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t hi)
+#define GATHER_WORK (1ull << 30) /* units per listing: about a second */
+
+/* Take n from the work left: false when it is spent. */
+static bool spend(uint64_t *work, uint64_t n)
+{
+    if (*work < n)
+        return false;
+    *work -= n;
+    return true;
+}
+
+static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t hi,
+                       uint64_t *work)
 {
     size_t n = (size_t)(hi - lo);
     if (hi - lo > GATHER_MAX)
@@ -62,11 +78,16 @@ static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t h
     size_t left = n, back = 0;
     for (size_t j = upto; buf && have && left && j-- > 0 && back < GATHER_BACK;) {
         const cg_scene_action *d = &c->act[j];
+        if (!spend(work, 1))
+            break;
         if (d->type != CG_CAPREC_DATA)
             continue;
         back++;
         uint64_t a = (uint64_t)d->a, e = a + d->data_len;
-        for (uint64_t x = a > lo ? a : lo; x < e && x < hi; x++)
+        uint64_t x0 = a > lo ? a : lo, x1 = e < hi ? e : hi;
+        if (x0 < x1 && !spend(work, x1 - x0))
+            break;
+        for (uint64_t x = x0; x < x1; x++)
             if (!have[x - lo]) {
                 have[x - lo] = 1, buf[x - lo] = d->data[x - a];
                 left--;
@@ -74,8 +95,13 @@ static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t h
     }
     for (size_t j = 0; buf && have && left && j < c->nmem; j++) {
         const cg_capfile_mem *m = &c->mem[j];
+        if (!spend(work, 1))
+            break;
         uint64_t e = m->addr + m->size;
-        for (uint64_t x = m->addr > lo ? m->addr : lo; x < e && x < hi; x++)
+        uint64_t x0 = m->addr > lo ? m->addr : lo, x1 = e < hi ? e : hi;
+        if (x0 < x1 && !spend(work, x1 - x0))
+            break;
+        for (uint64_t x = x0; x < x1; x++)
             if (!have[x - lo]) {
                 have[x - lo] = 1, buf[x - lo] = m->data[x - m->addr];
                 left--;
@@ -85,10 +111,15 @@ static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t h
      * fresh model (a MAPPING action's a and b are its address and size) */
     for (size_t j = 0; buf && have && left && j < upto; j++) {
         const cg_scene_action *m = &c->act[j];
+        if (!spend(work, 1))
+            break;
         uint64_t a = (uint64_t)m->a, e = a + (uint64_t)m->b;
         if (m->type != CG_CAPREC_MAPPING || e < a)
             continue;
-        for (uint64_t x = a > lo ? a : lo; x < e && x < hi; x++)
+        uint64_t x0 = a > lo ? a : lo, x1 = e < hi ? e : hi;
+        if (x0 < x1 && !spend(work, x1 - x0))
+            break;
+        for (uint64_t x = x0; x < x1; x++)
             if (!have[x - lo]) {
                 have[x - lo] = 1, buf[x - lo] = 0;
                 left--;
@@ -108,7 +139,7 @@ static uint8_t *gather(const cg_capfile *c, size_t upto, uint64_t lo, uint64_t h
  * they were gathered from data records: free it). false when it submits
  * nothing or its bytes are not in the file. */
 static bool stream_of(const cg_capfile *c, size_t i, uint64_t *addr, const uint8_t **data,
-                      size_t *size, uint8_t **owned, const char **why)
+                      size_t *size, uint8_t **owned, uint64_t *work, const char **why)
 {
     const cg_scene_action *a = &c->act[i];
     const cg_scene_kind *k = cg_scene_kind_of(cg_family_get(c->family), a->kind);
@@ -133,7 +164,7 @@ static bool stream_of(const cg_capfile *c, size_t i, uint64_t *addr, const uint8
         lo = (uint64_t)a->a, hi = (uint64_t)a->b;
     else if (where == CG_STREAM_B_C)
         lo = (uint32_t)a->b, hi = (uint32_t)a->c;
-    if (where == CG_STREAM_NONE || hi < lo || !(*owned = gather(c, i, lo, hi))) {
+    if (where == CG_STREAM_NONE || hi < lo || !(*owned = gather(c, i, lo, hi, work))) {
         *why = "the stream is not in the captured memory (the GPU or a later CPU write made it)";
         return false;
     }
@@ -159,6 +190,7 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
         return CG_ERR_INVAL;
     const char *cc = S(o->c_comment), *cr = S(o->c_reset), *ce = S(o->c_err);
     int bad = 0;
+    uint64_t work = GATHER_WORK; /* gather: the bytes it may still look at */
     size_t done = 0;
     if (o->json) {
         fprintf(out, "{\"format\":\"cmdgpu-capture\",\"version\":\"%u.%u\",\"family\":\"%s\",\"scene\":",
@@ -203,7 +235,7 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
         size_t size = 0;
         const char *why;
         uint8_t *owned = NULL;
-        bool has = stream_of(c, i, &addr, &data, &size, &owned, &why);
+        bool has = stream_of(c, i, &addr, &data, &size, &owned, &work, &why);
         if (a->type == CG_CAPREC_DATA) {
             if (o->json)
                 fprintf(out, "%s{\"offset\":%zu,\"record\":\"data\",\"addr\":\"0x%" PRIx64
