@@ -319,7 +319,8 @@ static void print_usage(FILE *f, const cli_command *cmd)
     fprintf(f, "  %-24sthis text\n", "-h, --help");
 }
 
-/* Parse the options after the subcommand name. Returns -1 to continue, or an
+/* Parse the options after the subcommand name (one case per row of
+ * options.def: a table-like switch, clearest as one function). Returns -1 to continue, or an
  * exit code. */
 static int parse_opts(const cli_command *cmd, int argc, char **argv, cli_opts *o)
 {

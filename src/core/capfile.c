@@ -322,6 +322,158 @@ cg_family cg_capfile_peek_family(const uint8_t *data, size_t size)
 }
 
 
+/* A memory record at offset p (payload q, len bytes). 0 or a cg_err. */
+static int parse_memory(cg_capfile *c, size_t p, const uint8_t *q, uint32_t len,
+                        cg_capture_error *err)
+{
+    int rc = 0;
+    if (len < 18) {
+        rc = fail(err, p + 4, CG_ERR_SYNTAX, "memory record of %u bytes, less than 18", len);
+        return rc;
+    }
+    cg_capfile_mem *m = &c->mem[c->nmem++];
+    m->addr = rd64(q);
+    m->space = rd32(q + 8);
+    m->flags = rd32(q + 12);
+    m->name_len = rd16(q + 16);
+    if (m->name_len > len - 18) {
+        rc = fail(err, p + 24, CG_ERR_RANGE, "a name of %zu bytes in a record of %u",
+                  m->name_len, len);
+        return rc;
+    }
+    m->name = (const char *)q + 18;
+    m->data = q + 18 + m->name_len;
+    m->size = len - 18 - m->name_len;
+    m->offset = p;
+    if (m->size && m->addr + (m->size - 1) < m->addr)
+        rc = fail(err, p + 8, CG_ERR_RANGE, "memory at 0x%llx of %zu bytes wraps the "
+                  "64-bit address space", (unsigned long long)m->addr, m->size);
+    for (size_t i = 0; rc == 0 && i < m->name_len; i++)
+        if (q[18 + i] < 0x21 || q[18 + i] > 0x7e)
+            rc = fail(err, p + 26 + i, CG_ERR_SYNTAX, "byte 0x%02x in a section name",
+                      q[18 + i]);
+    return rc;
+}
+
+/* An action record (MAPPING .. CHECK) at offset p. 0 or a cg_err. */
+static int parse_action(cg_capfile *c, uint32_t t, size_t p, const uint8_t *q, uint32_t len,
+                        cg_capture_error *err)
+{
+    int rc = 0;
+    if (len < ACTION_FIXED) {
+        rc = fail(err, p + 4, CG_ERR_SYNTAX, "%s record of %u bytes, less than %d",
+                  cg_capfile_record_name(t), len, ACTION_FIXED);
+        return rc;
+    }
+    cg_capfile_action *a = &c->act[c->nact++];
+    a->type = t;
+    a->kind = rd32(q);
+    a->n = (int32_t)rd32(q + 4);
+    a->a = (int64_t)rd64(q + 8);
+    a->b = (int64_t)rd64(q + 16);
+    a->c = (int64_t)rd64(q + 24);
+    a->d = (int64_t)rd64(q + 32);
+    a->e = (int64_t)rd64(q + 40);
+    a->s1 = (int32_t)rd32(q + 48);
+    a->s2 = (int32_t)rd32(q + 52);
+    a->str1_len = rd16(q + 56);
+    a->str2_len = rd16(q + 58);
+    a->offset = p;
+    if ((uint64_t)a->str1_len + a->str2_len != len - ACTION_FIXED) {
+        rc = fail(err, p + 8 + 56, CG_ERR_RANGE, "strings of %zu + %zu bytes in a record "
+                  "with %u bytes for them", a->str1_len, a->str2_len, len - ACTION_FIXED);
+        return rc;
+    }
+    a->str1 = (const char *)q + ACTION_FIXED;
+    a->str2 = a->str1 + a->str1_len;
+    for (size_t i = 0; rc == 0 && i < a->str1_len + a->str2_len; i++)
+        if (q[ACTION_FIXED + i] == 0)
+            rc = fail(err, p + 8 + ACTION_FIXED + i, CG_ERR_SYNTAX, "NUL byte in a string");
+    if (t == CG_CAPREC_SUBMIT)
+        c->submissions++;
+    return rc;
+}
+
+/* A data record (1.1) at offset p. 0 or a cg_err. */
+static int parse_data(cg_capfile *c, size_t p, const uint8_t *q, uint32_t len,
+                      cg_capture_error *err)
+{
+    int rc = 0;
+    if (len < DATA_FIXED) {
+        rc = fail(err, p + 4, CG_ERR_SYNTAX, "data record of %u bytes, less than %d", len,
+                  DATA_FIXED);
+        return rc;
+    }
+    cg_capfile_action *a = &c->act[c->nact++];
+    a->type = CG_CAPREC_DATA;
+    a->a = (int64_t)rd64(q);
+    a->data = q + DATA_FIXED;
+    a->data_len = len - DATA_FIXED;
+    a->offset = p;
+    if (rd32(q + 8) != 0)
+        rc = fail(err, p + 16, CG_ERR_UNSUPPORTED, "data for address space %u: only "
+                  "space 0 is defined", rd32(q + 8));
+    else if (a->data_len && (uint64_t)a->a + (a->data_len - 1) < (uint64_t)a->a)
+        rc = fail(err, p + 8, CG_ERR_RANGE, "data at 0x%llx of %zu bytes wraps the "
+                  "64-bit address space", (unsigned long long)a->a, a->data_len);
+    return rc;
+}
+
+/* The name record at offset p (at most one; no control bytes). */
+static int parse_name(cg_capfile *c, size_t p, const uint8_t *q, uint32_t len,
+                      cg_capture_error *err)
+{
+    if (c->name)
+        return fail(err, p, CG_ERR_SYNTAX, "a second name record");
+    c->name = (const char *)q;
+    c->name_len = len;
+    for (size_t i = 0; i < len; i++)
+        if (q[i] < 0x20 || q[i] == 0x7f)
+            return fail(err, p + 8 + i, CG_ERR_SYNTAX, "control byte 0x%02x in the name", q[i]);
+    return 0;
+}
+
+/* The end record at offset p: its action count must be the file's. */
+static int parse_end(cg_capfile *c, size_t p, const uint8_t *q, uint32_t len,
+                     cg_capture_error *err)
+{
+    if (len < 24)
+        return fail(err, p + 4, CG_ERR_SYNTAX, "end record of %u bytes, less than 24", len);
+    c->has_end = true;
+    c->end.result = (int32_t)rd32(q);
+    c->end.faults = rd32(q + 4);
+    c->end.fault_hash = rd64(q + 8);
+    c->end.actions = rd64(q + 16);
+    c->end.mem_hash = len >= 32 ? rd64(q + 24) : 0;
+    if (c->end.actions != c->nact)
+        return fail(err, p + 24, CG_ERR_SYNTAX, "the end record counts %llu actions, the "
+                    "file has %zu", (unsigned long long)c->end.actions, c->nact);
+    return 0;
+}
+
+/* The first pass of cg_capfile_parse: every record header from hdr on
+ * checked against the file's size, the memory and action records counted
+ * (one index entry each). 0 or a cg_err. */
+static int count_records(const uint8_t *data, size_t size, size_t hdr, size_t *nmem,
+                         size_t *nact, cg_capture_error *err)
+{
+    for (size_t p = hdr; p < size;) {
+        if (size - p < 8)
+            return fail(err, p, CG_ERR_SYNTAX, "a record header needs 8 bytes, %zu are left", size - p);
+        uint32_t len = rd32(data + p + 4);
+        if (len > size - p - 8)
+            return fail(err, p + 4, CG_ERR_RANGE, "record of %u bytes runs past the end of the file "
+                        "(%zu bytes left)", len, size - p - 8);
+        uint32_t t = rd32(data + p);
+        if (t == CG_CAPREC_MEMORY)
+            (*nmem)++;
+        else if ((t >= CG_CAPREC_MAPPING && t <= CG_CAPREC_CHECK) || t == CG_CAPREC_DATA)
+            (*nact)++;
+        p += 8 + (size_t)len;
+    }
+    return 0;
+}
+
 int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capture_error *err)
 {
     if (!out)
@@ -346,20 +498,9 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
                     "header size %u is not %d..%zu (the file size)", hdr, CG_CAPFILE_HEADER, size);
     /* First pass: walk and check every record header, count the index. */
     size_t nmem = 0, nact = 0;
-    for (size_t p = hdr; p < size;) {
-        if (size - p < 8)
-            return fail(err, p, CG_ERR_SYNTAX, "a record header needs 8 bytes, %zu are left", size - p);
-        uint32_t len = rd32(data + p + 4);
-        if (len > size - p - 8)
-            return fail(err, p + 4, CG_ERR_RANGE, "record of %u bytes runs past the end of the file "
-                        "(%zu bytes left)", len, size - p - 8);
-        uint32_t t = rd32(data + p);
-        if (t == CG_CAPREC_MEMORY)
-            nmem++;
-        else if ((t >= CG_CAPREC_MAPPING && t <= CG_CAPREC_CHECK) || t == CG_CAPREC_DATA)
-            nact++;
-        p += 8 + (size_t)len;
-    }
+    int rc0 = count_records(data, size, hdr, &nmem, &nact, err);
+    if (rc0)
+        return rc0;
     cg_capfile *c = calloc(1, sizeof *c);
     if (!c)
         return CG_ERR_NOMEM;
@@ -397,119 +538,24 @@ int cg_capfile_parse(const uint8_t *data, size_t size, cg_capfile **out, cg_capt
             c->ncfg++;
             break;
         case CG_CAPREC_NAME:
-            if (c->name) {
-                rc = fail(err, p, CG_ERR_SYNTAX, "a second name record");
-                break;
-            }
-            c->name = (const char *)q;
-            c->name_len = len;
-            for (size_t i = 0; i < len; i++)
-                if (q[i] < 0x20 || q[i] == 0x7f) {
-                    rc = fail(err, p + 8 + i, CG_ERR_SYNTAX, "control byte 0x%02x in the name", q[i]);
-                    break;
-                }
+            rc = parse_name(c, p, q, len, err);
             break;
-        case CG_CAPREC_MEMORY: {
-            if (len < 18) {
-                rc = fail(err, p + 4, CG_ERR_SYNTAX, "memory record of %u bytes, less than 18", len);
-                break;
-            }
-            cg_capfile_mem *m = &c->mem[c->nmem++];
-            m->addr = rd64(q);
-            m->space = rd32(q + 8);
-            m->flags = rd32(q + 12);
-            m->name_len = rd16(q + 16);
-            if (m->name_len > len - 18) {
-                rc = fail(err, p + 24, CG_ERR_RANGE, "a name of %zu bytes in a record of %u",
-                          m->name_len, len);
-                break;
-            }
-            m->name = (const char *)q + 18;
-            m->data = q + 18 + m->name_len;
-            m->size = len - 18 - m->name_len;
-            m->offset = p;
-            if (m->size && m->addr + (m->size - 1) < m->addr)
-                rc = fail(err, p + 8, CG_ERR_RANGE, "memory at 0x%llx of %zu bytes wraps the "
-                          "64-bit address space", (unsigned long long)m->addr, m->size);
-            for (size_t i = 0; rc == 0 && i < m->name_len; i++)
-                if (q[18 + i] < 0x21 || q[18 + i] > 0x7e)
-                    rc = fail(err, p + 26 + i, CG_ERR_SYNTAX, "byte 0x%02x in a section name",
-                              q[18 + i]);
+        case CG_CAPREC_MEMORY:
+            rc = parse_memory(c, p, q, len, err);
             break;
-        }
         case CG_CAPREC_MAPPING:
         case CG_CAPREC_SUBMIT:
         case CG_CAPREC_REGISTER:
         case CG_CAPREC_CPU:
         case CG_CAPREC_SYNC:
-        case CG_CAPREC_CHECK: {
-            if (len < ACTION_FIXED) {
-                rc = fail(err, p + 4, CG_ERR_SYNTAX, "%s record of %u bytes, less than %d",
-                          cg_capfile_record_name(t), len, ACTION_FIXED);
-                break;
-            }
-            cg_capfile_action *a = &c->act[c->nact++];
-            a->type = t;
-            a->kind = rd32(q);
-            a->n = (int32_t)rd32(q + 4);
-            a->a = (int64_t)rd64(q + 8);
-            a->b = (int64_t)rd64(q + 16);
-            a->c = (int64_t)rd64(q + 24);
-            a->d = (int64_t)rd64(q + 32);
-            a->e = (int64_t)rd64(q + 40);
-            a->s1 = (int32_t)rd32(q + 48);
-            a->s2 = (int32_t)rd32(q + 52);
-            a->str1_len = rd16(q + 56);
-            a->str2_len = rd16(q + 58);
-            a->offset = p;
-            if ((uint64_t)a->str1_len + a->str2_len != len - ACTION_FIXED) {
-                rc = fail(err, p + 8 + 56, CG_ERR_RANGE, "strings of %zu + %zu bytes in a record "
-                          "with %u bytes for them", a->str1_len, a->str2_len, len - ACTION_FIXED);
-                break;
-            }
-            a->str1 = (const char *)q + ACTION_FIXED;
-            a->str2 = a->str1 + a->str1_len;
-            for (size_t i = 0; rc == 0 && i < a->str1_len + a->str2_len; i++)
-                if (q[ACTION_FIXED + i] == 0)
-                    rc = fail(err, p + 8 + ACTION_FIXED + i, CG_ERR_SYNTAX, "NUL byte in a string");
-            if (t == CG_CAPREC_SUBMIT)
-                c->submissions++;
+        case CG_CAPREC_CHECK:
+            rc = parse_action(c, t, p, q, len, err);
             break;
-        }
-        case CG_CAPREC_DATA: {
-            if (len < DATA_FIXED) {
-                rc = fail(err, p + 4, CG_ERR_SYNTAX, "data record of %u bytes, less than %d", len,
-                          DATA_FIXED);
-                break;
-            }
-            cg_capfile_action *a = &c->act[c->nact++];
-            a->type = t;
-            a->a = (int64_t)rd64(q);
-            a->data = q + DATA_FIXED;
-            a->data_len = len - DATA_FIXED;
-            a->offset = p;
-            if (rd32(q + 8) != 0)
-                rc = fail(err, p + 16, CG_ERR_UNSUPPORTED, "data for address space %u: only "
-                          "space 0 is defined", rd32(q + 8));
-            else if (a->data_len && (uint64_t)a->a + (a->data_len - 1) < (uint64_t)a->a)
-                rc = fail(err, p + 8, CG_ERR_RANGE, "data at 0x%llx of %zu bytes wraps the "
-                          "64-bit address space", (unsigned long long)a->a, a->data_len);
+        case CG_CAPREC_DATA:
+            rc = parse_data(c, p, q, len, err);
             break;
-        }
         case CG_CAPREC_END:
-            if (len < 24) {
-                rc = fail(err, p + 4, CG_ERR_SYNTAX, "end record of %u bytes, less than 24", len);
-                break;
-            }
-            c->has_end = true;
-            c->end.result = (int32_t)rd32(q);
-            c->end.faults = rd32(q + 4);
-            c->end.fault_hash = rd64(q + 8);
-            c->end.actions = rd64(q + 16);
-            c->end.mem_hash = len >= 32 ? rd64(q + 24) : 0;
-            if (c->end.actions != c->nact)
-                rc = fail(err, p + 24, CG_ERR_SYNTAX, "the end record counts %llu actions, the "
-                          "file has %zu", (unsigned long long)c->end.actions, c->nact);
+            rc = parse_end(c, p, q, len, err);
             break;
         default:
             /* unknown types of a known major version are skipped (newer

@@ -184,14 +184,11 @@ static int decode(const cg_capfile *c, const cg_capfile_disasm_opts *o, uint64_t
     return fam->scene->disasm_stream(c, &t, addr, data, size, out);
 }
 
-int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE *out)
+/* The listing's head: the header, the configuration, the memory ranges
+ * (with json, the object up to the opening of "actions"). */
+static void print_head(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE *out)
 {
-    if (!c || !o || !out)
-        return CG_ERR_INVAL;
-    const char *cc = S(o->c_comment), *cr = S(o->c_reset), *ce = S(o->c_err);
-    int bad = 0;
-    uint64_t work = GATHER_WORK; /* gather: the bytes it may still look at */
-    size_t done = 0;
+    const char *cc = S(o->c_comment), *cr = S(o->c_reset);
     if (o->json) {
         fprintf(out, "{\"format\":\"cmdgpu-capture\",\"version\":\"%u.%u\",\"family\":\"%s\",\"scene\":",
                 c->major, c->minor, cg_family_name(c->family));
@@ -228,6 +225,17 @@ int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE
             fprintf(out, "%s# memory %.*s at 0x%" PRIx64 ": %zu bytes%s\n", cc, (int)c->mem[i].name_len,
                     c->mem[i].name, c->mem[i].addr, c->mem[i].size, cr);
     }
+}
+
+int cg_capfile_disasm(const cg_capfile *c, const cg_capfile_disasm_opts *o, FILE *out)
+{
+    if (!c || !o || !out)
+        return CG_ERR_INVAL;
+    const char *cc = S(o->c_comment), *cr = S(o->c_reset), *ce = S(o->c_err);
+    int bad = 0;
+    uint64_t work = GATHER_WORK; /* gather: the bytes it may still look at */
+    size_t done = 0;
+    print_head(c, o, out);
     for (size_t i = 0; i < c->nact; i++) {
         const cg_scene_action *a = &c->act[i];
         uint64_t addr = 0;

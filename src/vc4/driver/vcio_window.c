@@ -368,6 +368,58 @@ static uint32_t alu_do(int k, uint32_t a, uint32_t b, uint64_t *efl)
     return r;
 }
 
+/* What the trapped instruction does to the window (decoded by capstone):
+ * a 32-bit load or store, the register or immediate, a movsxd's sign
+ * extension, or an ALU form (alu: its kind, alu_mem: which operand is the
+ * window's). load stays -1 for anything else. */
+typedef struct win_access {
+    int load, reg, has_imm, sext, alu, alu_mem;
+    uint32_t imm;
+    unsigned width;
+} win_access;
+
+static win_access classify(const cs_x86 *x)
+{
+    int load = -1; /* 1 load, 0 store */
+    int reg = -1;
+    uint32_t imm = 0;
+    int has_imm = 0;
+    unsigned width = 0;
+    int sext = 0; /* movsxd: a 32-bit load sign-extended into a 64-bit register */
+    int alu = 0;
+    int alu_mem = -1; /* which operand is the window's */
+    if (insn->id == X86_INS_MOVSXD && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+        x->operands[1].type == X86_OP_MEM) {
+        load = 1, width = x->operands[1].size, reg = greg_of64(x->operands[0].reg), sext = 1;
+    } else if ((insn->id == X86_INS_MOV || insn->id == X86_INS_MOVABS) && x->op_count == 2) {
+        const cs_x86_op *d = &x->operands[0], *s = &x->operands[1];
+        if (d->type == X86_OP_REG && s->type == X86_OP_MEM) {
+            load = 1, width = s->size, reg = greg_of(d->reg);
+        } else if (d->type == X86_OP_MEM && s->type == X86_OP_REG) {
+            load = 0, width = d->size, reg = greg_of(s->reg);
+        } else if (d->type == X86_OP_MEM && s->type == X86_OP_IMM) {
+            load = 0, width = d->size, has_imm = 1, imm = (uint32_t)s->imm;
+        }
+    }
+    alu = x->op_count == 2 && !x->prefix[0] ? alu_kind(insn->id) : 0;
+    if (alu) {
+        for (int i = 0; i < 2; i++)
+            if (x->operands[i].type == X86_OP_MEM)
+                alu_mem = i;
+        const cs_x86_op *o = &x->operands[1 - (alu_mem >= 0 ? alu_mem : 0)];
+        if (alu_mem >= 0 && x->operands[alu_mem].size == 4 &&
+            (o->type == X86_OP_IMM || (o->type == X86_OP_REG && greg_of(o->reg) >= 0))) {
+            load = 1, width = 4, reg = o->type == X86_OP_REG ? greg_of(o->reg) : -1;
+            has_imm = o->type == X86_OP_IMM, imm = (uint32_t)o->imm;
+        } else {
+            if (alu_mem >= 0 && x->operands[alu_mem].size != 4)
+                load = 1, width = x->operands[alu_mem].size;
+            alu = 0;
+        }
+    }
+    return (win_access){load, reg, has_imm, sext, alu, alu_mem, imm, width};
+}
+
 static void on_segv(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
@@ -391,43 +443,11 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
         fail("cmdgpu-vcio: access at 0x%08x (%s) by an instruction at %p that capstone cannot "
              "decode",
              phys, block_name(off), (void *)rip);
-    const cs_x86 *x = &insn->detail->x86;
-    int load = -1; /* 1 load, 0 store */
-    int reg = -1;
-    uint32_t imm = 0;
-    int has_imm = 0;
-    unsigned width = 0;
-    int sext = 0; /* movsxd: a 32-bit load sign-extended into a 64-bit register */
-    if (insn->id == X86_INS_MOVSXD && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
-        x->operands[1].type == X86_OP_MEM) {
-        load = 1, width = x->operands[1].size, reg = greg_of64(x->operands[0].reg), sext = 1;
-    } else if ((insn->id == X86_INS_MOV || insn->id == X86_INS_MOVABS) && x->op_count == 2) {
-        const cs_x86_op *d = &x->operands[0], *s = &x->operands[1];
-        if (d->type == X86_OP_REG && s->type == X86_OP_MEM) {
-            load = 1, width = s->size, reg = greg_of(d->reg);
-        } else if (d->type == X86_OP_MEM && s->type == X86_OP_REG) {
-            load = 0, width = d->size, reg = greg_of(s->reg);
-        } else if (d->type == X86_OP_MEM && s->type == X86_OP_IMM) {
-            load = 0, width = d->size, has_imm = 1, imm = (uint32_t)s->imm;
-        }
-    }
-    int alu = x->op_count == 2 && !x->prefix[0] ? alu_kind(insn->id) : 0;
-    int alu_mem = -1; /* which operand is the window's */
-    if (alu) {
-        for (int i = 0; i < 2; i++)
-            if (x->operands[i].type == X86_OP_MEM)
-                alu_mem = i;
-        const cs_x86_op *o = &x->operands[1 - (alu_mem >= 0 ? alu_mem : 0)];
-        if (alu_mem >= 0 && x->operands[alu_mem].size == 4 &&
-            (o->type == X86_OP_IMM || (o->type == X86_OP_REG && greg_of(o->reg) >= 0))) {
-            load = 1, width = 4, reg = o->type == X86_OP_REG ? greg_of(o->reg) : -1;
-            has_imm = o->type == X86_OP_IMM, imm = (uint32_t)o->imm;
-        } else {
-            if (alu_mem >= 0 && x->operands[alu_mem].size != 4)
-                load = 1, width = x->operands[alu_mem].size;
-            alu = 0;
-        }
-    }
+    win_access acc = classify(&insn->detail->x86);
+    int load = acc.load, reg = acc.reg, has_imm = acc.has_imm, sext = acc.sext, alu = acc.alu,
+        alu_mem = acc.alu_mem;
+    uint32_t imm = acc.imm;
+    unsigned width = acc.width;
     if (load < 0 || width != 4 || (!has_imm && reg < 0)) {
         if (load >= 0 && width != 4)
             fail("cmdgpu-vcio: %u-bit %s at 0x%08x (%s) by '%s %s' at %p: the window takes "
